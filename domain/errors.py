@@ -1,0 +1,63 @@
+"""Typed errors raised by the domain layer."""
+
+from __future__ import annotations
+
+
+class DomainError(Exception):
+    """Raised when the domain layer refuses something; base of every domain error."""
+
+    code = "DOMAIN_ERROR"
+
+
+class DataError(DomainError):
+    """Raised when a data file (board, components) is malformed; the message names the bad entry."""
+
+    code = "BAD_DATA"
+
+
+class RulesError(DomainError):
+    """Raised when an action or request breaks the rules; the match is left unchanged."""
+
+    code = "RULES_ERROR"
+
+
+class MalformedAction(RulesError):
+    """Raised when an action is not a JSON object with a known "type"."""
+
+    code = "MALFORMED_ACTION"
+
+
+class IllegalAction(RulesError):
+    """Raised when an action is well formed but not among the seat's legal actions."""
+
+    code = "ILLEGAL_ACTION"
+
+
+class NotYourTurn(RulesError):
+    """Raised when a seat acts while it owes no decision."""
+
+    code = "NOT_YOUR_TURN"
+
+
+class GameOver(RulesError):
+    """Raised when anything is submitted to a match that has ended."""
+
+    code = "GAME_OVER"
+
+
+class UnknownSeat(RulesError):
+    """Raised when a seat number is outside the match's seats."""
+
+    code = "UNKNOWN_SEAT"
+
+
+class BadOptions(DomainError):
+    """Raised when a new match is asked for with unknown options or a seat count the title does not support."""
+
+    code = "BAD_OPTIONS"
+
+
+class UnknownTitle(DomainError):
+    """Raised when a title id is not in the registry."""
+
+    code = "UNKNOWN_TITLE"

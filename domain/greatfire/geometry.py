@@ -1,0 +1,67 @@
+"""Adjacency of a board precomputed for the rules: who borders whom, and along which card's directions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from domain.greatfire.board import Board
+
+# R3: a card allows its own direction and the two diagonals beside it.
+CARD_DIRECTIONS: dict[str, frozenset[str]] = {
+    "N": frozenset({"N", "NE", "NW"}),
+    "E": frozenset({"E", "NE", "SE"}),
+    "S": frozenset({"S", "SE", "SW"}),
+    "W": frozenset({"W", "SW", "NW"}),
+}
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """Index-based lookups derived once from a Board."""
+
+    board: Board
+    origin: int
+    ids: tuple[str, ...]
+    index: dict[str, int]
+    adjacent: tuple[tuple[int, ...], ...]
+    card_adjacent: dict[str, tuple[tuple[int, ...], ...]]
+    burnable: tuple[bool, ...]
+    size: tuple[int, ...]
+    setup_sites: tuple[int, ...]
+    fill_order: tuple[int, ...]
+    regions: tuple[str, ...]
+
+
+_CACHE: dict[int, Geometry] = {}
+
+REGION_FILL_ORDER = ("orange", "purple", "blue", "green")  # the rulebook starts with orange (the Tower)
+
+
+def geometry(board: Board) -> Geometry:
+    """Return the (cached) geometry of a board."""
+    cached = _CACHE.get(id(board))
+    if cached is not None and cached.board is board:
+        return cached
+    ds = board.districts
+    adjacent = tuple(tuple(j for j, _ in board.neighbours[d.index]) for d in ds)
+    card_adjacent = {
+        card: tuple(tuple(j for j, way in board.neighbours[d.index] if way in dirs) for d in ds)
+        for card, dirs in CARD_DIRECTIONS.items()
+    }
+    fill = [d.index for region in REGION_FILL_ORDER for d in ds if d.region == region and d.kind == "burnable"]
+    fill += [d.index for d in ds if d.kind == "burnable" and d.region not in REGION_FILL_ORDER]
+    geo = Geometry(
+        board=board,
+        origin=board.origin,
+        ids=tuple(d.id for d in ds),
+        index={d.id: d.index for d in ds},
+        adjacent=adjacent,
+        card_adjacent=card_adjacent,
+        burnable=tuple(d.kind == "burnable" for d in ds),
+        size=tuple(d.size or 0 for d in ds),
+        setup_sites=tuple(d.index for d in ds if d.region != "green" and d.kind != "origin"),
+        fill_order=tuple(fill),
+        regions=tuple(sorted({d.region for d in ds})),
+    )
+    _CACHE[id(board)] = geo
+    return geo

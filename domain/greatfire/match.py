@@ -1,0 +1,91 @@
+"""A Great Fire match behind the game-agnostic contract: preconditions in one place, rules in the modules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.contract import Action, Event
+from domain.errors import GameOver, IllegalAction, MalformedAction, NotYourTurn, UnknownSeat
+from domain.greatfire import scoring, setup, turns, views
+from domain.greatfire.components import Components
+from domain.greatfire.geometry import Geometry
+from domain.greatfire.state import Phase, State
+
+SETUP_PHASES = (Phase.REDEAL, Phase.PLACE_BANDS, Phase.PLACE_PAWNS)
+
+
+class GreatFireMatch(State):
+    """A match of The Great Fire: London 1666."""
+
+    title_id = "greatfire"
+
+    def __init__(self, geo: Geometry, comps: Components) -> None:
+        super().__init__(geo, comps)
+        self._legal: tuple[int, list[Action]] | None = None
+
+    def to_act(self) -> list[int]:
+        """Return the seats owing a decision now ([] when over)."""
+        return [] if self.phase is Phase.OVER else [self.turn]
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Return every legal action of the seat now; [] for a seat not to act."""
+        if self.phase is Phase.OVER or seat != self.turn:
+            return []
+        cached = self._legal
+        if cached is not None and cached[0] == self.version:
+            return [dict(a) for a in cached[1]]
+        actions = setup.setup_actions(self) if self.phase in SETUP_PHASES else turns.turn_actions(self)
+        self._legal = (self.version, actions)
+        return [dict(a) for a in actions]
+
+    def _listed(self, seat: int, action: object) -> Action:
+        """Check every precondition; return the listed action equal to the one given."""
+        if self.phase is Phase.OVER:
+            raise GameOver("the match is over")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.seats:
+            raise UnknownSeat(f"seat {seat!r} is not a seat of this {self.seats}-seat match")
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise MalformedAction('an action must be a JSON object with a string "type"')
+        if seat != self.turn:
+            raise NotYourTurn(f"seat {seat} owes no decision; waiting for seat {self.turn}")
+        self.legal_actions(seat)
+        assert self._legal is not None
+        for listed in self._legal[1]:
+            if listed == action and all(type(action[k]) is type(v) for k, v in listed.items()):
+                return listed
+        kinds = sorted({a["type"] for a in self._legal[1]})
+        raise IllegalAction(f"{action['type']!r} with these fields is not legal now; legal types: {', '.join(kinds)}")
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Apply a legal action and return its events; raise a RulesError and change nothing otherwise."""
+        listed = self._listed(seat, action)
+        events: list[Event] = []
+        if self.phase in SETUP_PHASES:
+            setup.apply_setup(self, seat, listed, events)
+        else:
+            turns.apply_turn(self, seat, listed, events)
+        self.version += 1
+        self._legal = None
+        for event in events:
+            event["version"] = self.version
+        return events
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Return what the seat (None: a spectator) may see."""
+        if seat is not None and (isinstance(seat, bool) or not 0 <= seat < self.seats):
+            raise UnknownSeat(f"seat {seat!r} is not a seat of this {self.seats}-seat match")
+        return views.view(self, seat)
+
+    def is_over(self) -> bool:
+        """Return True once the match has ended."""
+        return self.phase is Phase.OVER
+
+    def result(self) -> dict[str, Any] | None:
+        """Return the scores and winners once over, else None."""
+        return scoring.result(self) if self.phase is Phase.OVER else None
+
+    def clone(self) -> GreatFireMatch:
+        """Return an independent copy."""
+        other = GreatFireMatch(self.geo, self.comps)
+        self.copy_into(other)
+        return other

@@ -1,0 +1,39 @@
+"""Final scoring and tie-breaks (R17)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.greatfire.state import HERO_VP, State
+
+
+def survives(s: State, d: int) -> bool:
+    """R17: an objective survives if it still holds houses and is not burning."""
+    return any(s.houses[d]) and not s.burning(d)
+
+
+def score(s: State, seat: int) -> dict[str, int]:
+    """The seat's score breakdown as it stands now."""
+    geo = s.geo
+    houses_left = s.seat_houses(seat)
+    objectives = sum(geo.board.districts[geo.index[o]].objective.vp  # type: ignore[union-attr]
+                     for o in s.objectives[seat] if survives(s, geo.index[o]))
+    parts = {
+        "houses": 2 * houses_left,
+        "putOut": s.put_out[seat],
+        "objectives": objectives,
+        "tokens": s.tokens[seat].count("victoryPoint"),
+        "hero": HERO_VP if s.hero == seat else 0,
+    }
+    return {"seat": seat, "total": sum(parts.values()), **parts, "housesLeft": houses_left}
+
+
+def result(s: State) -> dict[str, Any]:
+    """Scores of every seat and the winners: most VP, then put-out cones, houses left, objective VP."""
+    scores = [score(s, seat) for seat in range(s.seats)]
+
+    def rank(row: dict[str, int]) -> tuple[int, int, int, int]:
+        return row["total"], row["putOut"], row["housesLeft"], row["objectives"]
+
+    best = max(rank(row) for row in scores)
+    return {"scores": scores, "winners": [row["seat"] for row in scores if rank(row) == best]}

@@ -1,0 +1,145 @@
+"""The state of a Great Fire match: plain lists indexed by district, seat and colour, plus the shared predicates."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+from domain.greatfire.components import Components
+from domain.greatfire.geometry import Geometry
+from domain.rng import Rng
+
+TOTAL_CONES = 65
+ORIGIN_START_CONES = 25
+HOUSES_PER_COLOUR = 20
+ACTION_POINTS = 4
+HAND_SIZE = 5
+HERO_THRESHOLD = 3
+HERO_VP = 2
+
+
+class Phase(StrEnum):
+    """What kind of decision is pending."""
+
+    REDEAL = "redeal"
+    PLACE_BANDS = "placeBands"
+    PLACE_PAWNS = "placePawns"
+    FIRE = "fire"
+    DISCARD = "discard"
+    PLACE_CONES = "placeCones"
+    ACTIONS = "actions"
+    OVER = "over"
+
+
+# Attributes saved by to_dict, in order; everything else is derived or shared (board, components).
+_FIELDS = (
+    "seats", "options", "seed", "rng", "version", "phase", "turn", "start", "queue",
+    "houses", "cones", "bands", "demolished", "board_tokens", "supply",
+    "deck", "box", "discard", "hands",
+    "colours", "pawn_colours", "pawns", "objectives", "tokens", "put_out", "hero",
+    "card", "source", "moves_left", "double_played", "ap", "to_place", "place_reason", "turns_left",
+)
+
+
+class State:
+    """Every fact of a match; the rules modules read and change it, the match class guards it."""
+
+    geo: Geometry
+    comps: Components
+    seats: int
+    options: dict[str, Any]
+    seed: int
+    rng: Rng
+    version: int
+    phase: Phase
+    turn: int                      # the seat whose decision is pending (or whose turn it is)
+    start: int                     # start player
+    queue: list[int]               # setup: seats still to decide, in order
+    houses: list[list[int]]        # [district][colour] -> houses standing
+    cones: list[int]               # [district] -> fire cones
+    bands: list[int]               # [district] -> trained bands (pinned = min(cones, bands))
+    demolished: list[bool]
+    board_tokens: list[str | None]  # face-down token lying on a district
+    supply: int
+    deck: list[str]                # bottom first; fire cards "N"/"E"/"S"/"W", stack cards "#A".."#F"
+    box: list[str]                 # fire cards left out of this game
+    discard: list[str]
+    hands: list[list[str]]
+    colours: list[list[int]]       # [seat] -> colour indices owned (secret under Hidden Colours)
+    pawn_colours: list[list[int]]  # [seat] -> colour of each pawn
+    pawns: list[list[int]]         # [seat] -> district of each pawn (-1 before placement)
+    objectives: list[list[str]]    # [seat] -> objective district ids
+    tokens: list[list[str]]        # [seat] -> token kinds held
+    put_out: list[int]
+    hero: int | None
+    card: str | None               # fire phase: the card played
+    source: int | None             # fire phase: the chosen source district
+    moves_left: int
+    double_played: bool
+    ap: int
+    to_place: int
+    place_reason: str
+    turns_left: int | None         # after the last draw: turns still to play after the current one
+
+    def __init__(self, geo: Geometry, comps: Components) -> None:
+        self.geo = geo
+        self.comps = comps
+
+    # ----- predicates the rules share (R1-R6 words) -------------------------------------------
+    def burning(self, d: int) -> bool:
+        """On fire and not contained: more cones than trained bands."""
+        return self.cones[d] > self.bands[d]
+
+    def contained(self, d: int) -> bool:
+        """On fire and trained bands >= cones."""
+        return 0 < self.cones[d] <= self.bands[d]
+
+    def free_bands(self, d: int) -> int:
+        """Trained bands not sitting on a cone."""
+        return max(0, self.bands[d] - self.cones[d])
+
+    def house_count(self, d: int) -> int:
+        """Houses standing in a district."""
+        return sum(self.houses[d])
+
+    def seat_houses(self, seat: int) -> int:
+        """Houses of the seat's colour(s) still on the map."""
+        return sum(row[c] for row in self.houses for c in self.colours[seat])
+
+    # ----- serialisation ---------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """Return every fact as JSON-able data."""
+        out: dict[str, Any] = {}
+        for name in _FIELDS:
+            value = getattr(self, name)
+            if name == "rng":
+                value = value.state
+            elif name == "phase":
+                value = value.value
+            elif isinstance(value, list):
+                value = [list(v) if isinstance(v, list) else v for v in value]
+            elif isinstance(value, dict):
+                value = dict(value)
+            out[name] = value
+        return out
+
+    def load(self, data: dict[str, Any]) -> None:
+        """Set every fact from to_dict() output."""
+        missing = [name for name in _FIELDS if name not in data]
+        if missing:
+            raise ValueError(f"match data lacks {', '.join(missing)}")
+        for name in _FIELDS:
+            value = data[name]
+            if name == "rng":
+                value = Rng(value)
+            elif name == "phase":
+                value = Phase(value)
+            elif isinstance(value, list):
+                value = [list(v) if isinstance(v, list) else v for v in value]
+            elif isinstance(value, dict):
+                value = dict(value)
+            setattr(self, name, value)
+
+    def copy_into(self, other: State) -> None:
+        """Copy every fact into another state (used by clone)."""
+        other.load(self.to_dict())

@@ -1,0 +1,52 @@
+"""Where fire cones come from when the rules add them (R9, R10)."""
+
+from __future__ import annotations
+
+from domain.contract import Event
+from domain.greatfire.state import State
+
+PUDDING_LANE_REFILL = 5
+
+
+def take_cone(s: State, events: list[Event], *, from_origin: bool = True) -> bool:
+    """Take one cone for placement: supply, then Pudding Lane down to 1, then one back from each holder (R10).
+
+    Returns False when no cone can be had; the caller places nothing.
+    """
+    if s.supply == 0 and from_origin and s.cones[s.geo.origin] > 1:
+        s.cones[s.geo.origin] -= 1
+        return True
+    if s.supply == 0:
+        givers = [seat for seat in range(s.seats) if s.put_out[seat] > 0]
+        if not givers:
+            return False
+        for seat in givers:
+            s.put_out[seat] -= 1
+            s.supply += 1
+        events.append({"type": "conesReturned", "seats": givers})
+    s.supply -= 1
+    return True
+
+
+def add_cones(s: State, district: int, count: int, events: list[Event]) -> int:
+    """Add up to count cones to a district (R10 sources); return how many were added."""
+    added = 0
+    for _ in range(count):
+        if not take_cone(s, events, from_origin=district != s.geo.origin):
+            break
+        s.cones[district] += 1
+        added += 1
+    return added
+
+
+def refill_origin(s: State, events: list[Event]) -> None:
+    """R9: Pudding Lane below 2 cones after a fire move gets 5 more from the supply."""
+    origin = s.geo.origin
+    if s.cones[origin] < 2:
+        added = add_cones(s, origin, PUDDING_LANE_REFILL, events)
+        events.append({"type": "puddingLaneRefilled", "cones": added})
+
+
+def cone_available(s: State) -> bool:
+    """Whether take_cone could find a cone for a placement anywhere but Pudding Lane."""
+    return s.supply > 0 or s.cones[s.geo.origin] > 1 or any(s.put_out)

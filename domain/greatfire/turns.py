@@ -1,0 +1,158 @@
+"""A player turn: fire phase stages (R1-R8), then actions, draw and intensify (R12), and the game's end (R13)."""
+
+from __future__ import annotations
+
+from domain.contract import Action, Event
+from domain.greatfire import fire
+from domain.greatfire.actions import action_phase_actions, apply_action_phase, begin_actions
+from domain.greatfire.state import ACTION_POINTS, Phase, State
+from domain.greatfire.supply import cone_available, take_cone
+
+INTENSIFY_CONES = 3
+NO_MOVE_CONES = 3
+
+
+def start_turn(s: State, events: list[Event]) -> None:
+    """Open the current seat's fire phase, or the no-move case (R8) when no card gives a move."""
+    s.phase = Phase.FIRE
+    s.card, s.source, s.moves_left, s.double_played = None, None, 1, False
+    s.ap = ACTION_POINTS
+    events.append({"type": "turnStarted", "seat": s.turn})
+    if not fire.playable_cards(s, s.hands[s.turn]):
+        events.append({"type": "handRevealed", "seat": s.turn, "hand": sorted(s.hands[s.turn])})
+        s.phase = Phase.DISCARD
+
+
+def turn_actions(s: State) -> list[Action]:
+    """The legal decisions of the current seat in its turn."""
+    ids = s.geo.ids
+    if s.phase is Phase.FIRE:
+        if s.card is None:
+            return [{"type": "playCard", "card": c} for c in fire.playable_cards(s, s.hands[s.turn])]
+        if s.source is not None:
+            return [{"type": "spreadFire", "district": ids[d]} for d in fire.targets(s, s.card, s.source)]
+        if s.moves_left:
+            return [{"type": "chooseSource", "district": ids[d]} for d in fire.sources(s, s.card)]
+        return [{"type": "playDoubleMove"}, {"type": "endFire"}]
+    if s.phase is Phase.DISCARD:
+        return [{"type": "discard", "card": c} for c in sorted(set(s.hands[s.turn]))]
+    if s.phase is Phase.PLACE_CONES:
+        return [{"type": "placeCone", "district": ids[d]} for d in fire.placeable(s)]
+    return action_phase_actions(s)
+
+
+def apply_turn(s: State, seat: int, action: Action, events: list[Event]) -> None:
+    """Carry out a legal decision of the current seat's turn."""
+    kind = action["type"]
+    ids = s.geo.ids
+    if kind == "playCard":
+        s.card = action["card"]
+        s.hands[seat].remove(action["card"])
+        s.discard.append(action["card"])
+        events.append({"type": "cardPlayed", "seat": seat, "card": action["card"]})
+    elif kind == "chooseSource":
+        s.source = s.geo.index[action["district"]]
+        events.append({"type": "sourceChosen", "seat": seat, "district": action["district"]})
+    elif kind == "spreadFire":
+        assert s.source is not None
+        fire.spread(s, seat, s.source, s.geo.index[action["district"]], events)
+        s.source = None
+        s.moves_left -= 1
+        _after_move(s, events)
+    elif kind == "playDoubleMove":
+        # R7: one extra move with the same card, at most one token a turn; the token leaves the game.
+        s.tokens[seat].remove("doubleMove")
+        s.double_played = True
+        s.moves_left = 1
+        events.append({"type": "tokenPlayed", "seat": seat, "token": "doubleMove"})
+    elif kind == "endFire":
+        begin_actions(s, events)
+    elif kind == "discard":
+        s.hands[seat].remove(action["card"])
+        s.discard.append(action["card"])
+        events.append({"type": "cardDiscarded", "seat": seat, "card": action["card"]})
+        begin_placing(s, NO_MOVE_CONES, "noMove", events)
+    elif kind == "placeCone":
+        d = s.geo.index[action["district"]]
+        take_cone(s, events)
+        s.cones[d] += 1
+        s.to_place -= 1
+        events.append({"type": "conePlaced", "seat": seat, "district": ids[d]})
+        _continue_placing(s, events)
+    elif apply_action_phase(s, seat, action, events):
+        end_actions(s, events)
+
+
+def _after_move(s: State, events: list[Event]) -> None:
+    """After a fire move: a granted extra move, the double-move offer (R7), or on to actions."""
+    assert s.card is not None
+    has_move = bool(fire.sources(s, s.card))
+    if s.moves_left and has_move:
+        return
+    s.moves_left = 0
+    if not s.double_played and "doubleMove" in s.tokens[s.turn] and has_move:
+        # R7: the token may be played after the first move (even one gained by that move). Offering it
+        # here covers "any point of the fire phase": the moves are sequential, so the outcomes are the same.
+        return
+    begin_actions(s, events)
+
+
+def begin_placing(s: State, count: int, reason: str, events: list[Event]) -> None:
+    """Place count cones one decision at a time (R8, R12), skipping what cannot be placed."""
+    s.phase = Phase.PLACE_CONES
+    s.to_place = count
+    s.place_reason = reason
+    _continue_placing(s, events)
+
+
+def _continue_placing(s: State, events: list[Event]) -> None:
+    if s.to_place and fire.placeable(s) and cone_available(s):
+        return
+    if s.to_place:
+        events.append({"type": "conesLost", "seat": s.turn, "cones": s.to_place})
+        s.to_place = 0
+    if s.place_reason == "noMove":
+        begin_actions(s, events)
+    else:
+        _end_turn(s, events)
+
+
+def end_actions(s: State, events: list[Event]) -> None:
+    """Draw back to five (R13: not in the final rounds); a revealed stack card intensifies the fire (R12)."""
+    seat = s.turn
+    events.append({"type": "actionsEnded", "seat": seat})
+    if s.turns_left is not None or not s.deck:
+        _end_turn(s, events)
+        return
+    card = s.deck.pop()
+    s.hands[seat].append(card)
+    events.append({"type": "cardDrawn", "seat": seat, "deckSize": fire_cards_left(s)})
+    events.append({"type": "cardSeen", "seat": seat, "card": card, "audience": [seat]})
+    if s.deck and s.deck[-1].startswith("#"):
+        stack = s.deck.pop()[1:]
+        events.append({"type": "stackRevealed", "seat": seat, "stack": stack})
+        if not s.deck:
+            # R13: the last card is drawn; everyone, starting with the next seat, plays once (twice) more.
+            rounds = 2 if s.options.get("moreDestruction") else 1
+            s.turns_left = rounds * s.seats
+            events.append({"type": "finalRounds", "turns": s.turns_left})
+        begin_placing(s, INTENSIFY_CONES, "intensify", events)
+        return
+    _end_turn(s, events)
+
+
+def _end_turn(s: State, events: list[Event]) -> None:
+    events.append({"type": "turnEnded", "seat": s.turn})
+    if s.turns_left is not None:
+        if s.turns_left == 0:
+            s.phase = Phase.OVER
+            events.append({"type": "gameOver"})
+            return
+        s.turns_left -= 1
+    s.turn = (s.turn + 1) % s.seats
+    start_turn(s, events)
+
+
+def fire_cards_left(s: State) -> int:
+    """Fire cards still in the deck (stack cards not counted)."""
+    return sum(1 for c in s.deck if not c.startswith("#"))

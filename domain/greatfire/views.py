@@ -1,0 +1,115 @@
+"""What a seat or a spectator may see (R18). The only way hidden facts leave the engine."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.greatfire.scoring import result
+from domain.greatfire.state import HOUSES_PER_COLOUR, Phase, State
+from domain.greatfire.turns import fire_cards_left
+
+
+def view(s: State, seat: int | None) -> dict[str, Any]:
+    """Return the view of a seat (None: spectator); everything is revealed once the match is over."""
+    geo, colours = s.geo, s.comps.colours
+    over = s.phase is Phase.OVER
+    pawns_at: dict[int, list[dict[str, Any]]] = {}
+    for owner, places in enumerate(s.pawns):
+        for pawn, d in enumerate(places):
+            if d >= 0:
+                pawns_at.setdefault(d, []).append(
+                    {"seat": owner, "pawn": pawn, "colour": colours[s.pawn_colours[owner][pawn]]})
+    districts = {}
+    for d, district_id in enumerate(geo.ids):
+        districts[district_id] = {
+            "houses": {colours[c]: n for c, n in enumerate(s.houses[d]) if n},
+            "fire": s.cones[d],
+            "bands": s.bands[d],
+            "pinnedBands": min(s.cones[d], s.bands[d]),
+            "burning": s.cones[d] > s.bands[d],
+            "demolished": s.demolished[d],
+            "token": s.board_tokens[d] is not None,
+            "pawns": pawns_at.get(d, []),
+        }
+    hidden = bool(s.options.get("hiddenColours")) and not over
+    players = []
+    for owner in range(s.seats):
+        lost = sum(HOUSES_PER_COLOUR - _standing(s, c) for c in s.colours[owner])
+        row: dict[str, Any] = {
+            "seat": owner,
+            "colours": None if hidden else [colours[c] for c in s.colours[owner]],
+            "pawnColours": [colours[c] for c in s.pawn_colours[owner]],
+            "handSize": len(s.hands[owner]),
+            "putOut": s.put_out[owner],
+            "housesLost": None if hidden else lost,
+            "tokens": len(s.tokens[owner]),
+            "hero": s.hero == owner,
+        }
+        if over:
+            row.update(_secrets(s, owner))
+        players.append(row)
+    out: dict[str, Any] = {
+        "title": "greatfire",
+        "seats": s.seats,
+        "version": s.version,
+        "options": dict(s.options),
+        "phase": s.phase.value,
+        "toAct": [] if over else [s.turn],
+        "turn": None if over else s.turn,
+        "startSeat": s.start,
+        "districts": districts,
+        "supply": s.supply,
+        "deckSize": fire_cards_left(s),
+        "stacksLeft": sum(1 for c in s.deck if c.startswith("#")),
+        "untilIntensify": _until_intensify(s),
+        "discardPile": len(s.discard),
+        "turnsLeft": s.turns_left,
+        "scoreTrack": {colours[c]: HOUSES_PER_COLOUR - _standing(s, c) for c in range(len(colours))},
+        "hero": s.hero,
+        "players": players,
+        "stage": _stage(s),
+    }
+    if seat is not None and not over:
+        out["you"] = {"seat": seat, **_secrets(s, seat)}
+    if over:
+        out["result"] = result(s)
+    return out
+
+
+def _standing(s: State, colour: int) -> int:
+    return sum(row[colour] for row in s.houses)
+
+
+def _secrets(s: State, seat: int) -> dict[str, Any]:
+    geo, colours = s.geo, s.comps.colours
+    return {
+        "colours": [colours[c] for c in s.colours[seat]],
+        "hand": sorted(s.hands[seat]),
+        "objectives": [
+            {"district": o, "vp": geo.board.districts[geo.index[o]].objective.vp,  # type: ignore[union-attr]
+             "deck": geo.board.districts[geo.index[o]].objective.deck}  # type: ignore[union-attr]
+            for o in s.objectives[seat]
+        ],
+        "tokens": sorted(s.tokens[seat]),
+    }
+
+
+def _until_intensify(s: State) -> int | None:
+    """Fire cards left to draw before the next stack card shows (public: the stack counts are printed)."""
+    for k, card in enumerate(reversed(s.deck)):
+        if card.startswith("#"):
+            return k
+    return None
+
+
+def _stage(s: State) -> dict[str, Any]:
+    """Where the pending decision stands inside its phase."""
+    ids = s.geo.ids
+    if s.phase is Phase.FIRE:
+        return {"card": s.card, "source": None if s.source is None else ids[s.source],
+                "movesLeft": s.moves_left, "doubleMovePlayed": s.double_played}
+    if s.phase is Phase.ACTIONS:
+        return {"actionPoints": s.ap}
+    if s.phase is Phase.PLACE_CONES:
+        return {"conesToPlace": s.to_place, "reason": s.place_reason}
+    return {}

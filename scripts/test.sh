@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The test command: install if needed, lint, type-check, then the whole pytest suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/bootstrap.sh
+.venv/bin/python -m ruff check domain bench tests
+.venv/bin/python -m mypy
+.venv/bin/python -m pytest "$@"

@@ -1,0 +1,80 @@
+"""Crafted positions for rule tests: a match past setup, cleared, then set district by district."""
+
+from __future__ import annotations
+
+from domain import titles
+from domain.greatfire.match import GreatFireMatch
+from domain.greatfire.state import ACTION_POINTS, ORIGIN_START_CONES, TOTAL_CONES, Phase
+from domain.greatfire.turns import start_turn
+
+
+def blank(seats: int = 4, seed: int = 1, *, hand: list[str] | None = None, **options: object) -> GreatFireMatch:
+    """A match at seat 0's fire phase: houses as dealt, no bands, pawns in no district, fire only in Pudding Lane.
+
+    The deck keeps its dealt stack structure; hand replaces seat 0's hand when given.
+    """
+    m = titles.get("greatfire").new_match(seats=seats, seed=seed, options={**options, "startSeat": 0})
+    assert isinstance(m, GreatFireMatch)
+    n = len(m.geo.ids)
+    m.queue = []
+    if m.phase in (Phase.REDEAL,):
+        m.phase = Phase.PLACE_BANDS
+    if not any(c.startswith("#") for c in m.deck):
+        from domain.greatfire.setup import _build_fire_stack
+        _build_fire_stack(m)
+    m.cones = [0] * n
+    m.cones[m.geo.origin] = ORIGIN_START_CONES
+    m.supply = TOTAL_CONES - ORIGIN_START_CONES
+    m.bands = [0] * n
+    spare = m.geo.setup_sites[0]
+    m.pawns = [[spare] * len(p) for p in m.pawns]
+    if hand is not None:
+        m.hands[0] = list(hand)
+    m.turn = 0
+    m.ap = ACTION_POINTS
+    restart(m)
+    return m
+
+
+def restart(m: GreatFireMatch) -> list[dict[str, object]]:
+    """Reopen the current seat's turn after a position was edited."""
+    events: list[dict[str, object]] = []
+    start_turn(m, events)
+    m._legal = None
+    return events
+
+
+def idx(m: GreatFireMatch, district_id: str) -> int:
+    """Index of a district id."""
+    return m.geo.index[district_id]
+
+
+def put(m: GreatFireMatch, district_id: str, *, cones: int | None = None, bands: int | None = None,
+        houses: dict[str, int] | None = None, demolished: bool | None = None,
+        token: str | None | bool = False) -> None:
+    """Set a district's facts, moving cones between it and the supply so 65 stay conserved."""
+    d = idx(m, district_id)
+    if cones is not None:
+        m.supply -= cones - m.cones[d]
+        m.cones[d] = cones
+        assert m.supply >= 0
+    if bands is not None:
+        m.bands[d] = bands
+    if houses is not None:
+        colours = m.comps.colours
+        m.houses[d] = [houses.get(c, 0) for c in colours]
+    if demolished is not None:
+        m.demolished[d] = demolished
+    if token is not False:
+        m.board_tokens[d] = token  # type: ignore[assignment]
+    m._legal = None
+
+
+def empty(m: GreatFireMatch, district_id: str) -> None:
+    """Burn a district's houses away (no cones), as after an old fire that was put out."""
+    put(m, district_id, houses={})
+
+
+def ids(actions: list[dict[str, object]], key: str = "district") -> list[object]:
+    """The values of one field across a list of actions, sorted."""
+    return sorted(a[key] for a in actions if key in a)  # type: ignore[type-var]

@@ -1,0 +1,170 @@
+"""Seeded random playouts: every game ends, and the invariants hold at every step."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from domain import titles
+from domain.errors import RulesError
+from domain.events import visible_to
+from domain.greatfire.match import GreatFireMatch
+from domain.greatfire.state import TOTAL_CONES
+
+TITLE = titles.get("greatfire")
+MAX_DECISIONS = 5000
+SECRET_KEYS = ("hand", "objectives", "tokens", "colours")
+
+
+def _conserved(m: GreatFireMatch, houses_removed: int) -> None:
+    assert m.supply + sum(m.cones) + sum(m.put_out) == TOTAL_CONES
+    assert m.supply >= 0 and min(m.cones) >= 0 and min(m.bands) >= 0
+    assert sum(map(sum, m.houses)) == 120 - houses_removed
+    assert all(n >= 0 for row in m.houses for n in row)
+    if m.phase.value not in ("redeal", "placeBands"):
+        assert sum(m.bands) == 6
+    assert m.cones[m.geo.origin] >= 1
+
+
+def _removed(events: list[dict[str, Any]]) -> int:
+    return sum(sum(e["houses"].values()) for e in events if e["type"] in ("housesBurnt", "demolished"))
+
+
+def _mutations(action: dict[str, Any], ids: list[str]) -> list[Any]:
+    """Actions that must not be accepted: malformed, unknown, or altered copies of a legal one."""
+    out: list[Any] = [None, [], "endActions", {"type": 3}, {"type": "teleport"}, {**action, "extra": 1}]
+    for key, value in action.items():
+        if key == "type":
+            continue
+        if isinstance(value, str):
+            out.append({**action, key: "no-such-district"})
+            out.extend({**action, key: other} for other in ids[:3])
+        elif isinstance(value, int):
+            out.append({**action, key: value + 7})
+            out.append({**action, key: str(value)})
+        out.append({k: v for k, v in action.items() if k != key})
+    return out
+
+
+def _scrambled(m: GreatFireMatch, viewer: int | None) -> GreatFireMatch:
+    """A copy that differs from m in everything the viewer may not see (R18)."""
+    s = m.clone()
+    others = [seat for seat in range(s.seats) if seat != viewer]
+    cards = ["N", "E", "S", "W"]
+    objectives = [d.id for d in s.geo.board.districts if d.objective]
+    for k, seat in enumerate(others):
+        s.hands[seat] = [cards[(k + i) % 4] for i in range(len(s.hands[seat]))][::-1]
+        s.objectives[seat] = [objectives[(k * 5 + i) % len(objectives)] for i in range(3)]
+        s.tokens[seat] = ["victoryPoint" if x != "victoryPoint" else "doubleMove" for x in s.tokens[seat]]
+    if s.options["hiddenColours"] and len(others) > 1:
+        rotated = [s.colours[seat] for seat in others[1:] + others[:1]]
+        for seat, colours in zip(others, rotated, strict=True):
+            s.colours[seat] = colours
+    s.deck = [c if c.startswith("#") else cards[(cards.index(c) + 1) % 4] for c in s.deck]
+    s.board_tokens = [None if x is None else "demolition" if x != "demolition" else "doubleMove"
+                      for x in s.board_tokens]
+    return s
+
+
+def _check_no_leak(m: GreatFireMatch, viewer: int | None) -> None:
+    """The view is unchanged by any change to what the viewer may not see, and shows the viewer's own."""
+    v = m.view(viewer)
+    if m.is_over():
+        return  # P5: everything is revealed at the end
+    assert _scrambled(m, viewer).view(viewer) == v
+    for row in v["players"]:
+        for key in ("hand", "objectives"):
+            assert key not in row, f"{key} of seat {row['seat']} in a player row before the end"
+        if m.options["hiddenColours"]:
+            assert row["colours"] is None and row["housesLost"] is None
+    if viewer is None:
+        assert "you" not in v
+    else:
+        assert v["you"]["seat"] == viewer
+        assert v["you"]["hand"] == sorted(m.hands[viewer])
+
+
+def play_checked(seats: int, seed: int, options: dict[str, Any], *, apply_all: bool) -> GreatFireMatch:
+    """Play one random game, checking every invariant at every step."""
+    rng = random.Random(seed)
+    m = TITLE.new_match(seats=seats, seed=seed, options=options)
+    log: list[tuple[int, dict[str, Any]]] = []
+    removed = 0
+    ids = list(m.geo.ids)
+    for _ in range(MAX_DECISIONS):
+        _conserved(m, removed)
+        if m.is_over():
+            break
+        (seat,) = m.to_act()
+        legal = m.legal_actions(seat)
+        assert legal, "a seat to act must have a legal action"
+        for other in range(seats):
+            if other != seat:
+                assert m.legal_actions(other) == []
+        before = m.to_dict()
+        # Not listed -> refused, state unchanged.
+        for bad in _mutations(rng.choice(legal), ids):
+            if bad in legal:
+                continue
+            with pytest.raises(RulesError):
+                m.apply(seat, bad)
+        if seats > 1:
+            with pytest.raises(RulesError):
+                m.apply((seat + 1) % seats, legal[0])
+        assert m.to_dict() == before
+        # Every listed action applies (all of them, or one other than the chosen one).
+        for candidate in legal if apply_all else [rng.choice(legal)]:
+            trial = m.clone()
+            trial.apply(seat, candidate)
+        action = rng.choice(legal)
+        events = m.apply(seat, action)
+        assert m.version == len(log) + 1
+        log.append((seat, action))
+        removed += _removed(events)
+        for viewer in (None, *range(seats)):
+            for event in visible_to(events, viewer):
+                if "audience" not in event:
+                    assert not any(k in event for k in ("card", "token", "hand")) or event["type"] in (
+                        "cardPlayed", "cardDiscarded", "handRevealed", "handRedealt", "tokenPlayed")
+        if len(log) % 7 == 0:
+            for viewer in (None, *range(seats)):
+                _check_no_leak(m, viewer)
+            data = m.to_dict()
+            assert json.loads(json.dumps(data)) == data
+            assert TITLE.match_from_dict(data).to_dict() == data
+    else:
+        pytest.fail(f"game did not end within {MAX_DECISIONS} decisions")
+    # Replay: the seed plus the action log rebuilds the same state.
+    replay = TITLE.new_match(seats=seats, seed=seed, options=options)
+    for seat, action in log:
+        replay.apply(seat, action)
+    assert replay.to_dict() == m.to_dict()
+    result = m.result()
+    assert result is not None and result["winners"]
+    # R13: one (two) more rounds without drawing after the last card: every hand ends with 4 (3) cards.
+    assert [len(hand) for hand in m.hands] == [3 if options["moreDestruction"] else 4] * seats
+    return m
+
+
+CASES = [
+    (seats, seed, {"hiddenColours": hidden, "moreDestruction": more})
+    for seats in (3, 4, 5, 6)
+    for hidden in (False, True)
+    for more in (False, True)
+    for seed in range(6)
+]
+
+
+@pytest.mark.parametrize(("seats", "seed", "options"), CASES)
+def test_random_playout_invariants(seats: int, seed: int, options: dict[str, Any]) -> None:
+    """Houses and cones conserved, legality exact, round trip, replay, no leaks (sampled apply)."""
+    play_checked(seats, 1000 * seats + seed, options, apply_all=False)
+
+
+@pytest.mark.parametrize("seats", [3, 4, 5, 6])
+def test_every_listed_action_applies(seats: int) -> None:
+    """At every step of a full game, each listed action applies to a copy of the state."""
+    play_checked(seats, 77 + seats, {"hiddenColours": False, "moreDestruction": False}, apply_all=True)

@@ -1,0 +1,39 @@
+"""The dependency rule: domain/ imports only the standard library (and pydantic) and itself."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ALLOWED_THIRD_PARTY = {"pydantic"}
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_domain_imports_only_stdlib_and_itself() -> None:
+    offenders = {}
+    for path in (ROOT / "domain").rglob("*.py"):
+        bad = {
+            name for name in _imports(path)
+            if name != "domain" and name not in sys.stdlib_module_names and name not in ALLOWED_THIRD_PARTY
+        }
+        if bad:
+            offenders[str(path.relative_to(ROOT))] = sorted(bad)
+    assert offenders == {}
+
+
+def test_the_rule_would_catch_an_offender(tmp_path: Path) -> None:
+    sample = tmp_path / "bad.py"
+    sample.write_text("import redis\nfrom strawberry import type\nimport json\n", encoding="utf-8")
+    assert _imports(sample) - set(sys.stdlib_module_names) == {"redis", "strawberry"}
