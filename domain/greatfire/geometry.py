@@ -30,6 +30,7 @@ class Geometry:
     setup_sites: tuple[int, ...]
     fill_order: tuple[int, ...]
     regions: tuple[str, ...]
+    objective_vp: tuple[int, ...]
 
 
 _CACHE: dict[int, Geometry] = {}
@@ -62,6 +63,7 @@ def geometry(board: Board) -> Geometry:
         setup_sites=tuple(d.index for d in ds if d.region != "green" and d.kind != "origin"),
         fill_order=tuple(fill),
         regions=tuple(sorted({d.region for d in ds})),
+        objective_vp=tuple(d.objective.vp if d.objective else 0 for d in ds),
     )
     _CACHE[id(board)] = geo
     return geo

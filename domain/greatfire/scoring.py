@@ -16,8 +16,7 @@ def score(s: State, seat: int) -> dict[str, int]:
     """The seat's score breakdown as it stands now."""
     geo = s.geo
     houses_left = s.seat_houses(seat)
-    objectives = sum(geo.board.districts[geo.index[o]].objective.vp  # type: ignore[union-attr]
-                     for o in s.objectives[seat] if survives(s, geo.index[o]))
+    objectives = sum(geo.objective_vp[geo.index[o]] for o in s.objectives[seat] if survives(s, geo.index[o]))
     parts = {
         "houses": 2 * houses_left,
         "putOut": s.put_out[seat],

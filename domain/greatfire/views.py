@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.greatfire.board import District
 from domain.greatfire.scoring import result
 from domain.greatfire.state import HOUSES_PER_COLOUR, Phase, State
 from domain.greatfire.turns import fire_cards_left
@@ -85,13 +86,14 @@ def _secrets(s: State, seat: int) -> dict[str, Any]:
     return {
         "colours": [colours[c] for c in s.colours[seat]],
         "hand": sorted(s.hands[seat]),
-        "objectives": [
-            {"district": o, "vp": geo.board.districts[geo.index[o]].objective.vp,  # type: ignore[union-attr]
-             "deck": geo.board.districts[geo.index[o]].objective.deck}  # type: ignore[union-attr]
-            for o in s.objectives[seat]
-        ],
+        "objectives": [_objective(geo.board.district(o)) for o in s.objectives[seat]],
         "tokens": sorted(s.tokens[seat]),
     }
+
+
+def _objective(district: District) -> dict[str, Any]:
+    assert district.objective is not None
+    return {"district": district.id, "vp": district.objective.vp, "deck": district.objective.deck}
 
 
 def _until_intensify(s: State) -> int | None:

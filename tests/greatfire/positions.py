@@ -51,7 +51,7 @@ def idx(m: GreatFireMatch, district_id: str) -> int:
 
 def put(m: GreatFireMatch, district_id: str, *, cones: int | None = None, bands: int | None = None,
         houses: dict[str, int] | None = None, demolished: bool | None = None,
-        token: str | None | bool = False) -> None:
+        token: str | bool | None = False) -> None:
     """Set a district's facts, moving cones between it and the supply so 65 stay conserved."""
     d = idx(m, district_id)
     if cones is not None:
@@ -78,3 +78,12 @@ def empty(m: GreatFireMatch, district_id: str) -> None:
 def ids(actions: list[dict[str, object]], key: str = "district") -> list[object]:
     """The values of one field across a list of actions, sorted."""
     return sorted(a[key] for a in actions if key in a)  # type: ignore[type-var]
+
+
+def to_actions(m: GreatFireMatch) -> None:
+    """Skip the current seat's fire phase: open its actions phase with 4 action points."""
+    from domain.greatfire.actions import begin_actions
+
+    m.ap = ACTION_POINTS
+    begin_actions(m, [])
+    m._legal = None

@@ -1,0 +1,98 @@
+"""Hidden information (R18, P5): what each view and event shows, and to whom."""
+
+from __future__ import annotations
+
+import json
+
+from domain import titles
+from domain.events import visible_to
+from domain.greatfire.match import GreatFireMatch
+from tests.greatfire.positions import blank, put, restart
+
+
+def test_r18_own_view_shows_own_secrets_only() -> None:
+    m = blank()
+    m.tokens[1] = ["victoryPoint"]
+    v1 = m.view(1)
+    assert v1["you"]["hand"] == sorted(m.hands[1])
+    assert [o["district"] for o in v1["you"]["objectives"]] == m.objectives[1]
+    assert v1["you"]["tokens"] == ["victoryPoint"]
+    assert v1["you"]["colours"] == [m.comps.colours[m.colours[1][0]]]
+    for row in v1["players"]:
+        assert "hand" not in row and "objectives" not in row
+        assert isinstance(row["tokens"], int)
+    assert v1["players"][1]["tokens"] == 1
+    assert "you" not in m.view(None)
+
+
+def test_r18_view_contains_no_other_objective_or_token_identity() -> None:
+    m = blank()
+    m.tokens[1] = ["victoryPoint"]
+    text = json.dumps(m.view(2))
+    assert '"victoryPoint"' not in text
+    for other in (0, 1, 3):
+        for objective in set(m.objectives[other]) - set(m.objectives[2]):
+            assert f'"district": "{objective}"' not in text
+
+
+def test_r18_board_tokens_face_down_for_everyone() -> None:
+    m = blank()
+    v = m.view(0)
+    sites = {d.id for d in m.geo.board.districts if d.token_site}
+    assert {k for k, d in v["districts"].items() if d["token"]} == sites
+    text = json.dumps(v)
+    assert '"demolition"' not in text and '"doubleMove"' not in text and '"victoryPoint"' not in text
+
+
+def test_r18_hidden_colours_hide_colours_and_houses_lost_but_not_pawns() -> None:
+    m = titles.get("greatfire").new_match(seats=4, seed=3, options={"hiddenColours": True})
+    assert isinstance(m, GreatFireMatch)
+    for viewer in (None, 0, 1):
+        for row in m.view(viewer)["players"]:
+            assert row["colours"] is None and row["housesLost"] is None
+            assert len(row["pawnColours"]) == 1
+    assert m.view(0)["you"]["colours"] == [m.comps.colours[m.colours[0][0]]]
+    # the score track by colour stays public (the burnt houses lie on the board)
+    assert set(m.view(None)["scoreTrack"]) == set(m.comps.colours)
+
+
+def test_r18_token_taken_is_public_its_kind_only_for_the_taker() -> None:
+    m = blank(hand=["N"] * 5)
+    # S. Mary lies north of Pudding Lane, holds houses and (on the shipped board) a token site.
+    put(m, "s-mary", token="doubleMove")
+    restart(m)
+    events: list[dict[str, object]] = []
+    events += m.apply(0, {"type": "playCard", "card": "N"})
+    events += m.apply(0, {"type": "chooseSource", "district": "pudding-lane"})
+    events += m.apply(0, {"type": "spreadFire", "district": "s-mary"})
+    taken = [e for e in events if e["type"] == "tokenTaken"]
+    assert taken and "token" not in taken[0]
+    for viewer in (None, 1, 2, 3):
+        assert '"doubleMove"' not in json.dumps(visible_to(events, viewer))
+    assert any(e.get("token") == "doubleMove" for e in visible_to(events, 0))
+    assert m.tokens[0] == ["doubleMove"]
+
+
+def test_r18_r8_revealed_hand_is_shown_to_all_for_that_event() -> None:
+    m = blank(hand=["S"] * 5)
+    events = restart(m)  # Pudding Lane borders the Thames: an all-south hand has no move
+    revealed = [e for e in events if e["type"] == "handRevealed"]
+    assert revealed == [{"type": "handRevealed", "seat": 0, "hand": ["S"] * 5}]
+    assert visible_to(revealed, None) == revealed
+
+
+def test_p5_everything_revealed_at_the_end() -> None:
+    m = blank(seats=3)
+    m.deck = []
+    m.turns_left = 0
+    restart(m)
+    from tests.greatfire.test_turns import play_turn
+
+    play_turn(m)
+    assert m.is_over()
+    v = m.view(None)
+    for row in v["players"]:
+        assert row["hand"] == sorted(m.hands[row["seat"]])
+        assert [o["district"] for o in row["objectives"]] == m.objectives[row["seat"]]
+        assert row["colours"] is not None
+    assert v["result"] == m.result()
