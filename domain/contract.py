@@ -28,6 +28,14 @@ class Match(Protocol):
         """Apply an action and return its events; raise a RulesError and change nothing if illegal."""
         ...
 
+    def system_due(self) -> bool:
+        """Return True when the next step is the service's (e.g. a non-player turn), not a seat's."""
+        ...
+
+    def run_system_step(self) -> list[Event]:
+        """Perform the next automated step and return its events."""
+        ...
+
     def view(self, seat: int | None) -> dict[str, JSON]:
         """Return what the seat (None: a spectator) may see."""
         ...

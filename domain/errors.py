@@ -51,6 +51,12 @@ class UnknownSeat(RulesError):
     code = "UNKNOWN_SEAT"
 
 
+class NoSystemStep(RulesError):
+    """Raised when an automated step is asked for while a seat owes the decision (or the match is over)."""
+
+    code = "NO_SYSTEM_STEP"
+
+
 class BadOptions(DomainError):
     """Raised when a new match is asked for with unknown options or a seat count the title does not support."""
 

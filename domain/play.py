@@ -17,6 +17,9 @@ def play(match: Match, bot: str, seed: int) -> int:
     choose = BOTS[bot]
     decisions = 0
     while not match.is_over():
+        if match.system_due():
+            match.run_system_step()
+            continue
         seat = match.to_act()[0]
         match.apply(seat, choose(match, seat, rng))
         decisions += 1

@@ -11,8 +11,8 @@ from domain.errors import BadOptions, UnknownTitle
 def test_registry_lists_great_fire() -> None:
     title = titles.get("greatfire")
     assert [t.id for t in titles.all_titles()] == ["greatfire"]
-    assert (title.min_seats, title.max_seats) == (3, 6)
-    assert set(title.options()) == {"hiddenColours", "moreDestruction", "startSeat"}
+    assert (title.min_seats, title.max_seats) == (2, 6)
+    assert set(title.options()) == {"hiddenColours", "moreDestruction", "startSeat", "npcTies"}
 
 
 def test_unknown_title() -> None:
@@ -23,7 +23,7 @@ def test_unknown_title() -> None:
 @pytest.mark.parametrize(
     ("seats", "options"),
     [
-        (2, {}), (7, {}), ("4", {}), (True, {}),
+        (1, {}), (7, {}), ("4", {}), (True, {}), (2, {"moreDestruction": True}), (2, {"npcTies": "coin"}),
         (4, {"hiddenColors": True}), (4, {"hiddenColours": "yes"}), (4, {"moreDestruction": 1}),
         (4, {"startSeat": 4}), (4, {"startSeat": -1}), (4, {"startSeat": True}),
     ],
@@ -40,4 +40,5 @@ def test_seed_must_be_an_integer() -> None:
 
 def test_defaults_are_filled_in() -> None:
     m = titles.get("greatfire").new_match(seats=3, seed=1)
-    assert m.view(None)["options"] == {"hiddenColours": False, "moreDestruction": False, "startSeat": None}
+    assert m.view(None)["options"] == {"hiddenColours": False, "moreDestruction": False, "startSeat": None,
+                                                "npcTies": "conductor"}

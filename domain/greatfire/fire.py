@@ -33,8 +33,8 @@ def target_class(s: State, d: int) -> int:
     return (1 if any(s.houses[d]) else 3) + (1 if s.bands[d] else 0)
 
 
-def group_targets(s: State, card: str, label: list[int], group: int) -> list[int]:
-    """Targets of the best class reachable with the card from a burning group (R3-R5), sorted by index."""
+def reachable(s: State, card: str, label: list[int], group: int) -> set[int]:
+    """Every target (any class) a cone from this burning group can reach with the card (R2-R4)."""
     reach = s.geo.card_adjacent[card]
     burnable = s.geo.burnable
     found: set[int] = set()
@@ -44,10 +44,20 @@ def group_targets(s: State, card: str, label: list[int], group: int) -> list[int
         for e in reach[d]:
             if burnable[e] and label[e] == -1 and not s.demolished[e]:
                 found.add(e)
+    return found
+
+
+def best_class(s: State, found: set[int]) -> list[int]:
+    """R5: only the targets of the best priority class, sorted by index."""
     if not found:
         return []
     best = min(target_class(s, e) for e in found)
     return sorted(e for e in found if target_class(s, e) == best)
+
+
+def group_targets(s: State, card: str, label: list[int], group: int) -> list[int]:
+    """Targets of the best class reachable with the card from a burning group (R3-R5), sorted by index."""
+    return best_class(s, reachable(s, card, label, group))
 
 
 def sources(s: State, card: str, label: list[int] | None = None) -> list[int]:

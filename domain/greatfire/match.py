@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from domain.contract import Action, Event
-from domain.errors import GameOver, IllegalAction, MalformedAction, NotYourTurn, UnknownSeat
-from domain.greatfire import scoring, setup, turns, views
+from domain.errors import GameOver, IllegalAction, MalformedAction, NoSystemStep, NotYourTurn, UnknownSeat
+from domain.greatfire import npc, scoring, setup, turns, views
 from domain.greatfire.components import Components
 from domain.greatfire.geometry import Geometry
 from domain.greatfire.state import Phase, State
@@ -25,11 +25,11 @@ class GreatFireMatch(State):
 
     def to_act(self) -> list[int]:
         """Return the seats owing a decision now ([] when over)."""
-        return [] if self.phase is Phase.OVER else [self.turn]
+        return [] if self.phase in (Phase.OVER, Phase.NON_PLAYER) else [self.turn]
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Return every legal action of the seat now; [] for a seat not to act."""
-        if self.phase is Phase.OVER or seat != self.turn:
+        if self.phase in (Phase.OVER, Phase.NON_PLAYER) or seat != self.turn:
             return []
         cached = self._legal
         if cached is not None and cached[0] == self.version:
@@ -46,6 +46,8 @@ class GreatFireMatch(State):
             raise UnknownSeat(f"seat {seat!r} is not a seat of this {self.seats}-seat match")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise MalformedAction('an action must be a JSON object with a string "type"')
+        if self.phase is Phase.NON_PLAYER:
+            raise NotYourTurn("the service is running the non-player turn; no seat owes a decision")
         if seat != self.turn:
             raise NotYourTurn(f"seat {seat} owes no decision; waiting for seat {self.turn}")
         self.legal_actions(seat)
@@ -64,11 +66,28 @@ class GreatFireMatch(State):
             setup.apply_setup(self, seat, listed, events)
         else:
             turns.apply_turn(self, seat, listed, events)
+        return self._commit(events)
+
+    def _commit(self, events: list[Event]) -> list[Event]:
+        """Count one more version and stamp it on the events of the step that made it."""
         self.version += 1
         self._legal = None
         for event in events:
             event["version"] = self.version
         return events
+
+    def system_due(self) -> bool:
+        """Return True when the next step is the service's (a 2-player non-player turn), not a seat's."""
+        return self.phase is Phase.NON_PLAYER
+
+    def run_system_step(self) -> list[Event]:
+        """Perform the next automated step and return its events; raise NoSystemStep when none is due."""
+        if self.phase is not Phase.NON_PLAYER:
+            raise NoSystemStep("no automated step is due: " + ("the match is over" if self.is_over()
+                                                               else f"seat {self.turn} owes the decision"))
+        events: list[Event] = []
+        npc.step(self, events)
+        return self._commit(events)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """Return what the seat (None: a spectator) may see."""

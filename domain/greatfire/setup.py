@@ -62,10 +62,27 @@ def deal_setup(s: State, seats: int, seed: int, options: dict[str, Any], start: 
     s.hero = None
     s.card, s.source, s.moves_left, s.double_played = None, None, 0, False
     s.ap, s.to_place, s.place_reason, s.turns_left = 0, 0, "", None
+    _deal_non_player_decks(s)
     s.start = rng.below(seats) if start is None else start
     s.queue = seat_order(s, s.start)
     s.turn = s.start
     _next_redeal(s)
+
+
+def _deal_non_player_decks(s: State) -> None:
+    """R19/R20: the 2-player game shuffles the colour priority and trained band movement decks."""
+    s.npc_stage = s.npc_card = s.npc_objective = None
+    s.npc_priority = s.npc_target = None
+    s.npc_bands = s.npc_choice = None
+    s.npc_intensify = False
+    s.priority_discard, s.movement_discard = [], []
+    if s.seats != 2:
+        s.priority_deck, s.movement_deck = [], []
+        return
+    s.priority_deck = list(range(len(s.comps.colour_priority)))
+    s.rng.shuffle(s.priority_deck)
+    s.movement_deck = list(s.comps.band_movement)
+    s.rng.shuffle(s.movement_deck)
 
 
 def _one_copy_each(cards: list[str]) -> list[str]:

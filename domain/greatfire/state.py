@@ -16,6 +16,7 @@ ACTION_POINTS = 4
 HAND_SIZE = 5
 HERO_THRESHOLD = 3
 HERO_VP = 2
+INTENSIFY_CONES = 3
 
 
 class Phase(StrEnum):
@@ -28,6 +29,8 @@ class Phase(StrEnum):
     DISCARD = "discard"
     PLACE_CONES = "placeCones"
     ACTIONS = "actions"
+    NON_PLAYER = "nonPlayer"        # 2 players: an automated step of the non-player turn is due (R20)
+    NON_PLAYER_CHOICE = "nonPlayerChoice"  # 2 players: the conducting seat breaks a true tie (R21)
     OVER = "over"
 
 
@@ -38,6 +41,8 @@ _FIELDS = (
     "deck", "box", "discard", "hands",
     "colours", "pawn_colours", "pawns", "objectives", "tokens", "put_out", "hero",
     "card", "source", "moves_left", "double_played", "ap", "to_place", "place_reason", "turns_left",
+    "npc_stage", "npc_card", "priority_deck", "priority_discard", "npc_priority", "movement_deck",
+    "movement_discard", "npc_objective", "npc_target", "npc_bands", "npc_choice", "npc_intensify",
 )
 
 
@@ -80,6 +85,19 @@ class State:
     to_place: int
     place_reason: str
     turns_left: int | None         # after the last draw: turns still to play after the current one
+    # 2-player non-player turn (R20-R22); empty in the base game
+    npc_stage: str | None          # "fire" | "bands" | "end"
+    npc_card: str | None           # the fire card flipped for this non-player turn
+    priority_deck: list[int]       # colour priority cards (indices into components), top last
+    priority_discard: list[int]
+    npc_priority: int | None       # the colour priority card face up
+    movement_deck: list[str]       # trained band movement cards (objective ids), top last
+    movement_discard: list[str]
+    npc_objective: str | None      # the trained band movement card face up
+    npc_target: int | None         # the district the fire expands into, once decided
+    npc_bands: list[list[int]] | None  # bands still to move: [district, steps]; None until selected
+    npc_choice: dict[str, Any] | None  # the tie the conducting seat must break: {"kind", "options"}
+    npc_intensify: bool            # the flip uncovered a stack card: intensify at the end (R20)
 
     def __init__(self, geo: Geometry, comps: Components) -> None:
         self.geo = geo

@@ -19,15 +19,17 @@ OPTIONS: dict[str, dict[str, Any]] = {
                         "description": "Optional rule B: two more rounds after the last intensify."},
     "startSeat": {"type": "int|null", "default": None,
                   "description": "The start player; null draws one from the seed."},
+    "npcTies": {"type": "conductor|random", "default": "conductor",
+                "description": "2 players: who breaks a true tie in a non-player turn (R21)."},
 }
 
 
 class GreatFireTitle:
-    """The Great Fire: London 1666 (3-6 players)."""
+    """The Great Fire: London 1666 (3-6 players; 2 with the 2-player expansion)."""
 
     id = "greatfire"
     name = "The Great Fire: London 1666"
-    min_seats = 3
+    min_seats = 2
     max_seats = 6
 
     def options(self) -> dict[str, Any]:
@@ -48,6 +50,11 @@ class GreatFireTitle:
                 if not isinstance(given[name], bool):
                     raise BadOptions(f"option {name} must be true or false")
                 out[name] = given[name]
+        if given.get("npcTies", "conductor") not in ("conductor", "random"):
+            raise BadOptions('option npcTies must be "conductor" or "random"')
+        out["npcTies"] = given.get("npcTies", "conductor")
+        if seats == 2 and out["moreDestruction"]:
+            raise BadOptions("moreDestruction is not part of the 2-player game (its end is fixed by R22)")
         start = given.get("startSeat")
         if start is not None and (not isinstance(start, int) or isinstance(start, bool)
                                   or not 0 <= start < seats):

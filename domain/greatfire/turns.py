@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from domain.contract import Action, Event
-from domain.greatfire import fire
+from domain.greatfire import fire, npc
 from domain.greatfire.actions import action_phase_actions, apply_action_phase, begin_actions
-from domain.greatfire.state import ACTION_POINTS, Phase, State
+from domain.greatfire.state import ACTION_POINTS, INTENSIFY_CONES, Phase, State
 from domain.greatfire.supply import cone_available, take_cone
 
-INTENSIFY_CONES = 3
 NO_MOVE_CONES = 3
 
 
@@ -38,6 +37,8 @@ def turn_actions(s: State) -> list[Action]:
         return [{"type": "discard", "card": c} for c in sorted(set(s.hands[s.turn]))]
     if s.phase is Phase.PLACE_CONES:
         return [{"type": "placeCone", "district": ids[d]} for d in fire.placeable(s)]
+    if s.phase is Phase.NON_PLAYER_CHOICE:
+        return npc.choice_actions(s)
     return action_phase_actions(s)
 
 
@@ -79,6 +80,8 @@ def apply_turn(s: State, seat: int, action: Action, events: list[Event]) -> None
         s.to_place -= 1
         events.append({"type": "conePlaced", "seat": seat, "district": ids[d]})
         _continue_placing(s, events)
+    elif kind == "breakTie":
+        npc.apply_choice(s, action, events)
     elif apply_action_phase(s, seat, action, events):
         end_actions(s, events)
 
@@ -113,6 +116,8 @@ def _continue_placing(s: State, events: list[Event]) -> None:
         s.to_place = 0
     if s.place_reason == "noMove":
         begin_actions(s, events)
+    elif s.place_reason == "nonPlayer":
+        next_player(s, events)
     else:
         _end_turn(s, events)
 
@@ -128,17 +133,27 @@ def end_actions(s: State, events: list[Event]) -> None:
     s.hands[seat].append(card)
     events.append({"type": "cardDrawn", "seat": seat, "deckSize": fire_cards_left(s)})
     events.append({"type": "cardSeen", "seat": seat, "card": card, "audience": [seat]})
-    if s.deck and s.deck[-1].startswith("#"):
-        stack = s.deck.pop()[1:]
-        events.append({"type": "stackRevealed", "seat": seat, "stack": stack})
-        if not s.deck:
-            # R13: the last card is drawn; everyone, starting with the next seat, plays once (twice) more.
-            rounds = 2 if s.options.get("moreDestruction") else 1
-            s.turns_left = rounds * s.seats
-            events.append({"type": "finalRounds", "turns": s.turns_left})
+    if s.deck and s.deck[-1].startswith("#") and stack_revealed(s, s.deck.pop()[1:], events, by_non_player=False):
         begin_placing(s, INTENSIFY_CONES, "intensify", events)
         return
     _end_turn(s, events)
+
+
+def stack_revealed(s: State, stack: str, events: list[Event], *, by_non_player: bool) -> bool:
+    """A fire stack card shows: return whether it intensifies (R12); the last one starts the end (R13, R22)."""
+    events.append({"type": "stackRevealed", "seat": s.turn, "stack": stack, "byNonPlayer": by_non_player})
+    if s.turns_left is not None:
+        return False  # P9: in the 2-player end (after B) card A only marks the bottom of the deck
+    if s.seats == 2 and stack == "B":
+        # R22: no more draws; one more turn each (counted from after the current player turn).
+        s.turns_left = 1 if by_non_player else 2
+        events.append({"type": "finalRounds", "turns": 2})
+    elif s.seats > 2 and not s.deck:
+        # R13: the last card is drawn; everyone, starting with the next seat, plays once (twice) more.
+        rounds = 2 if s.options.get("moreDestruction") else 1
+        s.turns_left = rounds * s.seats
+        events.append({"type": "finalRounds", "turns": s.turns_left})
+    return True
 
 
 def _end_turn(s: State, events: list[Event]) -> None:
@@ -149,6 +164,14 @@ def _end_turn(s: State, events: list[Event]) -> None:
             events.append({"type": "gameOver"})
             return
         s.turns_left -= 1
+    if s.seats == 2:
+        npc.begin(s, events)  # R20: a non-player turn after every player turn
+    else:
+        next_player(s, events)
+
+
+def next_player(s: State, events: list[Event]) -> None:
+    """Pass the turn to the seat on the left."""
     s.turn = (s.turn + 1) % s.seats
     start_turn(s, events)
 

@@ -55,7 +55,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "version": s.version,
         "options": dict(s.options),
         "phase": s.phase.value,
-        "toAct": [] if over else [s.turn],
+        "toAct": [] if over or s.phase is Phase.NON_PLAYER else [s.turn],
         "turn": None if over else s.turn,
         "startSeat": s.start,
         "districts": districts,
@@ -70,6 +70,8 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "players": players,
         "stage": _stage(s),
     }
+    if s.seats == 2:
+        out["nonPlayer"] = _non_player(s)
     if seat is not None and not over:
         out["you"] = {"seat": seat, **_secrets(s, seat)}
     if over:
@@ -102,6 +104,19 @@ def _until_intensify(s: State) -> int | None:
         if card.startswith("#"):
             return k
     return None
+
+
+def _non_player(s: State) -> dict[str, Any]:
+    """The face-up cards and the pending tie of a 2-player non-player turn, and the decks' sizes."""
+    return {
+        "conductor": s.turn if s.phase in (Phase.NON_PLAYER, Phase.NON_PLAYER_CHOICE) else None,
+        "fireCard": s.npc_card,
+        "priorityCard": None if s.npc_priority is None else list(s.comps.colour_priority[s.npc_priority]),
+        "movementCard": s.npc_objective,
+        "tie": s.npc_choice,
+        "priorityDeck": len(s.priority_deck),
+        "movementDeck": len(s.movement_deck),
+    }
 
 
 def _stage(s: State) -> dict[str, Any]:

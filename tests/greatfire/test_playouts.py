@@ -64,6 +64,8 @@ def _scrambled(m: GreatFireMatch, viewer: int | None) -> GreatFireMatch:
         for seat, colours in zip(others, rotated, strict=True):
             s.colours[seat] = colours
     s.deck = [c if c.startswith("#") else cards[(cards.index(c) + 1) % 4] for c in s.deck]
+    s.priority_deck = s.priority_deck[::-1]
+    s.movement_deck = s.movement_deck[::-1]
     s.board_tokens = [None if x is None else "demolition" if x != "demolition" else "doubleMove"
                       for x in s.board_tokens]
     return s
@@ -87,17 +89,44 @@ def _check_no_leak(m: GreatFireMatch, viewer: int | None) -> None:
         assert v["you"]["hand"] == sorted(m.hands[viewer])
 
 
+PUBLIC_CARD_EVENTS = ("cardPlayed", "cardDiscarded", "handRevealed", "handRedealt", "tokenPlayed", "fireCardFlipped")
+
+
+def _check_events(events: list[dict[str, Any]], seats: int) -> None:
+    """Secrets travel only in events with an audience; public events carry no card, token or hand."""
+    for event in events:
+        if "audience" in event:
+            assert event["audience"] and all(0 <= a < seats for a in event["audience"])
+        elif event["type"] not in PUBLIC_CARD_EVENTS:
+            assert not any(k in event for k in ("card", "token", "hand")), event
+    for viewer in (None, *range(seats)):
+        assert all("audience" not in e or viewer in e["audience"] for e in visible_to(events, viewer))
+
+
 def play_checked(seats: int, seed: int, options: dict[str, Any], *, apply_all: bool) -> GreatFireMatch:
     """Play one random game, checking every invariant at every step."""
     rng = random.Random(seed)
     m = TITLE.new_match(seats=seats, seed=seed, options=options)
-    log: list[tuple[int, dict[str, Any]]] = []
+    log: list[tuple[int, dict[str, Any]] | None] = []  # None: an automated (non-player) step
     removed = 0
     ids = list(m.geo.ids)
     for _ in range(MAX_DECISIONS):
         _conserved(m, removed)
         if m.is_over():
             break
+        if m.system_due():
+            # 2 players: the non-player turn is driven only through the automated-step calls.
+            assert m.to_act() == [] and all(m.legal_actions(x) == [] for x in range(seats))
+            with pytest.raises(RulesError):
+                m.apply(0, {"type": "endActions"})
+            events = m.run_system_step()
+            log.append(None)
+            assert m.version == len(log)
+            removed += _removed(events)
+            _check_events(events, seats)
+            continue
+        with pytest.raises(RulesError):
+            m.run_system_step()
         (seat,) = m.to_act()
         legal = m.legal_actions(seat)
         assert legal, "a seat to act must have a legal action"
@@ -124,11 +153,7 @@ def play_checked(seats: int, seed: int, options: dict[str, Any], *, apply_all: b
         assert m.version == len(log) + 1
         log.append((seat, action))
         removed += _removed(events)
-        for viewer in (None, *range(seats)):
-            for event in visible_to(events, viewer):
-                if "audience" not in event:
-                    assert not any(k in event for k in ("card", "token", "hand")) or event["type"] in (
-                        "cardPlayed", "cardDiscarded", "handRevealed", "handRedealt", "tokenPlayed")
+        _check_events(events, seats)
         if len(log) % 7 == 0:
             for viewer in (None, *range(seats)):
                 _check_no_leak(m, viewer)
@@ -139,8 +164,11 @@ def play_checked(seats: int, seed: int, options: dict[str, Any], *, apply_all: b
         pytest.fail(f"game did not end within {MAX_DECISIONS} decisions")
     # Replay: the seed plus the action log rebuilds the same state.
     replay = TITLE.new_match(seats=seats, seed=seed, options=options)
-    for seat, action in log:
-        replay.apply(seat, action)
+    for entry in log:
+        if entry is None:
+            replay.run_system_step()
+        else:
+            replay.apply(*entry)
     assert replay.to_dict() == m.to_dict()
     result = m.result()
     assert result is not None and result["winners"]
@@ -155,6 +183,11 @@ CASES = [
     for hidden in (False, True)
     for more in (False, True)
     for seed in range(6)
+] + [
+    (2, seed, {"hiddenColours": hidden, "moreDestruction": False, "npcTies": ties})
+    for hidden in (False, True)
+    for ties in ("conductor", "random")
+    for seed in range(30)
 ]
 
 
@@ -164,7 +197,7 @@ def test_random_playout_invariants(seats: int, seed: int, options: dict[str, Any
     play_checked(seats, 1000 * seats + seed, options, apply_all=False)
 
 
-@pytest.mark.parametrize("seats", [3, 4, 5, 6])
+@pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])
 def test_every_listed_action_applies(seats: int) -> None:
     """At every step of a full game, each listed action applies to a copy of the state."""
     play_checked(seats, 77 + seats, {"hiddenColours": False, "moreDestruction": False}, apply_all=True)

@@ -54,7 +54,7 @@ def test_r12_stack_card_revealed_intensifies_three_cones_within_size_plus_two() 
     m.deck = ["#A", "S", "#B", "E"]
     to_actions(m)
     events = m.apply(0, {"type": "endActions"})
-    assert {"type": "stackRevealed", "seat": 0, "stack": "B", "version": m.version} in events
+    assert {"type": "stackRevealed", "seat": 0, "stack": "B", "byNonPlayer": False, "version": m.version} in events
     assert m.phase is Phase.PLACE_CONES and m.to_act() == [0]
     legal = {a["district"] for a in m.legal_actions(0)}
     assert "guild-hall" in legal            # 4 cones, size 4: up to 6
