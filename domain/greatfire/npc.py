@@ -106,7 +106,7 @@ def _bands(s: State, events: list[Event]) -> None:
         if tied and not _pick_bands(s, tied, wanted, events):
             return
     while s.npc_bands:
-        d, steps = s.npc_bands[0]
+        d = s.npc_bands[0][0]
         options = npc_bands.best_destinations(s, d, card)
         if not options:
             s.npc_bands.pop(0)

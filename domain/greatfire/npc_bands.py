@@ -6,27 +6,28 @@ from collections import deque
 
 from domain.greatfire.state import State
 
+UNREACHABLE = 1 << 30
 
-def distances(s: State, objective: int) -> list[int | None]:
+
+def distances(s: State, objective: int) -> list[int]:
     """Steps from the objective over districts a band may enter, never through grass or Pudding Lane (R20).
 
-    A band standing on grass is one step further than its nearest non-grass neighbour (ruling P8).
+    A band standing on grass is one step further than its nearest non-grass neighbour (ruling P8);
+    a district no such path reaches is UNREACHABLE.
     """
     geo = s.geo
-    passable = [geo.burnable[d] for d in range(len(geo.ids))]
-    dist: list[int | None] = [None] * len(geo.ids)
+    dist = [UNREACHABLE] * len(geo.ids)
     dist[objective] = 0
     queue = deque([objective])
     while queue:
         d = queue.popleft()
         for e in geo.adjacent[d]:
-            if passable[e] and dist[e] is None:
-                dist[e] = dist[d] + 1  # type: ignore[operator]
+            if geo.burnable[e] and dist[e] == UNREACHABLE:
+                dist[e] = dist[d] + 1
                 queue.append(e)
     for d in range(len(geo.ids)):
-        if dist[d] is None and geo.board.districts[d].kind == "grass":
-            near = [dist[e] for e in geo.adjacent[d] if dist[e] is not None]
-            dist[d] = min(near) + 1 if near else None  # type: ignore[type-var]
+        if dist[d] == UNREACHABLE and geo.board.districts[d].kind == "grass":
+            dist[d] = min((dist[e] + 1 for e in geo.adjacent[d] if geo.burnable[e]), default=UNREACHABLE)
     return dist
 
 
@@ -66,12 +67,7 @@ def selection(s: State, card: str, objective: int) -> tuple[list[int], list[int]
     if len(bands) <= 2:
         return bands, [], 0
     dist = distances(s, objective)
-    far = 1 << 30
-
-    def how_far(d: int) -> int:
-        value = dist[d]
-        return far if value is None else value
-
+    how_far = dist.__getitem__
     bands.sort(key=how_far)
     cutoff = how_far(bands[1])
     chosen = [d for d in bands if how_far(d) < cutoff]
