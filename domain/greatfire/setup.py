@@ -61,7 +61,7 @@ def deal_setup(s: State, seats: int, seed: int, options: dict[str, Any], start: 
     s.put_out = [0] * seats
     s.hero = None
     s.card, s.source, s.moves_left, s.double_played = None, None, 0, False
-    s.ap, s.to_place, s.place_reason, s.turns_left = 0, 0, "", None
+    s.ap, s.to_place, s.place_reason, s.place_returned, s.turns_left = 0, 0, "", False, None
     _deal_non_player_decks(s)
     s.start = rng.below(seats) if start is None else start
     s.queue = seat_order(s, s.start)

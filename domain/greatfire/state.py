@@ -40,7 +40,7 @@ _FIELDS = (
     "houses", "cones", "bands", "demolished", "board_tokens", "supply",
     "deck", "box", "discard", "hands",
     "colours", "pawn_colours", "pawns", "objectives", "tokens", "put_out", "hero",
-    "card", "source", "moves_left", "double_played", "ap", "to_place", "place_reason", "turns_left",
+    "card", "source", "moves_left", "double_played", "ap", "to_place", "place_reason", "place_returned", "turns_left",
     "npc_stage", "npc_card", "priority_deck", "priority_discard", "npc_priority", "movement_deck",
     "movement_discard", "npc_objective", "npc_target", "npc_bands", "npc_choice", "npc_intensify",
 )
@@ -84,6 +84,7 @@ class State:
     ap: int
     to_place: int
     place_reason: str
+    place_returned: bool           # R10/P10: this placement already had its round of returned cones
     turns_left: int | None         # after the last draw: turns still to play after the current one
     # 2-player non-player turn (R20-R22); empty in the base game
     npc_stage: str | None          # "fire" | "bands" | "end"

@@ -8,32 +8,38 @@ from domain.greatfire.state import State
 PUDDING_LANE_REFILL = 5
 
 
-def take_cone(s: State, events: list[Event], *, from_origin: bool = True) -> bool:
-    """Take one cone for placement: supply, then Pudding Lane down to 1, then one back from each holder (R10).
+def take_cone(s: State, events: list[Event], *, from_origin: bool = True, may_return: bool = True) -> str | None:
+    """Take one cone for a placement (R10) and say where from: "supply", "origin" or "returned".
 
-    Returns False when no cone can be had; the caller places nothing.
+    The supply first, then Pudding Lane down to 1 cone, then (once per placement, ruling P10: may_return)
+    one put-out cone back from each player holding any. None when no cone can be had.
     """
     if s.supply == 0 and from_origin and s.cones[s.geo.origin] > 1:
         s.cones[s.geo.origin] -= 1
-        return True
+        return "origin"
+    source = "supply"
     if s.supply == 0:
         givers = [seat for seat in range(s.seats) if s.put_out[seat] > 0]
-        if not givers:
-            return False
+        if not givers or not may_return:
+            return None
         for seat in givers:
             s.put_out[seat] -= 1
             s.supply += 1
         events.append({"type": "conesReturned", "seats": givers})
+        source = "returned"
     s.supply -= 1
-    return True
+    return source
 
 
 def add_cones(s: State, district: int, count: int, events: list[Event]) -> int:
-    """Add up to count cones to a district (R10 sources); return how many were added."""
+    """Add up to count cones to a district as one placement (R10, P10); return how many were added."""
     added = 0
+    may_return = True
     for _ in range(count):
-        if not take_cone(s, events, from_origin=district != s.geo.origin):
+        source = take_cone(s, events, from_origin=district != s.geo.origin, may_return=may_return)
+        if source is None:
             break
+        may_return = may_return and source != "returned"
         s.cones[district] += 1
         added += 1
     return added
@@ -47,6 +53,6 @@ def refill_origin(s: State, events: list[Event]) -> None:
         events.append({"type": "puddingLaneRefilled", "cones": added})
 
 
-def cone_available(s: State) -> bool:
+def cone_available(s: State, *, may_return: bool) -> bool:
     """Whether take_cone could find a cone for a placement anywhere but Pudding Lane."""
-    return s.supply > 0 or s.cones[s.geo.origin] > 1 or any(s.put_out)
+    return s.supply > 0 or s.cones[s.geo.origin] > 1 or (may_return and any(s.put_out))

@@ -75,7 +75,8 @@ def apply_turn(s: State, seat: int, action: Action, events: list[Event]) -> None
         begin_placing(s, NO_MOVE_CONES, "noMove", events)
     elif kind == "placeCone":
         d = s.geo.index[action["district"]]
-        take_cone(s, events)
+        if take_cone(s, events, may_return=not s.place_returned) == "returned":
+            s.place_returned = True
         s.cones[d] += 1
         s.to_place -= 1
         events.append({"type": "conePlaced", "seat": seat, "district": ids[d]})
@@ -105,11 +106,12 @@ def begin_placing(s: State, count: int, reason: str, events: list[Event]) -> Non
     s.phase = Phase.PLACE_CONES
     s.to_place = count
     s.place_reason = reason
+    s.place_returned = False
     _continue_placing(s, events)
 
 
 def _continue_placing(s: State, events: list[Event]) -> None:
-    if s.to_place and fire.placeable(s) and cone_available(s):
+    if s.to_place and fire.placeable(s) and cone_available(s, may_return=not s.place_returned):
         return
     if s.to_place:
         events.append({"type": "conesLost", "seat": s.turn, "cones": s.to_place})

@@ -880,3 +880,36 @@ def test_r10_cones_conserved_through_a_double_move_turn() -> None:
     act(m, {"type": "spreadFire", "district": "brewers-hall"})
     assert m.phase == "actions"
     assert m.cones[i(m, "pudding-lane")] == 6
+
+
+def test_r10_p10_one_round_of_returns_per_placement() -> None:
+    """R10/P10: supply and Pudding Lane exhausted; a placement of three gets one round of returned cones
+    (seats 1 and 2 give one each), places those two, and the third cone is not placed."""
+    m = position(["S"] * 5, {"pudding-lane": 1, "candlewick-ward": 2, "the-tower": 1})
+    m.put_out = [0, m.supply - 29, 29, 0]
+    m.supply = 0
+    conserved(m)
+    act(m, {"type": "discard", "card": "S"})
+    events = act(m, {"type": "placeCone", "district": "candlewick-ward"})
+    assert [e["seats"] for e in of(events, "conesReturned")] == [[1, 2]]
+    events = act(m, {"type": "placeCone", "district": "the-tower"})
+    assert not of(events, "conesReturned")
+    assert [e["cones"] for e in of(events, "conesLost")] == [1]
+    assert m.put_out[1:3] == [m.put_out[1], 28] and m.supply == 0
+    assert m.phase == "actions"
+
+
+def test_r10_p10_a_refill_gets_one_round_of_returns() -> None:
+    """R10/P10/R9: two placements in one move, one round of returns each: Bridgeward's top-up takes one of
+    the two returned cones; Pudding Lane's refill (R9) takes the other, then its own round gives two more,
+    and the refill stops at 3 of its 5 cones."""
+    m = position(["N"] * 5, {"pudding-lane": 2})
+    m.put_out = [0, m.supply - 10, 10, 0]
+    m.supply = 0
+    conserved(m)
+    play(m, "N", "pudding-lane")
+    events = act(m, {"type": "spreadFire", "district": "bridgeward"})
+    assert [e["seats"] for e in of(events, "conesReturned")] == [[1, 2], [1, 2]]
+    assert m.cones[i(m, "bridgeward")] == 2
+    assert [e["cones"] for e in of(events, "puddingLaneRefilled")] == [3]
+    assert m.cones[i(m, "pudding-lane")] == 4 and m.supply == 0 and m.put_out[2] == 8
