@@ -1,4 +1,4 @@
-"""Bots: pure functions from what a seat may know to an action."""
+"""Bots: pure functions from a match and a seat to an action; each level picks only among legal actions."""
 
 from __future__ import annotations
 
@@ -15,4 +15,17 @@ def random_bot(match: Match, seat: int, rng: random.Random) -> Action:
     return rng.choice(match.legal_actions(seat))
 
 
-BOTS: dict[str, Bot] = {"random": random_bot}
+def greedy_bot(match: Match, seat: int, rng: random.Random) -> Action:
+    """Pick the action whose outcome the title's heuristic rates best from the seat's own view."""
+    from domain.greatfire.greedy import greedy
+
+    return greedy(match, seat, rng)
+
+
+BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot}
+LEVELS = tuple(BOTS)
+
+
+def choose_action(level: str, match: Match, seat: int, rng: random.Random) -> Action:
+    """The action a bot of this level takes for the seat."""
+    return BOTS[level](match, seat, rng)

@@ -1,0 +1,1 @@
+"""The GraphQL API (strawberry on Starlette) and its REST neighbours."""

@@ -1,0 +1,73 @@
+"""The Starlette application: GraphQL at /graphql (GraphiQL in a browser), health, readiness and metrics."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket
+from strawberry.asgi import GraphQL
+
+from api.context import Context
+from api.metrics import Metrics
+from api.middleware import BodyLimit, Timing
+from api.schema import schema
+from api.services import Services
+from matches.config import Settings
+
+
+class FirebreakGraphQL(GraphQL[Context, None]):
+    """strawberry's ASGI app with our typed context."""
+
+    def __init__(self, services: Services, **kwargs: Any) -> None:
+        super().__init__(schema, **kwargs)
+        self.services = services
+
+    async def get_context(self, request: Request | WebSocket, response: Response | WebSocket) -> Context:
+        """The context of one request or WebSocket connection."""
+        return Context(services=self.services, request=request, response=response)
+
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    """Build the service for the given (default: environment) settings."""
+    settings = settings or Settings.from_env()
+    services = Services.connect(settings)
+    metrics = Metrics(settings.redis_url, settings.queue)
+    services.metrics = metrics
+    graphql = FirebreakGraphQL(services, keep_alive=True, keep_alive_interval=15)
+
+    async def healthz(_: Request) -> Response:
+        return JSONResponse({"status": "ok"})
+
+    async def readyz(_: Request) -> Response:
+        try:
+            await services.redis.ping()
+        except Exception as exc:  # noqa: BLE001 - any failure to reach Redis means not ready
+            return JSONResponse({"status": "unavailable", "redis": type(exc).__name__}, status_code=503)
+        return JSONResponse({"status": "ready", "redis": "ok"})
+
+    async def metrics_endpoint(_: Request) -> Response:
+        return PlainTextResponse(metrics.render(), media_type="text/plain; version=0.0.4")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: Starlette) -> AsyncIterator[None]:
+        yield
+        await services.close()
+
+    return Starlette(
+        routes=[
+            Route("/healthz", healthz),
+            Route("/readyz", readyz),
+            Route("/metrics", metrics_endpoint),
+            Route("/graphql", graphql, methods=["GET", "POST"]),
+            WebSocketRoute("/graphql", graphql),
+        ],
+        middleware=[Middleware(Timing, metrics=metrics), Middleware(BodyLimit, max_bytes=settings.max_body_bytes)],
+        lifespan=lifespan,
+    )

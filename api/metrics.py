@@ -1,0 +1,58 @@
+"""Prometheus metrics of one API process, plus job counts the workers keep in Redis."""
+
+from __future__ import annotations
+
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+from redis import Redis as SyncRedis
+
+from matches import keys
+
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+
+
+class _JobCollector:
+    """Reads the workers' job outcome counts and the queue length from Redis at scrape time."""
+
+    def __init__(self, redis_url: str, queue: str) -> None:
+        self.redis = SyncRedis.from_url(redis_url, decode_responses=True, socket_timeout=2)
+        self.queue = queue
+
+    def collect(self):  # type: ignore[no-untyped-def]
+        jobs = CounterMetricFamily("firebreak_jobs", "Worker jobs run, by outcome", labels=["outcome"])
+        queued = GaugeMetricFamily("firebreak_jobs_queued", "Jobs waiting in the RQ queue")
+        try:
+            for outcome, count in sorted(self.redis.hgetall(keys.JOBS_COUNTER).items()):
+                jobs.add_metric([outcome], float(count))
+            queued.add_metric([], float(self.redis.llen(f"rq:queue:{self.queue}")))
+        except OSError:
+            pass
+        yield jobs
+        yield queued
+
+
+class Metrics:
+    """The counters and histograms the API updates."""
+
+    def __init__(self, redis_url: str, queue: str) -> None:
+        self.registry = CollectorRegistry()
+        self.requests = Counter("firebreak_http_requests", "HTTP requests", ["method", "path", "status"],
+                                registry=self.registry)
+        self.latency = Histogram("firebreak_http_request_seconds", "HTTP request latency", ["path"],
+                                 buckets=LATENCY_BUCKETS, registry=self.registry)
+        self.actions = Counter("firebreak_actions", "act submissions, by outcome", ["outcome"],
+                               registry=self.registry)
+        self.registry.register(_JobCollector(redis_url, queue))  # type: ignore[arg-type]
+
+    def act(self, outcome: str) -> None:
+        """Count one act outcome (accepted, illegal, stale...)."""
+        self.actions.labels(outcome).inc()
+
+    def request(self, method: str, path: str, status: int, seconds: float) -> None:
+        """Count and time one HTTP request."""
+        self.requests.labels(method, path, str(status)).inc()
+        self.latency.labels(path).observe(seconds)
+
+    def render(self) -> bytes:
+        """The Prometheus text exposition."""
+        return generate_latest(self.registry)

@@ -1,0 +1,75 @@
+"""ASGI middleware: refuse oversized bodies, and time every HTTP request."""
+
+from __future__ import annotations
+
+import time
+
+from starlette.responses import PlainTextResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from api.metrics import Metrics
+
+KNOWN_PATHS = ("/graphql", "/healthz", "/readyz", "/metrics")
+
+
+class BodyLimit:
+    """Answer 413 to a request whose body is larger than the limit (declared or streamed)."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
+            await PlainTextResponse("request body too large", status_code=413)(scope, receive, send)
+            return
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_bytes:
+                    raise _TooLarge
+            return message
+
+        try:
+            await self.app(scope, limited, send)
+        except _TooLarge:
+            await PlainTextResponse("request body too large", status_code=413)(scope, receive, send)
+
+
+class _TooLarge(Exception):
+    """Raised inside BodyLimit when a streamed body passes the limit."""
+
+
+class Timing:
+    """Count and time HTTP requests by path (unknown paths pooled as "other")."""
+
+    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
+        self.app = app
+        self.metrics = metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = 500
+
+        async def recording(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, recording)
+        finally:
+            path = scope["path"] if scope["path"] in KNOWN_PATHS else "other"
+            self.metrics.request(scope["method"], path, status, time.perf_counter() - started)

@@ -1,0 +1,51 @@
+"""The GraphQL schema, assembled from one module per area."""
+
+from __future__ import annotations
+
+import logging
+
+import strawberry
+from graphql import GraphQLError
+from strawberry.extensions import MaskErrors, MaxAliasesLimiter, MaxTokensLimiter, QueryDepthLimiter
+
+from api.schema.lobby import LobbyMutation, LobbyQuery
+from api.schema.play import PlayMutation, PlayQuery
+from api.schema.subscription import Subscription
+
+log = logging.getLogger("firebreak.api")
+
+MAX_DEPTH = 8
+MAX_TOKENS = 2000
+MAX_ALIASES = 20
+
+
+@strawberry.type
+class Query(LobbyQuery, PlayQuery):
+    """Reads: titles, the lobby, and a match as the caller may see it."""
+
+
+@strawberry.type
+class Mutation(LobbyMutation, PlayMutation):
+    """Writes: create, join and fill matches, and act."""
+
+
+def _unexpected(error: GraphQLError) -> bool:
+    """Mask errors raised by our own code (internals); keep the parser's and validator's messages."""
+    original = error.original_error
+    if original is None or isinstance(original, GraphQLError):
+        return False
+    log.error("unexpected error in %s: %r", error.path, original)
+    return True
+
+
+schema = strawberry.Schema(
+    query=Query,
+    mutation=Mutation,
+    subscription=Subscription,
+    extensions=[
+        QueryDepthLimiter(max_depth=MAX_DEPTH),
+        MaxTokensLimiter(max_token_count=MAX_TOKENS),
+        MaxAliasesLimiter(max_alias_count=MAX_ALIASES),
+        MaskErrors(should_mask_error=_unexpected, error_message="Internal error."),
+    ],
+)

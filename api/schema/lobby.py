@@ -1,0 +1,188 @@
+"""Lobby area: titles, listing matches, creating, joining and adding bots."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import strawberry
+
+from api.context import Info
+from api.schema.match import Match
+from api.schema.types import JSON, InvalidInput, MatchNotFound, MatchStarted, MatchStatus, SeatTaken, Unauthorized
+from domain import titles
+from domain.bots import LEVELS
+from matches.lobby import LobbyError
+
+MAX_PAGE = 100
+
+
+@strawberry.type
+class Title:
+    """A playable game."""
+
+    id: str
+    name: str
+    min_seats: int
+    max_seats: int
+    options: JSON = strawberry.field(description="option name -> {type, default, description}")
+    bot_levels: list[str]
+
+
+@strawberry.type
+class MatchPage:
+    """A page of matches, newest first; pass endCursor as `after` for the next page."""
+
+    items: list[Match]
+    end_cursor: str | None
+    has_next_page: bool
+
+
+@strawberry.input
+class CreateMatchInput:
+    """What to play: a title id, the number of seats, options, and optionally a seed (a seeded match is
+    reproducible; anyone who knows the seed can know the hidden cards)."""
+
+    title: str
+    seats: int
+    options: JSON | None = None
+    seed: int | None = None
+
+
+@strawberry.input
+class JoinMatchInput:
+    """The match to join, the seat wanted (null: the first free one) and a display name."""
+
+    match_id: strawberry.ID
+    name: str
+    seat: int | None = None
+
+
+@strawberry.input
+class AddBotInput:
+    """The match, the seat (null: the first free one) and the bot level (random, greedy)."""
+
+    match_id: strawberry.ID
+    level: str
+    seat: int | None = None
+
+
+@strawberry.type
+class MatchCreated:
+    """A new waiting match. hostToken (shown once) lets its holder add bots."""
+
+    match_id: strawberry.ID
+    host_token: str
+    match: Match
+
+
+@strawberry.type
+class SeatJoined:
+    """The caller's seat and its secret token, shown once: send it as Authorization: Bearer <token>."""
+
+    match_id: strawberry.ID
+    seat: int
+    token: str
+    started: bool
+
+
+@strawberry.type
+class BotAdded:
+    """A bot sits in the seat."""
+
+    match_id: strawberry.ID
+    seat: int
+    level: str
+    started: bool
+
+
+CreateMatchResult = Annotated[MatchCreated | InvalidInput, strawberry.union("CreateMatchResult")]
+JoinMatchResult = Annotated[
+    SeatJoined | MatchNotFound | SeatTaken | MatchStarted | InvalidInput, strawberry.union("JoinMatchResult")
+]
+AddBotResult = Annotated[
+    BotAdded | MatchNotFound | SeatTaken | MatchStarted | Unauthorized | InvalidInput,
+    strawberry.union("AddBotResult"),
+]
+
+_PROBLEMS = {
+    "MATCH_NOT_FOUND": MatchNotFound,
+    "SEAT_TAKEN": SeatTaken,
+    "MATCH_STARTED": MatchStarted,
+    "UNAUTHORIZED": Unauthorized,
+}
+
+
+def _problem(exc: LobbyError) -> MatchNotFound | SeatTaken | MatchStarted | Unauthorized | InvalidInput:
+    kind = _PROBLEMS.get(exc.code, InvalidInput)
+    return kind(code=exc.code, message=str(exc))
+
+
+@strawberry.type
+class LobbyQuery:
+    """Lobby reads."""
+
+    @strawberry.field
+    def titles(self) -> list[Title]:
+        """The playable titles with their seat range, options and bot levels."""
+        return [Title(id=t.id, name=t.name, min_seats=t.min_seats, max_seats=t.max_seats, options=t.options(),
+                      bot_levels=list(LEVELS)) for t in titles.all_titles()]
+
+    @strawberry.field
+    async def matches(self, info: Info, status: MatchStatus = MatchStatus.WAITING, first: int = 20,
+                      after: str | None = None) -> MatchPage:
+        """Matches of a status, newest first."""
+        store = info.context.services.store
+        first = max(1, min(first, MAX_PAGE))
+        ids, more = await store.list_ids(status.value, first, after)
+        items, gone = [], []
+        for match_id in ids:
+            loaded = await store.load(match_id)
+            if loaded is None:
+                gone.append(match_id)
+            else:
+                items.append(Match.of(loaded, info.context.token))
+        await store.prune_lobby(status.value, gone)
+        return MatchPage(items=items, end_cursor=ids[-1] if ids else None, has_next_page=more)
+
+
+@strawberry.type
+class LobbyMutation:
+    """Lobby writes."""
+
+    @strawberry.mutation
+    async def create_match(self, info: Info, input: CreateMatchInput) -> CreateMatchResult:
+        """Create a waiting match; it starts by itself when every seat is taken."""
+        options = input.options
+        if options is not None and not isinstance(options, dict):
+            return InvalidInput(code="BAD_OPTIONS", message="options must be a JSON object")
+        services = info.context.services
+        try:
+            created = await services.lobby.create(input.title, input.seats, options, input.seed)
+        except LobbyError as exc:
+            return InvalidInput(code=exc.code, message=str(exc))
+        loaded = await services.store.load(created.match_id)
+        assert loaded is not None
+        return MatchCreated(match_id=strawberry.ID(created.match_id), host_token=created.host_token,
+                            match=Match.of(loaded, None))
+
+    @strawberry.mutation
+    async def join_match(self, info: Info, input: JoinMatchInput) -> JoinMatchResult:
+        """Take a seat as a person; the token in the answer is shown only this once."""
+        try:
+            seated = await info.context.services.lobby.join(str(input.match_id), input.seat, input.name)
+        except LobbyError as exc:
+            return _problem(exc)  # type: ignore[return-value]
+        assert seated.token is not None
+        return SeatJoined(match_id=strawberry.ID(seated.match_id), seat=seated.seat, token=seated.token,
+                          started=seated.started)
+
+    @strawberry.mutation
+    async def add_bot(self, info: Info, input: AddBotInput) -> AddBotResult:
+        """Seat a bot (needs the host token or a seat token of the match as the bearer token)."""
+        try:
+            seated = await info.context.services.lobby.add_bot(str(input.match_id), input.seat, input.level,
+                                                               info.context.token)
+        except LobbyError as exc:
+            return _problem(exc)
+        return BotAdded(match_id=strawberry.ID(seated.match_id), seat=seated.seat, level=input.level,
+                        started=seated.started)

@@ -1,0 +1,138 @@
+"""The Match type: one match as the caller may see it (a seat by its token, or a spectator)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import strawberry
+
+from api.context import Info
+from api.schema.types import JSON, MatchStatus
+from domain.contract import Match as EngineMatch
+from domain.events import visible_to
+from matches.pipeline import engine
+from matches.scheduler import automated_next
+from matches.store import Loaded
+
+MAX_EVENTS_PAGE = 500
+
+
+@strawberry.type
+class SeatInfo:
+    """Who sits in a seat (never their token)."""
+
+    seat: int
+    taken: bool
+    name: str | None
+    kind: str | None = strawberry.field(description="human | bot")
+    level: str | None
+
+
+@strawberry.type
+class MatchEvent:
+    """The events of one applied step, redacted for the viewer; version is the match's version after it."""
+
+    version: int
+    events: JSON
+
+
+@strawberry.type
+class Match:
+    """A match as the caller may see it."""
+
+    loaded: strawberry.Private[Loaded]
+    viewer: strawberry.Private[int | None]
+    cache: strawberry.Private[dict[str, Any]]
+
+    @classmethod
+    def of(cls, loaded: Loaded, token: str | None) -> Match:
+        """Wrap a loaded match for the holder of a token (or a spectator)."""
+        return cls(loaded=loaded, viewer=loaded.seat_of(token), cache={})
+
+    def _engine(self) -> EngineMatch:
+        if "engine" not in self.cache:
+            self.cache["engine"] = engine(self.loaded)
+        match: EngineMatch = self.cache["engine"]
+        return match
+
+    @strawberry.field
+    def id(self) -> strawberry.ID:
+        """The match id."""
+        return strawberry.ID(self.loaded.id)
+
+    @strawberry.field
+    def title(self) -> str:
+        """The title id (e.g. "greatfire")."""
+        return self.loaded.meta["title"]
+
+    @strawberry.field
+    def status(self) -> MatchStatus:
+        """waiting (seats open), active, over."""
+        return MatchStatus(self.loaded.status)
+
+    @strawberry.field
+    def version(self) -> int:
+        """Rises by one per applied step; send it back as act's expectedVersion."""
+        return self.loaded.version
+
+    @strawberry.field
+    def seat_count(self) -> int:
+        """How many seats the match has."""
+        return self.loaded.seat_count
+
+    @strawberry.field
+    def options(self) -> JSON:
+        """The options the match was created with (defaults filled in)."""
+        return self.loaded.meta_options()
+
+    @strawberry.field
+    def seats(self) -> list[SeatInfo]:
+        """Every seat, taken or not."""
+        out = []
+        for seat in range(self.loaded.seat_count):
+            record = self.loaded.seats.get(seat)
+            if record is None:
+                out.append(SeatInfo(seat=seat, taken=False, name=None, kind=None, level=None))
+            else:
+                out.append(SeatInfo(seat=seat, taken=True, name=record["name"], kind=record["kind"],
+                                    level=record.get("level")))
+        return out
+
+    @strawberry.field
+    def you(self) -> int | None:
+        """The caller's seat (from the bearer token), or null for a spectator."""
+        return self.viewer
+
+    @strawberry.field
+    def to_act(self) -> list[int]:
+        """Seats owing a decision now ([] while the service runs an automated step, or when over)."""
+        return [] if self.loaded.status != "active" else self._engine().to_act()
+
+    @strawberry.field
+    def service_to_act(self) -> bool:
+        """True while the next step is the service's (a bot seat or a 2-player non-player turn)."""
+        return self.loaded.status == "active" and automated_next(self._engine(), self.loaded.seats)
+
+    @strawberry.field
+    def view(self) -> JSON:
+        """The caller's view of the game (a spectator's without a seat token)."""
+        return self._engine().view(self.viewer)
+
+    @strawberry.field
+    def legal_actions(self) -> list[JSON]:
+        """The caller's legal actions now; submit any of them to act as is."""
+        if self.viewer is None or self.loaded.status != "active":
+            return []
+        return self._engine().legal_actions(self.viewer)
+
+    @strawberry.field
+    async def events(self, info: Info, after_version: int = 0, limit: int = 200) -> list[MatchEvent]:
+        """Steps after a version, redacted for the caller (at most 500 a page)."""
+        limit = max(1, min(limit, MAX_EVENTS_PAGE))
+        rows = await info.context.services.store.events_after(self.loaded.id, max(0, after_version), limit)
+        return [MatchEvent(version=v, events=visible_to(events, self.viewer)) for v, events in rows]
+
+    @strawberry.field
+    def result(self) -> JSON | None:
+        """Scores and winners once the match is over, else null."""
+        return self._engine().result() if self.loaded.status == "over" else None

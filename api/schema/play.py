@@ -1,0 +1,124 @@
+"""Play area: read a match, and act in it."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import strawberry
+
+from api.context import Info
+from api.schema.match import Match
+from api.schema.types import JSON, MatchNotFound, Problem, Unauthorized
+from matches import outcomes as o
+from matches.outcomes import ActOutcome
+
+MAX_IDEMPOTENCY_KEY = 128
+
+
+@strawberry.input
+class ActInput:
+    """An action copied from legalActions, the version it was listed at, and optionally an idempotency key:
+    a resubmission with the same key returns the first outcome and never applies twice."""
+
+    match_id: strawberry.ID
+    action: JSON
+    expected_version: int
+    idempotency_key: str | None = None
+
+
+@strawberry.type
+class ActionAccepted:
+    """The action was applied; version is the match's new version, events are the caller's redacted events."""
+
+    version: int
+    events: JSON
+
+
+@strawberry.type
+class IllegalAction(Problem):
+    """The action is malformed or not legal now; nothing changed."""
+
+    version: int | None
+
+
+@strawberry.type
+class NotYourTurn(Problem):
+    """Another seat (or the service) owes the decision; nothing changed."""
+
+    version: int | None
+
+
+@strawberry.type
+class StaleVersion(Problem):
+    """The match is no longer at expectedVersion; read it again and resubmit if still wanted."""
+
+    current_version: int
+
+
+@strawberry.type
+class MatchOver(Problem):
+    """The match has ended."""
+
+    version: int | None
+
+
+@strawberry.type
+class MatchNotStarted(Problem):
+    """Seats are still open; the match starts when every seat is taken."""
+
+
+ActResult = Annotated[
+    ActionAccepted | IllegalAction | NotYourTurn | StaleVersion | MatchNotFound | Unauthorized | MatchOver
+    | MatchNotStarted,
+    strawberry.union("ActResult"),
+]
+
+
+def _result(outcome: ActOutcome) -> ActResult:
+    message = outcome.message or ""
+    match outcome.kind:
+        case o.ACCEPTED:
+            assert outcome.version is not None
+            return ActionAccepted(version=outcome.version, events=outcome.events)
+        case o.ILLEGAL:
+            return IllegalAction(code=outcome.code or "ILLEGAL_ACTION", message=message, version=outcome.version)
+        case o.NOT_YOUR_TURN:
+            return NotYourTurn(code="NOT_YOUR_TURN", message=message, version=outcome.version)
+        case o.STALE:
+            return StaleVersion(code="STALE_VERSION", message=message, current_version=outcome.version or 0)
+        case o.NOT_FOUND:
+            return MatchNotFound(code="MATCH_NOT_FOUND", message=message)
+        case o.UNAUTHORIZED:
+            return Unauthorized(code="UNAUTHORIZED", message=message)
+        case o.OVER:
+            return MatchOver(code="MATCH_OVER", message=message, version=outcome.version)
+        case _:
+            return MatchNotStarted(code="MATCH_NOT_STARTED", message=message)
+
+
+@strawberry.type
+class PlayQuery:
+    """Match reads."""
+
+    @strawberry.field
+    async def match(self, info: Info, id: strawberry.ID) -> Match | None:
+        """A match as the caller may see it (seat by bearer token, else spectator); null if unknown."""
+        loaded = await info.context.services.store.load(str(id))
+        return None if loaded is None else Match.of(loaded, info.context.token)
+
+
+@strawberry.type
+class PlayMutation:
+    """Match writes."""
+
+    @strawberry.mutation
+    async def act(self, info: Info, input: ActInput) -> ActResult:
+        """Submit the caller's action; every expected failure is a member of the result union."""
+        key = input.idempotency_key
+        if key is not None and not 0 < len(key) <= MAX_IDEMPOTENCY_KEY:
+            return IllegalAction(code="BAD_IDEMPOTENCY_KEY",
+                                 message=f"idempotencyKey must be 1-{MAX_IDEMPOTENCY_KEY} characters", version=None)
+        outcome = await info.context.services.pipeline.act(
+            str(input.match_id), info.context.token, input.action, input.expected_version, key)
+        info.context.services.metrics.act(outcome.kind)
+        return _result(outcome)

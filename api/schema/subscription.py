@@ -1,0 +1,41 @@
+"""Subscription area: a match's events as they happen, redacted per viewer, resumable by version."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator
+
+import strawberry
+from graphql import GraphQLError
+
+from api.context import Info
+from api.schema.match import MatchEvent
+from domain.events import visible_to
+
+BLOCK_MS = 10_000
+
+
+@strawberry.type
+class Subscription:
+    """Pushed updates."""
+
+    @strawberry.subscription
+    async def match_events(self, info: Info, match_id: strawberry.ID,
+                           after_version: int = 0) -> AsyncGenerator[MatchEvent, None]:
+        """Every step after afterVersion, then each new one; reconnect with the last version seen to resume
+        without gaps. The seat comes from the connection_init payload ({"authorization": "Bearer ..."})."""
+        store = info.context.services.store
+        loaded = await store.load(str(match_id))
+        if loaded is None:
+            raise GraphQLError(f"no match {str(match_id)!r}", extensions={"code": "MATCH_NOT_FOUND"})
+        seat = loaded.seat_of(info.context.token)
+        after = max(0, after_version)
+        while True:
+            rows = await store.events_after(loaded.id, after)
+            if not rows:
+                current = await store.load(loaded.id)
+                if current is None or (current.status == "over" and current.version <= after):
+                    return
+                rows = await store.wait_events(loaded.id, after, BLOCK_MS)
+            for version, events in rows:
+                yield MatchEvent(version=version, events=visible_to(events, seat))
+                after = version

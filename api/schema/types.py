@@ -1,0 +1,52 @@
+"""Types shared by the schema's areas: statuses, problems (typed errors) and the JSON scalar."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+import strawberry
+from strawberry.scalars import JSON
+
+__all__ = ["JSON", "MatchNotFound", "MatchStatus", "Problem", "Unauthorized"]
+
+
+@strawberry.enum
+class MatchStatus(Enum):
+    """Where a match is in its life."""
+
+    WAITING = "waiting"
+    ACTIVE = "active"
+    OVER = "over"
+
+
+@strawberry.interface
+class Problem:
+    """An expected failure: a stable code to branch on and a message for people."""
+
+    code: str
+    message: str
+
+
+@strawberry.type
+class MatchNotFound(Problem):
+    """No match has this id (or it has expired)."""
+
+
+@strawberry.type
+class Unauthorized(Problem):
+    """The bearer token is missing or is not valid for this match."""
+
+
+@strawberry.type
+class InvalidInput(Problem):
+    """The request's values are not acceptable (unknown title, seat count, option, seat, bot level...)."""
+
+
+@strawberry.type
+class SeatTaken(Problem):
+    """The seat asked for is taken (or every seat is)."""
+
+
+@strawberry.type
+class MatchStarted(Problem):
+    """The match has started: its seats can no longer change."""

@@ -1,0 +1,39 @@
+"""The connections one API process holds, built at startup and shared by every request."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from redis.asyncio import Redis
+
+from matches.config import Settings
+from matches.lobby import Lobby
+from matches.pipeline import Pipeline
+from matches.scheduler import Scheduler
+from matches.store import MatchStore
+
+
+@dataclass
+class Services:
+    """Redis, the store, and the lobby and pipeline over it."""
+
+    settings: Settings
+    redis: Redis
+    store: MatchStore
+    scheduler: Scheduler
+    lobby: Lobby
+    pipeline: Pipeline
+    metrics: Any = field(default=None)  # api.metrics.Metrics, set by the app factory
+
+    @classmethod
+    def connect(cls, settings: Settings) -> Services:
+        """Build the services for a Redis URL (connections open lazily)."""
+        redis = Redis.from_url(settings.redis_url, decode_responses=True, max_connections=2000)
+        store = MatchStore(redis, settings)
+        scheduler = Scheduler(redis, settings)
+        return cls(settings, redis, store, scheduler, Lobby(store, scheduler), Pipeline(store, scheduler))
+
+    async def close(self) -> None:
+        """Release the connections."""
+        await self.redis.aclose()

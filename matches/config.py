@@ -1,0 +1,36 @@
+"""Service settings, read once from the environment."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a deployment may tune; every field has a working default."""
+
+    redis_url: str = "redis://127.0.0.1:6379/0"
+    queue: str = "firebreak"
+    finished_ttl: int = 7 * 24 * 3600      # seconds a finished match is kept
+    waiting_ttl: int = 24 * 3600           # seconds an unfilled match is kept
+    idempotency_ttl: int = 24 * 3600       # seconds an idempotency key remembers its outcome
+    steps_per_job: int = 200               # automated steps one worker job may run before handing on
+    max_body_bytes: int = 64 * 1024
+
+    @classmethod
+    def from_env(cls) -> Settings:
+        """Read FIREBREAK_* variables (and REDIS_URL) over the defaults."""
+        def num(name: str, default: int) -> int:
+            return int(os.environ.get(name, default))
+
+        base = cls()
+        return cls(
+            redis_url=os.environ.get("REDIS_URL", base.redis_url),
+            queue=os.environ.get("FIREBREAK_QUEUE", base.queue),
+            finished_ttl=num("FIREBREAK_FINISHED_TTL", base.finished_ttl),
+            waiting_ttl=num("FIREBREAK_WAITING_TTL", base.waiting_ttl),
+            idempotency_ttl=num("FIREBREAK_IDEMPOTENCY_TTL", base.idempotency_ttl),
+            steps_per_job=num("FIREBREAK_STEPS_PER_JOB", base.steps_per_job),
+            max_body_bytes=num("FIREBREAK_MAX_BODY_BYTES", base.max_body_bytes),
+        )

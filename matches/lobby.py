@@ -1,0 +1,106 @@
+"""Creating, joining and filling matches, and listing them for a lobby."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from domain import titles
+from domain.bots import LEVELS
+from domain.errors import DomainError
+from matches.pipeline import engine
+from matches.scheduler import Scheduler
+from matches.store import Loaded, MatchStore, hash_token
+
+
+class LobbyError(Exception):
+    """Raised when a lobby request cannot be met; code says which kind (the API maps it to a typed result)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True)
+class Created:
+    """A new match and its host token (shown once)."""
+
+    match_id: str
+    host_token: str
+
+
+@dataclass(frozen=True)
+class Seated:
+    """A claimed seat and, for a person, its secret token (shown once)."""
+
+    match_id: str
+    seat: int
+    token: str | None
+    started: bool
+
+
+class Lobby:
+    """Lobby operations over the store."""
+
+    def __init__(self, store: MatchStore, scheduler: Scheduler) -> None:
+        self.store = store
+        self.scheduler = scheduler
+
+    async def create(self, title_id: str, seats: int, options: dict[str, Any] | None, seed: int | None) -> Created:
+        """Set up a new waiting match; the seed is secret (whoever knows it can know every hidden card)."""
+        try:
+            title = titles.get(title_id)
+            seed = secrets.randbits(63) if seed is None else seed
+            match = title.new_match(seats=seats, seed=seed, options=options or {})
+        except DomainError as exc:
+            raise LobbyError(exc.code, str(exc)) from None
+        options_used = match.view(None).get("options", options or {})
+        match_id, host_token = await self.store.create(title.id, seats, options_used, seed, match.to_dict())
+        return Created(match_id, host_token)
+
+    async def join(self, match_id: str, seat: int | None, name: str) -> Seated:
+        """Take a seat as a person; the returned token is the seat's only credential."""
+        loaded = await self._waiting(match_id, seat)
+        token = secrets.token_urlsafe(32)
+        record = {"name": _clean_name(name), "kind": "human", "level": None, "tokenHash": hash_token(token)}
+        return await self._claim(loaded, seat, record, token)
+
+    async def add_bot(self, match_id: str, seat: int | None, level: str, host_token: str | None) -> Seated:
+        """Seat a bot; only the host (or a seated player) of the match may."""
+        if level not in LEVELS:
+            raise LobbyError("UNKNOWN_BOT_LEVEL", f"bot level must be one of {', '.join(LEVELS)}")
+        loaded = await self._waiting(match_id, seat)
+        if not loaded.is_host(host_token):
+            raise LobbyError("UNAUTHORIZED", "adding a bot needs the match's host token or a seat token")
+        record = {"name": f"{level} bot", "kind": "bot", "level": level}
+        return await self._claim(loaded, seat, record, None)
+
+    async def _waiting(self, match_id: str, seat: int | None) -> Loaded:
+        loaded = await self.store.load(match_id)
+        if loaded is None:
+            raise LobbyError("MATCH_NOT_FOUND", f"no match {match_id!r}")
+        if loaded.status != "waiting":
+            raise LobbyError("MATCH_STARTED", "every seat of this match is taken")
+        if seat is not None and not 0 <= seat < loaded.seat_count:
+            raise LobbyError("BAD_SEAT", f"seats of this match are 0-{loaded.seat_count - 1}")
+        return loaded
+
+    async def _claim(self, loaded: Loaded, seat: int | None, record: dict[str, Any], token: str | None) -> Seated:
+        claimed = await self.store.claim_seat(loaded.id, seat, record, loaded.seat_count)
+        if claimed == "taken":
+            raise LobbyError("SEAT_TAKEN", "that seat is taken" if seat is not None else "every seat is taken")
+        if claimed == "not-waiting":
+            raise LobbyError("MATCH_STARTED", "every seat of this match is taken")
+        assert not isinstance(claimed, str)
+        got, full = claimed
+        if full:
+            started = await self.store.load(loaded.id)
+            if started is not None:
+                await self.scheduler.after_step(loaded.id, engine(started), started.seats)
+        return Seated(loaded.id, got, token, full)
+
+
+def _clean_name(name: str) -> str:
+    text = " ".join(str(name).split())[:40]
+    return text or "player"

@@ -1,0 +1,115 @@
+"""The apply pipeline: load -> authorize -> engine validates/applies -> compare-and-set save -> schedule.
+
+The API runs act() for a seat; workers run advance() for bot seats and non-player steps. Both go through
+the same commit, so neither can apply a step to a version that has moved on.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from domain import titles
+from domain.bots import choose_action
+from domain.contract import Match
+from domain.errors import GameOver, NotYourTurn, RulesError
+from domain.events import visible_to
+from matches import keys
+from matches import outcomes as o
+from matches.outcomes import ActOutcome
+from matches.scheduler import Scheduler, automated_next
+from matches.store import Loaded, MatchStore
+
+
+def engine(loaded: Loaded) -> Match:
+    """The engine's match for a stored state."""
+    return titles.get(loaded.meta["title"]).match_from_dict(loaded.data)
+
+
+class Pipeline:
+    """Applies steps to live matches; stateless apart from its connections."""
+
+    def __init__(self, store: MatchStore, scheduler: Scheduler) -> None:
+        self.store = store
+        self.scheduler = scheduler
+
+    async def act(self, match_id: str, token: str | None, action: Any, expected_version: int,
+                  idempotency_key: str | None = None) -> ActOutcome:
+        """Apply a seat's action at the version it expects; every refusal is an outcome, not an exception."""
+        loaded = await self.store.load(match_id)
+        if loaded is None:
+            return ActOutcome(o.NOT_FOUND, message=f"no match {match_id!r}")
+        seat = loaded.seat_of(token)
+        if seat is None:
+            return ActOutcome(o.UNAUTHORIZED, message="a seat token of this match is required (Authorization: Bearer)")
+        if idempotency_key:
+            first = await self.store.remembered(match_id, seat, idempotency_key)
+            if first is not None:
+                return ActOutcome.from_json(first)
+        outcome, committed = await self._try(loaded, seat, action, expected_version, idempotency_key)
+        if idempotency_key and not committed:
+            if outcome.kind == o.STALE:
+                # Perhaps a twin request with the same key won the race: its outcome is the answer.
+                first = await self.store.remembered(match_id, seat, idempotency_key)
+                if first is not None:
+                    return ActOutcome.from_json(first)
+            return ActOutcome.from_json(await self.store.remember(match_id, seat, idempotency_key, outcome.to_json()))
+        return outcome
+
+    async def _try(self, loaded: Loaded, seat: int, action: Any, expected_version: int,
+                   idempotency_key: str | None) -> tuple[ActOutcome, bool]:
+        if loaded.status == "waiting":
+            return ActOutcome(o.NOT_STARTED, message="the match starts when every seat is taken"), False
+        if loaded.status == "over":
+            return ActOutcome(o.OVER, version=loaded.version, message="the match is over"), False
+        if expected_version != loaded.version:
+            return ActOutcome(o.STALE, version=loaded.version,
+                              message=f"expected version {expected_version}, the match is at {loaded.version}"), False
+        match = engine(loaded)
+        try:
+            events = match.apply(seat, action)
+        except NotYourTurn as exc:
+            return ActOutcome(o.NOT_YOUR_TURN, version=loaded.version, code=exc.code, message=str(exc)), False
+        except GameOver as exc:
+            return ActOutcome(o.OVER, version=loaded.version, code=exc.code, message=str(exc)), False
+        except RulesError as exc:
+            return ActOutcome(o.ILLEGAL, version=loaded.version, code=exc.code, message=str(exc)), False
+        outcome = ActOutcome(o.ACCEPTED, version=match.version, events=visible_to(events, seat))
+        idem = None
+        if idempotency_key:
+            idem = (keys.idempotency(loaded.id, seat, idempotency_key), json.dumps(outcome.to_json()))
+        committed = await self.store.commit(loaded, match.to_dict(), {"seat": seat, "action": action}, events,
+                                            match.is_over(), idem)
+        if not committed.ok:
+            return ActOutcome(o.STALE, version=committed.version,
+                              message=f"the match moved on to version {committed.version}"), False
+        await self.scheduler.after_step(loaded.id, match, loaded.seats)
+        return outcome, True
+
+    async def advance(self, match_id: str, version: int, max_steps: int) -> str:
+        """Run the service's decisions from a version on (bots, non-player steps); a stale version is a no-op."""
+        for _ in range(max_steps):
+            loaded = await self.store.load(match_id)
+            if loaded is None or loaded.status != "active" or loaded.version != version:
+                return "stale"
+            match = engine(loaded)
+            if not automated_next(match, loaded.seats):
+                return "waiting"
+            if match.system_due():
+                events = match.run_system_step()
+                entry: dict[str, Any] = {"system": True}
+            else:
+                (seat,) = match.to_act()
+                level = loaded.seats[seat]["level"]
+                action = choose_action(level, match, seat, random.Random(f"{match_id}:{version}"))
+                events = match.apply(seat, action)
+                entry = {"seat": seat, "action": action, "bot": level}
+            committed = await self.store.commit(loaded, match.to_dict(), entry, events, match.is_over())
+            if not committed.ok:
+                return "stale"
+            version = committed.version
+            if not automated_next(match, loaded.seats):
+                return "over" if match.is_over() else "done"
+        await self.scheduler.enqueue(match_id, version)
+        return "continued"

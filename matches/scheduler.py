@@ -1,0 +1,56 @@
+"""Hands automated decisions (bot seats, 2-player non-player turns) to RQ workers, once per (match, version)."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import anyio.to_thread
+from redis import Redis as SyncRedis
+from redis.asyncio import Redis
+from rq import Queue
+
+from domain.contract import Match
+from matches import keys
+from matches.config import Settings
+
+JOB = "workers.jobs.advance"  # by name: this layer never imports the workers package
+GUARD_TTL = 3600
+
+
+def automated_next(match: Match, seats: dict[int, dict[str, Any]]) -> bool:
+    """Whether the next decision is the service's: a system step or a bot seat's turn."""
+    if match.is_over():
+        return False
+    if match.system_due():
+        return True
+    return any(seats.get(seat, {}).get("kind") == "bot" for seat in match.to_act())
+
+
+class Scheduler:
+    """Enqueues advance(match_id, version) jobs; a job id and a guard key make each (match, version) unique."""
+
+    def __init__(self, redis: Redis, settings: Settings) -> None:
+        self.redis = redis
+        self.queue = Queue(settings.queue, connection=SyncRedis.from_url(settings.redis_url))
+
+    async def enqueue(self, match_id: str, version: int) -> bool:
+        """Enqueue the job for this version unless one already was; return whether this call enqueued it."""
+        if not await self.redis.set(keys.job_guard(match_id, version), 1, nx=True, ex=GUARD_TTL):
+            return False
+        enqueue = functools.partial(
+            self.queue.enqueue, JOB, match_id, version,
+            job_id=f"advance-{match_id}-{version}", result_ttl=600, failure_ttl=7 * 24 * 3600,
+            job_timeout=300,
+        )
+        await anyio.to_thread.run_sync(enqueue)
+        return True
+
+    async def after_step(self, match_id: str, match: Match, seats: dict[int, dict[str, Any]]) -> None:
+        """Enqueue a job when the decision now pending is the service's."""
+        if automated_next(match, seats):
+            await self.enqueue(match_id, match.version)
+
+    def queued(self) -> int:
+        """Jobs waiting in the queue."""
+        return len(self.queue)

@@ -1,0 +1,250 @@
+"""Redis persistence of live matches: create, load, claim seats, compare-and-set commits, events, lobby."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from redis.asyncio import Redis
+
+from matches import keys
+from matches.config import Settings
+
+# Commit one step atomically: the version must still be the one the step was computed from.
+# KEYS: state, log, events, meta, seats, idempotency (same hash slot; only written when ARGV[6] ~= '').
+# ARGV: version, data, log entry, events, status, idempotency outcome, idempotency ttl, expire-after (0: keep).
+_COMMIT = """
+local v = tonumber(redis.call('HGET', KEYS[1], 'v'))
+if v ~= tonumber(ARGV[1]) then return {0, v or -1} end
+local nv = v + 1
+redis.call('HSET', KEYS[1], 'v', nv, 'data', ARGV[2])
+redis.call('RPUSH', KEYS[2], ARGV[3])
+redis.call('XADD', KEYS[3], nv .. '-0', 'events', ARGV[4])
+redis.call('HSET', KEYS[4], 'status', ARGV[5], 'version', nv)
+if ARGV[6] ~= '' then redis.call('SET', KEYS[6], ARGV[6], 'EX', tonumber(ARGV[7])) end
+local ttl = tonumber(ARGV[8])
+if ttl > 0 then
+  for i = 1, 5 do redis.call('EXPIRE', KEYS[i], ttl) end
+end
+return {1, nv}
+"""
+
+# Claim a seat of a waiting match. KEYS: meta, seats; ARGV: seat (-1: first free), seat record, seat count.
+_CLAIM = """
+if redis.call('HGET', KEYS[1], 'status') ~= 'waiting' then return {-1, 0} end
+local n = tonumber(ARGV[3])
+local seat = tonumber(ARGV[1])
+if seat < 0 then
+  for s = 0, n - 1 do
+    if redis.call('HSETNX', KEYS[2], s, ARGV[2]) == 1 then seat = s; break end
+  end
+  if seat < 0 then return {-2, 0} end
+elseif redis.call('HSETNX', KEYS[2], seat, ARGV[2]) == 0 then
+  return {-2, 0}
+end
+local full = 0
+if redis.call('HLEN', KEYS[2]) == n then
+  redis.call('HSET', KEYS[1], 'status', 'active')
+  full = 1
+end
+return {seat, full}
+"""
+
+
+def hash_token(token: str) -> str:
+    """The only form in which a secret token is stored."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class Loaded:
+    """A match as read from Redis in one round trip."""
+
+    id: str
+    meta: dict[str, str]
+    seats: dict[int, dict[str, Any]]
+    version: int
+    data: dict[str, Any]
+
+    @property
+    def status(self) -> str:
+        """waiting | active | over."""
+        return self.meta["status"]
+
+    def meta_options(self) -> dict[str, Any]:
+        """The options the match was created with."""
+        options: dict[str, Any] = json.loads(self.meta.get("options", "{}"))
+        return options
+
+    @property
+    def seat_count(self) -> int:
+        """How many seats the match has."""
+        return int(self.meta["seats"])
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat whose token this is, or None."""
+        if not token:
+            return None
+        digest = hash_token(token)
+        for seat, record in self.seats.items():
+            if secrets.compare_digest(record.get("tokenHash", ""), digest):
+                return seat
+        return None
+
+    def is_host(self, token: str | None) -> bool:
+        """Whether the token is the host token or any seat's token of this match."""
+        if not token:
+            return False
+        return secrets.compare_digest(self.meta.get("hostHash", ""), hash_token(token)) or self.seat_of(token) is not None
+
+
+@dataclass
+class Committed:
+    """The result of a compare-and-set commit."""
+
+    ok: bool
+    version: int
+
+
+class MatchStore:
+    """All Redis access for matches goes through here."""
+
+    def __init__(self, redis: Redis, settings: Settings) -> None:
+        self.redis = redis
+        self.settings = settings
+        self._commit = redis.register_script(_COMMIT)
+        self._claim = redis.register_script(_CLAIM)
+
+    async def create(self, title: str, seats: int, options: dict[str, Any], seed: int,
+                     data: dict[str, Any]) -> tuple[str, str]:
+        """Store a new waiting match; return its id and the host token (shown once)."""
+        match_id = secrets.token_hex(8)
+        host_token = secrets.token_urlsafe(24)
+        now = time.time()
+        ttl = self.settings.waiting_ttl
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hset(keys.meta(match_id), mapping={
+            "title": title, "seats": seats, "options": json.dumps(options), "seed": seed,
+            "status": "waiting", "created": now, "version": 0, "hostHash": hash_token(host_token),
+        })
+        pipe.hset(keys.state(match_id), mapping={"v": 0, "data": json.dumps(data)})
+        for key in (keys.meta(match_id), keys.state(match_id)):
+            pipe.expire(key, ttl)
+        pipe.zadd(keys.lobby("waiting"), {match_id: now})
+        await pipe.execute()
+        return match_id, host_token
+
+    async def load(self, match_id: str) -> Loaded | None:
+        """Read meta, seats and state together; None for an unknown (or expired) match."""
+        if not _valid_id(match_id):
+            return None
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hgetall(keys.meta(match_id))
+        pipe.hgetall(keys.seats(match_id))
+        pipe.hgetall(keys.state(match_id))
+        meta, seats, state = await pipe.execute()
+        if not meta or not state:
+            return None
+        return Loaded(
+            id=match_id,
+            meta=meta,
+            seats={int(k): json.loads(v) for k, v in seats.items()},
+            version=int(state["v"]),
+            data=json.loads(state["data"]),
+        )
+
+    async def claim_seat(self, match_id: str, seat: int | None, record: dict[str, Any],
+                         seat_count: int) -> tuple[int, bool] | str:
+        """Take a seat (None: the first free one); return (seat, now full) or "not-waiting" / "taken"."""
+        result = await self._claim(keys=[keys.meta(match_id), keys.seats(match_id)],
+                                   args=[-1 if seat is None else seat, json.dumps(record), seat_count])
+        got, full = int(result[0]), bool(int(result[1]))
+        if got == -1:
+            return "not-waiting"
+        if got == -2:
+            return "taken"
+        if full:
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.zrem(keys.lobby("waiting"), match_id)
+            pipe.zadd(keys.lobby("active"), {match_id: time.time()})
+            for key in keys.all_of(match_id):
+                pipe.persist(key)
+            await pipe.execute()
+        else:
+            await self.redis.expire(keys.seats(match_id), self.settings.waiting_ttl)
+        return got, full
+
+    async def commit(self, loaded: Loaded, data: dict[str, Any], entry: dict[str, Any],
+                     events: list[dict[str, Any]], over: bool,
+                     idempotency: tuple[str, str] | None = None) -> Committed:
+        """Save one applied step if the stored version is still loaded.version (compare-and-set).
+
+        idempotency is (key, outcome JSON): remembered in the same atomic write.
+        """
+        match_id = loaded.id
+        idem_key, idem_value = idempotency or (keys.idempotency(match_id, -1, "-"), "")
+        result = await self._commit(
+            keys=[keys.state(match_id), keys.log(match_id), keys.events(match_id), keys.meta(match_id),
+                  keys.seats(match_id), idem_key],
+            args=[loaded.version, json.dumps(data), json.dumps(entry), json.dumps(events),
+                  "over" if over else "active", idem_value, self.settings.idempotency_ttl,
+                  self.settings.finished_ttl if over else 0],
+        )
+        committed = Committed(bool(int(result[0])), int(result[1]))
+        if committed.ok and over:
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.zrem(keys.lobby("active"), match_id)
+            pipe.zadd(keys.lobby("over"), {match_id: time.time()})
+            await pipe.execute()
+        return committed
+
+    async def remembered(self, match_id: str, seat: int, key: str) -> dict[str, Any] | None:
+        """The first outcome of an act with this idempotency key, if any."""
+        raw = await self.redis.get(keys.idempotency(match_id, seat, key))
+        return None if raw is None else json.loads(raw)
+
+    async def remember(self, match_id: str, seat: int, key: str, outcome: dict[str, Any]) -> dict[str, Any]:
+        """Remember a refused act's outcome unless one is already there; return the one that holds."""
+        full = keys.idempotency(match_id, seat, key)
+        if await self.redis.set(full, json.dumps(outcome), nx=True, ex=self.settings.idempotency_ttl):
+            return outcome
+        raw = await self.redis.get(full)
+        return outcome if raw is None else json.loads(raw)
+
+    async def events_after(self, match_id: str, after: int, count: int = 1000) -> list[tuple[int, list[Any]]]:
+        """The stored steps after a version: (version, events) in order."""
+        rows = await self.redis.xrange(keys.events(match_id), min=f"({after}-0", max="+", count=count)
+        return [(int(entry_id.split("-")[0]), json.loads(fields["events"])) for entry_id, fields in rows]
+
+    async def wait_events(self, match_id: str, after: int, block_ms: int) -> list[tuple[int, list[Any]]]:
+        """Block up to block_ms for steps after a version (a Redis Stream read; resumable by version)."""
+        reply = await self.redis.xread({keys.events(match_id): f"{after}-0"}, count=500, block=block_ms)
+        out = []
+        for _stream, rows in reply or []:
+            out.extend((int(entry_id.split("-")[0]), json.loads(fields["events"])) for entry_id, fields in rows)
+        return out
+
+    async def list_ids(self, status: str, first: int, after: str | None) -> tuple[list[str], bool]:
+        """Match ids of a status, newest first, after a cursor (a match id); and whether more follow."""
+        lobby = keys.lobby(status)
+        start = 0
+        if after:
+            rank = await self.redis.zrevrank(lobby, after)
+            if rank is None:
+                return [], False
+            start = rank + 1
+        ids = await self.redis.zrevrange(lobby, start, start + first)
+        return ids[:first], len(ids) > first
+
+    async def prune_lobby(self, status: str, match_ids: list[str]) -> None:
+        """Drop lobby entries whose match has expired."""
+        if match_ids:
+            await self.redis.zrem(keys.lobby(status), *match_ids)
+
+
+def _valid_id(match_id: str) -> bool:
+    return isinstance(match_id, str) and 0 < len(match_id) <= 64 and all(c in "0123456789abcdef" for c in match_id)
