@@ -66,7 +66,7 @@ def deal_setup(s: State, seats: int, seed: int, options: dict[str, Any], start: 
     s.start = rng.below(seats) if start is None else start
     s.queue = seat_order(s, s.start)
     s.turn = s.start
-    _next_redeal(s)
+    _next_redeal(s, [])
 
 
 def _deal_non_player_decks(s: State) -> None:
@@ -113,7 +113,7 @@ def identical_hand(hand: list[str]) -> bool:
     return len(hand) == HAND_SIZE and len(set(hand)) == 1
 
 
-def _next_redeal(s: State) -> None:
+def _next_redeal(s: State, events: list[Event]) -> None:
     """Offer the next redeal (R15) or, when none is owed, build the fire stack and place bands."""
     while s.queue:
         if identical_hand(s.hands[s.queue[0]]):
@@ -121,7 +121,7 @@ def _next_redeal(s: State) -> None:
             return
         s.queue.pop(0)
     _build_fire_stack(s)
-    _start_band_placement(s)
+    _start_band_placement(s, events)
 
 
 def _build_fire_stack(s: State) -> None:
@@ -136,7 +136,7 @@ def _build_fire_stack(s: State) -> None:
     s.deck = deck
 
 
-def _start_band_placement(s: State) -> None:
+def _start_band_placement(s: State, events: list[Event]) -> None:
     """R16: preset bands for the player count, then one band a seat in turn order until six are out."""
     for d in s.geo.board.districts:
         if s.seats in d.preset_band:
@@ -145,10 +145,10 @@ def _start_band_placement(s: State) -> None:
     order = seat_order(s, s.start)
     s.queue = [order[k % s.seats] for k in range(free)]
     s.phase = Phase.PLACE_BANDS
-    _advance_placement(s)
+    _advance_placement(s, events)
 
 
-def _advance_placement(s: State) -> None:
+def _advance_placement(s: State, events: list[Event]) -> None:
     if s.queue:
         s.turn = s.queue[0]
         return
@@ -156,12 +156,12 @@ def _advance_placement(s: State) -> None:
         order = seat_order(s, s.start)
         s.queue = [seat for _ in range(len(s.pawns[0])) for seat in order]
         s.phase = Phase.PLACE_PAWNS
-        _advance_placement(s)
+        _advance_placement(s, events)
         return
     from domain.greatfire.turns import start_turn
 
     s.turn = s.start
-    start_turn(s, [])
+    start_turn(s, events)
 
 
 def setup_actions(s: State) -> list[Action]:
@@ -178,14 +178,14 @@ def apply_setup(s: State, seat: int, action: Action, events: list[Event]) -> Non
     if kind == "keepHand":
         s.queue.pop(0)
         events.append({"type": "handKept", "seat": seat})
-        _next_redeal(s)
+        _next_redeal(s, events)
     elif kind == "redeal":
         events.append({"type": "handRedealt", "seat": seat, "shown": list(s.hands[seat])})
         s.deck.extend(s.hands[seat])
         s.rng.shuffle(s.deck)
         s.hands[seat] = [s.deck.pop() for _ in range(HAND_SIZE)]
         events.append({"type": "handDealt", "seat": seat, "hand": list(s.hands[seat]), "audience": [seat]})
-        _next_redeal(s)
+        _next_redeal(s, events)
     else:
         d = s.geo.index[action["district"]]
         s.queue.pop(0)
@@ -196,4 +196,4 @@ def apply_setup(s: State, seat: int, action: Action, events: list[Event]) -> Non
             pawn = s.pawns[seat].index(-1)
             s.pawns[seat][pawn] = d
             events.append({"type": "pawnPlaced", "seat": seat, "pawn": pawn, "district": action["district"]})
-        _advance_placement(s)
+        _advance_placement(s, events)
