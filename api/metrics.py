@@ -23,7 +23,7 @@ class _JobCollector:
         queued = GaugeMetricFamily("firebreak_jobs_queued", "Jobs waiting in the RQ queue")
         try:
             for outcome, count in sorted(self.redis.hgetall(keys.JOBS_COUNTER).items()):
-                jobs.add_metric([outcome], float(count))
+                jobs.add_metric([str(outcome)], float(count))
             queued.add_metric([], float(self.redis.llen(f"rq:queue:{self.queue}")))
         except OSError:
             pass
@@ -42,7 +42,7 @@ class Metrics:
                                  buckets=LATENCY_BUCKETS, registry=self.registry)
         self.actions = Counter("firebreak_actions", "act submissions, by outcome", ["outcome"],
                                registry=self.registry)
-        self.registry.register(_JobCollector(redis_url, queue))  # type: ignore[arg-type]
+        self.registry.register(_JobCollector(redis_url, queue))
 
     def act(self, outcome: str) -> None:
         """Count one act outcome (accepted, illegal, stale...)."""

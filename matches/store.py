@@ -99,7 +99,9 @@ class Loaded:
         """Whether the token is the host token or any seat's token of this match."""
         if not token:
             return False
-        return secrets.compare_digest(self.meta.get("hostHash", ""), hash_token(token)) or self.seat_of(token) is not None
+        if secrets.compare_digest(self.meta.get("hostHash", ""), hash_token(token)):
+            return True
+        return self.seat_of(token) is not None
 
 
 @dataclass
@@ -114,7 +116,7 @@ class MatchStore:
     """All Redis access for matches goes through here."""
 
     def __init__(self, redis: Redis, settings: Settings) -> None:
-        self.redis = redis
+        self.redis: Any = redis  # decode_responses=True: replies are str; redis-py's stubs cannot say so
         self.settings = settings
         self._commit = redis.register_script(_COMMIT)
         self._claim = redis.register_script(_CLAIM)
@@ -223,7 +225,7 @@ class MatchStore:
     async def wait_events(self, match_id: str, after: int, block_ms: int) -> list[tuple[int, list[Any]]]:
         """Block up to block_ms for steps after a version (a Redis Stream read; resumable by version)."""
         reply = await self.redis.xread({keys.events(match_id): f"{after}-0"}, count=500, block=block_ms)
-        out = []
+        out: list[tuple[int, list[Any]]] = []
         for _stream, rows in reply or []:
             out.extend((int(entry_id.split("-")[0]), json.loads(fields["events"])) for entry_id, fields in rows)
         return out

@@ -43,9 +43,9 @@ schema = strawberry.Schema(
     mutation=Mutation,
     subscription=Subscription,
     extensions=[
-        QueryDepthLimiter(max_depth=MAX_DEPTH),
-        MaxTokensLimiter(max_token_count=MAX_TOKENS),
-        MaxAliasesLimiter(max_alias_count=MAX_ALIASES),
-        MaskErrors(should_mask_error=_unexpected, error_message="Internal error."),
+        lambda: QueryDepthLimiter(max_depth=MAX_DEPTH),
+        lambda: MaxTokensLimiter(max_token_count=MAX_TOKENS),
+        lambda: MaxAliasesLimiter(max_alias_count=MAX_ALIASES),
+        lambda: MaskErrors(should_mask_error=_unexpected, error_message="Internal error."),
     ],
 )

@@ -104,7 +104,7 @@ AddBotResult = Annotated[
     strawberry.union("AddBotResult"),
 ]
 
-_PROBLEMS = {
+_PROBLEMS: dict[str, type[MatchNotFound] | type[SeatTaken] | type[MatchStarted] | type[Unauthorized]] = {
     "MATCH_NOT_FOUND": MatchNotFound,
     "SEAT_TAKEN": SeatTaken,
     "MATCH_STARTED": MatchStarted,

