@@ -3,6 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
-.venv/bin/python -m ruff check domain bench tests
+.venv/bin/python -m ruff check domain matches api workers bench scripts tests
 .venv/bin/python -m mypy
 .venv/bin/python -m pytest "$@"

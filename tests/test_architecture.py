@@ -37,3 +37,26 @@ def test_the_rule_would_catch_an_offender(tmp_path: Path) -> None:
     sample = tmp_path / "bad.py"
     sample.write_text("import redis\nfrom strawberry import type\nimport json\n", encoding="utf-8")
     assert _imports(sample) - set(sys.stdlib_module_names) == {"redis", "strawberry"}
+
+
+def _first_party_imports(package: str) -> dict[str, set[str]]:
+    out = {}
+    for path in (ROOT / package).rglob("*.py"):
+        out[str(path.relative_to(ROOT))] = _imports(path) & {"domain", "matches", "api", "workers"}
+    return out
+
+
+def test_layers_point_inward() -> None:
+    """domain <- matches <- (api | workers); api and workers never import each other."""
+    allowed = {
+        "domain": {"domain"},
+        "matches": {"domain", "matches"},
+        "api": {"domain", "matches", "api"},
+        "workers": {"domain", "matches", "workers"},
+    }
+    offenders = {}
+    for package, may in allowed.items():
+        for path, names in _first_party_imports(package).items():
+            if names - may:
+                offenders[path] = sorted(names - may)
+    assert offenders == {}
