@@ -15,6 +15,7 @@ from starlette.websockets import WebSocket
 from strawberry.asgi import GraphQL
 
 from api.context import Context
+from api.guard import JsonGuard
 from api.metrics import Metrics
 from api.middleware import BodyLimit, Timing
 from api.schema import schema
@@ -68,6 +69,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             Route("/graphql", graphql, methods=["GET", "POST"]),
             WebSocketRoute("/graphql", graphql),
         ],
-        middleware=[Middleware(Timing, metrics=metrics), Middleware(BodyLimit, max_bytes=settings.max_body_bytes)],
+        middleware=[Middleware(Timing, metrics=metrics), Middleware(BodyLimit, max_bytes=settings.max_body_bytes),
+                    Middleware(JsonGuard)],
         lifespan=lifespan,
     )

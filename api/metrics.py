@@ -5,6 +5,7 @@ from __future__ import annotations
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from redis import Redis as SyncRedis
+from redis.exceptions import RedisError
 
 from matches import keys
 
@@ -25,8 +26,8 @@ class _JobCollector:
             for outcome, count in sorted(self.redis.hgetall(keys.JOBS_COUNTER).items()):
                 jobs.add_metric([str(outcome)], float(count))
             queued.add_metric([], float(self.redis.llen(f"rq:queue:{self.queue}")))
-        except OSError:
-            pass
+        except (OSError, RedisError):
+            pass  # Redis unreachable: the process's own metrics still render
         yield jobs
         yield queued
 

@@ -55,6 +55,9 @@ return {seat, full}
 """
 
 
+CURSOR_SLACK = 100  # matches created in the very same instant as the cursor's that a page may skip past
+
+
 def hash_token(token: str) -> str:
     """The only form in which a secret token is stored."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -230,17 +233,27 @@ class MatchStore:
             out.extend((int(entry_id.split("-")[0]), json.loads(fields["events"])) for entry_id, fields in rows)
         return out
 
-    async def list_ids(self, status: str, first: int, after: str | None) -> tuple[list[str], bool]:
-        """Match ids of a status, newest first, after a cursor (a match id); and whether more follow."""
+    async def list_ids(self, status: str, first: int, after: str | None) -> tuple[list[str], bool, str | None]:
+        """Match ids of a status, newest first, after a cursor; whether more follow; the page's end cursor.
+
+        A cursor is "<score>:<id>" of the last item seen, so it stays valid when that match leaves the list.
+        """
         lobby = keys.lobby(status)
-        start = 0
         if after:
-            rank = await self.redis.zrevrank(lobby, after)
-            if rank is None:
-                return [], False
-            start = rank + 1
-        ids = await self.redis.zrevrange(lobby, start, start + first)
-        return ids[:first], len(ids) > first
+            score_text, _, last_id = after.partition(":")
+            try:
+                score = float(score_text)
+            except ValueError:
+                return [], False, None
+            rows = await self.redis.zrevrangebyscore(lobby, score, "-inf", start=0, num=first + 1 + CURSOR_SLACK,
+                                                     withscores=True)
+            # equal scores come in reverse id order: drop those at or before the cursor
+            rows = [(m, s) for m, s in rows if not (s == score and m >= last_id)]
+        else:
+            rows = await self.redis.zrevrange(lobby, 0, first, withscores=True)
+        page = rows[:first]
+        cursor = f"{page[-1][1]!r}:{page[-1][0]}" if page else None
+        return [m for m, _ in page], len(rows) > first, cursor
 
     async def prune_lobby(self, status: str, match_ids: list[str]) -> None:
         """Drop lobby entries whose match has expired."""

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 
 import strawberry
-from graphql import GraphQLError
-from strawberry.extensions import MaskErrors, MaxAliasesLimiter, MaxTokensLimiter, QueryDepthLimiter
+from graphql import ExecutionResult, GraphQLError
+from starlette.requests import Request
+from strawberry.extensions import MaskErrors, MaxAliasesLimiter, MaxTokensLimiter, QueryDepthLimiter, SchemaExtension
+from strawberry.types.graphql import OperationType
 
 from api.schema.lobby import LobbyMutation, LobbyQuery
 from api.schema.play import PlayMutation, PlayQuery
@@ -38,6 +41,20 @@ def _unexpected(error: GraphQLError) -> bool:
     return True
 
 
+class SubscriptionsOverWebSocket(SchemaExtension):
+    """Answer a subscription sent over plain HTTP with a clear error instead of running it as a query."""
+
+    def on_execute(self) -> Iterator[None]:
+        """Short-circuit the execution of an HTTP subscription."""
+        context = self.execution_context
+        if context.operation_type == OperationType.SUBSCRIPTION and isinstance(
+                getattr(context.context, "request", None), Request):
+            context.result = ExecutionResult(data=None, errors=[GraphQLError(
+                "subscriptions are served over WebSocket (graphql-transport-ws) at /graphql",
+                extensions={"code": "SUBSCRIPTION_NEEDS_WEBSOCKET"})])
+        yield
+
+
 schema = strawberry.Schema(
     query=Query,
     mutation=Mutation,
@@ -46,6 +63,7 @@ schema = strawberry.Schema(
         lambda: QueryDepthLimiter(max_depth=MAX_DEPTH),
         lambda: MaxTokensLimiter(max_token_count=MAX_TOKENS),
         lambda: MaxAliasesLimiter(max_alias_count=MAX_ALIASES),
+        SubscriptionsOverWebSocket,
         lambda: MaskErrors(should_mask_error=_unexpected, error_message="Internal error."),
     ],
 )

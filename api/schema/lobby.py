@@ -133,7 +133,7 @@ class LobbyQuery:
         """Matches of a status, newest first."""
         store = info.context.services.store
         first = max(1, min(first, MAX_PAGE))
-        ids, more = await store.list_ids(status.value, first, after)
+        ids, more, cursor = await store.list_ids(status.value, first, after)
         items, gone = [], []
         for match_id in ids:
             loaded = await store.load(match_id)
@@ -142,7 +142,7 @@ class LobbyQuery:
             else:
                 items.append(Match.of(loaded, info.context.token))
         await store.prune_lobby(status.value, gone)
-        return MatchPage(items=items, end_cursor=ids[-1] if ids else None, has_next_page=more)
+        return MatchPage(items=items, end_cursor=cursor, has_next_page=more)
 
 
 @strawberry.type
