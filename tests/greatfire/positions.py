@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from domain import titles
+from domain.greatfire.components import Components
 from domain.greatfire.match import GreatFireMatch
 from domain.greatfire.state import ACTION_POINTS, ORIGIN_START_CONES, TOTAL_CONES, Phase
 from domain.greatfire.turns import start_turn
@@ -87,3 +88,40 @@ def to_actions(m: GreatFireMatch) -> None:
     m.ap = ACTION_POINTS
     begin_actions(m, [])
     m._legal = None
+
+
+def to_non_player(m: GreatFireMatch, *, card: str, priority: list[str] | None = None,
+                  objective: str | None = None, conductor: int = 0) -> None:
+    """Open a 2-player non-player turn conducted by a seat, with the next flips stacked.
+
+    card: the fire card the flip will show; priority: the colour priority card (large house first, then
+    clockwise), added to the components' cards if it is not one of them; objective: the movement card.
+    """
+    from domain.greatfire import npc
+
+    m.deck.append(card)
+    if priority is not None:
+        cards = list(m.comps.colour_priority)
+        if tuple(priority) not in cards:
+            object.__setattr__(m, "comps", _with_priority_card(m, tuple(priority)))
+            cards = list(m.comps.colour_priority)
+        m.priority_deck.append(cards.index(tuple(priority)))
+    if objective is not None:
+        m.movement_deck.append(objective)
+    m.turn = conductor
+    npc.begin(m, [])
+    m._legal = None
+
+
+def _with_priority_card(m: GreatFireMatch, card: tuple[str, ...]) -> Components:
+    from dataclasses import replace
+
+    return replace(m.comps, colour_priority=(*m.comps.colour_priority, card))
+
+
+def run_non_player(m: GreatFireMatch) -> list[dict[str, object]]:
+    """Run automated steps until a seat owes a decision; return their events."""
+    events: list[dict[str, object]] = []
+    while m.system_due():
+        events += m.run_system_step()
+    return events
