@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -58,6 +59,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
+        # Everything imported so far lives as long as the process: keep it out of the collector's sweeps,
+        # which otherwise paused the server ~50 ms at a time under load.
+        gc.freeze()
         yield
         await services.close()
 

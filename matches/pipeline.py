@@ -35,57 +35,66 @@ class Pipeline:
         self.scheduler = scheduler
 
     async def act(self, match_id: str, token: str | None, action: Any, expected_version: int,
-                  idempotency_key: str | None = None) -> ActOutcome:
-        """Apply a seat's action at the version it expects; every refusal is an outcome, not an exception."""
+                  idempotency_key: str | None = None) -> tuple[ActOutcome, Loaded | None]:
+        """Apply a seat's action at the version it expects; every refusal is an outcome, not an exception.
+
+        Also returns the match as this call left it when the call applied the action (None otherwise).
+        """
         loaded = await self.store.load(match_id)
         if loaded is None:
-            return ActOutcome(o.NOT_FOUND, message=f"no match {match_id!r}")
+            return ActOutcome(o.NOT_FOUND, message=f"no match {match_id!r}"), None
         seat = loaded.seat_of(token)
         if seat is None:
-            return ActOutcome(o.UNAUTHORIZED, message="a seat token of this match is required (Authorization: Bearer)")
+            return ActOutcome(o.UNAUTHORIZED,
+                              message="a seat token of this match is required (Authorization: Bearer)"), None
         if idempotency_key:
             first = await self.store.remembered(match_id, seat, idempotency_key)
             if first is not None:
-                return ActOutcome.from_json(first)
-        outcome, committed = await self._try(loaded, seat, action, expected_version, idempotency_key)
-        if idempotency_key and not committed:
+                return ActOutcome.from_json(first), None
+        outcome, after = await self._try(loaded, seat, action, expected_version, idempotency_key)
+        if idempotency_key and after is None:
             if outcome.kind == o.STALE:
                 # Perhaps a twin request with the same key won the race: its outcome is the answer.
                 first = await self.store.remembered(match_id, seat, idempotency_key)
                 if first is not None:
-                    return ActOutcome.from_json(first)
-            return ActOutcome.from_json(await self.store.remember(match_id, seat, idempotency_key, outcome.to_json()))
-        return outcome
+                    return ActOutcome.from_json(first), None
+            remembered = await self.store.remember(match_id, seat, idempotency_key, outcome.to_json())
+            return ActOutcome.from_json(remembered), None
+        return outcome, after
 
     async def _try(self, loaded: Loaded, seat: int, action: Any, expected_version: int,
-                   idempotency_key: str | None) -> tuple[ActOutcome, bool]:
+                   idempotency_key: str | None) -> tuple[ActOutcome, Loaded | None]:
         if loaded.status == "waiting":
-            return ActOutcome(o.NOT_STARTED, message="the match starts when every seat is taken"), False
+            return ActOutcome(o.NOT_STARTED, message="the match starts when every seat is taken"), None
         if loaded.status == "over":
-            return ActOutcome(o.OVER, version=loaded.version, message="the match is over"), False
+            return ActOutcome(o.OVER, version=loaded.version, message="the match is over"), None
         if expected_version != loaded.version:
             return ActOutcome(o.STALE, version=loaded.version,
-                              message=f"expected version {expected_version}, the match is at {loaded.version}"), False
+                              message=f"expected version {expected_version}, the match is at {loaded.version}"), None
         match = engine(loaded)
         try:
             events = match.apply(seat, action)
         except NotYourTurn as exc:
-            return ActOutcome(o.NOT_YOUR_TURN, version=loaded.version, code=exc.code, message=str(exc)), False
+            return ActOutcome(o.NOT_YOUR_TURN, version=loaded.version, code=exc.code, message=str(exc)), None
         except GameOver as exc:
-            return ActOutcome(o.OVER, version=loaded.version, code=exc.code, message=str(exc)), False
+            return ActOutcome(o.OVER, version=loaded.version, code=exc.code, message=str(exc)), None
         except RulesError as exc:
-            return ActOutcome(o.ILLEGAL, version=loaded.version, code=exc.code, message=str(exc)), False
+            return ActOutcome(o.ILLEGAL, version=loaded.version, code=exc.code, message=str(exc)), None
         outcome = ActOutcome(o.ACCEPTED, version=match.version, events=visible_to(events, seat))
         idem = None
         if idempotency_key:
             idem = (keys.idempotency(loaded.id, seat, idempotency_key), json.dumps(outcome.to_json()))
-        committed = await self.store.commit(loaded, match.to_dict(), {"seat": seat, "action": action}, events,
+        data = match.to_dict()
+        committed = await self.store.commit(loaded, data, {"seat": seat, "action": action}, events,
                                             match.is_over(), idem)
         if not committed.ok:
             return ActOutcome(o.STALE, version=committed.version,
-                              message=f"the match moved on to version {committed.version}"), False
+                              message=f"the match moved on to version {committed.version}"), None
         await self.scheduler.after_step(loaded.id, match, loaded.seats)
-        return outcome, True
+        status = "over" if match.is_over() else "active"
+        after = Loaded(loaded.id, {**loaded.meta, "status": status, "version": str(match.version)},
+                       loaded.seats, match.version, data)
+        return outcome, after
 
     async def advance(self, match_id: str, version: int, max_steps: int) -> str:
         """Run the service's decisions from a version on (bots, non-player steps); a stale version is a no-op."""

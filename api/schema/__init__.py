@@ -8,7 +8,16 @@ from collections.abc import Iterator
 import strawberry
 from graphql import ExecutionResult, GraphQLError
 from starlette.requests import Request
-from strawberry.extensions import MaskErrors, MaxAliasesLimiter, MaxTokensLimiter, QueryDepthLimiter, SchemaExtension
+from strawberry.extensions import (
+    AddValidationRules,
+    MaskErrors,
+    MaxAliasesLimiter,
+    MaxTokensLimiter,
+    ParserCache,
+    QueryDepthLimiter,
+    SchemaExtension,
+    ValidationCache,
+)
 from strawberry.types.graphql import OperationType
 
 from api.schema.lobby import LobbyMutation, LobbyQuery
@@ -20,6 +29,14 @@ log = logging.getLogger("firebreak.api")
 MAX_DEPTH = 8
 MAX_TOKENS = 2000
 MAX_ALIASES = 20
+CACHED_DOCUMENTS = 512  # parsed and validated query texts kept per process (an LRU: unique texts cannot grow it)
+
+# The limits' rules are built once, so every request presents the same rules and ValidationCache can hit:
+# clients send the same few query texts over and over, and validating them was half the API's CPU.
+LIMIT_RULES = [
+    *QueryDepthLimiter(max_depth=MAX_DEPTH).validation_rules,
+    *MaxAliasesLimiter(max_alias_count=MAX_ALIASES).validation_rules,
+]
 
 
 @strawberry.type
@@ -60,9 +77,10 @@ schema = strawberry.Schema(
     mutation=Mutation,
     subscription=Subscription,
     extensions=[
-        lambda: QueryDepthLimiter(max_depth=MAX_DEPTH),
+        lambda: AddValidationRules(LIMIT_RULES),
         lambda: MaxTokensLimiter(max_token_count=MAX_TOKENS),
-        lambda: MaxAliasesLimiter(max_alias_count=MAX_ALIASES),
+        lambda: ParserCache(maxsize=CACHED_DOCUMENTS),
+        lambda: ValidationCache(maxsize=CACHED_DOCUMENTS),
         SubscriptionsOverWebSocket,
         lambda: MaskErrors(should_mask_error=_unexpected, error_message="Internal error."),
     ],

@@ -11,6 +11,7 @@ from api.schema.match import Match
 from api.schema.types import JSON, MatchNotFound, Problem, Unauthorized
 from matches import outcomes as o
 from matches.outcomes import ActOutcome
+from matches.store import Loaded
 
 MAX_IDEMPOTENCY_KEY = 128
 
@@ -32,6 +33,15 @@ class ActionAccepted:
 
     version: int
     events: JSON
+    match_id: strawberry.Private[str]
+    after: strawberry.Private[Loaded | None]
+    token: strawberry.Private[str | None]
+
+    @strawberry.field
+    async def match(self, info: Info) -> Match | None:
+        """The match as the caller sees it now (its next legalActions, toAct...): no extra read needed."""
+        loaded = self.after or await info.context.services.store.load(self.match_id)
+        return None if loaded is None else Match.of(loaded, self.token)
 
 
 @strawberry.type
@@ -74,12 +84,13 @@ ActResult = Annotated[
 ]
 
 
-def _result(outcome: ActOutcome) -> ActResult:
+def _result(match_id: str, outcome: ActOutcome, after: Loaded | None, token: str | None) -> ActResult:
     message = outcome.message or ""
     match outcome.kind:
         case o.ACCEPTED:
             assert outcome.version is not None
-            return ActionAccepted(version=outcome.version, events=outcome.events)
+            return ActionAccepted(version=outcome.version, events=outcome.events, match_id=match_id, after=after,
+                                  token=token)
         case o.ILLEGAL:
             return IllegalAction(code=outcome.code or "ILLEGAL_ACTION", message=message, version=outcome.version)
         case o.NOT_YOUR_TURN:
@@ -118,7 +129,7 @@ class PlayMutation:
         if key is not None and not 0 < len(key) <= MAX_IDEMPOTENCY_KEY:
             return IllegalAction(code="BAD_IDEMPOTENCY_KEY",
                                  message=f"idempotencyKey must be 1-{MAX_IDEMPOTENCY_KEY} characters", version=None)
-        outcome = await info.context.services.pipeline.act(
+        outcome, after = await info.context.services.pipeline.act(
             str(input.match_id), info.context.token, input.action, input.expected_version, key)
         info.context.services.metrics.act(outcome.kind)
-        return _result(outcome)
+        return _result(str(input.match_id), outcome, after, info.context.token)

@@ -9,6 +9,7 @@ import pytest
 from redis import Redis
 
 from tests.service import support as h
+from tests.service.conftest import Client
 
 
 @pytest.fixture(scope="module")
@@ -112,3 +113,25 @@ def test_an_out_of_range_key_is_refused_and_changes_nothing(server: str, key: st
         assert h.state(c, s.match_id, token) == m
         longest = h.act(c, s.match_id, token, m["legalActions"][0], m["version"], key="k" * 128)
         assert longest["__typename"] == "ActionAccepted", longest
+
+
+ACT_WITH_MATCH = """mutation($input: ActInput!) { act(input: $input) { __typename
+  ... on ActionAccepted { version match { version you toAct legalActions } } } }"""
+
+
+def test_an_accepted_action_answers_with_the_match_as_it_now_stands(client: Client) -> None:
+    """ActionAccepted.match saves the read a client would otherwise make; a replayed key loads it afresh."""
+    c = client
+    s = h.all_human_match(c, seats=3, seed=5)
+    for _ in range(3):
+        _seat, token, m = h.to_act(c, s)
+        action = m["legalActions"][0]
+        variables = {"input": {"matchId": s.match_id, "action": action, "expectedVersion": m["version"],
+                               "idempotencyKey": f"k{m['version']}"}}
+        first = c.gql(ACT_WITH_MATCH, variables, token)["act"]
+        assert first["__typename"] == "ActionAccepted"
+        now = h.state(c, s.match_id, token)
+        assert first["match"]["version"] == first["version"] == now["version"]
+        assert first["match"]["legalActions"] == now["legalActions"] and first["match"]["toAct"] == now["toAct"]
+        again = c.gql(ACT_WITH_MATCH, variables, token)["act"]
+        assert again["version"] == first["version"] and again["match"]["version"] >= first["version"]

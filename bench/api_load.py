@@ -1,0 +1,605 @@
+"""API load: many concurrent all-human matches played over HTTP; accepted actions/s, act latency, Redis bytes.
+
+Each of --matches slots plays one match at a time in which the bench holds every seat: it reads
+`match(id) { status version toAct you legalActions }` with the token of the seat to act, submits a random
+legal action with expectedVersion, and starts a new match in the slot when one ends. Only the `act`
+request is timed. By default the slots go as fast as the service answers (a closed loop: latency is then
+about matches / requests per second); --rate paces the act submissions of all slots together instead.
+By default the bench starts its own service on loopback (a private redis-server, the API under uvicorn,
+one RQ worker) and stops it on the way out, also on Ctrl-C or an error.
+
+Run: python -m bench.api_load [--matches 50] [--seats 4] [--seconds 30] [--warmup 5] [--rate 0]
+         [--api-processes 1] [--seed 1] [--client-pool per-match|shared]
+         [--url http://127.0.0.1:8000 [--redis-url redis://127.0.0.1:6379/0]]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import random
+import shlex
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import FrameType
+from typing import IO, Any
+from urllib.parse import urlsplit
+
+import httpx
+from redis.asyncio import Redis
+
+from domain import titles
+from matches import keys
+from matches.embedded import EmbeddedRedis, free_port
+
+ROOT = Path(__file__).resolve().parent.parent
+QUEUE = "firebreak-bench"
+LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+TARGET_RATE = 300.0          # accepted actions per second (at 50 concurrent matches)
+TARGET_P99_MS = 100.0
+REDIS_SAMPLE_MATCHES = 5     # live matches whose keys are measured with MEMORY USAGE
+MAX_FAILURES = 20            # consecutive failed requests after which a slot gives its match up
+DRAIN_SECONDS = 15.0         # how long in-flight requests may take to finish after the window
+
+CREATE = """mutation($input: CreateMatchInput!) { createMatch(input: $input) {
+  __typename ... on MatchCreated { matchId } ... on Problem { code message } } }"""
+JOIN = """mutation($input: JoinMatchInput!) { joinMatch(input: $input) {
+  __typename ... on SeatJoined { seat token } ... on Problem { code message } } }"""
+READ = """query($id: ID!) { match(id: $id) { status version toAct you legalActions } }"""
+ACT = """mutation($input: ActInput!) { act(input: $input) { __typename
+  ... on ActionAccepted { version events } ... on StaleVersion { currentVersion } ... on Problem { code } } }"""
+
+
+class BenchError(RuntimeError):
+    """The bench cannot go on (the service would not start, or answered what it must not)."""
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The service under test
+
+
+def _loopback(url: str, what: str) -> str:
+    host = urlsplit(url).hostname
+    if host not in LOOPBACK:
+        raise BenchError(f"{what} must be a loopback address (127.0.0.1, localhost, ::1), not {host!r}")
+    return url.rstrip("/")
+
+
+def _tail(path: Path, lines: int = 20) -> str:
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return ""
+
+
+class LocalService:
+    """A private redis-server, the API under uvicorn and one RQ worker, all on loopback, in a temp folder."""
+
+    def __init__(self, api_processes: int) -> None:
+        self.api_processes = api_processes
+        self.tmp = tempfile.TemporaryDirectory(prefix="firebreak-bench-")
+        self.folder = Path(self.tmp.name)
+        self.redis = EmbeddedRedis(self.folder / "redis", appendonly=False, prefer_bundled=False)
+        self.port = free_port()
+        self.children: dict[str, subprocess.Popen[bytes]] = {}
+        self.logs: list[IO[bytes]] = []
+
+    @property
+    def base(self) -> str:
+        """The API's base URL."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def pids(self) -> dict[str, int]:
+        """Process ids by role (redis, api, worker), for CPU accounting."""
+        out = {name: child.pid for name, child in self.children.items()}
+        if self.redis.process is not None:
+            out["redis"] = self.redis.process.pid
+        return out
+
+    def _spawn(self, name: str, argv: list[str], env: dict[str, str]) -> None:
+        log = (self.folder / f"{name}.log").open("wb")
+        self.logs.append(log)
+        # A session of their own: a Ctrl-C in the terminal reaches the bench, which stops them in order.
+        self.children[name] = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                               start_new_session=True)
+
+    def start(self, timeout: float = 30.0) -> None:
+        """Start everything and wait until the API is ready (its /readyz reaches Redis)."""
+        try:
+            url = self.redis.start()
+        except RuntimeError as exc:
+            raise BenchError(f"Redis did not start: {exc}") from None
+        env = dict(os.environ)
+        env.update({"REDIS_URL": url, "FIREBREAK_QUEUE": QUEUE, "PYTHONPATH": str(ROOT)})
+        self._spawn("worker", [sys.executable, "-m", "workers.main"], env)
+        self._spawn("api", [sys.executable, "-m", "uvicorn", "api.app:create_app", "--factory",
+                            "--host", "127.0.0.1", "--port", str(self.port), "--no-access-log",
+                            "--workers", str(self.api_processes)], env)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for name, child in self.children.items():
+                if child.poll() is not None:
+                    raise BenchError(f"the {name} process exited at start:\n{_tail(self.folder / f'{name}.log')}")
+            try:
+                if httpx.get(f"{self.base}/readyz", timeout=1.0).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise BenchError(f"the API was not ready in {timeout:.0f} s:\n{_tail(self.folder / 'api.log')}")
+
+    def stop(self) -> None:
+        """Stop the children and Redis, and remove the temp folder (safe to call twice)."""
+        for child in self.children.values():
+            if child.poll() is None:
+                child.terminate()
+        for child in self.children.values():
+            try:
+                child.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait(timeout=5)
+        self.children.clear()
+        self.redis.stop()
+        for log in self.logs:
+            log.close()
+        self.logs.clear()
+        self.tmp.cleanup()
+
+
+@contextlib.contextmanager
+def local_service(api_processes: int) -> Iterator[LocalService]:
+    """A started LocalService that is stopped however the block ends."""
+    service = LocalService(api_processes)
+    try:
+        service.start()
+        yield service
+    finally:
+        service.stop()
+
+
+def machine_cpu() -> tuple[float, float] | None:
+    """CPU seconds the whole machine spent busy and stolen by the hypervisor, summed over cores (Linux)."""
+    try:
+        with open("/proc/stat") as stat:
+            fields = [int(x) for x in stat.readline().split()[1:9]]
+    except (OSError, ValueError):
+        return None
+    user, nice, system, _idle, _iowait, irq, softirq, steal = fields
+    tick = os.sysconf("SC_CLK_TCK")
+    return (user + nice + system + irq + softirq) / tick, steal / tick
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """User plus system CPU seconds of a process and its descendants (Linux /proc; None elsewhere)."""
+    try:
+        tick = os.sysconf("SC_CLK_TCK")
+        stats: dict[int, tuple[int, float]] = {}
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                text = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            fields = text[text.rindex(")") + 2:].split()
+            stats[int(entry)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / tick)
+    except (OSError, ValueError):
+        return None
+    family, frontier = {pid}, [pid]
+    while frontier:
+        parent = frontier.pop()
+        for child, (ppid, _) in stats.items():
+            if ppid == parent and child not in family:
+                family.add(child)
+                frontier.append(child)
+    return sum(stats[p][1] for p in family if p in stats) if pid in stats else None
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The load
+
+
+@dataclass
+class Tally:
+    """What the slots saw; only requests that finish inside the measurement window count."""
+
+    window_start: float = float("inf")
+    window_end: float = float("inf")
+    accepted: int = 0
+    latencies: list[float] = field(default_factory=list)  # seconds, every act in the window
+    outcomes: Counter[str] = field(default_factory=Counter)  # non-accepted act results and request errors
+    reads: int = 0
+    created: int = 0
+    finished: int = 0
+    live: dict[int, str] = field(default_factory=dict)  # slot -> match id being played
+
+    def counts(self, started: float, ended: float) -> bool:
+        """Whether a request that ran from started to ended lies in the window."""
+        return started >= self.window_start and ended <= self.window_end
+
+
+class Pacer:
+    """Spaces act submissions evenly over all slots at a target rate (0: as fast as the service answers)."""
+
+    def __init__(self, rate: float) -> None:
+        self.interval = 1.0 / rate if rate > 0 else 0.0
+        self.next = 0.0
+
+    async def wait(self) -> None:
+        """Wait for this submission's turn; a late one goes at once (no burst to catch up)."""
+        if not self.interval:
+            return
+        now = time.perf_counter()
+        turn = max(now, self.next)
+        self.next = turn + self.interval
+        if turn > now:
+            await asyncio.sleep(turn - now)
+
+
+class SlotFailed(Exception):
+    """A slot gives its match up (too many failed requests in a row)."""
+
+
+class Driver:
+    """Plays matches in concurrent slots, each over its HTTP client (one shared, or one per slot)."""
+
+    def __init__(self, clients: list[httpx.AsyncClient], seats: int, seed: int, tally: Tally,
+                 pacer: Pacer) -> None:
+        self.clients = clients
+        self.pacer = pacer
+        self.seats = seats
+        self.seed = seed
+        self.tally = tally
+        self.stopping = False
+        self.warned = False
+
+    async def _post(self, slot: int, query: str, variables: dict[str, Any],
+                    token: str | None = None) -> dict[str, Any]:
+        headers = {"authorization": f"Bearer {token}"} if token else {}
+        client = self.clients[slot % len(self.clients)]
+        response = await client.post("/graphql", json={"query": query, "variables": variables}, headers=headers)
+        if response.status_code != 200:
+            raise httpx.HTTPStatusError(f"HTTP {response.status_code}: {response.text[:200]}",
+                                        request=response.request, response=response)
+        body = response.json()
+        if body.get("errors"):
+            raise BenchError(f"GraphQL errors: {body['errors']}")
+        data: dict[str, Any] = body["data"]
+        return data
+
+    async def _new_match(self, slot: int, rng: random.Random) -> tuple[str, dict[int, str]]:
+        created = (await self._post(slot, CREATE, {"input": {"title": "greatfire", "seats": self.seats,
+                                                       "seed": rng.randrange(2**31)}}))["createMatch"]
+        if created["__typename"] != "MatchCreated":
+            raise BenchError(f"createMatch: {created}")
+        match_id: str = created["matchId"]
+        tokens: dict[int, str] = {}
+        for seat in range(self.seats):
+            joined = (await self._post(slot, JOIN, {"input": {"matchId": match_id, "name": f"bench{seat}",
+                                                        "seat": seat}}))["joinMatch"]
+            if joined["__typename"] != "SeatJoined":
+                raise BenchError(f"joinMatch: {joined}")
+            tokens[int(joined["seat"])] = joined["token"]
+        self.tally.created += 1
+        return match_id, tokens
+
+    async def _play(self, slot: int, match_id: str, tokens: dict[int, str], rng: random.Random) -> None:
+        tally = self.tally
+        seat = 0          # the seat whose token reads; a guess until the match says who is to act
+        failures = 0
+        paced = False     # this turn (read, then act) has had its pacing wait
+        while not self.stopping:
+            if not paced:
+                await self.pacer.wait()
+                paced = True
+            try:
+                started = time.perf_counter()
+                m = (await self._post(slot, READ, {"id": match_id}, tokens[seat]))["match"]
+                if tally.counts(started, time.perf_counter()):
+                    tally.reads += 1
+                if m is None:
+                    raise BenchError(f"match {match_id} vanished")
+                if m["status"] == "OVER":
+                    tally.finished += 1
+                    return
+                if not m["toAct"]:            # the service runs a step (2-player non-player turn)
+                    await asyncio.sleep(0.01)
+                    continue
+                if m["you"] != m["toAct"][0]:
+                    seat = int(m["toAct"][0])
+                    continue
+                action = rng.choice(m["legalActions"])
+                variables = {"input": {"matchId": match_id, "action": action, "expectedVersion": m["version"]}}
+                started = time.perf_counter()
+                result = (await self._post(slot, ACT, variables, tokens[seat]))["act"]
+                ended = time.perf_counter()
+                failures = 0
+                paced = False
+            except (httpx.HTTPError, BenchError, KeyError, TypeError, ValueError) as exc:
+                if tally.counts(started, time.perf_counter()):
+                    tally.outcomes[f"error {type(exc).__name__}"] += 1
+                failures += 1
+                if failures >= MAX_FAILURES:
+                    raise SlotFailed(f"slot {slot}: {failures} failures in a row, last: {exc!r}") from exc
+                await asyncio.sleep(0.05)
+                continue
+            if tally.counts(started, ended):
+                tally.latencies.append(ended - started)
+                if result["__typename"] == "ActionAccepted":
+                    tally.accepted += 1
+                else:
+                    tally.outcomes[result["__typename"]] += 1
+
+    async def slot(self, slot: int) -> None:
+        """Play matches one after another until told to stop."""
+        rng = random.Random(f"{self.seed}:{slot}")
+        while not self.stopping:
+            try:
+                match_id, tokens = await self._new_match(slot, rng)
+            except (httpx.HTTPError, BenchError, KeyError, TypeError, ValueError) as exc:
+                self.tally.outcomes[f"setup error {type(exc).__name__}"] += 1
+                if not self.warned:
+                    self.warned = True
+                    print(f"warning: starting a match failed: {exc}", file=sys.stderr)
+                await asyncio.sleep(0.2)
+                continue
+            self.tally.live[slot] = match_id
+            try:
+                await self._play(slot, match_id, tokens, rng)
+            except SlotFailed as exc:
+                print(f"warning: {exc}; starting a new match", file=sys.stderr)
+            finally:
+                self.tally.live.pop(slot, None)
+
+
+@dataclass
+class RedisFigures:
+    """Redis memory while the matches are live."""
+
+    per_match: float                   # bytes, MEMORY USAGE summed over a match's keys, averaged
+    per_key: dict[str, float]          # bytes by key kind, averaged over the sampled matches
+    sampled: int
+    mean_version: float
+    used_memory: int
+    active: int                        # matches the lobby lists as active
+    over: int                          # finished matches still kept (finished_ttl)
+
+
+async def redis_figures(redis_url: str, match_ids: list[str]) -> RedisFigures:
+    """MEMORY USAGE of every key of a few live matches, and INFO memory over the active match count."""
+    redis = Redis.from_url(redis_url, decode_responses=True)
+    try:
+        totals: list[int] = []
+        per_key: Counter[str] = Counter()
+        versions: list[int] = []
+        for match_id in match_ids:
+            if await redis.hget(keys.meta(match_id), "status") != "active":
+                continue
+            total = 0
+            for key in keys.all_of(match_id):
+                size = await redis.memory_usage(key, samples=0) or 0
+                per_key[key.rsplit(":", 1)[-1]] += size
+                total += size
+            totals.append(total)
+            versions.append(int(await redis.hget(keys.state(match_id), "v") or 0))
+        info = await redis.info("memory")
+        active = await redis.zcard(keys.lobby("active"))
+        over = await redis.zcard(keys.lobby("over"))
+    finally:
+        await redis.aclose()
+    n = max(1, len(totals))
+    return RedisFigures(per_match=sum(totals) / n, per_key={k: v / n for k, v in per_key.items()},
+                        sampled=len(totals), mean_version=sum(versions) / n, used_memory=int(info["used_memory"]),
+                        active=int(active), over=int(over))
+
+
+@dataclass
+class Report:
+    """Everything printed at the end."""
+
+    tally: Tally
+    measured: float
+    redis: RedisFigures | None
+    cpu: dict[str, float]              # role -> CPU seconds in the window
+
+
+async def drive(base: str, redis_url: str | None, matches: int, seats: int, seconds: float, warmup: float,
+                seed: int, pids: dict[str, int], pool: str, rate: float) -> Report:
+    """Run the slots through the warm-up and the window, measure Redis at the window's end, stop the slots."""
+    tally = Tally()
+    count, size = (1, matches + 10) if pool == "shared" else (matches, 2)
+    limits = httpx.Limits(max_connections=size, max_keepalive_connections=size)
+    async with contextlib.AsyncExitStack() as stack:
+        clients = [await stack.enter_async_context(httpx.AsyncClient(base_url=base, limits=limits, timeout=30.0))
+                   for _ in range(count)]
+        driver = Driver(clients, seats, seed, tally, Pacer(rate))
+        tasks = [asyncio.create_task(driver.slot(n)) for n in range(matches)]
+        try:
+            await asyncio.sleep(warmup)
+            cpu_before = _cpu_snapshot(pids)
+            tally.window_start = time.perf_counter()
+            tally.window_end = tally.window_start + seconds
+            await asyncio.sleep(seconds)
+            measured = time.perf_counter() - tally.window_start
+            cpu_after = _cpu_snapshot(pids)
+            figures = None
+            if redis_url is not None:
+                sample = sorted(tally.live.values())[:REDIS_SAMPLE_MATCHES]
+                figures = await redis_figures(redis_url, sample)
+            driver.stopping = True
+            _, pending = await asyncio.wait(tasks, timeout=DRAIN_SECONDS)
+            if pending:
+                print(f"warning: {len(pending)} slots still busy {DRAIN_SECONDS:.0f} s after the window",
+                      file=sys.stderr)
+            for task in tasks:
+                if task.done() and not task.cancelled() and task.exception() is not None:
+                    raise BenchError(f"a slot failed: {task.exception()!r}")
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+    cpu = {role: cpu_after[role] - cpu_before[role] for role in cpu_before if role in cpu_after}
+    return Report(tally, measured, figures, cpu)
+
+
+def _cpu_snapshot(pids: dict[str, int]) -> dict[str, float]:
+    out = {"bench client": time.process_time()}
+    machine = machine_cpu()
+    if machine is not None:
+        out["machine busy"], out["machine steal"] = machine
+    for role, pid in pids.items():
+        seconds = cpu_seconds(pid)
+        if seconds is not None:
+            out[role] = seconds
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The report
+
+
+def percentile(ordered: list[float], q: float) -> float:
+    """The nearest-rank q-th percentile (0 < q <= 100) of an ascending list; nan for an empty one."""
+    if not ordered:
+        return float("nan")
+    rank = max(1, min(len(ordered), -(-len(ordered) * q // 100)))
+    return ordered[int(rank) - 1]
+
+
+def render(report: Report, args: argparse.Namespace, command: str) -> str:
+    """The figures as a small aligned table."""
+    tally = report.tally
+    ordered = sorted(tally.latencies)
+    rate = round(tally.accepted / report.measured, 1)  # judged as printed
+    p99 = round(percentile(ordered, 99) * 1000, 1)
+    p99_note = f"target < {TARGET_P99_MS:.0f}: {'met' if p99 < TARGET_P99_MS else 'MISSED'}"
+    if args.rate <= 0:
+        p99_note += f" (at saturation; judge it at a given load with --rate {TARGET_RATE:.0f})"
+    rows: list[tuple[str, str, str]] = [
+        ("matches (concurrent)", f"{args.matches}", f"HTTP client: {args.client_pool}"),
+        ("seats per match", f"{args.seats}", "all human, played by the bench"),
+        ("offered act rate", f"{args.rate:g}/s" if args.rate > 0 else "max", "" if args.rate > 0 else
+         "closed loop: each match submits as soon as it has read (latency ~ matches / request rate)"),
+        ("seconds measured", f"{report.measured:.1f}", "after the warm-up"),
+        ("accepted actions", f"{tally.accepted}", ""),
+        ("accepted actions/s", f"{rate:.1f}",
+         f"target >= {TARGET_RATE:.0f}: {'met' if rate >= TARGET_RATE else 'MISSED'}"),
+        ("act requests", f"{len(ordered)}", ""),
+    ]
+    for name, q in (("p50", 50.0), ("p95", 95.0), ("p99", 99.0), ("max", 100.0)):
+        note = p99_note if name == "p99" else ""
+        rows.append((f"act latency {name} ms", f"{percentile(ordered, q) * 1000:.1f}", note))
+    other = ", ".join(f"{kind} {n}" for kind, n in sorted(tally.outcomes.items())) or "none"
+    rows += [
+        ("other outcomes", f"{sum(tally.outcomes.values())}", other),
+        ("reads/s", f"{tally.reads / report.measured:.1f}", "match(id) queries"),
+        ("matches started/finished", f"{tally.created}/{tally.finished}", "whole run, warm-up included"),
+    ]
+    figures = report.redis
+    if figures is None:
+        rows.append(("Redis bytes per live match", "n/a", "pass --redis-url to measure"))
+    else:
+        parts = " ".join(f"{k} {v / 1024:.1f}K" for k, v in sorted(figures.per_key.items(), key=lambda kv: -kv[1]))
+        rows += [
+            ("Redis bytes per live match", f"{figures.per_match:,.0f}",
+             f"MEMORY USAGE, {figures.sampled} matches at version {figures.mean_version:.0f}: {parts}"),
+            ("Redis used_memory / live", f"{figures.used_memory / max(1, figures.active):,.0f}",
+             f"used_memory {figures.used_memory:,} over {figures.active} active matches "
+             f"({figures.over} finished kept)"),
+        ]
+    cpu = dict(report.cpu)
+    busy, steal = cpu.pop("machine busy", None), cpu.pop("machine steal", None)
+    for role, seconds in cpu.items():
+        rows.append((f"CPU {role}", f"{seconds / report.measured * 100:.0f}%", "of one core, in the window"))
+    if busy is not None and steal is not None:
+        cores = os.cpu_count() or 1
+        rest = max(0.0, busy - sum(cpu.values())) / report.measured * 100
+        rows.append(("CPU whole machine", f"{busy / report.measured / cores * 100:.0f}%",
+                     f"of {cores} cores; the rest ({'kernel' if 'api' in cpu else 'the service, kernel'},"
+                     f" other processes) {rest:.0f}% of one core;"
+                     f" hypervisor steal {steal / report.measured * 100:.0f}%"))
+    rows.append(("command", command, ""))
+    width = max(len(r[0]) for r in rows)
+    value_width = max(len(r[1]) for r in rows if r[0] != "command")
+    lines = []
+    for label, value, note in rows:
+        if label == "command":
+            lines.append(f"{label:<{width}}  {value}")
+        else:
+            lines.append(f"{label:<{width}}  {value:>{value_width}}  {note}".rstrip())
+    return "\n".join(lines)
+
+
+def _runner() -> asyncio.Runner:
+    """An event loop for the client side: uvloop's when installed (uvicorn[standard] brings it), else asyncio's."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.Runner()
+    return asyncio.Runner(loop_factory=uvloop.new_event_loop)
+
+
+def _interrupt(signum: int, _frame: FrameType | None) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+def main() -> int:
+    """Parse the options, run the load against a started (or given) service, print the table."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--matches", type=int, default=50, help="concurrent matches kept live")
+    parser.add_argument("--seats", type=int, default=4, help="seats per match (2-6), all played by the bench")
+    parser.add_argument("--seconds", type=float, default=30.0, help="measurement window after the warm-up")
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds of load before the window opens")
+    parser.add_argument("--rate", type=float, default=0.0,
+                        help="offered act submissions per second over all matches (0: as fast as answered)")
+    parser.add_argument("--api-processes", type=int, default=1, help="uvicorn --workers for the started API")
+    parser.add_argument("--seed", type=int, default=1, help="seeds the matches and the random choices")
+    parser.add_argument("--client-pool", choices=("shared", "per-match"), default="per-match",
+                        help="one httpx client for all matches, or one per match")
+    parser.add_argument("--url", help="use this running service (loopback) instead of starting one")
+    parser.add_argument("--redis-url", help="with --url: its Redis (loopback), for the memory figures")
+    args = parser.parse_args()
+    if args.matches < 1 or args.seconds <= 0 or args.warmup < 0 or args.api_processes < 1 or args.rate < 0:
+        parser.error("--matches and --api-processes must be >= 1, --seconds > 0, --warmup and --rate >= 0")
+    title = titles.get("greatfire")
+    if not title.min_seats <= args.seats <= title.max_seats:
+        parser.error(f"--seats must be {title.min_seats}-{title.max_seats}")
+    command = shlex.join([Path(sys.executable).name, "-m", "bench.api_load", *sys.argv[1:]])
+    signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        with contextlib.ExitStack() as stack:
+            if args.url:
+                base = _loopback(args.url, "--url")
+                redis_url = _loopback(args.redis_url, "--redis-url") if args.redis_url else None
+                pids: dict[str, int] = {}
+            else:
+                print(f"starting Redis, the API ({args.api_processes} process(es)) and a worker...", file=sys.stderr)
+                service = stack.enter_context(local_service(args.api_processes))
+                base, redis_url, pids = service.base, service.redis.url, service.pids()
+            print(f"loading {base} with {args.matches} matches: {args.warmup:g} s warm-up, "
+                  f"{args.seconds:g} s measured...", file=sys.stderr)
+            with _runner() as runner:
+                report = runner.run(drive(base, redis_url, args.matches, args.seats, args.seconds, args.warmup,
+                                          args.seed, pids, args.client_pool, args.rate))
+    except KeyboardInterrupt:
+        print("interrupted; the service the bench started is stopped", file=sys.stderr)
+        return 130
+    except BenchError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(render(report, args, command))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
