@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
 from domain import titles
+from domain.errors import IllegalAction
 from domain.greatfire.components import Components
 from domain.greatfire.match import GreatFireMatch
 from domain.greatfire.state import ACTION_POINTS, ORIGIN_START_CONES, TOTAL_CONES, Phase
@@ -125,3 +130,35 @@ def run_non_player(m: GreatFireMatch) -> list[dict[str, object]]:
     while m.system_due():
         events += m.run_system_step()
     return events
+
+
+def conserved(m: GreatFireMatch) -> None:
+    """R10: 65 cones in all, between the supply, the board and the players' put-out piles."""
+    assert m.supply >= 0 and min(m.cones) >= 0 and min(m.put_out) >= 0
+    assert m.supply + sum(m.cones) + sum(m.put_out) == TOTAL_CONES
+
+
+def act(m: GreatFireMatch, action: dict[str, Any], seat: int = 0) -> list[dict[str, Any]]:
+    """Apply through the contract and check the cones are conserved."""
+    events = m.apply(seat, action)
+    conserved(m)
+    return events
+
+
+def refused(m: GreatFireMatch, action: dict[str, Any], seat: int = 0,
+            error: type[Exception] = IllegalAction) -> None:
+    """The action raises the given RulesError and changes nothing."""
+    before = m.to_dict()
+    with pytest.raises(error):
+        m.apply(seat, action)
+    assert m.to_dict() == before
+
+
+def legal(m: GreatFireMatch, kind: str, key: str = "district", seat: int = 0) -> list[Any]:
+    """Sorted values of one field over the legal actions of one type."""
+    return ids([a for a in m.legal_actions(seat) if a["type"] == kind], key)
+
+
+def of(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
+    """The events of one type."""
+    return [e for e in events if e["type"] == kind]

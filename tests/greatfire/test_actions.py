@@ -11,10 +11,9 @@ from typing import Any
 
 import pytest
 
-from domain.errors import IllegalAction, NotYourTurn
+from domain.errors import NotYourTurn
 from domain.greatfire.match import GreatFireMatch
-from domain.greatfire.state import TOTAL_CONES
-from tests.greatfire.positions import blank, empty, ids, put, restart
+from tests.greatfire.positions import act, blank, conserved, empty, ids, legal, of, put, refused, restart
 
 Action = dict[str, Any]
 Event = dict[str, Any]
@@ -23,28 +22,12 @@ Event = dict[str, Any]
 # --- helpers -----------------------------------------------------------------------------------------
 
 
-def conserved(m: GreatFireMatch) -> None:
-    """R10: 65 cones in all, between the supply, the board and the players' put-out piles."""
-    assert m.supply >= 0 and min(m.cones) >= 0
-    assert m.supply + sum(m.cones) + sum(m.put_out) == TOTAL_CONES
 
 
-def act(m: GreatFireMatch, action: Action, seat: int = 0) -> list[Event]:
-    events = m.apply(seat, action)
-    conserved(m)
-    return events
 
 
-def refused(m: GreatFireMatch, action: Action, seat: int = 0, error: type[Exception] = IllegalAction) -> None:
-    """The action raises the given RulesError and changes nothing."""
-    before = m.to_dict()
-    with pytest.raises(error):
-        m.apply(seat, action)
-    assert m.to_dict() == before
 
 
-def legal(m: GreatFireMatch, kind: str, key: str = "district", seat: int = 0) -> list[Any]:
-    return ids([a for a in m.legal_actions(seat) if a["type"] == kind], key)
 
 
 def band_moves(m: GreatFireMatch, source: str) -> list[Any]:
@@ -55,8 +38,6 @@ def i(m: GreatFireMatch, district_id: str) -> int:
     return m.geo.index[district_id]
 
 
-def of(events: list[Event], kind: str) -> list[Event]:
-    return [e for e in events if e["type"] == kind]
 
 
 def scene() -> GreatFireMatch:

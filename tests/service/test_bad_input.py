@@ -21,13 +21,6 @@ UNKNOWN_ID = "0123456789abcdef"
 
 
 @pytest.fixture(scope="module")
-def redis(redis_url: str) -> Iterator[Redis]:
-    r = Redis.from_url(redis_url, decode_responses=True)
-    yield r
-    r.close()
-
-
-@pytest.fixture(scope="module")
 def c(server: str) -> Iterator[h.RecordingClient]:
     with h.recording(server) as client:
         yield client

@@ -9,32 +9,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from redis import Redis
 
 from tests.service import support as h
 from tests.service.conftest import Client
 
 N = 50
-
-
-@pytest.fixture(scope="module")
-def redis(redis_url: str) -> Iterator[Redis]:
-    r = Redis.from_url(redis_url, decode_responses=True)
-    yield r
-    r.close()
-
-
-@pytest.fixture(scope="module")
-def second_server(redis_url: str, server: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A second API process over the same Redis and queue as the session's server."""
-    log: Path = tmp_path_factory.mktemp("api2") / "api2.log"
-    with h.api_process(redis_url, log) as base:
-        yield base
 
 
 def _race(c: Client, redis: Redis, s: h.Setup, bases: list[str], keys_: list[str | None],

@@ -3,20 +3,11 @@ refused actions; different keys, different seats and different matches are indep
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from redis import Redis
 
 from tests.service import support as h
 from tests.service.conftest import Client
-
-
-@pytest.fixture(scope="module")
-def redis(redis_url: str) -> Iterator[Redis]:
-    r = Redis.from_url(redis_url, decode_responses=True)
-    yield r
-    r.close()
 
 
 def test_a_resubmitted_key_returns_the_first_accepted_outcome(server: str, redis: Redis) -> None:

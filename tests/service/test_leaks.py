@@ -7,22 +7,13 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 
-import pytest
 from redis import Redis
 
 from matches import keys
 from tests.service import support as h
 
 STEPS = 60
-
-
-@pytest.fixture(scope="module")
-def redis(redis_url: str) -> Iterator[Redis]:
-    r = Redis.from_url(redis_url, decode_responses=True)
-    yield r
-    r.close()
 
 
 def test_every_viewer_sees_only_its_own_secrets_while_people_play(server: str, redis: Redis) -> None:

@@ -6,24 +6,15 @@ from __future__ import annotations
 import asyncio
 import random
 from collections import Counter
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import pytest
 from redis import Redis
 
 from tests.service import support as h
 
 PAGE = """query($after: String) { matches(status: WAITING, first: 1, after: $after) {
   items { id status } endCursor hasNextPage } }"""
-
-
-@pytest.fixture(scope="module")
-def redis(redis_url: str) -> Iterator[Redis]:
-    r = Redis.from_url(redis_url, decode_responses=True)
-    yield r
-    r.close()
 
 
 def _concurrently(base: str, requests: list[tuple[str, dict[str, Any], str | None]]) -> list[dict[str, Any]]:

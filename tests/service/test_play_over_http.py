@@ -8,20 +8,12 @@ the stored log is replayed through the engine at the end: each step was applied 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from redis import Redis
 
 from tests.service import support as h
-
-
-@pytest.fixture(scope="module")
-def redis(redis_url: str) -> Iterator[Redis]:
-    r = Redis.from_url(redis_url, decode_responses=True)
-    yield r
-    r.close()
 
 
 def _finish_checks(c: h.RecordingClient, redis: Redis, s: h.Setup, played: h.Played) -> None:

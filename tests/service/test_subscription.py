@@ -6,7 +6,6 @@ import asyncio
 import json
 import random
 import threading
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlparse
@@ -113,13 +112,6 @@ class Player(threading.Thread):
             self.error = exc
         finally:
             self.paused.set()
-
-
-@pytest.fixture(scope="module")
-def second_server(redis_url: str, server: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Another API process over the same Redis: a reconnecting client may land on either."""
-    with h.api_process(redis_url, tmp_path_factory.mktemp("api-ws") / "api.log") as base:
-        yield base
 
 
 @pytest.mark.parametrize("elsewhere", [False, True], ids=["same-process", "other-process"])
@@ -249,13 +241,6 @@ def test_a_bad_websocket_message_closes_with_4400(server: str, message: str) -> 
     assert code == 4400, f"closed with {code} {reason!r}; graphql-transport-ws requires 4400 for a bad message"
     # and the service is still fine
     assert httpx.get(f"{server}/healthz", timeout=10).status_code == 200
-
-
-@pytest.fixture(scope="module")
-def redis(redis_url: str) -> Iterator[Redis]:
-    r = Redis.from_url(redis_url, decode_responses=True)
-    yield r
-    r.close()
 
 
 def test_odd_or_foreign_credentials_subscribe_as_a_spectator(server: str, redis: Redis) -> None:

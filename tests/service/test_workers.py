@@ -20,13 +20,6 @@ from workers import jobs
 
 
 @pytest.fixture(scope="module")
-def redis(redis_url: str) -> Iterator[Redis]:
-    r = Redis.from_url(redis_url, decode_responses=True)
-    yield r
-    r.close()
-
-
-@pytest.fixture(scope="module")
 def queue(redis_url: str) -> Iterator[Queue]:
     connection = Redis.from_url(redis_url)
     yield Queue(h.QUEUE, connection=connection)
