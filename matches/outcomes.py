@@ -8,7 +8,7 @@ from typing import Any
 
 @dataclass(frozen=True)
 class ActOutcome:
-    """What became of an act: kind is one of the KINDS below."""
+    """What became of an act: kind is one of the names below (accepted, illegal, stale...)."""
 
     kind: str
     version: int | None = None
@@ -34,4 +34,3 @@ NOT_FOUND = "notFound"
 UNAUTHORIZED = "unauthorized"
 OVER = "over"
 NOT_STARTED = "notStarted"
-KINDS = (ACCEPTED, ILLEGAL, NOT_YOUR_TURN, STALE, NOT_FOUND, UNAUTHORIZED, OVER, NOT_STARTED)

@@ -50,7 +50,3 @@ class Scheduler:
         """Enqueue a job when the decision now pending is the service's."""
         if automated_next(match, seats):
             await self.enqueue(match_id, match.version)
-
-    def queued(self) -> int:
-        """Jobs waiting in the queue."""
-        return len(self.queue)

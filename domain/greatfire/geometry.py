@@ -29,7 +29,6 @@ class Geometry:
     size: tuple[int, ...]
     setup_sites: tuple[int, ...]
     fill_order: tuple[int, ...]
-    regions: tuple[str, ...]
     objective_vp: tuple[int, ...]
 
 
@@ -62,7 +61,6 @@ def geometry(board: Board) -> Geometry:
         size=tuple(d.size or 0 for d in ds),
         setup_sites=tuple(d.index for d in ds if d.region != "green" and d.kind != "origin"),
         fill_order=tuple(fill),
-        regions=tuple(sorted({d.region for d in ds})),
         objective_vp=tuple(d.objective.vp if d.objective else 0 for d in ds),
     )
     _CACHE[id(board)] = geo

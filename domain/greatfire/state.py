@@ -113,14 +113,6 @@ class State:
         """On fire and trained bands >= cones."""
         return 0 < self.cones[d] <= self.bands[d]
 
-    def free_bands(self, d: int) -> int:
-        """Trained bands not sitting on a cone."""
-        return max(0, self.bands[d] - self.cones[d])
-
-    def house_count(self, d: int) -> int:
-        """Houses standing in a district."""
-        return sum(self.houses[d])
-
     def seat_houses(self, seat: int) -> int:
         """Houses of the seat's colour(s) still on the map."""
         return sum(row[c] for row in self.houses for c in self.colours[seat])
