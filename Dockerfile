@@ -6,6 +6,7 @@ COPY domain ./domain
 COPY matches ./matches
 COPY api ./api
 COPY workers ./workers
+COPY web ./web
 RUN pip install --no-cache-dir .
 ENV PYTHONUNBUFFERED=1
 EXPOSE 8000

@@ -1,4 +1,5 @@
-"""The Starlette application: GraphQL at /graphql (GraphiQL in a browser), health, readiness and metrics."""
+"""The Starlette application: GraphQL at /graphql (GraphiQL in a browser), health, readiness, metrics, and the
+browser client (web/) at /."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from api.metrics import Metrics
 from api.middleware import BodyLimit, Timing
 from api.schema import schema
 from api.services import Services
+from api.web import web_routes
 from matches.config import Settings
 
 
@@ -72,6 +74,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             Route("/metrics", metrics_endpoint),
             Route("/graphql", graphql, methods=["GET", "POST"]),
             WebSocketRoute("/graphql", graphql),
+            *web_routes(),
         ],
         middleware=[Middleware(Timing, metrics=metrics), Middleware(BodyLimit, max_bytes=settings.max_body_bytes),
                     Middleware(JsonGuard)],

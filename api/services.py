@@ -13,6 +13,8 @@ from matches.pipeline import Pipeline
 from matches.scheduler import Scheduler
 from matches.store import MatchStore
 
+SOCKET_TIMEOUT = 30.0  # seconds; the subscription blocks at most BLOCK_MS (10 s) per read
+
 
 @dataclass
 class Services:
@@ -29,7 +31,10 @@ class Services:
     @classmethod
     def connect(cls, settings: Settings) -> Services:
         """Build the services for a Redis URL (connections open lazily)."""
-        redis = Redis.from_url(settings.redis_url, decode_responses=True, max_connections=2000)
+        # socket_timeout must outlast the subscription's blocking stream reads (redis-py 8 defaults to 5 s,
+        # which cut every idle subscription short).
+        redis = Redis.from_url(settings.redis_url, decode_responses=True, max_connections=2000,
+                               socket_timeout=SOCKET_TIMEOUT)
         store = MatchStore(redis, settings)
         scheduler = Scheduler(redis, settings)
         return cls(settings, redis, store, scheduler, Lobby(store, scheduler), Pipeline(store, scheduler))

@@ -73,6 +73,10 @@ class Title(Protocol):
         """Set up a new match from a seed; raise BadOptions for a seat count or option it does not support."""
         ...
 
+    def board(self) -> dict[str, JSON] | None:
+        """Return the map data a client draws (None for a title without a board)."""
+        ...
+
     def match_from_dict(self, data: dict[str, JSON]) -> Match:
         """Rebuild a match from to_dict() output."""
         ...

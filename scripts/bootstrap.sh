@@ -14,3 +14,19 @@ if [ ! -f "$stamp" ]; then
   rm -f .venv/.installed-*
   touch "$stamp"
 fi
+# The browser of the web client's end-to-end tests (tests/web): Debian's chromium, driven by the playwright
+# package with this system binary (Playwright never downloads a browser here).
+if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1; then
+  as_root=()
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+      as_root=(sudo -n)
+    else
+      echo "bootstrap: cannot install chromium without root (apt-get install chromium); tests/web will skip" >&2
+    fi
+  fi
+  if [ "$(id -u)" -eq 0 ] || [ ${#as_root[@]} -gt 0 ]; then
+    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  fi
+fi

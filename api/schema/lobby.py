@@ -14,8 +14,6 @@ from domain.bots import LEVELS
 from matches.lobby import LobbyError
 
 MAX_PAGE = 100
-
-
 @strawberry.type
 class Title:
     """A playable game."""
@@ -26,6 +24,11 @@ class Title:
     max_seats: int
     options: JSON = strawberry.field(description="option name -> {type, default, description}")
     bot_levels: list[str]
+    board: JSON | None = strawberry.field(
+        resolver=lambda root: titles.get(root.id).board(),
+        description="The map a client draws: districts (id, name, region, kind, size, objective, tokenSite, "
+                    "presetBand, x, y on a 1000x1000 canvas, north up) and links {from, to, dir}; null for a title "
+                    "without a board")
 
 
 @strawberry.type

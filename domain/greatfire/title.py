@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
+import json
 from typing import Any
 
 from domain.errors import BadOptions
-from domain.greatfire.board import load_board
+from domain.greatfire.board import SHIPPED_BOARD, load_board
 from domain.greatfire.components import shipped_components
 from domain.greatfire.geometry import geometry
 from domain.greatfire.match import GreatFireMatch
@@ -22,6 +24,14 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "npcTies": {"type": "conductor|random", "default": "conductor",
                 "description": "2 players: who breaks a true tie in a non-player turn (R21)."},
 }
+
+
+@functools.cache
+def shipped_board_data() -> dict[str, Any]:
+    """The shipped board.json as data, once the loader has validated it."""
+    load_board()
+    data: dict[str, Any] = json.loads(SHIPPED_BOARD.read_text(encoding="utf-8"))
+    return data
 
 
 class GreatFireTitle:
@@ -72,6 +82,10 @@ class GreatFireTitle:
         match.rng = Rng.from_seed(seed)
         deal_setup(match, seats, seed, opts, opts["startSeat"])
         return match
+
+    def board(self) -> dict[str, Any]:
+        """Return the shipped board data (districts with positions, links with directions), as validated."""
+        return shipped_board_data()
 
     def match_from_dict(self, data: dict[str, Any]) -> GreatFireMatch:
         """Rebuild a match from to_dict() output."""

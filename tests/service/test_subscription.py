@@ -309,3 +309,26 @@ def test_odd_or_foreign_credentials_subscribe_as_a_spectator(server: str, redis:
     assert any("audience" in e for row in mine.rows for e in row["events"]), "the header did not name the seat"
     for row in mine.rows:
         h.check_events(row["events"], seat)
+
+
+IDLE_SECONDS = 12.0  # longer than redis-py's 5 s default socket timeout and than one 10 s blocking read
+
+
+def test_an_idle_subscription_stays_open_and_delivers_the_next_step(server: str) -> None:
+    """Nothing happens for 12 s: the subscription must neither error nor close, then deliver the next move."""
+    with h.recording(server) as c:
+        s = h.all_human_match(c, seats=3, seed=411)
+        _seat, token, m = h.to_act(c, s)
+
+        async def scenario() -> Received:
+            got = Received()
+            task = asyncio.create_task(subscribe(server, s.match_id, m["version"], token,
+                                                 stop_at=m["version"] + 1, out=got))
+            await asyncio.sleep(IDLE_SECONDS)
+            assert not task.done(), f"the subscription ended while idle: {got.raw}"
+            assert got.rows == [] and got.errors == []
+            await asyncio.to_thread(h.act, c, s.match_id, token, m["legalActions"][0], m["version"])
+            return await asyncio.wait_for(task, RECV_TIMEOUT)
+
+        got = asyncio.run(scenario())
+    assert got.errors == [] and got.versions == [m["version"] + 1]

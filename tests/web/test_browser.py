@@ -1,0 +1,321 @@
+"""The web client end to end, in headless Chromium: lobby, a human turn by clicking, a whole match, a spectator.
+
+Everything a player does here goes through the page (clicks and typing); the tests only read the DOM, which
+carries stable data-testid / data-district attributes for them.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from domain.greatfire.board import load_board
+
+VIEWPORT = {"width": 1600, "height": 1000}
+TURN_WAIT_MS = 60_000
+FINISH_SECONDS = 170
+
+MATCH = "[data-testid=match]"
+IDLE = f"{MATCH}[data-busy=false]"
+READY_JS = """() => { const m = document.querySelector('[data-testid=match]');
+  return m !== null && m.dataset.busy === 'false'
+    && (m.dataset.yourTurn === 'true' || m.dataset.status === 'OVER'); }"""
+
+
+class Page:
+    """A page in its own browser context, recording uncaught errors, HTTP answers and WebSocket frames."""
+
+    def __init__(self, browser: Any, base: str) -> None:
+        self.context = browser.new_context(viewport=VIEWPORT, base_url=base)
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(20_000)
+        self.errors: list[str] = []
+        self.responses: list[Any] = []
+        self.frames: list[str] = []
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.on("console", lambda msg: self.errors.append(msg.text) if msg.type == "error" else None)
+        self.page.on("response", lambda response: self.responses.append(response))
+        self.page.on("websocket", self._socket)
+
+    def _socket(self, socket: Any) -> None:
+        socket.on("framereceived", lambda payload: self.frames.append(
+            payload if isinstance(payload, str) else bytes(payload).decode("utf-8", "replace")))
+
+    def bodies(self) -> list[Any]:
+        """Every GraphQL answer and pushed WebSocket message, decoded."""
+        out = []
+        for response in self.responses:
+            if response.url.endswith("/graphql") and response.request.method == "POST":
+                out.append(response.json())
+        out.extend(json.loads(frame) for frame in self.frames)
+        return out
+
+    def close(self) -> None:
+        self.context.close()
+
+
+@contextmanager
+def opened(browser: Any, base: str) -> Iterator[Page]:
+    page = Page(browser, base)
+    try:
+        yield page
+    finally:
+        page.close()
+    assert page.errors == [], page.errors
+
+
+def version(page: Any) -> int:
+    return int(page.get_attribute(MATCH, "data-version"))
+
+
+def my_seat(page: Any) -> int:
+    viewer = page.get_attribute(MATCH, "data-viewer")
+    assert viewer.startswith("seat-"), viewer
+    return int(viewer.removeprefix("seat-"))
+
+
+def start_match(page: Any, name: str, shot: Path | None = None) -> str:
+    """In the lobby: create a 3-seat match, join it, seat two random bots; return the match id."""
+    page.goto("/")
+    title = page.get_by_test_id("title")
+    title.wait_for()
+    assert "The Great Fire: London 1666" in title.inner_text()
+    page.get_by_test_id("player-name").fill(name)
+    page.get_by_test_id("bot-level").select_option("random")
+    page.get_by_test_id("create-seats").fill("3")
+    page.get_by_test_id("create-match").click()
+    row = page.locator("[data-testid=my-matches] [data-testid=match-row]")
+    row.first.wait_for()
+    assert row.count() == 1
+    match_id = row.get_attribute("data-match")
+    row = page.locator(f"[data-testid=my-matches] [data-testid=match-row][data-match='{match_id}']")
+    row.get_by_test_id("join").click()
+    row.locator(".seat.human", has_text=name).wait_for()
+    for bots in (1, 2):
+        row.get_by_test_id("add-bot").click()
+        page.wait_for_function("([id, n]) => document.querySelectorAll("
+                               "`[data-testid=my-matches] [data-match='${id}'] .seat.bot`).length === n",
+                               arg=[match_id, bots])
+    row = page.locator(f"[data-testid=my-matches] [data-testid=match-row][data-match='{match_id}']"
+                       "[data-status=ACTIVE]")
+    row.wait_for()
+    if shot is not None:
+        page.screenshot(path=str(shot), full_page=True)
+    row.get_by_test_id("play-link").click()
+    page.locator(f"{MATCH}[data-status=ACTIVE]").wait_for()
+    page.get_by_test_id("board").wait_for()
+    return match_id
+
+
+def wait_ready(page: Any, timeout: int = TURN_WAIT_MS) -> bool:
+    """Wait until it is the human's turn (True) or the match is over (False)."""
+    try:
+        page.wait_for_function(READY_JS, timeout=timeout)
+    except Exception as exc:  # say where the page stood, not only that it timed out
+        state = page.evaluate("() => ({match: {...document.querySelector('[data-testid=match]')?.dataset},"
+                              " turn: document.querySelector('[data-testid=turn]')?.innerText,"
+                              " notice: document.querySelector('[data-testid=notice]')?.innerText})")
+        raise AssertionError(f"the human's turn did not come: {state}") from exc
+    return page.get_attribute(MATCH, "data-status") != "OVER"
+
+
+def click_one(page: Any, prefer: tuple[str, ...] = ()) -> str:
+    """Click one legal move the page offers, as a person would; return what was clicked.
+
+    The order: a pending choice, then the preferred action buttons, then any action button, a playable card,
+    a highlighted district.
+    """
+    candidates = ["[data-testid=chooser] [data-testid=choice]:not([disabled])"]
+    candidates += [f"[data-testid=actions] [data-testid=action][data-type={kind}]" for kind in prefer]
+    candidates += ["[data-testid=actions] [data-testid=action]:not([disabled])",
+                   "[data-testid=hand-card].playable:not([disabled])",
+                   "[data-testid=district].target"]
+    for selector in candidates:
+        found = page.locator(selector)
+        if found.count():
+            target = found.first
+            label = target.get_attribute("data-type") or target.get_attribute("data-district") or "?"
+            kind = "district" if "district" in selector else "card" if "hand-card" in selector else "button"
+            target.click()
+            page.wait_for_selector(IDLE)
+            return f"{kind}:{label}"
+    raise AssertionError(f"nothing to click on the human's turn:\n{page.inner_text('[data-testid=turn]')}")
+
+
+def play_own_turn(page: Any) -> list[str]:
+    """Play decisions by clicking until the human has finished one whole fire-and-actions turn."""
+    seat = my_seat(page)
+    ended = f"[data-testid=log] li.ev[data-type=turnEnded][data-seat='{seat}']"
+    before = page.locator(ended).count()
+    clicks: list[str] = []
+    did_action = False
+    deadline = time.monotonic() + 90
+    while page.locator(ended).count() == before:
+        assert time.monotonic() < deadline, clicks
+        assert wait_ready(page), "the match ended during the turn"
+        phase_actions = page.locator("[data-testid=actions] [data-type=endActions]").count() > 0
+        if phase_actions and not did_action and page.locator("[data-testid=district].target").count():
+            # one real action (move, put out, demolish...) before ending the actions phase
+            clicks.append(_click_district(page))
+            did_action = True
+            continue
+        clicks.append(click_one(page, prefer=("endActions",)))
+    return clicks
+
+
+def _click_district(page: Any) -> str:
+    district = page.locator("[data-testid=district].target").first
+    name = district.get_attribute("data-district")
+    district.click()
+    page.wait_for_selector(IDLE)
+    for _ in range(3):  # a district offering several moves opens a chooser; a band waits for its destination
+        if page.locator("[data-testid=chooser] [data-testid=choice]").count():
+            page.locator("[data-testid=chooser] [data-testid=choice]").first.click()
+            page.wait_for_selector(IDLE)
+        elif page.locator("[data-testid=band-selected]").count():
+            page.locator("[data-testid=district].target:not(.selected)").first.click()
+            page.wait_for_selector(IDLE)
+        else:
+            break
+    return f"district:{name}"
+
+
+# ----- the tests ----------------------------------------------------------------------------------------------
+
+def test_lobby_creates_joins_and_fills_a_match(browser: Any, server: str, screenshots: Path) -> None:
+    with opened(browser, server) as p:
+        match_id = start_match(p.page, "Ann", shot=screenshots / "lobby.png")
+        page = p.page
+        assert page.url.endswith(f"#/match/{match_id}")
+        board = load_board()
+        assert page.locator("[data-testid=district]").count() == len(board.districts)
+        for district in board.districts:  # every district drawn from the board data, at its own place
+            assert page.locator(f"[data-testid=district][data-district='{district.id}']").count() == 1
+        assert page.locator("svg.board line.link").count() == len(_links())
+        assert page.locator("svg.board line.link.diagonal").count() == sum(
+            1 for link in _links() if len(link["dir"]) == 2)
+        assert page.locator("[data-testid=players] [data-testid=player]").count() == 3
+        assert page.get_by_test_id("viewer").inner_text().startswith("You are Ann")
+        assert (screenshots / "lobby.png").stat().st_size > 10_000
+
+
+def test_a_human_turn_by_clicking_and_the_bots_answer(browser: Any, server: str, screenshots: Path) -> None:
+    with opened(browser, server) as p:
+        page = p.page
+        start_match(page, "Ben")
+        seat = my_seat(page)
+        clicks = play_own_turn(page)
+        kinds = [c.split(":")[0] for c in clicks]
+        assert "card" in kinds, clicks  # a fire card from the hand
+        assert kinds.count("district") >= 2, clicks  # the source, then where the fire spreads
+        log = page.get_by_test_id("log")
+        for kind in ("cardPlayed", "sourceChosen", "actionsEnded"):
+            assert log.locator(f"li.ev[data-type={kind}][data-seat='{seat}']").count() >= 1, kind
+        assert log.locator("li.ev[data-type=fireSpread]").count() >= 1
+        # The bots answer by themselves: steps after the human's turn, by other seats, with no click.
+        ended_at = int(log.locator(f"li.ev[data-type=turnEnded][data-seat='{seat}']").first
+                       .locator("xpath=ancestor::li[@data-version]").get_attribute("data-version"))
+        page.wait_for_function("""([seat, after]) => [...document.querySelectorAll(
+            '[data-testid=log] li.step')].some((step) => Number(step.dataset.version) > after
+            && step.querySelector(`li.ev[data-type=turnEnded]:not([data-seat='${seat}'])`))""",
+                               arg=[seat, ended_at], timeout=TURN_WAIT_MS)
+        assert version(page) > ended_at
+        bot_seats = {int(x) for x in page.eval_on_selector_all(
+            "[data-testid=log] li.ev[data-type=cardPlayed]", "els => els.map((e) => e.dataset.seat)")} - {seat}
+        assert bot_seats, "no bot played a fire card"
+        wait_ready(page)
+        page.wait_for_selector(IDLE)
+        page.screenshot(path=str(screenshots / "board-midgame.png"), full_page=True)
+        assert page.locator("[data-testid=district][data-fire]:not([data-fire='0'])").count() >= 1
+        assert page.get_by_test_id("hand").locator("[data-testid=hand-card]").count() >= 1
+        assert page.get_by_test_id("objectives").locator("li").count() >= 1
+
+
+def test_a_whole_match_to_its_result_by_clicking(browser: Any, server: str, screenshots: Path) -> None:
+    with opened(browser, server) as p:
+        page = p.page
+        start_match(page, "Cat")
+        clicks = 0
+        deadline = time.monotonic() + FINISH_SECONDS
+        while wait_ready(page):
+            assert time.monotonic() < deadline, f"not over after {clicks} clicks"
+            click_one(page, prefer=("keepHand", "endActions", "endFire"))
+            clicks += 1
+        result = page.get_by_test_id("result")
+        result.wait_for()
+        assert "Winner" in result.inner_text()
+        page.screenshot(path=str(screenshots / "match-over.png"), full_page=True)
+        assert page.get_attribute(MATCH, "data-status") == "OVER"
+        assert page.get_by_test_id("log").locator("li.ev[data-type=gameOver]").count() == 1
+        assert clicks > 10
+
+
+def test_a_spectator_sees_the_moves_and_no_secrets(browser: Any, server: str, screenshots: Path) -> None:
+    with opened(browser, server) as player, opened(browser, server) as spectator:
+        start_match(player.page, "Dan")
+        link = player.page.get_by_test_id("spectator-link").get_attribute("href")
+        assert link is not None and link.startswith("#/watch/") and "token" not in link.lower()
+        watcher = spectator.page
+        watcher.goto(f"/{link}")
+        watcher.locator(f"{MATCH}[data-viewer=spectator][data-status=ACTIVE]").wait_for()
+        seen_first = version(watcher)
+        play_own_turn(player.page)
+        wait_ready(player.page)
+        reached = version(player.page)
+        assert reached > seen_first
+        watcher.wait_for_function(
+            f"() => Number(document.querySelector('[data-testid=match]').dataset.version) >= {reached}")
+        assert watcher.get_by_test_id("log").locator("li.ev[data-type=cardPlayed]").count() >= 1
+        watcher.screenshot(path=str(screenshots / "spectator.png"), full_page=True)
+        # The player sees their secrets (so the checks below are meaningful)...
+        assert player.page.get_by_test_id("hand").locator("[data-testid=hand-card]").count() >= 1
+        assert any(_private_events(body) for body in player.bodies())
+        # ...the spectator never: not in the page, not in any answer or pushed message.
+        assert watcher.get_by_test_id("viewer").inner_text() == "Spectating"
+        for testid in ("you", "hand", "objectives", "my-tokens", "actions", "hand-card"):
+            assert watcher.get_by_test_id(testid).count() == 0, testid
+        bodies = spectator.bodies()
+        assert any("matchEvents" in json.dumps(body) for body in bodies)
+        for body in bodies:
+            assert _secrets(body) == [], body
+            assert _private_events(body) == [], body
+
+
+# ----- helpers --------------------------------------------------------------------------------------------
+
+def _links() -> list[dict[str, str]]:
+    from domain.greatfire.board import SHIPPED_BOARD
+
+    links: list[dict[str, str]] = json.loads(SHIPPED_BOARD.read_text(encoding="utf-8"))["links"]
+    return links
+
+
+def _secrets(value: Any, path: str = "") -> list[str]:
+    """Where a decoded JSON value holds a seat's secrets: a "you" key anywhere (a view's private part, or the
+    caller's seat), or a hand / objectives outside an event (events such as handRevealed show a hand to all)."""
+    found = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "you" or (key in ("hand", "objectives") and "type" not in value):
+                found.append(f"{path}.{key}")
+            found.extend(_secrets(item, f"{path}.{key}"))
+    elif isinstance(value, list):
+        for n, item in enumerate(value):
+            found.extend(_secrets(item, f"{path}[{n}]"))
+    return found
+
+
+def _private_events(value: Any) -> list[Any]:
+    """Events (objects with a "type") that carry an audience, anywhere in a decoded JSON value."""
+    if isinstance(value, dict):
+        found = [value] if "type" in value and "audience" in value else []
+        for item in value.values():
+            found.extend(_private_events(item))
+        return found
+    if isinstance(value, list):
+        return [event for item in value for event in _private_events(item)]
+    return []

@@ -1,0 +1,39 @@
+"""The service serves the web client (no browser needed): the page, its modules, and the board data it draws."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+
+from domain.greatfire.board import SHIPPED_BOARD
+from tests.service.conftest import Client
+
+
+def test_the_page_is_served_at_the_root(server: str) -> None:
+    response = httpx.get(f"{server}/", timeout=10)
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/html")
+    assert '<script type="module" src="/static/app.js">' in response.text
+
+
+def test_the_modules_and_styles_are_served_with_their_types(server: str) -> None:
+    for name, kind in (("app.js", "javascript"), ("match.js", "javascript"), ("board.js", "javascript"),
+                       ("style.css", "text/css"), ("favicon.svg", "image/svg+xml")):
+        response = httpx.get(f"{server}/static/{name}", timeout=10)
+        assert response.status_code == 200, name
+        assert kind in response.headers["content-type"], (name, response.headers["content-type"])
+        assert response.headers["cache-control"] == "no-cache"
+
+
+def test_nothing_outside_the_client_folder_is_served(server: str) -> None:
+    for path in ("/static/../api/app.py", "/static/%2e%2e/pyproject.toml", "/static/", "/static/nope.js"):
+        assert httpx.get(f"{server}{path}", timeout=10).status_code == 404, path
+
+
+def test_the_title_carries_the_board_the_engine_plays_on(client: Client) -> None:
+    titles = client.gql("{ titles { id board } }")["titles"]
+    board = next(t["board"] for t in titles if t["id"] == "greatfire")
+    assert board == json.loads(SHIPPED_BOARD.read_text(encoding="utf-8"))
+    assert all({"x", "y", "region", "size", "objective", "tokenSite"} <= set(d) for d in board["districts"])
+    assert all({"from", "to", "dir"} == set(link) for link in board["links"])

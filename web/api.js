@@ -1,0 +1,150 @@
+// The public GraphQL API: queries and mutations over HTTP, match events over graphql-transport-ws.
+
+const MATCH_FIELDS = `fragment MatchFields on Match {
+  id title status version seatCount options mySeat: you toAct serviceToAct view legalActions result
+  seats { seat taken name kind level } }`;
+
+export const TITLES = `query { titles { id name minSeats maxSeats options botLevels } }`;
+export const BOARDS = `query { titles { id board botLevels } }`;
+export const LISTING = `query($status: MatchStatus!) { matches(status: $status, first: 20) {
+  items { id title status version seatCount seats { seat taken name kind level } } } }`;
+export const SUMMARY = `query($id: ID!) { match(id: $id) {
+  id title status version seatCount mySeat: you seats { seat taken name kind level } } }`;
+export const MATCH = `query($id: ID!) { match(id: $id) { ...MatchFields } } ${MATCH_FIELDS}`;
+export const CREATE = `mutation($input: CreateMatchInput!) { createMatch(input: $input) { __typename
+  ... on MatchCreated { matchId hostToken } ... on Problem { code message } } }`;
+export const JOIN = `mutation($input: JoinMatchInput!) { joinMatch(input: $input) { __typename
+  ... on SeatJoined { matchId seat token started } ... on Problem { code message } } }`;
+export const ADD_BOT = `mutation($input: AddBotInput!) { addBot(input: $input) { __typename
+  ... on BotAdded { seat level started } ... on Problem { code message } } }`;
+export const ACT = `mutation($input: ActInput!) { act(input: $input) { __typename
+  ... on ActionAccepted { version events match { ...MatchFields } }
+  ... on StaleVersion { code message currentVersion }
+  ... on Problem { code message } } } ${MATCH_FIELDS}`;
+export const MATCH_EVENTS = `subscription($id: ID!, $after: Int!) {
+  matchEvents(matchId: $id, afterVersion: $after) { version events } }`;
+
+/** POST a GraphQL document; return its data or throw an Error with the GraphQL or HTTP message. */
+export async function gql(query, variables = {}, token = null) {
+  const headers = { 'content-type': 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const response = await fetch('/graphql', { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
+  if (!response.ok) throw new Error(`HTTP ${response.status}: ${(await response.text()).slice(0, 200)}`);
+  const body = await response.json();
+  if (body.errors && body.errors.length) throw new Error(body.errors.map((e) => e.message).join('; '));
+  return body.data;
+}
+
+const boards = new Map();
+
+/** A title's board data and bot levels, {board, botLevels} (fetched once per page load). */
+export async function loadBoard(titleId) {
+  if (!boards.has(titleId)) {
+    boards.set(titleId, gql(BOARDS).then((data) => {
+      const title = data.titles.find((t) => t.id === titleId);
+      if (!title || !title.board) throw new Error(`no board for title ${titleId}`);
+      return title;
+    }));
+  }
+  try {
+    return await boards.get(titleId);
+  } catch (error) {
+    boards.delete(titleId);
+    throw error;
+  }
+}
+
+/**
+ * One GraphQL subscription over graphql-transport-ws that reconnects by itself.
+ * variables() is called on every (re)connect, so it can resume after the last version seen. When the server
+ * ends the stream (complete) or fails it (error), resume() says whether to subscribe again.
+ */
+export class Subscription {
+  constructor({ query, variables, token, onNext, onError, onComplete, resume }) {
+    Object.assign(this, { query, variables, token, onNext, onError, onComplete });
+    this.resume = resume || (() => false);
+    this.failures = 0;
+    this.closed = false;
+    this.done = false;
+    this.retry = 500;
+    this.ws = null;
+    this.timer = null;
+  }
+
+  start() {
+    if (this.closed || this.done) return;
+    const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`;
+    const ws = new WebSocket(url, 'graphql-transport-ws');
+    this.ws = ws;
+    const send = (message) => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify(message));
+    ws.onopen = () => send({ type: 'connection_init',
+      payload: this.token ? { authorization: `Bearer ${this.token}` } : {} });
+    ws.onmessage = (message) => {
+      let msg;
+      try {
+        msg = JSON.parse(message.data);
+      } catch {
+        return;
+      }
+      switch (msg.type) {
+        case 'connection_ack':
+          this.retry = 500;
+          this.since = Date.now();
+          send({ id: '1', type: 'subscribe', payload: { query: this.query, variables: this.variables() } });
+          break;
+        case 'next':
+          if (msg.payload && msg.payload.errors) {
+            this.failures += 1;
+            if (this.onError) this.onError(msg.payload.errors, this.failures);
+          } else if (msg.payload && msg.payload.data) {
+            this.failures = 0;
+            this.onNext(msg.payload.data);
+          }
+          break;
+        case 'error':
+          this.failures += 1;
+          if (this.onError) this.onError(msg.payload, this.failures);
+          this.ended(ws);
+          break;
+        case 'complete':
+          this.ended(ws);
+          break;
+        case 'ping':
+          send({ type: 'pong' });
+          break;
+        default:
+          break;
+      }
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws || this.closed || this.done) return;
+      this.timer = setTimeout(() => this.start(), this.retry);
+      this.retry = Math.min(this.retry * 2, 8000);
+    };
+  }
+
+  /** The server ended the stream: resubscribe (on a new connection) if still wanted, else stop. */
+  ended(ws) {
+    if (this.ws !== ws) return;
+    this.ws = null;
+    ws.close(1000);
+    if (this.closed) return;
+    if (this.since && Date.now() - this.since > 2000) this.failures = 0; // a long-lived stream: resume at once
+    if (this.resume()) {
+      this.timer = setTimeout(() => this.start(), this.failures ? this.retry : 100);
+      if (this.failures) this.retry = Math.min(this.retry * 2, 8000);
+    } else {
+      this.done = true;
+      if (this.onComplete) this.onComplete();
+    }
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    if (this.ws && this.ws.readyState <= WebSocket.OPEN) {
+      if (this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ id: '1', type: 'complete' }));
+      this.ws.close(1000);
+    }
+  }
+}
