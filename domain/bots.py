@@ -22,7 +22,14 @@ def greedy_bot(match: Match, seat: int, rng: random.Random) -> Action:
     return greedy(match, seat, rng)
 
 
-BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot}
+def search_bot(match: Match, seat: int, rng: random.Random) -> Action:
+    """Search from the seat's view alone (information-set Monte Carlo); budget: domain.greatfire.search."""
+    from domain.greatfire.search import budget_from_env, search_from_view
+
+    return search_from_view(match.view(seat), seat, rng, budget_from_env())
+
+
+BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot, "search": search_bot}
 LEVELS = tuple(BOTS)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.greatfire.board import District
+from domain.greatfire.components import CARDS
 from domain.greatfire.scoring import result
 from domain.greatfire.state import HOUSES_PER_COLOUR, Phase, State
 from domain.greatfire.turns import fire_cards_left
@@ -64,6 +65,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "stacksLeft": sum(1 for c in s.deck if c.startswith("#")),
         "untilIntensify": _until_intensify(s),
         "discardPile": len(s.discard),
+        "discardCards": {card: s.discard.count(card) for card in CARDS},  # played or flipped face up
         "turnsLeft": s.turns_left,
         "scoreTrack": {colours[c]: HOUSES_PER_COLOUR - _standing(s, c) for c in range(len(colours))},
         "hero": s.hero,
@@ -107,7 +109,12 @@ def _until_intensify(s: State) -> int | None:
 
 
 def _non_player(s: State) -> dict[str, Any]:
-    """The face-up cards and the pending tie of a 2-player non-player turn, and the decks' sizes."""
+    """The face-up cards and the pending tie of a 2-player non-player turn, and the decks' sizes.
+
+    Also public: the cards flipped face up so far (the decks' discard piles) and where the automated steps
+    stand (stage, the target once decided, the bands still to move, whether a flip uncovered a stack card).
+    """
+    ids = s.geo.ids
     return {
         "conductor": s.turn if s.phase in (Phase.NON_PLAYER, Phase.NON_PLAYER_CHOICE) else None,
         "fireCard": s.npc_card,
@@ -116,6 +123,12 @@ def _non_player(s: State) -> dict[str, Any]:
         "tie": s.npc_choice,
         "priorityDeck": len(s.priority_deck),
         "movementDeck": len(s.movement_deck),
+        "priorityDiscard": [list(s.comps.colour_priority[k]) for k in s.priority_discard],
+        "movementDiscard": list(s.movement_discard),
+        "stage": s.npc_stage,
+        "target": None if s.npc_target is None else ids[s.npc_target],
+        "bandsToMove": None if s.npc_bands is None else [[ids[d], steps] for d, steps in s.npc_bands],
+        "intensify": s.npc_intensify,
     }
 
 

@@ -1,0 +1,192 @@
+"""Bot ladder: seeded tournaments between bot levels, with win rates, score margins and decision times.
+
+Each game g uses seed (--seed + g) and the lineup rotated by g places, so every level sits in every seat
+equally often. Per level it prints: seat-games played, wins (a shared win counts 1/k), the win rate with a
+95% Wilson interval (a fair share is 1/seats), the mean margin (own total minus the best other total) and
+the decision time percentiles (all decisions, and those with more than one legal action).
+
+Run: python -m bench.bots --seats 4 --games 40 --lineup search,greedy,greedy,greedy [--budget 0.4]
+     python -m bench.bots --preset ladder --games 40
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import random
+import sys
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from domain import titles
+from domain.bots import BOTS, Bot
+from domain.greatfire.search import DEFAULT_SECONDS, search_bot_with
+
+# (seats, lineup, share of --games): the 4-player runs are the targets, the others a smaller check.
+PRESETS: dict[str, list[tuple[int, tuple[str, ...], float]]] = {
+    "ladder": [
+        (4, ("search", "greedy", "greedy", "greedy"), 1.0),
+        (4, ("search", "random", "random", "random"), 1.0),
+        (2, ("search", "greedy"), 0.5),
+        (3, ("search", "greedy", "greedy"), 0.5),
+        (6, ("search", "greedy", "greedy", "greedy", "greedy", "greedy"), 0.25),
+        (4, ("greedy", "random", "random", "random"), 0.5),
+    ],
+    "targets": [
+        (4, ("search", "greedy", "greedy", "greedy"), 1.0),
+        (4, ("search", "random", "random", "random"), 1.0),
+    ],
+}
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game to play: its seed and the level in each seat."""
+
+    seats: int
+    seed: int
+    lineup: tuple[str, ...]
+    budget: float | None
+    iterations: int | None
+
+
+@dataclass
+class Outcome:
+    """What one game gives each seat: total, margin, win share, and the decision times of its level."""
+
+    lineup: tuple[str, ...]
+    totals: list[int]
+    winners: list[int]
+    times: list[list[float]] = field(default_factory=list)   # per seat: every decision
+    choice_times: list[list[float]] = field(default_factory=list)  # per seat: decisions with a choice
+
+
+def _bots(budget: float | None, iterations: int | None) -> dict[str, Bot]:
+    bots = dict(BOTS)
+    bots["search"] = search_bot_with(budget_seconds=budget, iterations=iterations)
+    return bots
+
+
+def play(game: Game) -> Outcome:
+    """Play one game to its end."""
+    bots = _bots(game.budget, game.iterations)
+    match = titles.get("greatfire").new_match(seats=game.seats, seed=game.seed)
+    times: list[list[float]] = [[] for _ in range(game.seats)]
+    choice_times: list[list[float]] = [[] for _ in range(game.seats)]
+    while not match.is_over():
+        if match.system_due():
+            match.run_system_step()
+            continue
+        (seat,) = match.to_act()
+        choice = len(match.legal_actions(seat)) > 1
+        rng = random.Random(f"{game.seed}:{match.version}")
+        started = time.perf_counter()
+        action = bots[game.lineup[seat]](match, seat, rng)
+        elapsed = time.perf_counter() - started
+        times[seat].append(elapsed)
+        if choice:
+            choice_times[seat].append(elapsed)
+        match.apply(seat, action)
+    result = match.result()
+    assert result is not None
+    totals = [row["total"] for row in result["scores"]]
+    return Outcome(game.lineup, totals, list(result["winners"]), times, choice_times)
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-th percentile (nearest rank) of values; nan when empty."""
+    if not values:
+        return math.nan
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q / 100 * len(ordered)) - 1))]
+
+
+def report(outcomes: Iterable[Outcome], seats: int) -> str:
+    """The per-level table."""
+    rows: dict[str, dict[str, list[float]]] = {}
+    for o in outcomes:
+        for seat, level in enumerate(o.lineup):
+            row = rows.setdefault(level, {"wins": [], "margin": [], "times": [], "choice": []})
+            best_other = max(t for k, t in enumerate(o.totals) if k != seat)
+            row["wins"].append(1 / len(o.winners) if seat in o.winners else 0.0)
+            row["margin"].append(o.totals[seat] - best_other)
+            row["times"].extend(o.times[seat])
+            row["choice"].extend(o.choice_times[seat])
+    lines = [f"fair share {1 / seats:.0%}",
+             "level    seat-games   wins  win rate  95% CI          margin   time p50/p90/p99 (ms)"
+             "   with a choice p50/p90/p99 (ms)"]
+    for level, row in rows.items():
+        n, wins = len(row["wins"]), sum(row["wins"])
+        low, high = wilson(wins, n)
+        t, c = row["times"], row["choice"]
+        lines.append(
+            f"{level:<8} {n:>10} {wins:>6.1f} {wins / n:>8.1%}  [{low:.1%}, {high:.1%}]  "
+            f"{sum(row['margin']) / n:>+6.1f}   {_ms(t, 50)}/{_ms(t, 90)}/{_ms(t, 99)}"
+            f"   {_ms(c, 50)}/{_ms(c, 90)}/{_ms(c, 99)}")
+    return "\n".join(lines)
+
+
+def _ms(values: list[float], q: float) -> str:
+    return f"{percentile(values, q) * 1000:.0f}"
+
+
+def tournament(seats: int, lineup: tuple[str, ...], games: int, seed: int, budget: float | None,
+               iterations: int | None, procs: int) -> list[Outcome]:
+    """Play the games (lineup rotated by the game index) on procs processes."""
+    if len(lineup) != seats:
+        raise SystemExit(f"the lineup names {len(lineup)} levels for {seats} seats")
+    unknown = sorted(set(lineup) - set(BOTS) - {"search"})
+    if unknown:
+        raise SystemExit(f"unknown level(s): {', '.join(unknown)}")
+    specs = [Game(seats, seed + g, lineup[g % seats:] + lineup[:g % seats], budget, iterations)
+             for g in range(games)]
+    if procs <= 1:
+        return [play(spec) for spec in specs]
+    with multiprocessing.get_context("spawn").Pool(procs) as pool:
+        out = []
+        for k, outcome in enumerate(pool.imap_unordered(play, specs), 1):
+            out.append(outcome)
+            print(f"\r  {k}/{games} games", end="", file=sys.stderr, flush=True)
+        print(file=sys.stderr)
+        return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command-line entry point."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--lineup", default="search,greedy,greedy,greedy", help="one level per seat, comma-separated")
+    parser.add_argument("--preset", choices=sorted(PRESETS), help="run a set of tournaments instead")
+    parser.add_argument("--seed", type=int, default=1000)
+    parser.add_argument("--budget", type=float, default=DEFAULT_SECONDS, help="search: seconds per decision")
+    parser.add_argument("--iterations", type=int, help="search: iterations per decision (deterministic)")
+    parser.add_argument("--procs", type=int, default=2)
+    args = parser.parse_args(argv)
+    budget = None if args.iterations and args.budget <= 0 else args.budget
+    runs = ([(s, lineup, max(1, round(args.games * share))) for s, lineup, share in PRESETS[args.preset]]
+            if args.preset else [(args.seats, tuple(args.lineup.split(",")), args.games)])
+    print(f"search budget: {budget} s" + (f", {args.iterations} iterations" if args.iterations else ""))
+    for seats, lineup, games in runs:
+        started = time.perf_counter()
+        outcomes = tournament(seats, lineup, games, args.seed, budget, args.iterations, args.procs)
+        print(f"\n{seats} players, {games} games, lineup {','.join(lineup)} (rotated), seeds {args.seed}.."
+              f"{args.seed + games - 1}, {time.perf_counter() - started:.0f} s")
+        print(report(outcomes, seats), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,280 @@
+"""Cheap playouts for the search bot: a fast heuristic policy for every seat, and the leaf evaluation.
+
+Both run on a full state the searching seat sampled itself (a determinization), so reading any field here
+reads only that seat's own guess of the hidden facts. Actions go straight to the rules modules: the policy
+builds them from the same functions that list the legal ones, so the listing and its checks are skipped.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from domain.contract import Action, Event
+from domain.greatfire import fire, npc, scoring, setup, turns
+from domain.greatfire.actions import demolition_sites
+from domain.greatfire.components import CARDS
+from domain.greatfire.state import Phase, State
+
+THREAT = 0.6          # VP an own house next to a burning district is counted short (as the greedy bot does)
+TOKEN_VALUE = 0.5     # VP a face-down token is worth to the seat that burns its district
+HELD_TOKEN_VALUE = 0.5  # VP a held demolition or double-move token is worth (spent only for a gain)
+NOISE = 1.0           # VP of uniform noise on the policy's fire choices, so playouts differ
+MAX_STEPS = 400       # safety cap on the decisions of one playout
+
+
+@dataclass(frozen=True)
+class FireMove:
+    """One complete fire move: the card (None when already played), the source and the target."""
+
+    card: str | None
+    source: int
+    target: int
+
+
+def apply(s: State, seat: int, action: Action) -> None:
+    """Apply an action known to be legal, without listing the legal actions first."""
+    events: list[Event] = []
+    if s.phase in (Phase.PLACE_BANDS, Phase.PLACE_PAWNS, Phase.REDEAL):
+        setup.apply_setup(s, seat, action, events)
+    else:
+        turns.apply_turn(s, seat, action, events)
+    s.version += 1
+
+
+def colour_weights(s: State, seat: int) -> list[float]:
+    """VP a house of each colour is worth to the seat: -2 own, +2 shared among the rivals, 0 unowned."""
+    weights = [0.0] * len(s.comps.colours)
+    rivals = max(1, s.seats - 1)
+    for other in range(s.seats):
+        for c in s.colours[other]:
+            weights[c] += -2.0 if other == seat else 2.0 / rivals
+    return weights
+
+
+def target_value(s: State, seat: int, target: int, weights: list[float]) -> float:
+    """What burning the target is worth to the seat: houses and objectives lost, a token, the new threat."""
+    if s.bands[target] > s.cones[target]:
+        return 0.0  # R6: a free band covers the arriving cone; nothing burns
+    geo = s.geo
+    row = s.houses[target]
+    value = sum(n * w for n, w in zip(row, weights, strict=True) if n)
+    district = geo.ids[target]
+    vp = geo.objective_vp[target]
+    if vp and any(row):
+        rivals = max(1, s.seats - 1)
+        for other in range(s.seats):
+            if district in s.objectives[other]:
+                value += -vp if other == seat else vp / rivals
+    if s.board_tokens[target] is not None:
+        value += TOKEN_VALUE
+    for e in geo.adjacent[target]:
+        if s.cones[e] <= s.bands[e]:
+            value += 0.5 * THREAT * sum(n * w for n, w in zip(s.houses[e], weights, strict=True) if n)
+    return value
+
+
+def fire_moves(s: State, seat: int, played: str | None) -> list[FireMove]:
+    """Every distinct complete fire move with the card already played (None: with each playable card).
+
+    Per card, burning group and target (R1-R5, as fire.py lists them, in one pass): the canonical source
+    (Pudding Lane, else the most cones) and any source whose loss of a cone leaves it contained, the only
+    way the choice of source changes much.
+    """
+    geo = s.geo
+    cones, bands, demolished, burnable = s.cones, s.bands, s.demolished, geo.burnable
+    label = fire.burning_groups(s)
+    burning = [d for d, g in enumerate(label) if g != -1]
+    sources: dict[int, list[int]] = {}
+    for d in burning:
+        if cones[d] >= 2:
+            sources.setdefault(label[d], []).append(d)
+    if not sources:
+        return []
+    cards = [played] if played is not None else [c for c in CARDS if c in s.hands[seat]]
+    picks: dict[int, list[int]] = {}
+    for group, options in sources.items():
+        canonical = geo.origin if geo.origin in options else max(options, key=cones.__getitem__)
+        picks[group] = [canonical] + [d for d in options if d != canonical and bands[d] and cones[d] == bands[d] + 1]
+    out: list[FireMove] = []
+    for c in cards:
+        reach = geo.card_adjacent[c]
+        found: dict[int, set[int]] = {}
+        for d in burning:
+            group = label[d]
+            if group in sources:
+                for e in reach[d]:
+                    if burnable[e] and label[e] == -1 and not demolished[e]:
+                        found.setdefault(group, set()).add(e)
+        for group, targets in found.items():
+            for target in fire.best_class(s, targets):
+                out.extend(FireMove(None if played else c, d, target) for d in picks[group])
+    return out
+
+
+def _play_fire_move(s: State, seat: int, move: FireMove) -> None:
+    ids = s.geo.ids
+    if move.card is not None:
+        apply(s, seat, {"type": "playCard", "card": move.card})
+    apply(s, seat, {"type": "chooseSource", "district": ids[move.source]})
+    apply(s, seat, {"type": "spreadFire", "district": ids[move.target]})
+
+
+def _best_fire_move(s: State, seat: int, card: str | None, rng: random.Random) -> tuple[FireMove, float] | None:
+    weights = colour_weights(s, seat)
+    best: tuple[FireMove, float] | None = None
+    seen: dict[int, float] = {}
+    for move in fire_moves(s, seat, card):
+        if move.target not in seen:
+            seen[move.target] = target_value(s, seat, move.target, weights)
+        value = seen[move.target] + NOISE * rng.random()
+        if best is None or value > best[1]:
+            best = (move, value)
+    return best
+
+
+def policy_step(s: State, rng: random.Random) -> None:
+    """Take the policy's next decision (a whole fire move or action phase at once) for the seat to act."""
+    seat = s.turn
+    phase = s.phase
+    if phase is Phase.NON_PLAYER:
+        npc.step(s, [])
+        s.version += 1
+    elif phase is Phase.FIRE:
+        _fire_phase(s, seat, rng)
+    elif phase is Phase.ACTIONS:
+        _actions_phase(s, seat, rng)
+    elif phase is Phase.PLACE_CONES:
+        weights = colour_weights(s, seat)
+        sites = fire.placeable(s)
+        geo = s.geo
+
+        def threat(d: int) -> float:
+            return sum(n * w for e in geo.adjacent[d] for n, w in zip(s.houses[e], weights, strict=True) if n)
+
+        pick = max(sites, key=lambda d: threat(d) + rng.random())
+        apply(s, seat, {"type": "placeCone", "district": geo.ids[pick]})
+    elif phase is Phase.DISCARD:
+        apply(s, seat, {"type": "discard", "card": rng.choice(sorted(set(s.hands[seat])))})
+    elif phase is Phase.NON_PLAYER_CHOICE:
+        assert s.npc_choice is not None
+        apply(s, seat, {"type": "breakTie", "district": rng.choice(s.npc_choice["options"])})
+    elif phase in (Phase.PLACE_BANDS, Phase.PLACE_PAWNS):
+        kind = "placeBand" if phase is Phase.PLACE_BANDS else "placePawn"
+        apply(s, seat, {"type": kind, "district": s.geo.ids[rng.choice(s.geo.setup_sites)]})
+    elif phase is Phase.REDEAL:
+        apply(s, seat, {"type": "keepHand"})
+
+
+def _fire_phase(s: State, seat: int, rng: random.Random) -> None:
+    if s.source is not None:
+        assert s.card is not None
+        targets = fire.targets(s, s.card, s.source)
+        weights = colour_weights(s, seat)
+        pick = max(targets, key=lambda t: target_value(s, seat, t, weights) + NOISE * rng.random())
+        apply(s, seat, {"type": "spreadFire", "district": s.geo.ids[pick]})
+        return
+    if s.card is not None and s.moves_left == 0:
+        # R7 offer: play the token when the card still gives a move worth making.
+        best = _best_fire_move(s, seat, s.card, rng)
+        if best is not None and best[1] > NOISE:
+            apply(s, seat, {"type": "playDoubleMove"})
+            _play_fire_move(s, seat, best[0])
+        else:
+            apply(s, seat, {"type": "endFire"})
+        return
+    best = _best_fire_move(s, seat, s.card, rng)
+    assert best is not None, "the fire phase always offers a move (R8 opens the discard phase instead)"
+    _play_fire_move(s, seat, best[0])
+
+
+def _actions_phase(s: State, seat: int, rng: random.Random) -> None:
+    """Put out fire where possible, contain burning fires next to own houses, walk a pawn to a contained fire."""
+    geo = s.geo
+    ids, adjacent, origin = geo.ids, geo.adjacent, geo.origin
+    own = s.colours[seat]
+    while s.phase is Phase.ACTIONS and s.turn == seat:
+        action: Action | None = None
+        if s.ap:
+            for d in s.pawns[seat]:
+                if s.contained(d):
+                    action = {"type": "putOut", "district": ids[d]}
+                    break
+        if action is None and s.ap:
+            action = _containing_band_move(s, own)
+        if action is None and s.ap >= 2:
+            for pawn, d in enumerate(s.pawns[seat]):
+                steps = [e for e in adjacent[d] if e != origin and s.contained(e)]
+                if steps:
+                    action = {"type": "movePawn", "pawn": pawn, "to": ids[rng.choice(steps)]}
+                    break
+        if action is None:
+            sites = demolition_sites(s)
+            if sites:
+                weights = colour_weights(s, seat)
+                value = {d: -sum(n * w for n, w in zip(s.houses[d], weights, strict=True) if n) for d in sites}
+                best = max(sites, key=value.__getitem__)
+                if value[best] < 0 and any(s.houses[e][c] for e in adjacent[best] for c in own):
+                    action = {"type": "demolish", "district": ids[best]}
+        apply(s, seat, action or {"type": "endActions"})
+
+
+def _containing_band_move(s: State, own: list[int]) -> Action | None:
+    """A free band next to a burning district one cone short of contained, whose fire threatens own houses."""
+    geo = s.geo
+    for d, bands in enumerate(s.bands):
+        if bands <= s.cones[d]:
+            continue
+        for e in geo.adjacent[d]:
+            if e != geo.origin and s.cones[e] == s.bands[e] + 1 and any(
+                    s.houses[x][c] for x in geo.adjacent[e] for c in own):
+                return {"type": "moveBand", "from": geo.ids[d], "to": geo.ids[e]}
+    return None
+
+
+def playout(s: State, seat: int, rng: random.Random, horizon: int) -> None:
+    """Play on with the policy until the seat's turn has begun or ended horizon times, or the game ends.
+
+    Counting from inside the seat's turn: 1 stops when it ends, 2 when the seat's next turn begins, 3 when
+    that turn ends.
+    """
+    flips = 0
+    was_own = s.turn == seat and s.phase is not Phase.NON_PLAYER
+    for _ in range(MAX_STEPS):
+        if s.phase is Phase.OVER:
+            return
+        own = s.turn == seat and s.phase is not Phase.NON_PLAYER
+        if own != was_own:
+            flips += 1
+            if flips >= horizon:
+                return
+        was_own = own
+        policy_step(s, rng)
+
+
+def evaluate(s: State, seat: int) -> float:
+    """The seat's score less the threat to its houses, against the rivals' (half the best, half the mean)."""
+    geo = s.geo
+    colours = len(s.comps.colours)
+    standing = [0] * colours
+    threatened = [0] * colours
+    burning = [s.cones[d] > s.bands[d] for d in range(len(s.cones))]
+    for d, row in enumerate(s.houses):
+        if not any(row):
+            continue
+        near_fire = any(burning[e] for e in geo.adjacent[d])
+        for c, n in enumerate(row):
+            if n:
+                standing[c] += n
+                if near_fire:
+                    threatened[c] += n
+    values = []
+    for other in range(s.seats):
+        objectives = sum(geo.objective_vp[geo.index[o]] for o in s.objectives[other]
+                         if scoring.survives(s, geo.index[o]))
+        total = (2 * sum(standing[c] for c in s.colours[other]) + s.put_out[other] + objectives
+                 + s.tokens[other].count("victoryPoint") + (2 if s.hero == other else 0)
+                 + HELD_TOKEN_VALUE * sum(1 for token in s.tokens[other] if token != "victoryPoint"))
+        values.append(total - THREAT * sum(threatened[c] for c in s.colours[other]))
+    mine = values.pop(seat)
+    return mine - 0.5 * max(values) - 0.5 * sum(values) / len(values)

@@ -1,0 +1,196 @@
+"""The search bot: information-set Monte Carlo search from one seat's view, with a time or iteration budget.
+
+Each iteration samples a fresh determinization of the view (determinize.py: the unknowns drawn consistently
+with what the seat sees), plays one of the seat's root moves in it, lets the cheap playout policy play every
+seat (opponents, the 2-player non-player turns, chance) until the end of the seat's next turn (playout.py),
+and scores the leaf from the seat's side: its score less the threat to its houses, against the rivals'.
+Every root move first gets SWEEP visits round-robin, then UCB1 picks the move of each iteration. Root moves
+are the legal actions, except in the fire phase, where a root move is a whole fire move (card, source,
+target; or the double-move token and a move); the bot returns its first, currently legal, step and searches
+again at the next step. Setup placements use a heuristic (opening.py); a redeal is always taken.
+
+The n-th visit of every root move uses the n-th sampled world and the same playout random stream, so moves
+are compared on the same guesses (common random numbers). With an iteration budget the decision depends only
+on the view and the rng (same seed, same action); with a time budget it depends on the machine's speed.
+
+The service's "search" level (domain.bots) reads its budget at each decision from the environment:
+FIREBREAK_SEARCH_SECONDS (default 0.4) and/or FIREBREAK_SEARCH_ITERATIONS (deterministic; with both set,
+whichever runs out first). Other budgets: search_bot_with(budget_seconds=..., iterations=...).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from domain.contract import Action, Match
+from domain.greatfire import fire
+from domain.greatfire.determinize import Determinizer
+from domain.greatfire.match import GreatFireMatch
+from domain.greatfire.opening import setup_choice
+from domain.greatfire.playout import FireMove, apply, evaluate, fire_moves, playout
+from domain.greatfire.state import Phase
+from domain.rng import Rng
+
+DEFAULT_SECONDS = 0.4
+ENV_SECONDS = "FIREBREAK_SEARCH_SECONDS"        # the service's "search" level reads these at each decision
+ENV_ITERATIONS = "FIREBREAK_SEARCH_ITERATIONS"
+EXPLORATION = 1.0      # UCB1 constant, in units of the spread of the rewards seen
+ENOUGH = 60            # with a time budget, stop early once the moves average this many visits
+SWEEP = 3              # visits every root move gets, round-robin on the same worlds, before UCB1
+PASSES = ("endActions", "endFire")
+PASS_MARGIN = 0.05     # VP by which a move must beat passing to be preferred to it
+HORIZON = 3            # playouts stop when the seat's next turn ends (playout.playout)
+Move = tuple[Action, ...]
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long one decision may search: seconds and/or iterations, whichever runs out first."""
+
+    seconds: float | None = DEFAULT_SECONDS
+    iterations: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.seconds is None and self.iterations is None:
+            raise ValueError("a search budget needs seconds or iterations")
+
+
+def budget_from_env() -> Budget:
+    """The budget of the "search" level: FIREBREAK_SEARCH_SECONDS / _ITERATIONS, else DEFAULT_SECONDS."""
+    seconds = os.environ.get(ENV_SECONDS)
+    iterations = os.environ.get(ENV_ITERATIONS)
+    if iterations:
+        return Budget(seconds=float(seconds) if seconds else None, iterations=int(iterations))
+    return Budget(seconds=float(seconds) if seconds else DEFAULT_SECONDS)
+
+
+def root_moves(s: GreatFireMatch, seat: int) -> list[Move]:
+    """The moves searched at the root; the first action of each is legal now."""
+    if s.phase is not Phase.FIRE:
+        return [(a,) for a in s.legal_actions(seat)]
+    ids = s.geo.ids
+    if s.source is not None:
+        assert s.card is not None
+        return [({"type": "spreadFire", "district": ids[t]},) for t in fire.targets(s, s.card, s.source)]
+    if s.card is not None and s.moves_left == 0:
+        offer: list[Move] = [({"type": "endFire"},)]
+        return offer + [({"type": "playDoubleMove"}, *_steps(s, m)) for m in fire_moves(s, seat, s.card)]
+    return [_steps(s, m) for m in fire_moves(s, seat, s.card)]
+
+
+def _steps(s: GreatFireMatch, move: FireMove) -> Move:
+    ids = s.geo.ids
+    card: Move = () if move.card is None else ({"type": "playCard", "card": move.card},)
+    return (*card, {"type": "chooseSource", "district": ids[move.source]},
+            {"type": "spreadFire", "district": ids[move.target]})
+
+
+@dataclass
+class Arm:
+    """A root move and its statistics."""
+
+    move: Move
+    visits: int = 0
+    total: float = 0.0
+
+    @property
+    def mean(self) -> float:
+        """Mean reward so far."""
+        return self.total / self.visits if self.visits else float("-inf")
+
+
+def search_from_view(view: dict[str, Any], seat: int, rng: random.Random, budget: Budget) -> Action:
+    """Choose the seat's action from its view alone."""
+    if view["phase"] == Phase.REDEAL.value:
+        return {"type": "redeal"}  # R15: five identical cards; any fresh hand is better
+    det = Determinizer(view, seat)
+    master = Rng(rng.getrandbits(64))
+    world = det.sample(Rng(master.next_u64()))
+    legal = world.legal_actions(seat)
+    if len(legal) == 1:
+        return legal[0]
+    if world.phase in (Phase.PLACE_BANDS, Phase.PLACE_PAWNS):
+        return setup_choice(world, seat)
+    arms = [Arm(move) for move in root_moves(world, seat)]
+    if len(arms) == 1:
+        return _listed(arms[0].move[0], legal)
+    best = _search(det, seat, arms, master, budget)
+    return _listed(best.move[0], legal)
+
+
+def _listed(action: Action, legal: list[Action]) -> Action:
+    for listed in legal:
+        if listed == action:
+            return listed
+    raise AssertionError(f"search produced an unlisted action {action}")
+
+
+def _search(det: Determinizer, seat: int, arms: list[Arm], master: Rng, budget: Budget) -> Arm:
+    """A round-robin sweep of SWEEP visits per move, then UCB1 until the budget runs out."""
+    deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+    worlds: list[int] = []
+    rewards_sum = rewards_sq = 0.0
+    count = 0
+    while True:
+        if budget.iterations is not None and count >= budget.iterations:
+            break
+        if deadline is not None and count and (count >= ENOUGH * len(arms) or time.perf_counter() >= deadline):
+            break
+        if count < SWEEP * len(arms):
+            arm = arms[count % len(arms)]
+        else:
+            mean = rewards_sum / count
+            spread = math.sqrt(max(rewards_sq / count - mean * mean, 0.0)) or 1.0
+            log_n = math.log(count)
+            arm = max(arms, key=lambda a: a.mean + EXPLORATION * spread * math.sqrt(log_n / a.visits))
+        while len(worlds) <= arm.visits:
+            worlds.append(master.next_u64())
+        reward = _simulate(det, seat, arm.move, worlds[arm.visits])
+        arm.visits += 1
+        arm.total += reward
+        rewards_sum += reward
+        rewards_sq += reward * reward
+        count += 1
+    return _final(arms)
+
+
+def _final(arms: list[Arm]) -> Arm:
+    """The most visited move; a pass (ending the phase) that does about as well wins (no aimless moves)."""
+    best = max(arms, key=lambda a: (a.visits, a.mean))
+    for arm in arms:
+        if arm.move[0]["type"] in PASSES and arm.visits >= SWEEP and arm.mean >= best.mean - PASS_MARGIN:
+            return arm
+    return best
+
+
+def _simulate(det: Determinizer, seat: int, move: Move, world_seed: int) -> float:
+    """One iteration: the world and the playout's random stream come from the seed (common to all moves)."""
+    s = det.sample(Rng(world_seed))
+    for action in move:
+        apply(s, seat, action)
+    playout(s, seat, random.Random(world_seed), HORIZON)
+    return evaluate(s, seat)
+
+
+Bot = Callable[[Match, int, random.Random], Action]
+
+
+def search_bot_with(budget_seconds: float | None = DEFAULT_SECONDS, iterations: int | None = None) -> Bot:
+    """A search bot with a fixed budget; it reads nothing of the match but the seat's view."""
+    budget = Budget(seconds=budget_seconds, iterations=iterations)
+
+    def bot(match: Match, seat: int, rng: random.Random) -> Action:
+        return search_from_view(match.view(seat), seat, rng, budget)
+
+    return bot
+
+
+def search_bot(match: Match, seat: int, rng: random.Random) -> Action:
+    """The "search" level: the budget comes from the environment (budget_from_env) at each decision."""
+    return search_from_view(match.view(seat), seat, rng, budget_from_env())

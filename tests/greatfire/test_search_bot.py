@@ -1,0 +1,226 @@
+"""The search bot: it reads only its seat's view, determinizations are consistent, and it plays legally."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from domain import titles
+from domain.bots import BOTS, LEVELS, choose_action, random_bot
+from domain.contract import Action
+from domain.greatfire.determinize import Determinizer, determinize
+from domain.greatfire.match import GreatFireMatch
+from domain.greatfire.search import Budget, budget_from_env, search_bot_with, search_from_view
+from domain.greatfire.state import TOTAL_CONES, Phase
+from domain.rng import Rng
+
+TITLE = titles.get("greatfire")
+CARDS = ["N", "E", "S", "W"]
+
+
+def _match(seats: int, seed: int, **options: Any) -> GreatFireMatch:
+    m = TITLE.new_match(seats=seats, seed=seed, options=options)
+    assert isinstance(m, GreatFireMatch)
+    return m
+
+
+def _positions(seats: int, seed: int, every: int = 1, **options: Any) -> Iterator[GreatFireMatch]:
+    """The positions of a seeded random game where a seat owes a decision (every n-th one)."""
+    m = _match(seats, seed, **options)
+    rng = random.Random(seed)
+    k = 0
+    while not m.is_over():
+        if m.system_due():
+            m.run_system_step()
+            continue
+        if k % every == 0:
+            yield m
+        k += 1
+        (seat,) = m.to_act()
+        m.apply(seat, random_bot(m, seat, rng))
+
+
+def _hidden_changed(m: GreatFireMatch, seat: int) -> GreatFireMatch:
+    """A copy that differs from m in everything the seat may not see (R18), as test_playouts scrambles it:
+    other hands, objectives, held tokens and hidden colours, deck and box, face-down tokens, the 2-player
+    deck orders, the engine's random state and the seed."""
+    s = m.clone()
+    others = [x for x in range(s.seats) if x != seat]
+    objectives = [d.id for d in s.geo.board.districts if d.objective]
+    for k, other in enumerate(others):
+        s.hands[other] = [CARDS[(k + i) % 4] for i in range(len(s.hands[other]))][::-1]
+        s.objectives[other] = [objectives[(k * 5 + i + 1) % len(objectives)] for i in range(3)]
+        s.tokens[other] = ["victoryPoint" if x != "victoryPoint" else "doubleMove" for x in s.tokens[other]]
+    if s.options["hiddenColours"] and len(others) > 1:
+        rotated = [s.colours[x] for x in others[1:] + others[:1]]
+        for other, colours in zip(others, rotated, strict=True):
+            s.colours[other] = colours
+    s.deck = [c if c.startswith("#") else CARDS[(CARDS.index(c) + 1) % 4] for c in s.deck]
+    s.box = [CARDS[(CARDS.index(c) + 3) % 4] for c in s.box][::-1]
+    s.priority_deck = s.priority_deck[::-1]
+    s.movement_deck = s.movement_deck[::-1]
+    s.board_tokens = [None if x is None else "demolition" if x != "demolition" else "doubleMove"
+                      for x in s.board_tokens]
+    s.rng = Rng(987654321)
+    s.seed = m.seed + 1
+    return s
+
+
+class ViewOnly:
+    """A match stand-in that offers nothing but view(): any other access fails the test."""
+
+    def __init__(self, match: GreatFireMatch) -> None:
+        self._match = match
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The wrapped match's view."""
+        return self._match.view(seat)
+
+
+def _kinds_of_positions() -> list[tuple[str, GreatFireMatch]]:
+    """Positions of each kind the bot decides in: setup, fire stages, actions, placing cones, 2-player tie."""
+    wanted = {"placeBands", "placePawns", "fire:card", "fire:source", "fire:target", "fire:double", "actions",
+              "placeCones", "discard", "nonPlayerChoice"}
+    found: dict[str, GreatFireMatch] = {}
+    games: list[tuple[int, int, dict[str, Any]]] = [
+        (4, 11, {}), (3, 12, {"hiddenColours": True}), (2, 13, {"npcTies": "conductor"}),
+        (2, 14, {"npcTies": "conductor", "hiddenColours": True}), (6, 15, {})]
+    for seats, seed, options in games:
+        for m in _positions(seats, seed, **options):
+            kind = m.phase.value
+            if m.phase is Phase.FIRE:
+                kind = ("fire:target" if m.source is not None else "fire:card" if m.card is None
+                        else "fire:source" if m.moves_left else "fire:double")
+            if kind in wanted and kind not in found and m.version > 3 and len(m.legal_actions(m.turn)) > 1:
+                found[kind] = m.clone()
+        if set(found) >= wanted - {"discard", "fire:double"}:
+            break
+    assert set(found) >= {"placeBands", "placePawns", "fire:card", "fire:source", "fire:target", "actions",
+                          "nonPlayerChoice"}, sorted(found)
+    return sorted(found.items())
+
+
+POSITIONS = _kinds_of_positions()
+
+
+@pytest.mark.parametrize(("kind", "position"), POSITIONS, ids=[k for k, _ in POSITIONS])
+def test_the_bot_sees_only_its_view(kind: str, position: GreatFireMatch) -> None:
+    """Two matches that differ only in what the seat cannot see give the same decision for the same seed."""
+    seat = position.turn
+    other = _hidden_changed(position, seat)
+    assert other.to_dict() != position.to_dict()
+    assert other.view(seat) == position.view(seat)
+    bot = search_bot_with(budget_seconds=None, iterations=24)
+    first = bot(position, seat, random.Random(5))
+    assert bot(other, seat, random.Random(5)) == first
+    assert bot(ViewOnly(position), seat, random.Random(5)) == first  # type: ignore[arg-type]
+    assert first in position.legal_actions(seat)
+
+
+def test_the_search_level_reads_only_the_view() -> None:
+    """The registered level works on an object that offers view() and nothing else."""
+    assert "search" in LEVELS and "search" in BOTS
+    _, position = POSITIONS[0]
+    action = choose_action("search", ViewOnly(position), position.turn, random.Random(1))  # type: ignore[arg-type]
+    assert action in position.legal_actions(position.turn)
+
+
+def test_same_view_same_seed_same_decision() -> None:
+    """With an iteration budget the decision is a function of the view and the seed."""
+    for _, position in POSITIONS:
+        view = position.view(position.turn)
+        budget = Budget(seconds=None, iterations=16)
+        a = search_from_view(view, position.turn, random.Random(3), budget)
+        b = search_from_view(view, position.turn, random.Random(3), budget)
+        assert a == b
+
+
+@pytest.mark.parametrize(("seats", "seed", "options"), [
+    (4, 21, {}), (3, 22, {"hiddenColours": True}), (5, 23, {"moreDestruction": True}),
+    (6, 24, {"hiddenColours": True}), (2, 25, {"npcTies": "conductor", "hiddenColours": True}),
+])
+def test_determinization_is_consistent_and_playable(seats: int, seed: int, options: dict[str, Any]) -> None:
+    """A sample shows the seat exactly its view and legal actions, keeps every count, and plays to the end."""
+    for k, m in enumerate(_positions(seats, seed, every=17, **options)):
+        if m.phase is Phase.REDEAL:
+            continue
+        seat = m.turn
+        view = m.view(seat)
+        s = determinize(view, seat, Rng(seed * 100 + k))
+        assert s.view(seat) == view
+        assert s.legal_actions(seat) == m.legal_actions(seat)
+        assert s.supply + sum(s.cones) + sum(s.put_out) == TOTAL_CONES
+        assert sum(map(sum, s.houses)) == sum(map(sum, m.houses))
+        assert [len(h) for h in s.hands] == [len(h) for h in m.hands]
+        assert sorted(s.hands[seat]) == sorted(m.hands[seat])
+        assert s.objectives[seat] == m.objectives[seat] and s.colours[seat] == m.colours[seat]
+        assert sorted(s.tokens[seat]) == sorted(m.tokens[seat])
+        assert [len(t) for t in s.tokens] == [len(t) for t in m.tokens]
+        assert [t is None for t in s.board_tokens] == [t is None for t in m.board_tokens]
+        # the same cards in all (hands, deck, box, discard) and the same stack cards in the same places
+        every = sorted(c for h in s.hands for c in h) + sorted(s.deck + s.box + s.discard)
+        assert sorted(every) == sorted([c for h in m.hands for c in h] + m.deck + m.box + m.discard)
+        assert [c for c in s.deck if c.startswith("#")] == [c for c in m.deck if c.startswith("#")]
+        assert [i for i, c in enumerate(s.deck) if c.startswith("#")] == [
+            i for i, c in enumerate(m.deck) if c.startswith("#")]
+        if k % 3 == 0:
+            rng = random.Random(k)
+            for _ in range(5000):
+                if s.is_over():
+                    break
+                if s.system_due():
+                    s.run_system_step()
+                    continue
+                (turn,) = s.to_act()
+                s.apply(turn, random_bot(s, turn, rng))
+            assert s.is_over() and s.result() is not None
+
+
+def test_samples_vary_only_in_what_is_hidden() -> None:
+    """Different seeds give different guesses of the hidden facts, never different public ones."""
+    m = next(m for m in _positions(4, 31) if m.phase is Phase.ACTIONS and m.version > 60)
+    det = Determinizer(m.view(m.turn), m.turn)
+    samples = [det.sample(Rng(k)) for k in range(12)]
+    assert len({str(s.hands) for s in samples}) > 1
+    assert len({str(s.objectives) for s in samples}) > 1
+    for s in samples:
+        assert s.view(m.turn) == m.view(m.turn)
+
+
+@pytest.mark.parametrize(("seats", "seed", "options"), [
+    (2, 41, {"npcTies": "conductor"}), (3, 42, {"hiddenColours": True}), (4, 43, {}), (6, 44, {}),
+])
+def test_the_bot_only_plays_legal_actions(seats: int, seed: int, options: dict[str, Any]) -> None:
+    """Whole games with one search seat (tiny budget) among random seats: every action is listed."""
+    m = _match(seats, seed, **options)
+    bot = search_bot_with(budget_seconds=None, iterations=4)
+    rng = random.Random(seed)
+    searched = 0
+    while not m.is_over():
+        if m.system_due():
+            m.run_system_step()
+            continue
+        (seat,) = m.to_act()
+        action: Action = bot(m, seat, rng) if seat == 0 else random_bot(m, seat, rng)
+        assert action in m.legal_actions(seat)
+        searched += seat == 0
+        m.apply(seat, action)
+    assert searched > 20
+
+
+def test_budget_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The service sets the "search" level's budget with FIREBREAK_SEARCH_SECONDS / _ITERATIONS."""
+    monkeypatch.delenv("FIREBREAK_SEARCH_SECONDS", raising=False)
+    monkeypatch.delenv("FIREBREAK_SEARCH_ITERATIONS", raising=False)
+    assert budget_from_env() == Budget()
+    monkeypatch.setenv("FIREBREAK_SEARCH_SECONDS", "0.05")
+    assert budget_from_env() == Budget(seconds=0.05)
+    monkeypatch.setenv("FIREBREAK_SEARCH_ITERATIONS", "30")
+    assert budget_from_env() == Budget(seconds=0.05, iterations=30)
+    monkeypatch.delenv("FIREBREAK_SEARCH_SECONDS")
+    assert budget_from_env() == Budget(seconds=None, iterations=30)
+    with pytest.raises(ValueError):
+        Budget(seconds=None, iterations=None)
