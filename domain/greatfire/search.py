@@ -40,7 +40,7 @@ from domain.rng import Rng
 DEFAULT_SECONDS = 0.4
 ENV_SECONDS = "FIREBREAK_SEARCH_SECONDS"        # the service's "search" level reads these at each decision
 ENV_ITERATIONS = "FIREBREAK_SEARCH_ITERATIONS"
-EXPLORATION = 1.0      # UCB1 constant, in units of the spread of the rewards seen
+EXPLORATION = 0.5      # UCB1 constant, in units of the spread of the rewards seen
 ENOUGH = 60            # with a time budget, stop early once the moves average this many visits
 SWEEP = 3              # visits every root move gets, round-robin on the same worlds, before UCB1
 PASSES = ("endActions", "endFire")
