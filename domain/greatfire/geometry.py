@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 
 from domain.greatfire.board import Board
@@ -30,6 +31,19 @@ class Geometry:
     setup_sites: tuple[int, ...]
     fill_order: tuple[int, ...]
     objective_vp: tuple[int, ...]
+
+    def steps_over_burnable(self, start: int, unreachable: int) -> list[int]:
+        """Steps from start to each district along burnable districts (breadth first); others get unreachable."""
+        dist = [unreachable] * len(self.ids)
+        dist[start] = 0
+        queue = deque([start])
+        while queue:
+            d = queue.popleft()
+            for e in self.adjacent[d]:
+                if self.burnable[e] and dist[e] == unreachable:
+                    dist[e] = dist[d] + 1
+                    queue.append(e)
+        return dist
 
 
 _CACHE: dict[int, Geometry] = {}

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections import deque
-
 from domain.greatfire.state import State
 
 UNREACHABLE = 1 << 30
@@ -16,15 +14,7 @@ def distances(s: State, objective: int) -> list[int]:
     a district no such path reaches is UNREACHABLE.
     """
     geo = s.geo
-    dist = [UNREACHABLE] * len(geo.ids)
-    dist[objective] = 0
-    queue = deque([objective])
-    while queue:
-        d = queue.popleft()
-        for e in geo.adjacent[d]:
-            if geo.burnable[e] and dist[e] == UNREACHABLE:
-                dist[e] = dist[d] + 1
-                queue.append(e)
+    dist = geo.steps_over_burnable(objective, UNREACHABLE)
     for d in range(len(geo.ids)):
         if dist[d] == UNREACHABLE and geo.board.districts[d].kind == "grass":
             dist[d] = min((dist[e] + 1 for e in geo.adjacent[d] if geo.burnable[e]), default=UNREACHABLE)

@@ -2,26 +2,13 @@
 
 from __future__ import annotations
 
-from collections import deque
-
 from domain.contract import Action
 from domain.greatfire.state import Phase, State
 
 
 def fire_distance(s: State) -> list[int]:
     """Steps the fire needs from Pudding Lane to each district over burnable districts (grass: unreachable)."""
-    geo = s.geo
-    far = len(geo.ids)
-    dist = [far] * far
-    dist[geo.origin] = 0
-    queue = deque([geo.origin])
-    while queue:
-        d = queue.popleft()
-        for e in geo.adjacent[d]:
-            if geo.burnable[e] and dist[e] == far:
-                dist[e] = dist[d] + 1
-                queue.append(e)
-    return dist
+    return s.geo.steps_over_burnable(s.geo.origin, len(s.geo.ids))
 
 
 def own_value(s: State, seat: int) -> list[float]:

@@ -12,6 +12,7 @@ from domain.greatfire.components import Components
 from domain.greatfire.match import GreatFireMatch
 from domain.greatfire.state import ACTION_POINTS, ORIGIN_START_CONES, TOTAL_CONES, Phase
 from domain.greatfire.turns import start_turn
+from domain.rng import Rng
 
 
 def blank(seats: int = 4, seed: int = 1, *, hand: list[str] | None = None, **options: object) -> GreatFireMatch:
@@ -162,3 +163,30 @@ def legal(m: GreatFireMatch, kind: str, key: str = "district", seat: int = 0) ->
 def of(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
     """The events of one type."""
     return [e for e in events if e["type"] == kind]
+
+
+def scrambled(m: GreatFireMatch, viewer: int | None) -> GreatFireMatch:
+    """A copy that differs from m in everything the viewer may not see (R18): other hands, objectives, held
+    tokens and hidden colours, deck and box, face-down tokens, the 2-player deck orders, the engine's random
+    state and the seed."""
+    s = m.clone()
+    others = [seat for seat in range(s.seats) if seat != viewer]
+    cards = ["N", "E", "S", "W"]
+    objectives = [d.id for d in s.geo.board.districts if d.objective]
+    for k, seat in enumerate(others):
+        s.hands[seat] = [cards[(k + i) % 4] for i in range(len(s.hands[seat]))][::-1]
+        s.objectives[seat] = [objectives[(k * 5 + i + 1) % len(objectives)] for i in range(3)]
+        s.tokens[seat] = ["victoryPoint" if x != "victoryPoint" else "doubleMove" for x in s.tokens[seat]]
+    if s.options["hiddenColours"] and len(others) > 1:
+        rotated = [s.colours[seat] for seat in others[1:] + others[:1]]
+        for seat, colours in zip(others, rotated, strict=True):
+            s.colours[seat] = colours
+    s.deck = [c if c.startswith("#") else cards[(cards.index(c) + 1) % 4] for c in s.deck]
+    s.box = [cards[(cards.index(c) + 3) % 4] for c in s.box][::-1]
+    s.priority_deck = s.priority_deck[::-1]
+    s.movement_deck = s.movement_deck[::-1]
+    s.board_tokens = [None if x is None else "demolition" if x != "demolition" else "doubleMove"
+                      for x in s.board_tokens]
+    s.rng = Rng(987654321)
+    s.seed = m.seed + 1
+    return s

@@ -13,6 +13,7 @@ from domain.errors import RulesError
 from domain.events import visible_to
 from domain.greatfire.match import GreatFireMatch
 from domain.greatfire.state import TOTAL_CONES
+from tests.greatfire.positions import scrambled
 
 TITLE = titles.get("greatfire")
 MAX_DECISIONS = 5000
@@ -49,34 +50,12 @@ def _mutations(action: dict[str, Any], ids: list[str]) -> list[Any]:
     return out
 
 
-def _scrambled(m: GreatFireMatch, viewer: int | None) -> GreatFireMatch:
-    """A copy that differs from m in everything the viewer may not see (R18)."""
-    s = m.clone()
-    others = [seat for seat in range(s.seats) if seat != viewer]
-    cards = ["N", "E", "S", "W"]
-    objectives = [d.id for d in s.geo.board.districts if d.objective]
-    for k, seat in enumerate(others):
-        s.hands[seat] = [cards[(k + i) % 4] for i in range(len(s.hands[seat]))][::-1]
-        s.objectives[seat] = [objectives[(k * 5 + i) % len(objectives)] for i in range(3)]
-        s.tokens[seat] = ["victoryPoint" if x != "victoryPoint" else "doubleMove" for x in s.tokens[seat]]
-    if s.options["hiddenColours"] and len(others) > 1:
-        rotated = [s.colours[seat] for seat in others[1:] + others[:1]]
-        for seat, colours in zip(others, rotated, strict=True):
-            s.colours[seat] = colours
-    s.deck = [c if c.startswith("#") else cards[(cards.index(c) + 1) % 4] for c in s.deck]
-    s.priority_deck = s.priority_deck[::-1]
-    s.movement_deck = s.movement_deck[::-1]
-    s.board_tokens = [None if x is None else "demolition" if x != "demolition" else "doubleMove"
-                      for x in s.board_tokens]
-    return s
-
-
 def _check_no_leak(m: GreatFireMatch, viewer: int | None) -> None:
     """The view is unchanged by any change to what the viewer may not see, and shows the viewer's own."""
     v = m.view(viewer)
     if m.is_over():
         return  # P5: everything is revealed at the end
-    assert _scrambled(m, viewer).view(viewer) == v
+    assert scrambled(m, viewer).view(viewer) == v
     for row in v["players"]:
         for key in ("hand", "objectives"):
             assert key not in row, f"{key} of seat {row['seat']} in a player row before the end"

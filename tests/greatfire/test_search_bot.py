@@ -16,9 +16,9 @@ from domain.greatfire.match import GreatFireMatch
 from domain.greatfire.search import Budget, budget_from_env, search_bot_with, search_from_view
 from domain.greatfire.state import TOTAL_CONES, Phase
 from domain.rng import Rng
+from tests.greatfire.positions import scrambled
 
 TITLE = titles.get("greatfire")
-CARDS = ["N", "E", "S", "W"]
 
 
 def _match(seats: int, seed: int, **options: Any) -> GreatFireMatch:
@@ -41,32 +41,6 @@ def _positions(seats: int, seed: int, every: int = 1, **options: Any) -> Iterato
         k += 1
         (seat,) = m.to_act()
         m.apply(seat, random_bot(m, seat, rng))
-
-
-def _hidden_changed(m: GreatFireMatch, seat: int) -> GreatFireMatch:
-    """A copy that differs from m in everything the seat may not see (R18), as test_playouts scrambles it:
-    other hands, objectives, held tokens and hidden colours, deck and box, face-down tokens, the 2-player
-    deck orders, the engine's random state and the seed."""
-    s = m.clone()
-    others = [x for x in range(s.seats) if x != seat]
-    objectives = [d.id for d in s.geo.board.districts if d.objective]
-    for k, other in enumerate(others):
-        s.hands[other] = [CARDS[(k + i) % 4] for i in range(len(s.hands[other]))][::-1]
-        s.objectives[other] = [objectives[(k * 5 + i + 1) % len(objectives)] for i in range(3)]
-        s.tokens[other] = ["victoryPoint" if x != "victoryPoint" else "doubleMove" for x in s.tokens[other]]
-    if s.options["hiddenColours"] and len(others) > 1:
-        rotated = [s.colours[x] for x in others[1:] + others[:1]]
-        for other, colours in zip(others, rotated, strict=True):
-            s.colours[other] = colours
-    s.deck = [c if c.startswith("#") else CARDS[(CARDS.index(c) + 1) % 4] for c in s.deck]
-    s.box = [CARDS[(CARDS.index(c) + 3) % 4] for c in s.box][::-1]
-    s.priority_deck = s.priority_deck[::-1]
-    s.movement_deck = s.movement_deck[::-1]
-    s.board_tokens = [None if x is None else "demolition" if x != "demolition" else "doubleMove"
-                      for x in s.board_tokens]
-    s.rng = Rng(987654321)
-    s.seed = m.seed + 1
-    return s
 
 
 class ViewOnly:
@@ -110,7 +84,7 @@ POSITIONS = _kinds_of_positions()
 def test_the_bot_sees_only_its_view(kind: str, position: GreatFireMatch) -> None:
     """Two matches that differ only in what the seat cannot see give the same decision for the same seed."""
     seat = position.turn
-    other = _hidden_changed(position, seat)
+    other = scrambled(position, seat)
     assert other.to_dict() != position.to_dict()
     assert other.view(seat) == position.view(seat)
     bot = search_bot_with(budget_seconds=None, iterations=24)

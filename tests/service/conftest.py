@@ -37,7 +37,9 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def service_env(redis_url: str) -> dict[str, str]:
     """The environment of service processes under test."""
     env = dict(os.environ)
-    env.update({"REDIS_URL": redis_url, "FIREBREAK_QUEUE": QUEUE, "PYTHONPATH": str(ROOT)})
+    env.update({"REDIS_URL": redis_url, "FIREBREAK_QUEUE": QUEUE, "PYTHONPATH": str(ROOT),
+                "FIREBREAK_SEARCH_ITERATIONS": "8"})  # "search" bot seats: small and deterministic
+    env.pop("FIREBREAK_SEARCH_SECONDS", None)
     return env
 
 

@@ -51,6 +51,7 @@ MATCHES = [
     pytest.param(6, ["random"] * 5, 1, {"hiddenColours": True}, id="6p-1human-5random-hidden"),
     pytest.param(2, ["random"], 1, None, id="2p-1human-1random"),
     pytest.param(2, ["random"], 1, {"hiddenColours": True, "npcTies": "conductor"}, id="2p-1human-1random-hidden"),
+    pytest.param(2, ["search"], 1, {"npcTies": "conductor"}, id="2p-1human-1search"),
 ]
 
 
@@ -71,9 +72,9 @@ def test_people_and_bots_play_a_match_to_the_end(server: str, redis: Redis, seat
 
 
 def test_all_bots_match_finishes_by_itself(server: str, redis: Redis) -> None:
-    """5 bots, created and filled with addBot: nobody acts through the API, yet the match ends."""
+    """5 bots of every level, created and filled with addBot: nobody acts through the API, yet the match ends."""
     with h.recording(server) as c:
-        s = h.new_match(c, 5, 4242, humans=0, bots=["random", "greedy", "random", "random", "greedy"])
+        s = h.new_match(c, 5, 4242, humans=0, bots=["random", "greedy", "search", "random", "greedy"])
         final = h.wait_for(lambda: (m := h.state(c, s.match_id, None))["status"] == "OVER" and m,
                            "the all-bot match to finish", pause=0.1)
         h.check_match(final, None, set(), hidden=False)
