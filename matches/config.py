@@ -16,6 +16,7 @@ class Settings:
     waiting_ttl: int = 24 * 3600           # seconds an unfilled match is kept
     idempotency_ttl: int = 24 * 3600       # seconds an idempotency key remembers its outcome
     steps_per_job: int = 200               # automated steps one worker job may run before handing on
+    seconds_per_job: float = 20.0          # ...and seconds (search bots think for seconds; RQ kills a job at 300)
     max_body_bytes: int = 64 * 1024
 
     @classmethod
@@ -32,5 +33,6 @@ class Settings:
             waiting_ttl=num("FIREBREAK_WAITING_TTL", base.waiting_ttl),
             idempotency_ttl=num("FIREBREAK_IDEMPOTENCY_TTL", base.idempotency_ttl),
             steps_per_job=num("FIREBREAK_STEPS_PER_JOB", base.steps_per_job),
+            seconds_per_job=float(os.environ.get("FIREBREAK_SECONDS_PER_JOB", base.seconds_per_job)),
             max_body_bytes=num("FIREBREAK_MAX_BODY_BYTES", base.max_body_bytes),
         )

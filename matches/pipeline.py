@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from typing import Any
 
 from domain import titles
@@ -96,8 +97,14 @@ class Pipeline:
                        loaded.seats, match.version, data)
         return outcome, after
 
-    async def advance(self, match_id: str, version: int, max_steps: int) -> str:
-        """Run the service's decisions from a version on (bots, non-player steps); a stale version is a no-op."""
+    async def advance(self, match_id: str, version: int, max_steps: int, max_seconds: float | None = None) -> str:
+        """Run the service's decisions from a version on (bots, non-player steps); a stale version is a no-op.
+
+        After max_steps steps, or the first step that ends max_seconds after the start, the rest is handed on
+        to a new job at the back of the queue: a job stays well inside RQ's timeout whatever the bots' thinking
+        time, and a table of slow bots does not hold a worker from other matches.
+        """
+        deadline = None if max_seconds is None else time.monotonic() + max_seconds
         for _ in range(max_steps):
             loaded = await self.store.load(match_id)
             if loaded is None or loaded.status != "active" or loaded.version != version:
@@ -120,5 +127,7 @@ class Pipeline:
             version = committed.version
             if not automated_next(match, loaded.seats):
                 return "over" if match.is_over() else "done"
+            if deadline is not None and time.monotonic() >= deadline:
+                break
         await self.scheduler.enqueue(match_id, version)
         return "continued"

@@ -27,7 +27,8 @@ async def _advance(settings: Settings, match_id: str, version: int) -> str:
         store = MatchStore(redis, settings)
         pipeline = Pipeline(store, Scheduler(redis, settings))
         try:
-            outcome = await pipeline.advance(str(match_id), int(version), settings.steps_per_job)
+            outcome = await pipeline.advance(str(match_id), int(version), settings.steps_per_job,
+                                           settings.seconds_per_job)
         except Exception:
             await redis.hincrby(keys.JOBS_COUNTER, "error", 1)
             log.exception("advance failed for match %s at version %s", match_id, version)

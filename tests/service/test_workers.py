@@ -3,7 +3,10 @@ racing the real job over a live bot match never apply a step twice."""
 
 from __future__ import annotations
 
+import asyncio
 import functools
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -11,11 +14,17 @@ from typing import Any
 
 import pytest
 from redis import Redis
+from redis.asyncio import Redis as AsyncRedis
 from rq import Queue
 from rq.job import Job, JobStatus
 
 from matches import keys
+from matches.config import Settings
+from matches.lobby import Lobby
+from matches.scheduler import Scheduler
+from matches.store import MatchStore
 from tests.service import support as h
+from tests.service.conftest import ROOT, service_env
 from workers import jobs
 
 
@@ -137,3 +146,35 @@ def test_duplicates_racing_the_real_job_never_apply_a_step_twice(server: str, re
         record = h.check_replay(redis, s)
         assert record["version"] == final["version"]
         h.check_event_log(c, s, final["version"])
+
+
+def test_a_job_hands_on_after_its_time_slice(redis_url: str, redis: Redis) -> None:
+    """With FIREBREAK_SECONDS_PER_JOB=0 every job runs one step, enqueues the next version's job at the back of
+    the queue and returns "continued"; a real worker running jobs that way still plays the match to its end,
+    each step applied once. (A private queue: the session's workers never see these jobs.)"""
+    env = {**service_env(redis_url), "FIREBREAK_QUEUE": "firebreak-slices", "FIREBREAK_SECONDS_PER_JOB": "0"}
+    settings = Settings(redis_url=redis_url, queue=env["FIREBREAK_QUEUE"])
+    s = asyncio.run(_all_bot_match(settings, seats=3, seed=704))
+    queue = Queue(settings.queue, connection=Redis.from_url(redis_url))
+    assert queue.job_ids == [f"advance-{s.match_id}-0"], "the match should start with one job, for version 0"
+    subprocess.run([sys.executable, "-m", "workers.main", "--burst"], cwd=ROOT, env=env, check=True,
+                   timeout=h.DEADLINE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    record = h.check_replay(redis, s)
+    assert record["status"] == "over"
+    final = record["version"]
+    outcomes = [Job.fetch(f"advance-{s.match_id}-{v}", connection=queue.connection).return_value()
+                for v in range(final)]
+    assert outcomes == ["continued"] * (final - 1) + ["over"]
+    queue.connection.close()
+
+
+async def _all_bot_match(settings: Settings, seats: int, seed: int) -> h.Setup:
+    connection = AsyncRedis.from_url(settings.redis_url, decode_responses=True)
+    try:
+        lobby = Lobby(MatchStore(connection, settings), Scheduler(connection, settings))
+        created = await lobby.create("greatfire", seats, None, seed)
+        for _ in range(seats):
+            await lobby.add_bot(created.match_id, None, "random", created.host_token)
+    finally:
+        await connection.aclose()
+    return h.Setup(created.match_id, created.host_token, seats, seed, {})
