@@ -33,6 +33,13 @@ BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot, "search": se
 LEVELS = tuple(BOTS)
 
 
+def check_environment() -> None:
+    """Raise ValueError when a level's settings in the environment are unusable (workers call it at start)."""
+    from domain.greatfire.search import budget_from_env
+
+    budget_from_env()
+
+
 def choose_action(level: str, match: Match, seat: int, rng: random.Random) -> Action:
     """The action a bot of this level takes for the seat."""
     return BOTS[level](match, seat, rng)

@@ -8,6 +8,7 @@ import logging
 from redis import Redis
 from rq import Queue, SimpleWorker
 
+from domain.bots import check_environment
 from matches.config import Settings
 
 
@@ -17,6 +18,10 @@ def main() -> None:
     parser.add_argument("--burst", action="store_true", help="exit once the queue is empty")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    try:
+        check_environment()
+    except ValueError as exc:
+        parser.exit(2, f"workers.main: {exc}\n")
     settings = Settings.from_env()
     connection = Redis.from_url(settings.redis_url)
     # SimpleWorker runs jobs in-process (no fork per job): bot moves answer in milliseconds. Jobs catch

@@ -24,10 +24,10 @@ import math
 import os
 import random
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from domain.bots import Bot
 from domain.contract import Action, Match
 from domain.greatfire import fire
 from domain.greatfire.determinize import Determinizer
@@ -62,12 +62,30 @@ class Budget:
 
 
 def budget_from_env() -> Budget:
-    """The budget of the "search" level: FIREBREAK_SEARCH_SECONDS / _ITERATIONS, else DEFAULT_SECONDS."""
-    seconds = os.environ.get(ENV_SECONDS)
-    iterations = os.environ.get(ENV_ITERATIONS)
-    if iterations:
-        return Budget(seconds=float(seconds) if seconds else None, iterations=int(iterations))
-    return Budget(seconds=float(seconds) if seconds else DEFAULT_SECONDS)
+    """The budget of the "search" level: FIREBREAK_SEARCH_SECONDS / _ITERATIONS, else DEFAULT_SECONDS.
+
+    Raises ValueError naming the variable when a value is not a positive number (workers check at start).
+    """
+    seconds = _positive(ENV_SECONDS)
+    iterations = _positive(ENV_ITERATIONS)
+    if iterations is not None:
+        if not iterations.is_integer():
+            raise ValueError(f"{ENV_ITERATIONS} must be a whole number, not {iterations}")
+        return Budget(seconds=seconds, iterations=int(iterations))
+    return Budget(seconds=DEFAULT_SECONDS if seconds is None else seconds)
+
+
+def _positive(name: str) -> float | None:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return None
+    try:
+        value = float(raw)
+    except ValueError:
+        value = math.nan
+    if not 0 < value < math.inf:
+        raise ValueError(f"{name} must be a positive number, not {raw!r}")
+    return value
 
 
 def root_moves(s: GreatFireMatch, seat: int) -> list[Move]:
@@ -178,9 +196,6 @@ def _simulate(det: Determinizer, seat: int, move: Move, world_seed: int) -> floa
     return evaluate(s, seat)
 
 
-Bot = Callable[[Match, int, random.Random], Action]
-
-
 def search_bot_with(budget_seconds: float | None = DEFAULT_SECONDS, iterations: int | None = None) -> Bot:
     """A search bot with a fixed budget; it reads nothing of the match but the seat's view."""
     budget = Budget(seconds=budget_seconds, iterations=iterations)
@@ -190,7 +205,3 @@ def search_bot_with(budget_seconds: float | None = DEFAULT_SECONDS, iterations: 
 
     return bot
 
-
-def search_bot(match: Match, seat: int, rng: random.Random) -> Action:
-    """The "search" level: the budget comes from the environment (budget_from_env) at each decision."""
-    return search_from_view(match.view(seat), seat, rng, budget_from_env())

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from domain import titles
-from domain.bots import BOTS, LEVELS, choose_action, random_bot
+from domain.bots import BOTS, LEVELS, check_environment, choose_action, random_bot
 from domain.contract import Action
 from domain.greatfire.determinize import Determinizer, determinize
 from domain.greatfire.match import GreatFireMatch
@@ -198,3 +198,19 @@ def test_budget_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     assert budget_from_env() == Budget(seconds=None, iterations=30)
     with pytest.raises(ValueError):
         Budget(seconds=None, iterations=None)
+
+
+@pytest.mark.parametrize(("name", "value"), [
+    ("FIREBREAK_SEARCH_SECONDS", "fast"), ("FIREBREAK_SEARCH_SECONDS", "0"), ("FIREBREAK_SEARCH_SECONDS", "-1"),
+    ("FIREBREAK_SEARCH_SECONDS", "inf"), ("FIREBREAK_SEARCH_SECONDS", "nan"), ("FIREBREAK_SEARCH_ITERATIONS", "2.5"),
+    ("FIREBREAK_SEARCH_ITERATIONS", "-3"), ("FIREBREAK_SEARCH_ITERATIONS", "many"),
+])
+def test_an_unusable_budget_is_refused_by_name(monkeypatch: pytest.MonkeyPatch, name: str, value: str) -> None:
+    """A bad setting is a clear error naming the variable (a worker refuses to start), never a silent default."""
+    monkeypatch.delenv("FIREBREAK_SEARCH_SECONDS", raising=False)
+    monkeypatch.delenv("FIREBREAK_SEARCH_ITERATIONS", raising=False)
+    monkeypatch.setenv(name, value)
+    with pytest.raises(ValueError, match=name):
+        budget_from_env()
+    with pytest.raises(ValueError, match=name):
+        check_environment()

@@ -178,3 +178,12 @@ async def _all_bot_match(settings: Settings, seats: int, seed: int) -> h.Setup:
     finally:
         await connection.aclose()
     return h.Setup(created.match_id, created.host_token, seats, seed, {})
+
+
+def test_a_worker_refuses_to_start_with_an_unusable_search_budget(redis_url: str) -> None:
+    """A misconfigured worker stops at once with the variable named, instead of failing every search job."""
+    env = {**service_env(redis_url), "FIREBREAK_SEARCH_SECONDS": "soon"}
+    done = subprocess.run([sys.executable, "-m", "workers.main", "--burst"], cwd=ROOT, env=env, timeout=60,
+                          capture_output=True, text=True)
+    assert done.returncode == 2
+    assert "FIREBREAK_SEARCH_SECONDS must be a positive number, not 'soon'" in done.stderr
