@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from domain.contract import Action, Event
 from domain.greatfire import npc_bands, npc_fire
 from domain.greatfire.fire import spread
 from domain.greatfire.state import INTENSIFY_CONES, Phase, State
+
+Card = TypeVar("Card", int, str)
 
 
 def begin(s: State, events: list[Event]) -> None:
@@ -50,12 +52,7 @@ def _flip_fire_cards(s: State, events: list[Event]) -> None:
     events.append({"type": "fireCardFlipped", "card": card})
     if s.deck and s.deck[-1].startswith("#"):
         s.npc_intensify = stack_revealed(s, s.deck.pop()[1:], events, by_non_player=True)
-    if not s.priority_deck:
-        s.priority_deck, s.priority_discard = s.priority_discard, []
-        s.rng.shuffle(s.priority_deck)
-        events.append({"type": "priorityDeckShuffled"})
-    s.npc_priority = s.priority_deck.pop()
-    s.priority_discard.append(s.npc_priority)
+    s.npc_priority = _flip(s, s.priority_deck, s.priority_discard, "priorityDeckShuffled", events)
     events.append({"type": "priorityCardFlipped", "colours": list(s.comps.colour_priority[s.npc_priority])})
 
 
@@ -91,12 +88,7 @@ def _bands(s: State, events: list[Event]) -> None:
     card = s.npc_card
     assert card is not None
     if s.npc_objective is None:
-        if not s.movement_deck:
-            s.movement_deck, s.movement_discard = s.movement_discard, []
-            s.rng.shuffle(s.movement_deck)
-            events.append({"type": "movementDeckShuffled"})
-        s.npc_objective = s.movement_deck.pop()
-        s.movement_discard.append(s.npc_objective)
+        s.npc_objective = _flip(s, s.movement_deck, s.movement_discard, "movementDeckShuffled", events)
         events.append({"type": "movementCardFlipped", "objective": s.npc_objective})
     if s.npc_bands is None:
         chosen, tied, wanted = npc_bands.selection(s, card, s.geo.index[s.npc_objective])
@@ -186,3 +178,15 @@ def apply_choice(s: State, action: Action, events: list[Event]) -> None:
         _pick_bands(s, tied, choice["wanted"] - 1, events)
     else:
         _move_band(s, d, events)
+
+
+def _flip(s: State, deck: list[Card], discard: list[Card], shuffled: str, events: list[Event]) -> Card:
+    """Flip the top card of a non-player deck onto its discard pile; an empty deck is first the shuffled pile."""
+    if not deck:
+        deck.extend(discard)
+        discard.clear()
+        s.rng.shuffle(deck)
+        events.append({"type": shuffled})
+    card = deck.pop()
+    discard.append(card)
+    return card
