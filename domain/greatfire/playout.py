@@ -14,9 +14,10 @@ from domain.contract import Action, Event
 from domain.greatfire import fire, npc, scoring, setup, turns
 from domain.greatfire.actions import demolition_sites
 from domain.greatfire.components import CARDS
+from domain.greatfire.greedy import THREAT_PER_HOUSE
 from domain.greatfire.state import Phase, State
 
-THREAT = 0.6          # VP an own house next to a burning district is counted short (as the greedy bot does)
+THREAT = THREAT_PER_HOUSE  # VP an own house next to a burning district is counted short (as the greedy bot does)
 TOKEN_VALUE = 0.5     # VP a face-down token is worth to the seat that burns its district
 HELD_TOKEN_VALUE = 0.5  # VP a held demolition or double-move token is worth (spent only for a gain)
 NOISE = 1.0           # VP of uniform noise on the policy's fire choices, so playouts differ
@@ -253,28 +254,18 @@ def playout(s: State, seat: int, rng: random.Random, horizon: int) -> None:
 
 
 def evaluate(s: State, seat: int) -> float:
-    """The seat's score less the threat to its houses, against the rivals' (half the best, half the mean)."""
+    """The seat's score (R17) less the threat to its houses, against the rivals' (half the best, half the mean)."""
     geo = s.geo
-    colours = len(s.comps.colours)
-    standing = [0] * colours
-    threatened = [0] * colours
+    threatened = [0] * len(s.comps.colours)
     burning = [s.cones[d] > s.bands[d] for d in range(len(s.cones))]
     for d, row in enumerate(s.houses):
-        if not any(row):
-            continue
-        near_fire = any(burning[e] for e in geo.adjacent[d])
-        for c, n in enumerate(row):
-            if n:
-                standing[c] += n
-                if near_fire:
-                    threatened[c] += n
+        if any(row) and any(burning[e] for e in geo.adjacent[d]):
+            for c, n in enumerate(row):
+                threatened[c] += n
     values = []
     for other in range(s.seats):
-        objectives = sum(geo.objective_vp[geo.index[o]] for o in s.objectives[other]
-                         if scoring.survives(s, geo.index[o]))
-        total = (2 * sum(standing[c] for c in s.colours[other]) + s.put_out[other] + objectives
-                 + s.tokens[other].count("victoryPoint") + (2 if s.hero == other else 0)
-                 + HELD_TOKEN_VALUE * sum(1 for token in s.tokens[other] if token != "victoryPoint"))
+        held = sum(1 for token in s.tokens[other] if token != "victoryPoint")
+        total = scoring.score(s, other)["total"] + HELD_TOKEN_VALUE * held
         values.append(total - THREAT * sum(threatened[c] for c in s.colours[other]))
     mine = values.pop(seat)
     return mine - 0.5 * max(values) - 0.5 * sum(values) / len(values)
