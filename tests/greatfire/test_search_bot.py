@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -27,20 +27,23 @@ def _match(seats: int, seed: int, **options: Any) -> GreatFireMatch:
     return m
 
 
-def _positions(seats: int, seed: int, every: int = 1, **options: Any) -> Iterator[GreatFireMatch]:
-    """The positions of a seeded random game where a seat owes a decision (every n-th one)."""
-    m = _match(seats, seed, **options)
-    rng = random.Random(seed)
-    k = 0
+def _play(m: GreatFireMatch, pick: Callable[[GreatFireMatch, int], Action]) -> Iterator[GreatFireMatch]:
+    """Play m to its end, pick choosing each seat's action; yield every position where a seat owes a decision."""
     while not m.is_over():
         if m.system_due():
             m.run_system_step()
             continue
+        yield m
+        (seat,) = m.to_act()
+        m.apply(seat, pick(m, seat))
+
+
+def _positions(seats: int, seed: int, every: int = 1, **options: Any) -> Iterator[GreatFireMatch]:
+    """The positions of a seeded random game where a seat owes a decision (every n-th one)."""
+    rng = random.Random(seed)
+    for k, m in enumerate(_play(_match(seats, seed, **options), lambda m, seat: random_bot(m, seat, rng))):
         if k % every == 0:
             yield m
-        k += 1
-        (seat,) = m.to_act()
-        m.apply(seat, random_bot(m, seat, rng))
 
 
 class ViewOnly:
@@ -169,19 +172,19 @@ def test_samples_vary_only_in_what_is_hidden() -> None:
 ])
 def test_the_bot_only_plays_legal_actions(seats: int, seed: int, options: dict[str, Any]) -> None:
     """Whole games with one search seat (tiny budget) among random seats: every action is listed."""
-    m = _match(seats, seed, **options)
     bot = search_bot_with(budget_seconds=None, iterations=4)
     rng = random.Random(seed)
     searched = 0
-    while not m.is_over():
-        if m.system_due():
-            m.run_system_step()
-            continue
-        (seat,) = m.to_act()
+
+    def pick(m: GreatFireMatch, seat: int) -> Action:
+        nonlocal searched
         action: Action = bot(m, seat, rng) if seat == 0 else random_bot(m, seat, rng)
         assert action in m.legal_actions(seat)
         searched += seat == 0
-        m.apply(seat, action)
+        return action
+
+    for _ in _play(_match(seats, seed, **options), pick):
+        pass
     assert searched > 20
 
 
