@@ -14,6 +14,8 @@ from domain.bots import LEVELS
 from matches.lobby import LobbyError
 
 MAX_PAGE = 100
+
+
 @strawberry.type
 class Title:
     """A playable game."""
