@@ -15,6 +15,8 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket
 from strawberry.asgi import GraphQL
+from strawberry.http import GraphQLHTTPResponse
+from strawberry.types import ExecutionResult
 
 from api.context import Context
 from api.guard import JsonGuard
@@ -22,6 +24,7 @@ from api.metrics import Metrics
 from api.middleware import BodyLimit, Timing
 from api.schema import schema
 from api.services import Services
+from api.unavailable import HEADERS, is_unavailable
 from api.web import web_routes
 from matches.config import Settings
 
@@ -36,6 +39,13 @@ class FirebreakGraphQL(GraphQL[Context, None]):
     async def get_context(self, request: Request | WebSocket, response: Response | WebSocket) -> Context:
         """The context of one request or WebSocket connection."""
         return Context(services=self.services, request=request, response=response)
+
+    async def process_result(self, request: Request, result: ExecutionResult) -> GraphQLHTTPResponse:
+        """The JSON answer; while Redis is unreachable, only the SERVICE_UNAVAILABLE error (no data)."""
+        processed = await super().process_result(request, result)
+        if result.errors and any(is_unavailable(e) for e in result.errors):
+            processed.pop("data", None)
+        return processed
 
 
 def create_app(settings: Settings | None = None) -> Starlette:
@@ -53,7 +63,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         try:
             await services.redis.ping()
         except Exception as exc:  # any failure to reach Redis means not ready
-            return JSONResponse({"status": "unavailable", "redis": type(exc).__name__}, status_code=503)
+            return JSONResponse({"status": "unavailable", "redis": type(exc).__name__}, status_code=503,
+                                headers=HEADERS)
         return JSONResponse({"status": "ready", "redis": "ok"})
 
     async def metrics_endpoint(_: Request) -> Response:

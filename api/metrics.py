@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
-from redis import Redis as SyncRedis
 from redis.exceptions import RedisError
 
-from matches import keys
+from matches import connections, keys
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 
@@ -16,7 +15,7 @@ class _JobCollector:
     """Reads the workers' job outcome counts and the queue length from Redis at scrape time."""
 
     def __init__(self, redis_url: str, queue: str) -> None:
-        self.redis = SyncRedis.from_url(redis_url, decode_responses=True, socket_timeout=2)
+        self.redis = connections.sync_client(redis_url, decode_responses=True, socket_timeout=2)
         self.queue = queue
 
     def collect(self):  # type: ignore[no-untyped-def]

@@ -7,6 +7,7 @@ from typing import Any
 
 from redis.asyncio import Redis
 
+from matches import connections
 from matches.config import Settings
 from matches.lobby import Lobby
 from matches.pipeline import Pipeline
@@ -32,9 +33,9 @@ class Services:
     def connect(cls, settings: Settings) -> Services:
         """Build the services for a Redis URL (connections open lazily)."""
         # socket_timeout must outlast the subscription's blocking stream reads (redis-py 8 defaults to 5 s,
-        # which cut every idle subscription short).
-        redis = Redis.from_url(settings.redis_url, decode_responses=True, max_connections=2000,
-                               socket_timeout=SOCKET_TIMEOUT)
+        # which cut every idle subscription short). Health checks and retries: matches/connections.py.
+        redis = connections.async_client(settings.redis_url, decode_responses=True, max_connections=2000,
+                                         socket_timeout=SOCKET_TIMEOUT)
         store = MatchStore(redis, settings)
         scheduler = Scheduler(redis, settings)
         return cls(settings, redis, store, scheduler, Lobby(store, scheduler), Pipeline(store, scheduler))

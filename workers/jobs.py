@@ -5,9 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from redis.asyncio import Redis
-
-from matches import keys
+from matches import connections, keys
 from matches.config import Settings
 from matches.pipeline import Pipeline
 from matches.scheduler import Scheduler
@@ -22,7 +20,7 @@ def advance(match_id: str, version: int) -> str:
 
 
 async def _advance(settings: Settings, match_id: str, version: int) -> str:
-    redis = Redis.from_url(settings.redis_url, decode_responses=True)
+    redis = connections.async_client(settings.redis_url, decode_responses=True)
     try:
         store = MatchStore(redis, settings)
         pipeline = Pipeline(store, Scheduler(redis, settings))

@@ -1,20 +1,43 @@
-"""Start an RQ worker on the Firebreak queue: python -m workers.main (REDIS_URL selects the Redis)."""
+"""Start an RQ worker on the Firebreak queue: python -m workers.main (REDIS_URL selects the Redis).
+
+A worker outlives Redis outages: its connections retry with backoff until Redis answers again (one log line when
+the outage starts, one when it ends), a job in progress pauses and goes on, and should RQ's loop still give up on
+an error it does not handle, the worker starts a fresh loop after a pause instead of exiting. SIGTERM / Ctrl-C stop
+it (a job in progress is finished first; during an outage the worker stops at once).
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
+import time
+from types import FrameType
 
-from redis import Redis
 from rq import Queue, SimpleWorker
 
 from domain.bots import check_environment
+from matches import connections
 from matches.config import Settings
+
+log = logging.getLogger("firebreak.workers")
+
+RESTART_PAUSE = 1.0       # seconds before a fresh loop after RQ's loop gave up; doubles up to...
+RESTART_PAUSE_CAP = 30.0
+
+
+class Worker(SimpleWorker):
+    """RQ's in-process worker, whose stop request also ends the connections' patient retries."""
+
+    def request_stop(self, signum: int, frame: FrameType | None) -> None:
+        """Warm shutdown (RQ's), and stop waiting for Redis."""
+        connections.stop_retrying()
+        super().request_stop(signum, frame)  # type: ignore[no-untyped-call]
 
 
 def main() -> None:
     """Run one worker until stopped; --burst stops when the queue is empty."""
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--burst", action="store_true", help="exit once the queue is empty")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
@@ -23,11 +46,24 @@ def main() -> None:
     except ValueError as exc:
         parser.exit(2, f"workers.main: {exc}\n")
     settings = Settings.from_env()
-    connection = Redis.from_url(settings.redis_url)
-    # SimpleWorker runs jobs in-process (no fork per job): bot moves answer in milliseconds. Jobs catch
-    # nothing silently: a failing job is recorded as failed by RQ and the worker goes on.
-    worker = SimpleWorker([Queue(settings.queue, connection=connection)], connection=connection)
-    worker.work(burst=args.burst, logging_level="INFO")
+    connections.patient()
+    connection = connections.sync_client(settings.redis_url)
+    queue = Queue(settings.queue, connection=connection)
+    pause = RESTART_PAUSE
+    while True:
+        # SimpleWorker runs jobs in-process (no fork per job): bot moves answer in milliseconds. Jobs catch
+        # nothing silently: a failing job is recorded as failed by RQ and the worker goes on.
+        worker = Worker([queue], connection=connection)
+        started = time.monotonic()
+        with contextlib.suppress(*connections.UNAVAILABLE):  # RQ's teardown, once we stopped waiting for Redis
+            worker.work(burst=args.burst, logging_level="INFO")
+        if args.burst or connections.stopping():
+            return
+        if time.monotonic() - started > RESTART_PAUSE_CAP:
+            pause = RESTART_PAUSE  # a loop that ran a while: not a crash loop
+        log.warning("the worker loop ended on an unhandled error; starting a fresh one in %.0f s", pause)
+        time.sleep(pause)
+        pause = min(pause * 2, RESTART_PAUSE_CAP)
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ from strawberry.types.graphql import OperationType
 from api.schema.lobby import LobbyMutation, LobbyQuery
 from api.schema.play import PlayMutation, PlayQuery
 from api.schema.subscription import Subscription
+from api.unavailable import StoreUnavailable
 
 log = logging.getLogger("firebreak.api")
 
@@ -83,5 +84,6 @@ schema = strawberry.Schema(
         lambda: ValidationCache(maxsize=CACHED_DOCUMENTS),
         SubscriptionsOverWebSocket,
         lambda: MaskErrors(should_mask_error=_unexpected, error_message="Internal error."),
+        StoreUnavailable,  # after MaskErrors, so that it sees a Redis outage before it is masked
     ],
 )

@@ -1,0 +1,58 @@
+"""Health check of the workers on this host (docker compose runs it): python -m workers.health.
+
+Exits 0 when Redis answers and a live RQ worker of this host is registered on the Firebreak queue; otherwise
+prints why on stderr and exits 1.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+
+from rq import Queue, Worker
+
+from matches import connections
+from matches.config import Settings
+
+
+def alive(pid: int | None) -> bool:
+    """Whether a process with this id runs on this host."""
+    if not pid:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def problem(settings: Settings) -> str | None:
+    """Why the workers of this host are not healthy, or None."""
+    connection = connections.sync_client(settings.redis_url, socket_timeout=2)
+    try:
+        connection.ping()
+        host = socket.gethostname()
+        workers = Worker.all(connection=connection, queue=Queue(settings.queue, connection=connection))
+        if not any(w.hostname == host and alive(w.pid) for w in workers):
+            return f"no live worker of host {host} is registered on queue {settings.queue!r}"
+    except connections.UNAVAILABLE as exc:
+        return f"Redis unreachable ({type(exc).__name__})"
+    finally:
+        connection.close()
+    return None
+
+
+def main() -> int:
+    """Print the problem, if any; return the exit status."""
+    reason = problem(Settings.from_env())
+    if reason is None:
+        return 0
+    print(f"workers.health: {reason}", file=sys.stderr)
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
