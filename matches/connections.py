@@ -44,8 +44,11 @@ class Outage:
         self.since: float | None = None
         self.lock = threading.Lock()
 
-    def failed(self, error: BaseException) -> None:
-        """Note a failed attempt; the first of an outage is logged."""
+    def failed(self, error: BaseException, failures: int) -> None:
+        """Note the failures-th failed attempt of a command; the first repeated failure of an outage is logged
+        (a pooled connection that died with an earlier Redis fails once, then its retry succeeds)."""
+        if failures < 2:
+            return
         with self.lock:
             if self.since is None:
                 self.since = time.monotonic()
@@ -84,7 +87,7 @@ def stopping() -> bool:
 
 def _noting(fail: Callable[..., Any], with_failure_count: bool) -> Callable[[Exception, int], Any]:
     def noted(error: Exception, failures: int) -> Any:
-        OUTAGE.failed(error)
+        OUTAGE.failed(error, failures)
         outcome = fail(error, failures) if with_failure_count else fail(error)
         if _stopping.is_set():
             raise error
@@ -113,7 +116,7 @@ class LoggedAsyncRetry(AsyncRetry):
                               with_failure_count: bool = False) -> T:
         """Await do(), retrying the errors this Retry supports with backoff."""
         async def noted(error: Exception, failures: int) -> None:
-            OUTAGE.failed(error)
+            OUTAGE.failed(error, failures)
             if with_failure_count:
                 await fail(error, failures)
             else:

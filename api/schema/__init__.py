@@ -18,12 +18,13 @@ from strawberry.extensions import (
     SchemaExtension,
     ValidationCache,
 )
+from strawberry.types import ExecutionContext
 from strawberry.types.graphql import OperationType
 
 from api.schema.lobby import LobbyMutation, LobbyQuery
 from api.schema.play import PlayMutation, PlayQuery
 from api.schema.subscription import Subscription
-from api.unavailable import StoreUnavailable
+from api.unavailable import StoreUnavailable, is_unavailable
 
 log = logging.getLogger("firebreak.api")
 
@@ -73,7 +74,15 @@ class SubscriptionsOverWebSocket(SchemaExtension):
         yield
 
 
-schema = strawberry.Schema(
+class FirebreakSchema(strawberry.Schema):
+    """strawberry's Schema, quiet about a Redis outage (matches.connections logs each outage once)."""
+
+    def process_errors(self, errors: list[GraphQLError], execution_context: ExecutionContext | None = None) -> None:
+        """Log the errors of a request, except those of an unreachable Redis."""
+        super().process_errors([e for e in errors if not is_unavailable(e)], execution_context)
+
+
+schema = FirebreakSchema(
     query=Query,
     mutation=Mutation,
     subscription=Subscription,

@@ -43,22 +43,30 @@ def service_env(redis_url: str) -> dict[str, str]:
     return env
 
 
+@contextlib.contextmanager
+def worker_processes(redis_url: str, logs: Path, count: int = WORKERS) -> Iterator[list[subprocess.Popen[bytes]]]:
+    """RQ worker processes on the test queue over the given Redis, logging into a folder; stopped on exit."""
+    procs = []
+    files = []
+    try:
+        for n in range(count):
+            files.append((logs / f"worker{n}.log").open("wb"))
+            procs.append(subprocess.Popen([sys.executable, "-m", "workers.main"], cwd=ROOT,
+                                          env=service_env(redis_url), stdout=files[-1], stderr=subprocess.STDOUT))
+        yield procs
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc, file in zip(procs, files, strict=True):
+            proc.wait(timeout=10)
+            file.close()
+
+
 @pytest.fixture(scope="session")
 def workers(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[subprocess.Popen[bytes]]]:
     """RQ worker processes on the test queue."""
-    logs = tmp_path_factory.mktemp("workers")
-    procs = []
-    files = []
-    for n in range(WORKERS):
-        files.append((logs / f"worker{n}.log").open("wb"))
-        procs.append(subprocess.Popen([sys.executable, "-m", "workers.main"], cwd=ROOT, env=service_env(redis_url),
-                                      stdout=files[-1], stderr=subprocess.STDOUT))
-    yield procs
-    for proc in procs:
-        proc.terminate()
-    for proc, file in zip(procs, files, strict=True):
-        proc.wait(timeout=10)
-        file.close()
+    with worker_processes(redis_url, tmp_path_factory.mktemp("workers")) as procs:
+        yield procs
 
 
 @contextlib.contextmanager
