@@ -5,6 +5,7 @@ each step applied exactly once. A private Redis with its append-only file on, on
 from __future__ import annotations
 
 import asyncio
+import functools
 import random
 import time
 from collections.abc import Iterator
@@ -17,6 +18,7 @@ import httpx
 import pytest
 from redis import Redis
 
+from matches import keys
 from matches.embedded import EmbeddedRedis
 from tests.service import support as h
 from tests.service.conftest import worker_processes
@@ -147,6 +149,11 @@ def test_a_subscriber_gets_a_typed_error_when_redis_goes_away(service: Service) 
     assert got.completed, "the subscription ends after its error: the client subscribes again from its last version"
 
 
+def over(c: h.Client, match_id: str) -> bool:
+    """Whether the match has ended."""
+    return bool(h.state(c, match_id, None)["status"] == "OVER")
+
+
 def test_workers_survive_redis_kills_and_every_bot_match_ends_with_each_step_applied_once(service: Service) -> None:
     kills = 3
     unreachable = [service.log_lines(f"worker{n}.log", "Redis unreachable") for n in range(len(service.workers))]
@@ -155,14 +162,17 @@ def test_workers_survive_redis_kills_and_every_bot_match_ends_with_each_step_app
         matches = [h.new_match(c, 4, 820 + n, humans=0, bots=["random", "greedy", "random", "search"])
                    for n in range(6)]
         rng = random.Random(8)
+        playing = []
         for _ in range(kills):
             time.sleep(rng.uniform(0.3, 1.0))
+            playing.append(sum(service.store.hget(keys.meta(s.match_id), "status") == "active" for s in matches))
             service.kill_redis()
             time.sleep(rng.uniform(0.5, 2.0))
             service.restart_redis()
+        assert playing[0] > 0, "no match was being played when Redis was killed"
         for s in matches:
-            h.wait_for(lambda s=s: h.state(c, s.match_id, None)["status"] == "OVER",  # type: ignore[misc]
-                       f"bot match {s.match_id} to end after the Redis kills", pause=0.2)
+            h.wait_for(functools.partial(over, c, s.match_id), f"bot match {s.match_id} to end after the Redis kills",
+                       pause=0.2)
             h.check_replay(service.store, s)
             h.check_event_log(c, s, h.state(c, s.match_id, None)["version"])
     finally:
