@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import functools
 import random
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -21,7 +23,7 @@ from redis import Redis
 from matches import keys
 from matches.embedded import EmbeddedRedis
 from tests.service import support as h
-from tests.service.conftest import worker_processes
+from tests.service.conftest import QUEUE, service_env, worker_processes
 from tests.service.test_subscription import Received, subscribe
 
 OUTAGE_CODE = "SERVICE_UNAVAILABLE"
@@ -181,3 +183,24 @@ def test_workers_survive_redis_kills_and_every_bot_match_ends_with_each_step_app
     for n, before in enumerate(unreachable):
         logged = service.log_lines(f"worker{n}.log", "Redis unreachable") - before
         assert logged == kills, f"worker {n} logged {logged} outages for {kills} Redis kills (one line each)"
+
+
+def health(service: Service, queue: str = QUEUE) -> subprocess.CompletedProcess[str]:
+    """Run the workers' health check (docker compose runs it in a worker's container) against the service."""
+    env = {**service_env(service.redis.url), "FIREBREAK_QUEUE": queue}
+    return subprocess.run([sys.executable, "-m", "workers.health"], cwd=h.ROOT, env=env, timeout=60,
+                          capture_output=True, text=True)
+
+
+def test_the_worker_health_check_needs_redis_and_a_live_registered_worker(service: Service) -> None:
+    assert health(service).returncode == 0
+    nobody = health(service, "a-queue-without-workers")
+    assert nobody.returncode == 1
+    assert "no live worker of host" in nobody.stderr and "a-queue-without-workers" in nobody.stderr
+    service.kill_redis()
+    try:
+        down = health(service)
+    finally:
+        service.restart_redis()
+    assert down.returncode == 1 and "Redis unreachable (ConnectionError)" in down.stderr, down.stderr
+    assert health(service).returncode == 0
