@@ -8,6 +8,7 @@ import gc
 from collections.abc import AsyncIterator
 from typing import Any
 
+import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -68,7 +69,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return JSONResponse({"status": "ready", "redis": "ok"})
 
     async def metrics_endpoint(_: Request) -> Response:
-        return PlainTextResponse(metrics.render(), media_type="text/plain; version=0.0.4")
+        # render() reads the job counts with a blocking client: off the event loop
+        text = await anyio.to_thread.run_sync(metrics.render)
+        return PlainTextResponse(text, media_type="text/plain; version=0.0.4")
 
     @contextlib.asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:

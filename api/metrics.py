@@ -15,7 +15,8 @@ class _JobCollector:
     """Reads the workers' job outcome counts and the queue length from Redis at scrape time."""
 
     def __init__(self, redis_url: str, queue: str) -> None:
-        self.redis = connections.sync_client(redis_url, decode_responses=True, socket_timeout=2)
+        # a scrape during a Redis outage answers at once, without the job figures
+        self.redis = connections.sync_client(redis_url, retries=1, decode_responses=True, socket_timeout=2)
         self.queue = queue
 
     def collect(self):  # type: ignore[no-untyped-def]

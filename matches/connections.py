@@ -138,13 +138,15 @@ def _backoff() -> ExponentialWithJitterBackoff:
     return ExponentialWithJitterBackoff(cap=BACKOFF_CAP, base=BACKOFF_BASE)
 
 
-def async_client(url: str, **kwargs: Any) -> AsyncRedis:
-    """An asyncio client for a redis:// URL with this process's retry policy (kwargs: more client options)."""
-    retry = LoggedAsyncRetry(_backoff(), _policy["retries"])
+def async_client(url: str, retries: int | None = None, **kwargs: Any) -> AsyncRedis:
+    """An asyncio client for a redis:// URL with this process's retry policy (or that many retries; kwargs: more
+    client options)."""
+    retry = LoggedAsyncRetry(_backoff(), _policy["retries"] if retries is None else retries)
     return AsyncRedis.from_url(url, retry=retry, **_options(), **kwargs)
 
 
-def sync_client(url: str, **kwargs: Any) -> Redis:
-    """A blocking client for a redis:// URL with this process's retry policy (kwargs: more client options)."""
-    retry = LoggedRetry(_backoff(), _policy["retries"])
+def sync_client(url: str, retries: int | None = None, **kwargs: Any) -> Redis:
+    """A blocking client for a redis:// URL with this process's retry policy (or that many retries; kwargs: more
+    client options)."""
+    retry = LoggedRetry(_backoff(), _policy["retries"] if retries is None else retries)
     return Redis.from_url(url, retry=retry, **_options(), **kwargs)

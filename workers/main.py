@@ -43,9 +43,9 @@ def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     try:
         check_environment()
+        settings = Settings.from_env()
     except ValueError as exc:
         parser.exit(2, f"workers.main: {exc}\n")
-    settings = Settings.from_env()
     connections.patient()
     connection = connections.sync_client(settings.redis_url)
     queue = Queue(settings.queue, connection=connection)

@@ -122,3 +122,13 @@ def test_serve_restarts_a_killed_worker_and_a_killed_redis_and_stops_on_sigterm(
     text = served.log.read_text()
     assert f"worker 1 (pid {worker}) exited with status -9; restarting" in text, text
     assert "embedded Redis exited with status -9; restarting" in text, text
+
+
+def test_serve_refuses_an_unknown_fsync_policy_before_starting_anything(tmp_path: Path) -> None:
+    env = {k: v for k, v in h.service_env("").items() if k != "REDIS_URL"}
+    env["FIREBREAK_APPENDFSYNC"] = "sometimes"
+    done = subprocess.run([sys.executable, "scripts/serve.py", "--port", str(free_port()), "--data",
+                           str(tmp_path / "redis")], cwd=h.ROOT, env=env, timeout=60, capture_output=True, text=True)
+    assert done.returncode == 2
+    assert "FIREBREAK_APPENDFSYNC must be one of everysec, always, not 'sometimes'" in done.stderr
+    assert not (tmp_path / "redis").exists(), "nothing was started"
