@@ -181,8 +181,10 @@ def test_workers_survive_redis_kills_and_every_bot_match_ends_with_each_step_app
         c.http.close()
     assert [w.poll() for w in service.workers] == [None] * len(service.workers), "a worker exited"
     for n, before in enumerate(unreachable):
+        # one line per outage the worker ran into (a worker thinking through a whole outage never sees it)
         logged = service.log_lines(f"worker{n}.log", "Redis unreachable") - before
-        assert logged == kills, f"worker {n} logged {logged} outages for {kills} Redis kills (one line each)"
+        assert 1 <= logged <= kills, f"worker {n} logged {logged} outages for {kills} Redis kills"
+        assert service.log_lines(f"worker{n}.log", "Redis reachable again") - before == logged
 
 
 def health(service: Service, queue: str = QUEUE) -> subprocess.CompletedProcess[str]:
