@@ -1,19 +1,20 @@
 """Start an RQ worker on the Firebreak queue: python -m workers.main (REDIS_URL selects the Redis).
 
 A worker outlives Redis outages: its connections retry with backoff until Redis answers again (one log line when
-the outage starts, one when it ends), a job in progress pauses and goes on, and should RQ's loop still give up on
-an error it does not handle, the worker starts a fresh loop after a pause instead of exiting. SIGTERM / Ctrl-C stop
-it (a job in progress is finished first; during an outage the worker stops at once).
+the outage starts, one when it ends) and a job in progress pauses and goes on. Should RQ's loop still give up on
+an error it does not handle (e.g. Redis refusing writes: out of memory, disk full), the worker starts a fresh loop
+after a pause instead of exiting. SIGTERM / Ctrl-C stop it (a job in progress is finished first; during an
+outage the worker stops at once).
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import logging
 import time
 from types import FrameType
 
+from redis.exceptions import RedisError
 from rq import Queue, SimpleWorker
 
 from domain.bots import check_environment
@@ -55,8 +56,10 @@ def main() -> None:
         # nothing silently: a failing job is recorded as failed by RQ and the worker goes on.
         worker = Worker([queue], connection=connection)
         started = time.monotonic()
-        with contextlib.suppress(*connections.UNAVAILABLE):  # RQ's teardown, once we stopped waiting for Redis
+        try:
             worker.work(burst=args.burst, logging_level="INFO")
+        except RedisError as exc:  # RQ's teardown: Redis away (once we stopped waiting) or refusing writes
+            log.warning("the worker could not unregister (%s)", type(exc).__name__)
         if args.burst or connections.stopping():
             return
         if time.monotonic() - started > RESTART_PAUSE_CAP:
