@@ -46,7 +46,7 @@ class EmbeddedRedis:
                  appendfsync: str = "everysec", prefer_bundled: bool = True) -> None:
         if appendfsync not in FSYNC_POLICIES:
             raise ValueError(f"appendfsync must be one of {', '.join(FSYNC_POLICIES)}, not {appendfsync!r}")
-        self.data_dir = Path(data_dir)
+        self.data_dir = Path(data_dir).resolve()  # redis-server reads its paths after changing into --dir
         self.port = port or free_port()
         self.appendonly = appendonly
         self.appendfsync = appendfsync
