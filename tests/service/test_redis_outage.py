@@ -226,3 +226,22 @@ def test_every_acknowledged_action_survives_a_redis_kill(service: Service) -> No
         assert h.state(c, s.match_id, None)["version"] == acknowledged
     finally:
         c.http.close()
+
+
+def test_sigterm_stops_a_worker_that_is_waiting_for_redis(service: Service) -> None:
+    log = service.logs / "stopping-worker.log"
+    with log.open("wb") as out:
+        worker = subprocess.Popen([sys.executable, "-m", "workers.main"], cwd=h.ROOT,
+                                  env={**service_env(service.redis.url), "FIREBREAK_QUEUE": "firebreak-stopping"},
+                                  stdout=out, stderr=subprocess.STDOUT)
+        try:
+            h.wait_for(lambda: "Listening on" in log.read_text(), "the worker to listen", pause=0.1)
+            service.kill_redis()
+            h.wait_for(lambda: "Redis unreachable" in log.read_text(), "the worker to notice the outage", pause=0.1)
+            worker.terminate()
+            assert worker.wait(timeout=30) == 0
+        finally:
+            if worker.poll() is None:
+                worker.kill()
+                worker.wait()
+            service.restart_redis()
