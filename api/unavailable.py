@@ -28,19 +28,31 @@ def is_unavailable(error: GraphQLError) -> bool:
     return isinstance(error.original_error, connections.UNAVAILABLE) or (error.extensions or {}).get("code") == CODE
 
 
+def _replace(result: Any) -> bool:
+    """Put the one typed error in place of a result's errors when Redis was unreachable; return whether it did."""
+    errors = getattr(result, "errors", None)
+    if not errors or not any(is_unavailable(e) for e in errors):
+        return False
+    result.errors = [unavailable_error()]
+    result.data = None
+    return True
+
+
 class StoreUnavailable(SchemaExtension):
-    """Turn a Redis outage into SERVICE_UNAVAILABLE (list it after MaskErrors: it must run first)."""
+    """Turn a Redis outage into SERVICE_UNAVAILABLE: HTTP 503 for a query or mutation; for a subscription, its
+    last message (the stream then completes). MaskErrors must leave these errors alone (see is_unavailable)."""
 
     def on_operation(self) -> Iterator[None]:
-        """After the operation: one typed error instead of the failed fields, and HTTP 503."""
+        """After a query or mutation: one typed error instead of the failed fields, and HTTP 503."""
         yield
-        result: Any = self.execution_context.result
-        errors = getattr(result, "errors", None)
-        if not errors or not any(is_unavailable(e) for e in errors):
+        if not _replace(self.execution_context.result):
             return
-        result.errors = [unavailable_error()]
-        result.data = None
         response = getattr(self.execution_context.context, "response", None)
         if isinstance(response, Response):
             response.status_code = 503
             response.headers.update(HEADERS)
+
+    def on_stream_result(self, result: Any) -> Iterator[None]:
+        """Before a subscription's result is sent: the typed error instead of a failed Redis read."""
+        _replace(result)
+        yield

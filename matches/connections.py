@@ -54,14 +54,14 @@ class Outage:
                 self.since = time.monotonic()
                 log.warning("Redis unreachable (%s); retrying with backoff", type(error).__name__)
 
-    def answered(self, started: float, retried: bool) -> None:
-        """Note a command that succeeded; the first after an outage is logged. Only a command that started after
-        the outage did, or got through after failing, shows that Redis is back (one that was already under way,
-        on another thread, may come back with an answer Redis gave before it went)."""
+    def answered(self, started: float, failed: list[float]) -> None:
+        """Note a command that succeeded (started then, failed at those times); the first after an outage is
+        logged. Only a command that started after the outage did, or got through after failing during it, shows
+        that Redis is back (one already under way on another thread may bring an answer Redis gave before)."""
         if self.since is None:
             return
         with self.lock:
-            if self.since is not None and (retried or started > self.since):
+            if self.since is not None and max([started, *failed]) > self.since:
                 log.warning("Redis reachable again after %.1f s", time.monotonic() - self.since)
                 self.since = None
 
@@ -88,9 +88,9 @@ def stopping() -> bool:
 
 
 def _noting(fail: Callable[..., Any], with_failure_count: bool,
-            failed: list[int]) -> Callable[[Exception, int], Any]:
+            failed: list[float]) -> Callable[[Exception, int], Any]:
     def noted(error: Exception, failures: int) -> Any:
-        failed.append(failures)
+        failed.append(time.monotonic())
         OUTAGE.failed(error, failures)
         outcome = fail(error, failures) if with_failure_count else fail(error)
         if _stopping.is_set():
@@ -106,10 +106,10 @@ class LoggedRetry(Retry):
                         is_retryable: Callable[[Exception], bool] | None = None,
                         with_failure_count: bool = False) -> T:
         """Run do(), retrying the errors this Retry supports with backoff."""
-        started, failed = time.monotonic(), list[int]()
+        started, failed = time.monotonic(), list[float]()
         result = super().call_with_retry(do, _noting(fail, with_failure_count, failed), is_retryable,
                                          with_failure_count=True)
-        OUTAGE.answered(started, bool(failed))
+        OUTAGE.answered(started, failed)
         return result
 
 
@@ -120,10 +120,10 @@ class LoggedAsyncRetry(AsyncRetry):
                               is_retryable: Callable[[Exception], bool] | None = None,
                               with_failure_count: bool = False) -> T:
         """Await do(), retrying the errors this Retry supports with backoff."""
-        started, failed = time.monotonic(), list[int]()
+        started, failed = time.monotonic(), list[float]()
 
         async def noted(error: Exception, failures: int) -> None:
-            failed.append(failures)
+            failed.append(time.monotonic())
             OUTAGE.failed(error, failures)
             if with_failure_count:
                 await fail(error, failures)
@@ -133,7 +133,7 @@ class LoggedAsyncRetry(AsyncRetry):
                 raise error
 
         result: T = await super().call_with_retry(do, noted, is_retryable, with_failure_count=True)
-        OUTAGE.answered(started, bool(failed))
+        OUTAGE.answered(started, failed)
         return result
 
 

@@ -52,9 +52,10 @@ class Mutation(LobbyMutation, PlayMutation):
 
 
 def _unexpected(error: GraphQLError) -> bool:
-    """Mask errors raised by our own code (internals); keep the parser's and validator's messages."""
+    """Mask errors raised by our own code (internals); keep the parser's and validator's messages, and leave an
+    unreachable Redis to StoreUnavailable."""
     original = error.original_error
-    if original is None or isinstance(original, GraphQLError):
+    if original is None or isinstance(original, GraphQLError) or is_unavailable(error):
         return False
     log.error("unexpected error in %s: %r", error.path, original)
     return True
@@ -93,6 +94,6 @@ schema = FirebreakSchema(
         lambda: ValidationCache(maxsize=CACHED_DOCUMENTS),
         SubscriptionsOverWebSocket,
         lambda: MaskErrors(should_mask_error=_unexpected, error_message="Internal error."),
-        StoreUnavailable,  # after MaskErrors, so that it sees a Redis outage before it is masked
+        StoreUnavailable,
     ],
 )

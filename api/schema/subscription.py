@@ -9,9 +9,7 @@ from graphql import GraphQLError
 
 from api.context import Info
 from api.schema.match import MatchEvent
-from api.unavailable import unavailable_error
 from domain.events import visible_to
-from matches import connections
 
 BLOCK_MS = 10_000
 
@@ -24,28 +22,20 @@ class Subscription:
     async def match_events(self, info: Info, match_id: strawberry.ID,
                            after_version: int = 0) -> AsyncGenerator[MatchEvent, None]:
         """Every step after afterVersion, then each new one; reconnect with the last version seen to resume
-        without gaps. The seat comes from the connection_init payload ({"authorization": "Bearer ..."}).
-        When Redis cannot be reached the stream ends with a SERVICE_UNAVAILABLE error (subscribe again)."""
-        try:
-            async for event in _events(info, str(match_id), max(0, after_version)):
-                yield event
-        except connections.UNAVAILABLE:
-            raise unavailable_error() from None
-
-
-async def _events(info: Info, match_id: str, after: int) -> AsyncGenerator[MatchEvent, None]:
-    store = info.context.services.store
-    loaded = await store.load(match_id)
-    if loaded is None:
-        raise GraphQLError(f"no match {match_id!r}", extensions={"code": "MATCH_NOT_FOUND"})
-    seat = loaded.seat_of(info.context.token)
-    while True:
-        rows = await store.events_after(loaded.id, after)
-        if not rows:
-            current = await store.load(loaded.id)
-            if current is None or (current.status == "over" and current.version <= after):
-                return
-            rows = await store.wait_events(loaded.id, after, BLOCK_MS)
-        for version, events in rows:
-            yield MatchEvent(version=version, events=visible_to(events, seat))
-            after = version
+        without gaps. The seat comes from the connection_init payload ({"authorization": "Bearer ..."})."""
+        store = info.context.services.store
+        loaded = await store.load(str(match_id))
+        if loaded is None:
+            raise GraphQLError(f"no match {str(match_id)!r}", extensions={"code": "MATCH_NOT_FOUND"})
+        seat = loaded.seat_of(info.context.token)
+        after = max(0, after_version)
+        while True:
+            rows = await store.events_after(loaded.id, after)
+            if not rows:
+                current = await store.load(loaded.id)
+                if current is None or (current.status == "over" and current.version <= after):
+                    return
+                rows = await store.wait_events(loaded.id, after, BLOCK_MS)
+            for version, events in rows:
+                yield MatchEvent(version=version, events=visible_to(events, seat))
+                after = version
