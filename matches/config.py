@@ -18,12 +18,22 @@ class Settings:
     steps_per_job: int = 200               # automated steps one worker job may run before handing on
     seconds_per_job: float = 20.0          # ...and seconds (search bots think for seconds; RQ kills a job at 300)
     max_body_bytes: int = 64 * 1024
+    tick_seconds: float = 1.0              # how often each worker's reconciler looks at the due-set
+    stall_seconds: float = 10.0            # a service step with no commit for this long is (re)enqueued
+    takeover_delay: float = 3.0            # seconds the owner of a taken-over seat has on each decision
+    abandoned_ttl: int = 7 * 24 * 3600     # an active match with no human action for this long ends abandoned
 
     @classmethod
     def from_env(cls) -> Settings:
         """Read FIREBREAK_* variables (and REDIS_URL) over the defaults."""
         def num(name: str, default: int) -> int:
             return int(os.environ.get(name, default))
+
+        def seconds(name: str, default: float) -> float:
+            value = float(os.environ.get(name, default))
+            if not value >= 0:
+                raise ValueError(f"{name} must be a number of seconds >= 0, not {value!r}")
+            return value
 
         base = cls()
         return cls(
@@ -35,4 +45,8 @@ class Settings:
             steps_per_job=num("FIREBREAK_STEPS_PER_JOB", base.steps_per_job),
             seconds_per_job=float(os.environ.get("FIREBREAK_SECONDS_PER_JOB", base.seconds_per_job)),
             max_body_bytes=num("FIREBREAK_MAX_BODY_BYTES", base.max_body_bytes),
+            tick_seconds=seconds("FIREBREAK_TICK_SECONDS", base.tick_seconds),
+            stall_seconds=seconds("FIREBREAK_STALL_SECONDS", base.stall_seconds),
+            takeover_delay=seconds("FIREBREAK_TAKEOVER_DELAY", base.takeover_delay),
+            abandoned_ttl=num("FIREBREAK_ABANDONED_TTL", base.abandoned_ttl),
         )

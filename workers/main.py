@@ -9,6 +9,7 @@ from redis import Redis
 from rq import Queue, SimpleWorker
 
 from domain.bots import check_environment
+from matches import reconciler
 from matches.config import Settings
 
 
@@ -20,13 +21,15 @@ def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     try:
         check_environment()
+        settings = Settings.from_env()
     except ValueError as exc:
         parser.exit(2, f"workers.main: {exc}\n")
-    settings = Settings.from_env()
     connection = Redis.from_url(settings.redis_url)
     # SimpleWorker runs jobs in-process (no fork per job): bot moves answer in milliseconds. Jobs catch
     # nothing silently: a failing job is recorded as failed by RQ and the worker goes on.
     worker = SimpleWorker([Queue(settings.queue, connection=connection)], connection=connection)
+    if not args.burst:
+        reconciler.start(settings)  # every worker also re-enqueues what is due (matches/reconciler.py)
     worker.work(burst=args.burst, logging_level="INFO")
 
 

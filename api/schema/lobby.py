@@ -43,14 +43,24 @@ class MatchPage:
 
 
 @strawberry.input
+class ClockInput:
+    """A Fischer clock for every seat: initialSeconds to start with (above 0, at most 7 days), plus
+    incrementSeconds (0 to 1 day) each time the seat's owner acts."""
+
+    initial_seconds: float
+    increment_seconds: float = 0.0
+
+
+@strawberry.input
 class CreateMatchInput:
-    """What to play: a title id, the number of seats, options, and optionally a seed (a seeded match is
-    reproducible; anyone who knows the seed can know the hidden cards)."""
+    """What to play: a title id, the number of seats, options, optionally a seed (a seeded match is
+    reproducible; anyone who knows the seed can know the hidden cards) and a turn clock (none: no time limit)."""
 
     title: str
     seats: int
     options: JSON | None = None
     seed: int | None = None
+    clock: ClockInput | None = None
 
 
 @strawberry.input
@@ -162,7 +172,8 @@ class LobbyMutation:
             return InvalidInput(code="BAD_OPTIONS", message="options must be a JSON object")
         services = info.context.services
         try:
-            created = await services.lobby.create(input.title, input.seats, options, input.seed)
+            clock = None if input.clock is None else (input.clock.initial_seconds, input.clock.increment_seconds)
+            created = await services.lobby.create(input.title, input.seats, options, input.seed, clock)
         except LobbyError as exc:
             return InvalidInput(code=exc.code, message=str(exc))
         loaded = await services.store.load(created.match_id)
