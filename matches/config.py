@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 
@@ -24,26 +25,28 @@ class Settings:
     abandoned_ttl: int = 7 * 24 * 3600     # an active match with no human action for this long ends abandoned
 
     @classmethod
-    def from_env(cls) -> Settings:
-        """Read FIREBREAK_* variables (and REDIS_URL) over the defaults."""
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        """Read FIREBREAK_* variables (and REDIS_URL) over the defaults, from os.environ or the given mapping."""
+        env = os.environ if environ is None else environ
+
         def num(name: str, default: int) -> int:
-            return int(os.environ.get(name, default))
+            return int(env.get(name, default))
 
         def seconds(name: str, default: float) -> float:
-            value = float(os.environ.get(name, default))
+            value = float(env.get(name, default))
             if not value >= 0:
                 raise ValueError(f"{name} must be a number of seconds >= 0, not {value!r}")
             return value
 
         base = cls()
         return cls(
-            redis_url=os.environ.get("REDIS_URL", base.redis_url),
-            queue=os.environ.get("FIREBREAK_QUEUE", base.queue),
+            redis_url=env.get("REDIS_URL", base.redis_url),
+            queue=env.get("FIREBREAK_QUEUE", base.queue),
             finished_ttl=num("FIREBREAK_FINISHED_TTL", base.finished_ttl),
             waiting_ttl=num("FIREBREAK_WAITING_TTL", base.waiting_ttl),
             idempotency_ttl=num("FIREBREAK_IDEMPOTENCY_TTL", base.idempotency_ttl),
             steps_per_job=num("FIREBREAK_STEPS_PER_JOB", base.steps_per_job),
-            seconds_per_job=float(os.environ.get("FIREBREAK_SECONDS_PER_JOB", base.seconds_per_job)),
+            seconds_per_job=float(env.get("FIREBREAK_SECONDS_PER_JOB", base.seconds_per_job)),
             max_body_bytes=num("FIREBREAK_MAX_BODY_BYTES", base.max_body_bytes),
             tick_seconds=seconds("FIREBREAK_TICK_SECONDS", base.tick_seconds),
             stall_seconds=seconds("FIREBREAK_STALL_SECONDS", base.stall_seconds),

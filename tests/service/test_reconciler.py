@@ -1,0 +1,260 @@
+"""The reconciler: whatever died (a worker mid-job, the API between its commit and its enqueue, the enqueue
+itself, a job that failed), every match the service owes a step reaches its end, each step applied once.
+
+Each test runs workers of its own (real processes, each with its reconciler thread) on a private queue with a
+short tick and stall, and drives the lobby and the pipeline in-process where it needs to crash at one line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+from redis import Redis
+from redis.asyncio import Redis as AsyncRedis
+from rq import Queue
+from rq.job import Job, JobStatus
+from rq.registry import StartedJobRegistry
+
+from matches import keys
+from matches import outcomes as o
+from matches.config import Settings
+from matches.lobby import Lobby
+from matches.pipeline import Pipeline, engine
+from matches.scheduler import Scheduler, job_id
+from matches.store import MatchStore
+from tests.service import support as h
+
+T = TypeVar("T")
+TICK = "0.2"
+STALL = "2"
+FAST = {"FIREBREAK_TICK_SECONDS": TICK, "FIREBREAK_STALL_SECONDS": STALL}
+BOUND = float(TICK) + float(STALL)  # how long a stranded match waits at most for its job to be enqueued again
+SLACK = 15.0                         # ...plus a worker picking the job up and committing, on a busy machine
+WAITS: dict[str, list[tuple[float, float]]] = {}  # test -> (re-enqueued after, moved after) per stranded match
+
+
+class Crash(Exception):
+    """The process died here (simulated: nothing after this line runs)."""
+
+
+class CrashBeforeEnqueue(Scheduler):
+    """A scheduler that dies right after the commit, before it enqueues anything."""
+
+    async def enqueue(self, match_id: str, version: int) -> bool:
+        raise Crash(f"crashed before enqueueing {match_id} at version {version}")
+
+
+class FailingEnqueue(Scheduler):
+    """A scheduler whose job, under the real job id and guard, fails in the worker (RQ marks it failed)."""
+
+    async def enqueue(self, match_id: str, version: int) -> bool:
+        job = job_id(match_id, version)
+        await self.redis.set(keys.job_guard(match_id, version), job)
+        self.queue.enqueue("workers.jobs.no_such_job", match_id, version, job_id=job, failure_ttl=600)
+        return True
+
+
+def run(settings: Settings, body: Callable[[Lobby, Pipeline], Awaitable[T]],
+        scheduler: type[Scheduler] = Scheduler) -> T:
+    """Run body with an in-process lobby and pipeline over the private settings (and scheduler)."""
+    async def go() -> T:
+        connection = AsyncRedis.from_url(settings.redis_url, decode_responses=True)
+        try:
+            store = MatchStore(connection, settings)
+            sched = scheduler(connection, settings)
+            return await body(Lobby(store, sched), Pipeline(store, sched))
+        finally:
+            await connection.aclose()
+
+    return asyncio.run(go())
+
+
+def bot_match(settings: Settings, seed: int, seats: int = 3, scheduler: type[Scheduler] = Scheduler,
+              levels: tuple[str, ...] = ("random", "greedy")) -> h.Setup:
+    """An all-bot match, started by its last addBot (through `scheduler`)."""
+    async def body(lobby: Lobby, _: Pipeline) -> h.Setup:
+        created = await lobby.create("greatfire", seats, None, seed)
+        s = h.Setup(created.match_id, created.host_token, seats, seed, {})
+        for n in range(seats):
+            level = levels[n % len(levels)]
+            s.bots[(await lobby.add_bot(created.match_id, None, level, created.host_token)).seat] = level
+        return s
+
+    return run(settings, body, scheduler)
+
+
+def version_of(redis: Redis, match_id: str) -> tuple[str, int]:
+    status, version = redis.hmget(keys.meta(match_id), ["status", "version"])
+    return str(status), int(version or 0)
+
+
+def wait_until_moved(redis: Redis, stranded: list[tuple[str, int]], since: float) -> None:
+    """Wait until a reconciler has enqueued a job for each stranded (match, version), or the match moved on,
+    within BOUND of `since` (+ a second for this poll on a loaded machine), then until each commits past it;
+    record both times."""
+    enqueued: dict[str, float] = {}
+    moved: dict[str, float] = {}
+    end = time.monotonic() + BOUND + SLACK
+    while len(moved) < len(stranded):
+        assert time.monotonic() < end, f"stranded matches did not move on: {set(dict(stranded)) - set(moved)}"
+        for match_id, version in stranded:
+            guard = redis.get(keys.job_guard(match_id, version))
+            now = time.monotonic() - since
+            if version_of(redis, match_id)[1] > version:
+                enqueued.setdefault(match_id, now)
+                moved.setdefault(match_id, now)
+            elif guard is not None and "-r" in str(guard):
+                enqueued.setdefault(match_id, now)
+        time.sleep(0.02)
+    assert max(enqueued.values()) <= BOUND + 1.0, f"re-enqueued after {enqueued}, bound {BOUND} s"
+    test = os.environ.get("PYTEST_CURRENT_TEST", "?").split("::")[-1].split(" ")[0]
+    WAITS.setdefault(test, []).extend((enqueued[m], moved[m]) for m, _ in stranded)
+
+
+def wait_over(redis: Redis, match_id: str) -> None:
+    h.wait_for(lambda: version_of(redis, match_id)[0] == "over", f"match {match_id} to end", pause=0.1)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def report_waits() -> Any:
+    yield
+    for test, waits in WAITS.items():
+        print(f"\n{test}: {len(waits)} stranded; longest until re-enqueued {max(w[0] for w in waits):.2f} s "
+              f"(bound {BOUND:.1f} s), until it moved again {max(w[1] for w in waits):.2f} s")
+
+
+def test_worker_killed_mid_job_every_bot_match_still_ends(redis_url: str, redis: Redis, tmp_path: Path) -> None:
+    """kill -9 both workers three times while they hold started jobs, during eight bot matches: new workers'
+    reconcilers re-enqueue the stranded versions, every match ends, and its log replays step by step."""
+    with h.private_service(redis_url, tmp_path, "firebreak-kill", workers=2, **FAST) as svc:
+        queue = Queue(svc.settings.queue, connection=Redis.from_url(redis_url))
+        started = StartedJobRegistry(queue=queue)
+        matches = [bot_match(svc.settings, 900 + n, seats=3 + n % 3, levels=("greedy", "search", "random"))
+                   for n in range(8)]
+        kills = 0
+        for _ in range(3):
+            if all(version_of(redis, s.match_id)[0] == "over" for s in matches):
+                break
+            h.wait_for(lambda: started.get_job_ids(), "a worker to hold a started job", pause=0.01)
+            svc.kill_workers()
+            kills += 1
+            stranded = [(s, version_of(redis, s.match_id)) for s in matches]
+            stranded = [(s, v) for s, (status, v) in stranded if status == "active"]
+            held = set(started.get_job_ids())
+            assert held, "no job was left started by the killed workers"
+            svc.start_worker()
+            svc.start_worker()
+            svc.wait_reconciling()
+            restarted = time.monotonic()  # a reconciler runs again from here
+            # the matches whose job died with a worker
+            dead = [(s.match_id, version) for s, version in stranded
+                    if any(j.startswith(f"advance-{s.match_id}-") for j in held)]
+            wait_until_moved(redis, dead, restarted)
+        assert kills >= 1
+        for s in matches:
+            wait_over(redis, s.match_id)
+            record = h.check_replay(redis, s)
+            assert record["status"] == "over"
+            assert redis.zscore(keys.due(svc.settings.queue), s.match_id) is None, "an ended match is still due"
+        queue.connection.close()
+
+
+def test_a_crash_between_the_fill_and_the_enqueue(redis_url: str, redis: Redis, tmp_path: Path) -> None:
+    """The last addBot fills the match and the API dies before it enqueues the first job: the match is still
+    due, and a reconciler enqueues it within the bound."""
+    with h.private_service(redis_url, tmp_path, "firebreak-crash-fill", **FAST) as svc:
+        before = time.monotonic()
+        with pytest.raises(Crash):
+            bot_match(svc.settings, 910, scheduler=CrashBeforeEnqueue)
+        (match_id,) = [m for m in redis.zrange(keys.due(svc.settings.queue), 0, -1)
+                       if version_of(redis, m) == ("active", 0)]
+        assert redis.get(keys.job_guard(match_id, 0)) is None, "nothing was enqueued"
+        wait_until_moved(redis, [(match_id, 0)], before)
+        wait_over(redis, match_id)
+
+
+def test_a_crash_between_an_act_and_the_enqueue(redis_url: str, redis: Redis, tmp_path: Path) -> None:
+    """A person's act commits and the API dies before it enqueues the bot's job. The client's retry with
+    the same idempotency key is answered from the record (and enqueues nothing); the reconciler does, and
+    the bots move on."""
+    with h.private_service(redis_url, tmp_path, "firebreak-crash-act", **FAST) as svc:
+        async def setup(lobby: Lobby, pipeline: Pipeline) -> tuple[h.Setup, str]:
+            created = await lobby.create("greatfire", 3, None, 911)
+            s = h.Setup(created.match_id, created.host_token, 3, 911, {})
+            seated = await lobby.join(created.match_id, 0, "ann")
+            assert seated.token is not None
+            s.humans[0] = seated.token
+            for _ in range(2):
+                s.bots[(await lobby.add_bot(created.match_id, None, "random", created.host_token)).seat] = "random"
+            return s, seated.token
+
+        s, token = run(svc.settings, setup)
+        rng = random.Random(1)
+
+        async def my_turn(lobby: Lobby, pipeline: Pipeline) -> tuple[int, Any] | None:
+            loaded = await pipeline.store.load(s.match_id)
+            assert loaded is not None
+            match = engine(loaded)
+            if 0 not in match.to_act():
+                return None
+            return loaded.version, rng.choice(match.legal_actions(0))
+
+        # play the person's decisions until one hands the turn to a bot
+        while True:
+            turn = h.wait_for(lambda: run(svc.settings, my_turn), "seat 0's turn", pause=0.05)
+            version, action = turn
+
+            async def act(_: Lobby, pipeline: Pipeline, v: int = version, a: Any = action) -> Any:
+                return await pipeline.act(s.match_id, token, a, v, f"key-{v}")
+
+            try:
+                outcome, _after = run(svc.settings, act, CrashBeforeEnqueue)
+            except Crash:
+                break  # committed, the bot's job never enqueued
+            assert outcome.kind == o.ACCEPTED
+        crashed_at = time.monotonic()
+        assert version_of(redis, s.match_id) == ("active", version + 1)
+        retried, _ = run(svc.settings, act)
+        assert retried.kind == o.ACCEPTED and retried.version == version + 1, "the retry is answered from the record"
+        assert redis.get(keys.job_guard(s.match_id, version + 1)) is None, "the retry enqueued a job"
+        wait_until_moved(redis, [(s.match_id, version + 1)], crashed_at)
+        h.check_replay(redis, s)
+
+
+def test_a_lost_enqueue_and_its_leftover_guard(redis_url: str, redis: Redis, tmp_path: Path) -> None:
+    """Redis loses the job (as a restart losing its last second of writes would) but keeps the guard key:
+    the guard does not block the reconciler's fresh job."""
+    with h.private_service(redis_url, tmp_path, "firebreak-lost", workers=0, **FAST) as svc:
+        s = bot_match(svc.settings, 912)
+        queue = Queue(svc.settings.queue, connection=Redis.from_url(redis_url))
+        first = job_id(s.match_id, 0)
+        assert queue.job_ids == [first] and redis.get(keys.job_guard(s.match_id, 0)) == first
+        lost_at = time.monotonic()
+        queue.remove(first)
+        Job.fetch(first, connection=queue.connection).delete()
+        svc.start_worker()
+        wait_until_moved(redis, [(s.match_id, 0)], lost_at)
+        wait_over(redis, s.match_id)
+        h.check_replay(redis, s)
+        queue.connection.close()
+
+
+def test_a_failed_job_is_retried(redis_url: str, redis: Redis, tmp_path: Path) -> None:
+    """The first job of a match fails in the worker (RQ marks it failed): a reconciler enqueues another."""
+    with h.private_service(redis_url, tmp_path, "firebreak-failed", **FAST) as svc:
+        failed_at = time.monotonic()
+        s = bot_match(svc.settings, 913, scheduler=FailingEnqueue)
+        queue = Queue(svc.settings.queue, connection=Redis.from_url(redis_url))
+        first = Job.fetch(job_id(s.match_id, 0), connection=queue.connection)
+        h.wait_for(lambda: first.get_status(refresh=True) == JobStatus.FAILED, "the first job to fail", pause=0.05)
+        wait_until_moved(redis, [(s.match_id, 0)], failed_at)
+        wait_over(redis, s.match_id)
+        h.check_replay(redis, s)
+        queue.connection.close()
