@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from redis import Redis as SyncRedis
@@ -22,14 +24,23 @@ class _JobCollector:
     def collect(self):  # type: ignore[no-untyped-def]
         jobs = CounterMetricFamily("firebreak_jobs", "Worker jobs run, by outcome", labels=["outcome"])
         queued = GaugeMetricFamily("firebreak_jobs_queued", "Jobs waiting in the RQ queue")
+        requeued = CounterMetricFamily("firebreak_reconciler_requeued",
+                                       "Jobs the reconcilers enqueued for matches whose due time had come")
+        overdue = GaugeMetricFamily("firebreak_matches_overdue",
+                                    "Matches whose due time passed and no reconciler has claimed (stays 0 while "
+                                    "a worker runs)")
         try:
             for outcome, count in sorted(self.redis.hgetall(keys.JOBS_COUNTER).items()):
                 jobs.add_metric([str(outcome)], float(count))
             queued.add_metric([], float(self.redis.llen(f"rq:queue:{self.queue}")))
+            requeued.add_metric([], float(self.redis.hget(keys.RECONCILER_COUNTER, "requeued") or 0))
+            overdue.add_metric([], float(self.redis.zcount(keys.due(self.queue), "-inf", time.time() - 1)))
         except (OSError, RedisError):
             pass  # Redis unreachable: the process's own metrics still render
         yield jobs
         yield queued
+        yield requeued
+        yield overdue
 
 
 class Metrics:

@@ -75,6 +75,7 @@ class Reconciler:
         job = job_id(match_id, int(version), f"r{time.time_ns()}")
         enqueue_job(self.queue, match_id, int(version), job)
         self.redis.set(guard, job, ex=GUARD_TTL)
+        self.redis.hincrby(keys.RECONCILER_COUNTER, "requeued", 1)
         log.info("match %s at version %s: enqueued %s (latest job: %s)", match_id, int(version), job,
                  latest.decode() if latest else "none")
         return job
