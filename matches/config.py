@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -33,12 +34,19 @@ class Settings:
             return int(env.get(name, default))
 
         def seconds(name: str, default: float) -> float:
-            value = float(env.get(name, default))
-            if not value >= 0:
-                raise ValueError(f"{name} must be a number of seconds >= 0, not {value!r}")
+            raw = env.get(name, default)
+            try:
+                value = float(raw)
+            except ValueError:
+                value = math.nan
+            if not 0 <= value < math.inf:
+                raise ValueError(f"{name} must be a number of seconds >= 0, not {raw!r}")
             return value
 
         base = cls()
+        tick = seconds("FIREBREAK_TICK_SECONDS", base.tick_seconds)
+        if tick == 0:
+            raise ValueError("FIREBREAK_TICK_SECONDS must be above 0")
         return cls(
             redis_url=env.get("REDIS_URL", base.redis_url),
             queue=env.get("FIREBREAK_QUEUE", base.queue),
@@ -48,7 +56,7 @@ class Settings:
             steps_per_job=num("FIREBREAK_STEPS_PER_JOB", base.steps_per_job),
             seconds_per_job=float(env.get("FIREBREAK_SECONDS_PER_JOB", base.seconds_per_job)),
             max_body_bytes=num("FIREBREAK_MAX_BODY_BYTES", base.max_body_bytes),
-            tick_seconds=seconds("FIREBREAK_TICK_SECONDS", base.tick_seconds),
+            tick_seconds=tick,
             stall_seconds=seconds("FIREBREAK_STALL_SECONDS", base.stall_seconds),
             takeover_delay=seconds("FIREBREAK_TAKEOVER_DELAY", base.takeover_delay),
             abandoned_ttl=num("FIREBREAK_ABANDONED_TTL", base.abandoned_ttl),
