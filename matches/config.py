@@ -45,8 +45,12 @@ class Settings:
 
         base = cls()
         tick = seconds("FIREBREAK_TICK_SECONDS", base.tick_seconds)
-        if tick == 0:
-            raise ValueError("FIREBREAK_TICK_SECONDS must be above 0")
+        stall = seconds("FIREBREAK_STALL_SECONDS", base.stall_seconds)
+        abandoned = num("FIREBREAK_ABANDONED_TTL", base.abandoned_ttl)
+        for name, value in (("FIREBREAK_TICK_SECONDS", tick), ("FIREBREAK_STALL_SECONDS", stall),
+                            ("FIREBREAK_ABANDONED_TTL", abandoned)):
+            if value <= 0:  # a zero tick would spin; a zero stall would let reconcilers claim one entry twice
+                raise ValueError(f"{name} must be above 0")
         return cls(
             redis_url=env.get("REDIS_URL", base.redis_url),
             queue=env.get("FIREBREAK_QUEUE", base.queue),
@@ -57,7 +61,7 @@ class Settings:
             seconds_per_job=float(env.get("FIREBREAK_SECONDS_PER_JOB", base.seconds_per_job)),
             max_body_bytes=num("FIREBREAK_MAX_BODY_BYTES", base.max_body_bytes),
             tick_seconds=tick,
-            stall_seconds=seconds("FIREBREAK_STALL_SECONDS", base.stall_seconds),
+            stall_seconds=stall,
             takeover_delay=seconds("FIREBREAK_TAKEOVER_DELAY", base.takeover_delay),
-            abandoned_ttl=num("FIREBREAK_ABANDONED_TTL", base.abandoned_ttl),
+            abandoned_ttl=abandoned,
         )

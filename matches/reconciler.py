@@ -10,7 +10,8 @@ Redis, a guard key left behind: none of them stops the next tick from enqueueing
 decides what is due (see matches.duties) and applies each step with a compare-and-set commit, so a re-run
 never applies a step twice.
 
-It runs as a thread in every worker process (workers.main); a tick reads only the due entries it claims.
+It runs as a thread in every worker process (workers.main); a tick reads only the due entries it claims. At
+start it adopts the active matches stored before the due-set existed.
 """
 
 from __future__ import annotations
@@ -89,15 +90,19 @@ class Reconciler:
         return status == JobStatus.QUEUED and self.redis.lpos(self.queue.key, job) is not None
 
     def adopt(self) -> int:
-        """Give every active match without a due entry one now (matches from before the due-set, or whose
-        entry was lost); return how many were added."""
+        """Give a due time (now) to every active match stored before the due-set existed (its meta has no "at":
+        since then the claim that starts a match writes both); return how many were added."""
         added, start = 0, 0
         while True:
             ids = self.redis.zrange(keys.lobby("active"), start, start + ADOPT_CHUNK - 1)
             if not ids:
                 return added
-            now = time.time()
-            added += int(self.redis.zadd(self.due_key, dict.fromkeys(ids, now), nx=True))
+            pipe = self.redis.pipeline(transaction=False)
+            for raw in ids:
+                pipe.hexists(keys.meta(raw.decode()), "at")
+            legacy = [raw for raw, new in zip(ids, pipe.execute(), strict=True) if not new]
+            if legacy:
+                added += int(self.redis.zadd(self.due_key, dict.fromkeys(legacy, time.time()), nx=True))
             start += ADOPT_CHUNK
 
     def run(self, stop: threading.Event) -> None:

@@ -12,6 +12,7 @@ import os
 import random
 import time
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -25,8 +26,10 @@ from rq.registry import StartedJobRegistry
 from matches import keys
 from matches import outcomes as o
 from matches.config import Settings
+from matches.embedded import EmbeddedRedis
 from matches.lobby import Lobby
 from matches.pipeline import Pipeline, engine
+from matches.reconciler import Reconciler
 from matches.scheduler import Scheduler, job_id
 from matches.store import MatchStore
 from tests.service import support as h
@@ -87,6 +90,14 @@ def bot_match(settings: Settings, seed: int, seats: int = 3, scheduler: type[Sch
         return s
 
     return run(settings, body, scheduler)
+
+
+def forget(redis: Redis, queue: str, match_ids: list[str]) -> None:
+    """Delete matches no worker will ever play (so that other tests' lobby listings do not see them)."""
+    for match_id in match_ids:
+        redis.delete(*keys.all_of(match_id))
+        redis.zrem(keys.lobby("active"), match_id)
+        redis.zrem(keys.due(queue), match_id)
 
 
 def version_of(redis: Redis, match_id: str) -> tuple[str, int]:
@@ -260,3 +271,79 @@ def test_a_failed_job_is_retried(redis_url: str, redis: Redis, tmp_path: Path) -
         wait_over(redis, s.match_id)
         h.check_replay(redis, s)
         queue.connection.close()
+
+
+def test_redis_killed_and_restarted_mid_match(tmp_path: Path) -> None:
+    """kill -9 a Redis of its own (append-only file on) while its workers play bot matches, and the workers
+    with it; after Redis and the workers restart, every match still ends and replays step by step."""
+    server = EmbeddedRedis(tmp_path / "redis", appendonly=True, prefer_bundled=False)
+    url = server.start()
+    redis = Redis.from_url(url, decode_responses=True)
+    try:
+        with h.private_service(url, tmp_path, "firebreak-redis-restart", workers=2,
+                               FIREBREAK_SECONDS_PER_JOB="2", **FAST) as svc:
+            matches = [bot_match(svc.settings, 920 + n, levels=("greedy", "random")) for n in range(4)]
+            h.wait_for(lambda: sum(version_of(redis, s.match_id)[1] for s in matches) > 40, "some progress",
+                       pause=0.05)
+            assert server.process is not None
+            server.process.kill()
+            server.process.wait()
+            svc.kill_workers()
+            restarted = EmbeddedRedis(tmp_path / "redis", port=server.port, appendonly=True, prefer_bundled=False)
+            restarted.start()
+            server = restarted
+            versions = {s.match_id: version_of(redis, s.match_id) for s in matches}
+            assert all(status in ("active", "over") for status, _ in versions.values()), versions
+            svc.start_worker()
+            svc.start_worker()
+            svc.wait_reconciling()
+            since = time.monotonic()
+            wait_until_moved(redis, [(m, v) for m, (status, v) in versions.items() if status == "active"], since)
+            for s in matches:
+                wait_over(redis, s.match_id)
+                h.check_replay(redis, s)
+    finally:
+        redis.close()
+        server.stop()
+
+
+def test_reconcilers_running_at_once_never_take_one_entry_twice(redis_url: str, redis: Redis,
+                                                                tmp_path: Path) -> None:
+    """Four reconcilers tick together over forty due matches (no worker runs their jobs): each match gets
+    exactly one job, and a second round, once the claims' stall time has passed too, enqueues nothing while
+    those jobs wait in the queue. (Ticks are given a later "now" rather than waiting for it.)"""
+    settings = Settings.from_env({**h.service_env(redis_url), "FIREBREAK_QUEUE": "firebreak-race", **FAST})
+    ids = [bot_match(settings, 930 + n).match_id for n in range(40)]
+    queue = Queue(settings.queue, connection=Redis.from_url(redis_url))
+    queue.empty()  # the fills' own jobs: as if their enqueues were lost
+    reconcilers = [Reconciler(Redis.from_url(redis_url), settings) for _ in range(4)]
+    with ThreadPoolExecutor(len(reconcilers)) as pool:
+        later = time.time() + settings.stall_seconds + 1
+        first = [job for jobs in pool.map(lambda r: r.tick(later), reconcilers) for job in jobs]
+        assert sorted(j.split("-")[1] for j in first) == sorted(ids), "a match got no job, or two"
+        later += settings.stall_seconds + 1
+        again = [job for jobs in pool.map(lambda r: r.tick(later), reconcilers) for job in jobs]
+        assert again == [], "a job still waiting in the queue was enqueued again"
+    assert sorted(queue.job_ids) == sorted(first)
+    queue.empty()
+    forget(redis, settings.queue, ids)
+    for reconciler in reconcilers:
+        reconciler.redis.close()
+    queue.connection.close()
+
+
+def test_matches_from_before_the_due_set_are_adopted(redis_url: str, redis: Redis) -> None:
+    """An active match stored by the previous version (no "at" in its meta, no due entry) is made due by a
+    reconciler's start; a current match, whose due entry its own start wrote, is left alone."""
+    settings = Settings.from_env({**h.service_env(redis_url), "FIREBREAK_QUEUE": "firebreak-adopt", **FAST})
+    legacy, current = (bot_match(settings, 940 + n).match_id for n in range(2))
+    due = keys.due(settings.queue)
+    redis.hdel(keys.meta(legacy), "at", "lastHuman")
+    redis.zrem(due, legacy, current)
+    reconciler = Reconciler(Redis.from_url(redis_url), settings)
+    assert reconciler.adopt() >= 1
+    assert redis.zscore(due, legacy) is not None and redis.zscore(due, current) is None
+    assert reconciler.adopt() == 0, "adopting twice added entries"
+    Queue(settings.queue, connection=reconciler.redis).empty()
+    reconciler.redis.close()
+    forget(redis, settings.queue, [legacy, current])
