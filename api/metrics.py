@@ -24,8 +24,9 @@ class _JobCollector:
     def collect(self):  # type: ignore[no-untyped-def]
         jobs = CounterMetricFamily("firebreak_jobs", "Worker jobs run, by outcome", labels=["outcome"])
         queued = GaugeMetricFamily("firebreak_jobs_queued", "Jobs waiting in the RQ queue")
-        requeued = CounterMetricFamily("firebreak_reconciler_requeued",
-                                       "Jobs the reconcilers enqueued for matches whose due time had come")
+        enqueued = CounterMetricFamily("firebreak_reconciler_jobs",
+                                       "Jobs the reconcilers enqueued for matches whose due time had come (timers, "
+                                       "and matches whose job was lost, died or failed)")
         overdue = GaugeMetricFamily("firebreak_matches_overdue",
                                     "Matches whose due time passed and no reconciler has claimed (stays 0 while "
                                     "a worker runs)")
@@ -33,13 +34,13 @@ class _JobCollector:
             for outcome, count in sorted(self.redis.hgetall(keys.JOBS_COUNTER).items()):
                 jobs.add_metric([str(outcome)], float(count))
             queued.add_metric([], float(self.redis.llen(f"rq:queue:{self.queue}")))
-            requeued.add_metric([], float(self.redis.hget(keys.RECONCILER_COUNTER, "requeued") or 0))
+            enqueued.add_metric([], float(self.redis.hget(keys.RECONCILER_COUNTER, "enqueued") or 0))
             overdue.add_metric([], float(self.redis.zcount(keys.due(self.queue), "-inf", time.time() - 1)))
         except (OSError, RedisError):
             pass  # Redis unreachable: the process's own metrics still render
         yield jobs
         yield queued
-        yield requeued
+        yield enqueued
         yield overdue
 
 

@@ -61,4 +61,4 @@ def due(queue: str) -> str:
 
 
 JOBS_COUNTER = "stats:jobs"  # hash: outcome -> count, written by workers, read by /metrics
-RECONCILER_COUNTER = "stats:reconciler"  # hash: requeued -> jobs the reconcilers enqueued, read by /metrics
+RECONCILER_COUNTER = "stats:reconciler"  # hash: enqueued -> jobs the reconcilers enqueued, read by /metrics

@@ -76,9 +76,12 @@ class Reconciler:
         job = job_id(match_id, int(version), f"r{time.time_ns()}")
         enqueue_job(self.queue, match_id, int(version), job)
         self.redis.set(guard, job, ex=GUARD_TTL)
-        self.redis.hincrby(keys.RECONCILER_COUNTER, "requeued", 1)
-        log.info("match %s at version %s: enqueued %s (latest job: %s)", match_id, int(version), job,
-                 latest.decode() if latest else "none")
+        self.redis.hincrby(keys.RECONCILER_COUNTER, "enqueued", 1)
+        if latest is None:  # a timer (clock, taken-over seat, abandonment), or an enqueue that never happened
+            log.debug("match %s at version %s: enqueued %s", match_id, int(version), job)
+        else:  # the version's job died, failed, finished without moving it, or was lost
+            log.info("match %s at version %s: enqueued %s again (the latest job, %s, is not waiting)", match_id,
+                     int(version), job, latest.decode())
         return job
 
     def _waiting(self, job: str) -> bool:

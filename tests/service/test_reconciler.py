@@ -260,14 +260,14 @@ def test_a_lost_enqueue_and_its_leftover_guard(redis_url: str, redis: Redis, tmp
 def test_a_failed_job_is_retried(redis_url: str, redis: Redis, tmp_path: Path) -> None:
     """The first job of a match fails in the worker (RQ marks it failed): a reconciler enqueues another."""
     with h.private_service(redis_url, tmp_path, "firebreak-failed", **FAST) as svc:
-        requeued = int(redis.hget(keys.RECONCILER_COUNTER, "requeued") or 0)
+        enqueued = int(redis.hget(keys.RECONCILER_COUNTER, "enqueued") or 0)
         failed_at = time.monotonic()
         s = bot_match(svc.settings, 913, scheduler=FailingEnqueue)
         queue = Queue(svc.settings.queue, connection=Redis.from_url(redis_url))
         first = Job.fetch(job_id(s.match_id, 0), connection=queue.connection)
         h.wait_for(lambda: first.get_status(refresh=True) == JobStatus.FAILED, "the first job to fail", pause=0.05)
         wait_until_moved(redis, [(s.match_id, 0)], failed_at)
-        assert int(redis.hget(keys.RECONCILER_COUNTER, "requeued") or 0) > requeued, "the metric missed it"
+        assert int(redis.hget(keys.RECONCILER_COUNTER, "enqueued") or 0) > enqueued, "the metric missed it"
         wait_over(redis, s.match_id)
         h.check_replay(redis, s)
         queue.connection.close()
