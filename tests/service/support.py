@@ -19,17 +19,22 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import httpx
 from redis import Redis
+from redis.asyncio import Redis as AsyncRedis
 
 from domain import titles
 from matches import keys
 from matches.config import Settings
+from matches.lobby import Lobby
+from matches.pipeline import Pipeline
+from matches.scheduler import Scheduler
+from matches.store import MatchStore
 from tests.service.conftest import QUEUE, Client, api_process, service_env
 
 __all__ = ["QUEUE", "Client", "api_process", "service_env"]
@@ -395,6 +400,40 @@ def play_to_end(c: Client, s: Setup, rng: random.Random, *, hidden: bool = False
         if not acted:
             time.sleep(0.01)
     raise AssertionError(f"match {s.match_id} did not finish within {deadline:.0f}s")
+
+
+# ----- the lobby and pipeline in-process (for tests that crash at one line) -------------------------------
+
+T = TypeVar("T")
+
+
+def run(settings: Settings, body: Callable[[Lobby, Pipeline], Awaitable[T]],
+        scheduler: type[Scheduler] = Scheduler) -> T:
+    """Run body with an in-process lobby and pipeline over the settings (and a scheduler of the test's)."""
+    async def go() -> T:
+        connection = AsyncRedis.from_url(settings.redis_url, decode_responses=True)
+        try:
+            store = MatchStore(connection, settings)
+            sched = scheduler(connection, settings)
+            return await body(Lobby(store, sched), Pipeline(store, sched))
+        finally:
+            await connection.aclose()
+
+    return asyncio.run(go())
+
+
+def bot_match(settings: Settings, seed: int, seats: int = 3, scheduler: type[Scheduler] = Scheduler,
+              levels: tuple[str, ...] = ("random", "greedy")) -> Setup:
+    """An all-bot match created in-process, started by its last addBot (through `scheduler`)."""
+    async def body(lobby: Lobby, _: Pipeline) -> Setup:
+        created = await lobby.create("greatfire", seats, None, seed)
+        s = Setup(created.match_id, created.host_token, seats, seed, {})
+        for n in range(seats):
+            level = levels[n % len(levels)]
+            s.bots[(await lobby.add_bot(created.match_id, None, level, created.host_token)).seat] = level
+        return s
+
+    return run(settings, body, scheduler)
 
 
 # ----- processes -----------------------------------------------------------------------------------------

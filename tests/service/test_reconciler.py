@@ -7,18 +7,15 @@ short tick and stall, and drives the lobby and the pipeline in-process where it 
 
 from __future__ import annotations
 
-import asyncio
 import os
 import random
 import time
-from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 from redis import Redis
-from redis.asyncio import Redis as AsyncRedis
 from rq import Queue
 from rq.job import Job, JobStatus
 from rq.registry import StartedJobRegistry
@@ -31,10 +28,8 @@ from matches.lobby import Lobby
 from matches.pipeline import Pipeline, engine
 from matches.reconciler import Reconciler
 from matches.scheduler import Scheduler, job_id
-from matches.store import MatchStore
 from tests.service import support as h
 
-T = TypeVar("T")
 TICK = "0.2"
 STALL = "2"
 FAST = {"FIREBREAK_TICK_SECONDS": TICK, "FIREBREAK_STALL_SECONDS": STALL}
@@ -61,35 +56,6 @@ class FailingEnqueue(Scheduler):
         await self.redis.set(keys.job_guard(match_id, version), job)
         self.queue.enqueue("workers.jobs.no_such_job", match_id, version, job_id=job, failure_ttl=600)
         return True
-
-
-def run(settings: Settings, body: Callable[[Lobby, Pipeline], Awaitable[T]],
-        scheduler: type[Scheduler] = Scheduler) -> T:
-    """Run body with an in-process lobby and pipeline over the private settings (and scheduler)."""
-    async def go() -> T:
-        connection = AsyncRedis.from_url(settings.redis_url, decode_responses=True)
-        try:
-            store = MatchStore(connection, settings)
-            sched = scheduler(connection, settings)
-            return await body(Lobby(store, sched), Pipeline(store, sched))
-        finally:
-            await connection.aclose()
-
-    return asyncio.run(go())
-
-
-def bot_match(settings: Settings, seed: int, seats: int = 3, scheduler: type[Scheduler] = Scheduler,
-              levels: tuple[str, ...] = ("random", "greedy")) -> h.Setup:
-    """An all-bot match, started by its last addBot (through `scheduler`)."""
-    async def body(lobby: Lobby, _: Pipeline) -> h.Setup:
-        created = await lobby.create("greatfire", seats, None, seed)
-        s = h.Setup(created.match_id, created.host_token, seats, seed, {})
-        for n in range(seats):
-            level = levels[n % len(levels)]
-            s.bots[(await lobby.add_bot(created.match_id, None, level, created.host_token)).seat] = level
-        return s
-
-    return run(settings, body, scheduler)
 
 
 def forget(redis: Redis, queue: str, match_ids: list[str]) -> None:
@@ -147,7 +113,7 @@ def test_worker_killed_mid_job_every_bot_match_still_ends(redis_url: str, redis:
                            **FAST) as svc:
         queue = Queue(svc.settings.queue, connection=Redis.from_url(redis_url))
         started = StartedJobRegistry(queue=queue)
-        matches = [bot_match(svc.settings, 900 + n, seats=3 + n % 3, levels=("greedy", "search", "random"))
+        matches = [h.bot_match(svc.settings, 900 + n, seats=3 + n % 3, levels=("greedy", "search", "random"))
                    for n in range(8)]
         kills = 0
         for _ in range(3):
@@ -183,7 +149,7 @@ def test_a_crash_between_the_fill_and_the_enqueue(redis_url: str, redis: Redis, 
     with h.private_service(redis_url, tmp_path, "firebreak-crash-fill", **FAST) as svc:
         before = time.monotonic()
         with pytest.raises(Crash):
-            bot_match(svc.settings, 910, scheduler=CrashBeforeEnqueue)
+            h.bot_match(svc.settings, 910, scheduler=CrashBeforeEnqueue)
         (match_id,) = [m for m in redis.zrange(keys.due(svc.settings.queue), 0, -1)
                        if version_of(redis, m) == ("active", 0)]
         assert redis.get(keys.job_guard(match_id, 0)) is None, "nothing was enqueued"
@@ -206,7 +172,7 @@ def test_a_crash_between_an_act_and_the_enqueue(redis_url: str, redis: Redis, tm
                 s.bots[(await lobby.add_bot(created.match_id, None, "random", created.host_token)).seat] = "random"
             return s, seated.token
 
-        s, token = run(svc.settings, setup)
+        s, token = h.run(svc.settings, setup)
         rng = random.Random(1)
 
         async def my_turn(lobby: Lobby, pipeline: Pipeline) -> tuple[int, Any] | None:
@@ -219,20 +185,20 @@ def test_a_crash_between_an_act_and_the_enqueue(redis_url: str, redis: Redis, tm
 
         # play the person's decisions until one hands the turn to a bot
         while True:
-            turn = h.wait_for(lambda: run(svc.settings, my_turn), "seat 0's turn", pause=0.05)
+            turn = h.wait_for(lambda: h.run(svc.settings, my_turn), "seat 0's turn", pause=0.05)
             version, action = turn
 
             async def act(_: Lobby, pipeline: Pipeline, v: int = version, a: Any = action) -> Any:
                 return await pipeline.act(s.match_id, token, a, v, f"key-{v}")
 
             try:
-                outcome, _after = run(svc.settings, act, CrashBeforeEnqueue)
+                outcome, _after = h.run(svc.settings, act, CrashBeforeEnqueue)
             except Crash:
                 break  # committed, the bot's job never enqueued
             assert outcome.kind == o.ACCEPTED
         crashed_at = time.monotonic()
         assert version_of(redis, s.match_id) == ("active", version + 1)
-        retried, _ = run(svc.settings, act)
+        retried, _ = h.run(svc.settings, act)
         assert retried.kind == o.ACCEPTED and retried.version == version + 1, "the retry is answered from the record"
         assert redis.get(keys.job_guard(s.match_id, version + 1)) is None, "the retry enqueued a job"
         wait_until_moved(redis, [(s.match_id, version + 1)], crashed_at)
@@ -243,7 +209,7 @@ def test_a_lost_enqueue_and_its_leftover_guard(redis_url: str, redis: Redis, tmp
     """Redis loses the job (as a restart losing its last second of writes would) but keeps the guard key:
     the guard does not block the reconciler's fresh job."""
     with h.private_service(redis_url, tmp_path, "firebreak-lost", workers=0, **FAST) as svc:
-        s = bot_match(svc.settings, 912)
+        s = h.bot_match(svc.settings, 912)
         queue = Queue(svc.settings.queue, connection=Redis.from_url(redis_url))
         first = job_id(s.match_id, 0)
         assert queue.job_ids == [first] and redis.get(keys.job_guard(s.match_id, 0)) == first
@@ -262,7 +228,7 @@ def test_a_failed_job_is_retried(redis_url: str, redis: Redis, tmp_path: Path) -
     with h.private_service(redis_url, tmp_path, "firebreak-failed", **FAST) as svc:
         enqueued = int(redis.hget(keys.RECONCILER_COUNTER, "enqueued") or 0)
         failed_at = time.monotonic()
-        s = bot_match(svc.settings, 913, scheduler=FailingEnqueue)
+        s = h.bot_match(svc.settings, 913, scheduler=FailingEnqueue)
         queue = Queue(svc.settings.queue, connection=Redis.from_url(redis_url))
         first = Job.fetch(job_id(s.match_id, 0), connection=queue.connection)
         h.wait_for(lambda: first.get_status(refresh=True) == JobStatus.FAILED, "the first job to fail", pause=0.05)
@@ -282,7 +248,7 @@ def test_redis_killed_and_restarted_mid_match(tmp_path: Path) -> None:
     try:
         with h.private_service(url, tmp_path, "firebreak-redis-restart", workers=2,
                                FIREBREAK_SECONDS_PER_JOB="2", **FAST) as svc:
-            matches = [bot_match(svc.settings, 920 + n, levels=("greedy", "random")) for n in range(4)]
+            matches = [h.bot_match(svc.settings, 920 + n, levels=("greedy", "random")) for n in range(4)]
             h.wait_for(lambda: sum(version_of(redis, s.match_id)[1] for s in matches) > 40, "some progress",
                        pause=0.05)
             assert server.process is not None
@@ -313,7 +279,7 @@ def test_reconcilers_running_at_once_never_take_one_entry_twice(redis_url: str, 
     exactly one job, and a second round, once the claims' stall time has passed too, enqueues nothing while
     those jobs wait in the queue. (Ticks are given a later "now" rather than waiting for it.)"""
     settings = Settings.from_env({**h.service_env(redis_url), "FIREBREAK_QUEUE": "firebreak-race", **FAST})
-    ids = [bot_match(settings, 930 + n).match_id for n in range(40)]
+    ids = [h.bot_match(settings, 930 + n).match_id for n in range(40)]
     queue = Queue(settings.queue, connection=Redis.from_url(redis_url))
     queue.empty()  # the fills' own jobs: as if their enqueues were lost
     reconcilers = [Reconciler(Redis.from_url(redis_url), settings) for _ in range(4)]
@@ -336,7 +302,7 @@ def test_matches_from_before_the_due_set_are_adopted(redis_url: str, redis: Redi
     """An active match stored by the previous version (no "at" in its meta, no due entry) is made due by a
     reconciler's start; a current match, whose due entry its own start wrote, is left alone."""
     settings = Settings.from_env({**h.service_env(redis_url), "FIREBREAK_QUEUE": "firebreak-adopt", **FAST})
-    legacy, current = (bot_match(settings, 940 + n).match_id for n in range(2))
+    legacy, current = (h.bot_match(settings, 940 + n).match_id for n in range(2))
     due = keys.due(settings.queue)
     redis.hdel(keys.meta(legacy), "at", "lastHuman")
     redis.zrem(due, legacy, current)
