@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 
 import strawberry
 from graphql import ASTValidationRule, DocumentNode, ExecutionResult, GraphQLError, GraphQLSchema
@@ -13,6 +13,7 @@ from strawberry.extensions import MaskErrors, MaxTokensLimiter, ParserCache, Sch
 from strawberry.schema.schema import validate_document
 from strawberry.types.graphql import OperationType
 
+from api.ratelimit import rate_limited, retry_after_header, root_fields
 from api.schema import limits
 from api.schema.lobby import LobbyMutation, LobbyQuery
 from api.schema.play import PlayMutation, PlayQuery
@@ -78,6 +79,26 @@ class SubscriptionsOverWebSocket(SchemaExtension):
         yield
 
 
+class MutationRateLimit(SchemaExtension):
+    """Take every mutation field from the caller's buckets (client address, and bearer token if any) before
+    running any; a request refused as a whole is answered RATE_LIMITED (over HTTP: status 429, Retry-After)."""
+
+    async def on_execute(self) -> AsyncIterator[None]:
+        """Refuse the mutation request before it executes when a bucket is empty."""
+        execution = self.execution_context
+        context = execution.context
+        if execution.operation_type == OperationType.MUTATION and not execution.result:
+            assert execution.graphql_document is not None
+            count = root_fields(execution.graphql_document, execution.operation_name)
+            verdict = await context.services.limits.mutations(context.client, context.token, count)
+            if not verdict.allowed:
+                execution.result = ExecutionResult(data=None, errors=[rate_limited(verdict.retry_after)])
+                if isinstance(context.request, Request):
+                    context.response.status_code = 429
+                    context.response.headers["retry-after"] = retry_after_header(verdict.retry_after)
+        yield
+
+
 schema = strawberry.Schema(
     query=Query,
     mutation=Mutation,
@@ -87,6 +108,7 @@ schema = strawberry.Schema(
         lambda: ParserCache(maxsize=CACHED_DOCUMENTS),
         LimitedValidation,
         SubscriptionsOverWebSocket,
+        MutationRateLimit,
         lambda: MaskErrors(should_mask_error=_unexpected, error_message="Internal error."),
     ],
 )
