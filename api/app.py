@@ -50,10 +50,11 @@ class FirebreakGraphQL(GraphQL[Context, None]):
             response = Refusal.of(exc).response()
         await response(scope, receive, send)
 
-    def decode_json(self, data: str | bytes) -> object:
-        """Parse a JSON body or GET parameter; anything unparsable (invalid UTF-8 too) is a 400 MALFORMED_JSON."""
+    def parse_json(self, data: str | bytes) -> Any:
+        """Parse a JSON body or GET parameter (HTTP only: WebSocket messages keep the protocol's close 4400);
+        anything unparsable, invalid UTF-8 included, is a 400 MALFORMED_JSON."""
         try:
-            return super().decode_json(data)
+            return self.decode_json(data)
         except RecursionError:  # the guard refuses deep JSON first; this is the last line
             raise Refusal(400, "JSON_TOO_DEEP", "JSON nested too deep") from None
         except UnicodeDecodeError:
