@@ -1,7 +1,7 @@
 """Secrets stay with their owner: hands, objectives, token identities and (under Hidden Colours) colours are
 shown only in the owning seat's "you"; private events reach only their audience; spectators and the host token
-read a spectator's view, another match's token and a made-up token are refused (UNAUTHORIZED); tokens, their hashes and the seed never
-appear in any answer but the one that issued them."""
+read a spectator's view, another match's token and a made-up token are refused (UNAUTHORIZED); tokens, their
+hashes and the seed never appear in any answer but the one that issued them."""
 
 from __future__ import annotations
 
