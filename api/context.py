@@ -71,12 +71,14 @@ class Context:
         if self.presented:
             wait = self.services.limits.blocked_for(self.client)
             if wait > 0:
+                self.services.metrics.rate_limited("blocked")
                 raise rate_limited(wait)
 
     async def auth_failed(self) -> None:
         """Count a failed authentication (a credential presented and refused); raise RATE_LIMITED past the limit."""
         verdict = await self.services.limits.auth_failed(self.client)
         if not verdict.allowed:
+            self.services.metrics.rate_limited("auth-failures")
             raise rate_limited(verdict.retry_after)
 
     async def seat_in(self, loaded: Loaded) -> int | None:

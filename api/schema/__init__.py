@@ -92,6 +92,7 @@ class MutationRateLimit(SchemaExtension):
             count = root_fields(execution.graphql_document, execution.operation_name)
             verdict = await context.services.limits.mutations(context.client, context.token, count)
             if not verdict.allowed:
+                context.services.metrics.rate_limited("mutations")
                 execution.result = ExecutionResult(data=None, errors=[rate_limited(verdict.retry_after)])
                 if isinstance(context.request, Request):
                     context.response.status_code = 429

@@ -207,6 +207,7 @@ def test_mutations_past_a_tokens_burst_are_refused_then_allowed_after_the_hint(l
         time.sleep(retry)
         again = _act(limited, s, token, stale)
         assert again.status_code == 200 and again.json()["data"]["act"]["code"] == "STALE_VERSION", again.text
+        assert 'firebreak_rate_limited_total{limit="mutations"} 1.0' in httpx.get(f"{limited}/metrics").text
         assert h.state(c, s.match_id, token)["version"] == m["version"]
         # every bucket is a key of its own that expires
         r = Redis.from_url(private_redis, decode_responses=True)
@@ -248,5 +249,8 @@ def test_guessed_tokens_are_mostly_refused_and_the_client_may_try_again_later(li
         assert post(limited, h.STATE, {"id": s.match_id}).json()["data"]["match"]["you"] is None
         time.sleep(retry)
         assert h.state(c, s.match_id, token)["version"] == m["version"]
+        metrics = httpx.get(f"{limited}/metrics", timeout=10).text
+        for limit in ("auth-failures", "blocked"):
+            assert f'firebreak_rate_limited_total{{limit="{limit}"}}' in metrics, limit
     finally:
         c.http.close()
