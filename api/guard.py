@@ -3,7 +3,6 @@ answer every refusal of a request as a whole with a GraphQL error body and a 4xx
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from urllib.parse import parse_qsl
 
 from cross_web import HTTPException
@@ -13,24 +12,20 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 MAX_JSON_DEPTH = 64
 BAD_MESSAGE = 4400  # graphql-transport-ws close code for an invalid message
 GET_JSON_PARAMS = ("variables", "extensions")  # GraphQL-over-GET parameters that hold JSON
-STATUS_CODES = {400: "BAD_REQUEST", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED", 413: "BODY_TOO_LARGE",
-                429: "RATE_LIMITED"}
+STATUS_CODES = {400: "BAD_REQUEST", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}  # strawberry's refusals
 
 
 class Refusal(HTTPException):
-    """Raised when a request is refused as a whole: an HTTP status, a stable code, a message, extra headers."""
+    """Raised when a request is refused as a whole: an HTTP status, a stable code and a message."""
 
-    def __init__(self, status_code: int, code: str, message: str, headers: Mapping[str, str] | None = None,
-                 extensions: Mapping[str, object] | None = None) -> None:
+    def __init__(self, status_code: int, code: str, message: str) -> None:
         super().__init__(status_code, message)
         self.code = code
-        self.headers = dict(headers or {})
-        self.extensions = dict(extensions or {})
 
     def response(self) -> JSONResponse:
-        """The answer: {"errors": [{"message", "extensions": {"code", ...}}]} with the status and headers."""
-        body = {"errors": [{"message": self.reason, "extensions": {"code": self.code, **self.extensions}}]}
-        return JSONResponse(body, status_code=self.status_code, headers=self.headers)
+        """The answer: {"errors": [{"message", "extensions": {"code"}}]} with the status."""
+        body = {"errors": [{"message": self.reason, "extensions": {"code": self.code}}]}
+        return JSONResponse(body, status_code=self.status_code)
 
     @classmethod
     def of(cls, exc: HTTPException) -> Refusal:
