@@ -79,25 +79,36 @@ class SubscriptionsOverWebSocket(SchemaExtension):
         yield
 
 
-class MutationRateLimit(SchemaExtension):
-    """Take every mutation field from the caller's buckets (client address, and bearer token if any) before
-    running any; a request refused as a whole is answered RATE_LIMITED (over HTTP: status 429, Retry-After)."""
+class RateLimits(SchemaExtension):
+    """Refuse a request as a whole, before it runs: RATE_LIMITED (over HTTP: status 429 and Retry-After) when it
+    carries a credential from a client blocked for failed authentications, or when its mutation fields (each
+    taken from the client's bucket, and the bearer token's if any) find a bucket empty. Subscriptions check the
+    block in their resolver (strawberry streams them without looking at a result set here)."""
 
     async def on_execute(self) -> AsyncIterator[None]:
-        """Refuse the mutation request before it executes when a bucket is empty."""
+        """Set a RATE_LIMITED result instead of executing when a limit says no."""
         execution = self.execution_context
         context = execution.context
-        if execution.operation_type == OperationType.MUTATION and not execution.result:
-            assert execution.graphql_document is not None
-            count = root_fields(execution.graphql_document, execution.operation_name)
-            verdict = await context.services.limits.mutations(context.client, context.token, count)
-            if not verdict.allowed:
-                context.services.metrics.rate_limited("mutations")
-                execution.result = ExecutionResult(data=None, errors=[rate_limited(verdict.retry_after)])
-                if isinstance(context.request, Request):
-                    context.response.status_code = 429
-                    context.response.headers["retry-after"] = retry_after_header(verdict.retry_after)
+        if context is not None and not execution.result:
+            wait = context.services.limits.blocked_for(context.client) if context.presented else 0.0
+            if wait > 0:
+                self._refuse("blocked", wait)
+            elif execution.operation_type == OperationType.MUTATION:
+                assert execution.graphql_document is not None
+                count = root_fields(execution.graphql_document, execution.operation_name)
+                verdict = await context.services.limits.mutations(context.client, context.token, count)
+                if not verdict.allowed:
+                    self._refuse("mutations", verdict.retry_after)
         yield
+
+    def _refuse(self, limit: str, retry_after: float) -> None:
+        execution = self.execution_context
+        context = execution.context
+        context.services.metrics.rate_limited(limit)
+        execution.result = ExecutionResult(data=None, errors=[rate_limited(retry_after)])
+        if isinstance(context.request, Request):
+            context.response.status_code = 429
+            context.response.headers["retry-after"] = retry_after_header(retry_after)
 
 
 schema = strawberry.Schema(
@@ -109,7 +120,7 @@ schema = strawberry.Schema(
         lambda: ParserCache(maxsize=CACHED_DOCUMENTS),
         LimitedValidation,
         SubscriptionsOverWebSocket,
-        MutationRateLimit,
+        RateLimits,
         lambda: MaskErrors(should_mask_error=_unexpected, error_message="Internal error."),
     ],
 )

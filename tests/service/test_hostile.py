@@ -247,9 +247,15 @@ def test_guessed_tokens_are_mostly_refused_and_the_client_may_try_again_later(li
             while _guess(guesser, s, m["version"])[1] < BLOCKED_LONG_ENOUGH:
                 pass
         # while blocked, this client's valid token is refused too, and its reads with a token
-        retry = _retry_after(_act(limited, s, token, m["version"] + 7))
-        read = post(limited, h.STATE, {"id": s.match_id}, token).json()
-        assert codes(read) == ["RATE_LIMITED"] and read["data"] == {"match": None}, read
+        refused = _act(limited, s, token, m["version"] + 7)
+        assert refused.status_code == 429, refused.text
+        retry = _retry_after(refused)
+        read = post(limited, h.STATE, {"id": s.match_id}, token)
+        assert read.status_code == 429 and read.json()["data"] is None, read.text
+        _retry_after(read)
+        subscribed = asyncio.run(subscribe(limited, s.match_id, 0, token))
+        assert subscribed.completed and subscribed.rows == [], subscribed.raw
+        assert codes({"errors": subscribed.errors}) == ["RATE_LIMITED"], subscribed.errors
         # reads without a token are not auth attempts: still served
         assert post(limited, h.STATE, {"id": s.match_id}).json()["data"]["match"]["you"] is None
         time.sleep(retry)
