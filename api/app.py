@@ -8,16 +8,18 @@ import gc
 from collections.abc import AsyncIterator
 from typing import Any
 
+from cross_web import HTTPException
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
+from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 from strawberry.asgi import GraphQL
 
 from api.context import Context
-from api.guard import JsonGuard
+from api.guard import JsonGuard, Refusal
 from api.metrics import Metrics
 from api.middleware import BodyLimit, Timing
 from api.schema import schema
@@ -36,6 +38,29 @@ class FirebreakGraphQL(GraphQL[Context, None]):
     async def get_context(self, request: Request | WebSocket, response: Response | WebSocket) -> Context:
         """The context of one request or WebSocket connection."""
         return Context(services=self.services, request=request, response=response)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """As strawberry's, but a request refused as a whole gets a GraphQL error body (JSON), not plain text."""
+        if scope["type"] != "http":
+            await super().__call__(scope, receive, send)
+            return
+        try:
+            response = await self.run(Request(scope=scope, receive=receive))
+        except HTTPException as exc:
+            response = Refusal.of(exc).response()
+        await response(scope, receive, send)
+
+    def parse_json(self, data: str | bytes) -> Any:
+        """Parse a JSON body or GET parameter (HTTP only: WebSocket messages keep the protocol's close 4400);
+        anything unparsable, invalid UTF-8 included, is a 400 MALFORMED_JSON."""
+        try:
+            return self.decode_json(data)
+        except RecursionError:  # the guard refuses deep JSON first; this is the last line
+            raise Refusal(400, "JSON_TOO_DEEP", "JSON nested too deep") from None
+        except UnicodeDecodeError:
+            raise Refusal(400, "MALFORMED_JSON", "not valid UTF-8") from None
+        except ValueError as exc:  # json.JSONDecodeError, or a number longer than Python reads
+            raise Refusal(400, "MALFORMED_JSON", f"not valid JSON: {exc}") from None
 
 
 def create_app(settings: Settings | None = None) -> Starlette:

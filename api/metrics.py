@@ -55,11 +55,18 @@ class Metrics:
                                  buckets=LATENCY_BUCKETS, registry=self.registry)
         self.actions = Counter("firebreak_actions", "act submissions, by outcome", ["outcome"],
                                registry=self.registry)
+        self.rate_limits = Counter("firebreak_rate_limited", "Requests refused by a rate limit, by limit "
+                                   "(mutations, auth-failures, blocked: a credential from a client past its "
+                                   "failed authentications)", ["limit"], registry=self.registry)
         self.registry.register(_JobCollector(redis_url, queue))
 
     def act(self, outcome: str) -> None:
         """Count one act outcome (accepted, illegal, stale...)."""
         self.actions.labels(outcome).inc()
+
+    def rate_limited(self, limit: str) -> None:
+        """Count one request refused by a rate limit."""
+        self.rate_limits.labels(limit).inc()
 
     def request(self, method: str, path: str, status: int, seconds: float) -> None:
         """Count and time one HTTP request."""

@@ -24,6 +24,15 @@ class Settings:
     stall_seconds: float = 10.0            # a service step with no commit for this long is (re)enqueued
     takeover_delay: float = 3.0            # seconds the owner of a taken-over seat has on each decision
     abandoned_ttl: int = 7 * 24 * 3600     # an active match with no human action for this long ends abandoned
+    # Rate limits (token buckets in Redis; a rate of 0 turns that limit off): mutations per bearer token and per
+    # client address, and failed authentications (a token presented but not valid) per client address.
+    rate_token_per_second: float = 100.0
+    rate_token_burst: int = 200
+    rate_client_per_second: float = 200.0
+    rate_client_burst: int = 400
+    rate_auth_failures_per_second: float = 1.0
+    rate_auth_failures_burst: int = 30
+    rate_client_header: str = ""           # header naming the client behind a trusted proxy; "" = the peer address
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -42,6 +51,9 @@ class Settings:
             if not 0 <= value < math.inf:
                 raise ValueError(f"{name} must be a number of seconds >= 0, not {raw!r}")
             return value
+
+        def real(name: str, default: float) -> float:
+            return float(env.get(name, default))
 
         base = cls()
         tick = seconds("FIREBREAK_TICK_SECONDS", base.tick_seconds)
@@ -64,4 +76,12 @@ class Settings:
             stall_seconds=stall,
             takeover_delay=seconds("FIREBREAK_TAKEOVER_DELAY", base.takeover_delay),
             abandoned_ttl=abandoned,
+            rate_token_per_second=real("FIREBREAK_RATE_TOKEN_PER_SECOND", base.rate_token_per_second),
+            rate_token_burst=num("FIREBREAK_RATE_TOKEN_BURST", base.rate_token_burst),
+            rate_client_per_second=real("FIREBREAK_RATE_CLIENT_PER_SECOND", base.rate_client_per_second),
+            rate_client_burst=num("FIREBREAK_RATE_CLIENT_BURST", base.rate_client_burst),
+            rate_auth_failures_per_second=real("FIREBREAK_RATE_AUTH_FAILURES_PER_SECOND",
+                                               base.rate_auth_failures_per_second),
+            rate_auth_failures_burst=num("FIREBREAK_RATE_AUTH_FAILURES_BURST", base.rate_auth_failures_burst),
+            rate_client_header=env.get("FIREBREAK_RATE_CLIENT_HEADER", base.rate_client_header).strip().lower(),
         )

@@ -60,5 +60,11 @@ def due(queue: str) -> str:
     return f"due:{queue}"
 
 
+def rate_bucket(kind: str, who: str) -> str:
+    """Hash with a TTL: a token bucket (tokens, at) of one token or client address for one kind of request. Every
+    bucket shares the {rate} hash tag, so one script can take from a token's and a client's bucket at once."""
+    return f"rate:{{rate}}:{kind}:{who}"
+
+
 JOBS_COUNTER = "stats:jobs"  # hash: outcome -> count, written by workers, read by /metrics
 RECONCILER_COUNTER = "stats:reconciler"  # hash: enqueued -> jobs the reconcilers enqueued, read by /metrics

@@ -1,22 +1,30 @@
 #!/usr/bin/env bash
-# Install everything the project needs into .venv, from nothing (Python 3.11 and pip are enough).
+# Install what the project needs into .venv, from nothing (Python 3.11 and pip are enough).
 # Re-running is cheap: it reinstalls only when pyproject.toml changed.
+#   bash scripts/bootstrap.sh          what running the service needs (scripts/run.sh)
+#   bash scripts/bootstrap.sh --tests  also the browser of the end-to-end tests (scripts/test.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
-stamp=.venv/.installed-$(sha256sum pyproject.toml | cut -c1-16)
-if [ ! -f "$stamp" ]; then
+hash=$(sha256sum pyproject.toml | cut -c1-16)
+if [ "${1:-}" = "--tests" ]; then
+  package='.[dev]' stamp=.venv/.installed-$hash-dev
+else
+  package='.' stamp=.venv/.installed-$hash
+fi
+# The dev install holds everything the plain one does.
+if [ ! -f "$stamp" ] && [ ! -f ".venv/.installed-$hash-dev" ]; then
   .venv/bin/python -m pip install --quiet --upgrade pip
-  .venv/bin/python -m pip install --quiet -e '.[dev]'
+  .venv/bin/python -m pip install --quiet -e "$package"
   rm -f .venv/.installed-*
   touch "$stamp"
 fi
 # The browser of the web client's end-to-end tests (tests/web): Debian's chromium, driven by the playwright
-# package with this system binary (Playwright never downloads a browser here).
-if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1; then
+# package with this system binary (Playwright never downloads a browser here). Only the tests need it.
+if [ "${1:-}" = "--tests" ] && [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1; then
   as_root=()
   if [ "$(id -u)" -ne 0 ]; then
     if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then

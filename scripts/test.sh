@@ -2,7 +2,7 @@
 # The test command: install if needed, lint, type-check, then the whole pytest suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/bootstrap.sh
+bash scripts/bootstrap.sh --tests
 .venv/bin/python -m ruff check domain matches api workers bench scripts tests
 .venv/bin/python -m mypy
 .venv/bin/python -m pytest "$@"

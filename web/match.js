@@ -13,6 +13,8 @@ const WAIT_POLL_MS = 1500; // how often a waiting match is re-read (seat changes
 const QUIET_MS = 15000; // re-read an active match after this long without a pushed step
 const BUTTON_TYPES = new Set(['keepHand', 'redeal', 'playDoubleMove', 'endFire', 'endActions']);
 const CARD_TYPES = new Set(['playCard', 'discard']);
+// R18b pauses: every player is asked, whatever they hold; with nothing else to choose, the page answers by itself.
+const PAUSE_TYPES = new Set(['endFire', 'endActions']);
 
 export function mountMatch(root, matchId, { spectate }) {
   const page = new MatchPage(root, matchId, spectate);
@@ -44,6 +46,7 @@ class MatchPage {
     this.bandFrom = null; // a district whose band the player is moving
     this.chooser = null; // a district clicked that offers several actions
     this.notice = '';
+    this.onlyChoiceSent = -1; // the version whose only choice the page sent by itself
     this.stopped = false;
     this.refreshing = false;
     this.again = false;
@@ -309,6 +312,18 @@ class MatchPage {
     this.renderBoard();
     this.renderSide();
     this.renderLog();
+    this.sendOnlyChoice();
+  }
+
+  /** A pause whose only legal choice ends it (R18b: no double-move token, or no points and no charge) is not a
+   * question: send that choice at once. Every seat was asked alike, so this changes nothing others see. */
+  sendOnlyChoice() {
+    const d = this.data;
+    if (!this.yourTurn() || this.busy || d.legalActions.length !== 1) return;
+    const [only] = d.legalActions;
+    if (!PAUSE_TYPES.has(only.type) || this.onlyChoiceSent === d.version) return;
+    this.onlyChoiceSent = d.version;
+    this.act(only);
   }
 
   renderHead() {

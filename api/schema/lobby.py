@@ -145,7 +145,8 @@ class LobbyQuery:
     @strawberry.field
     async def matches(self, info: Info, status: MatchStatus = MatchStatus.WAITING, first: int = 20,
                       after: str | None = None) -> MatchPage:
-        """Matches of a status, newest first."""
+        """Matches of a status, newest first, each read as the bearer token's holder where the token is one of its
+        seats' (else as a spectator): a token belongs to one match, so a listing never refuses one."""
         store = info.context.services.store
         first = max(1, min(first, MAX_PAGE))
         ids, more, cursor = await store.list_ids(status.value, first, after)
@@ -195,10 +196,13 @@ class LobbyMutation:
     @strawberry.mutation
     async def add_bot(self, info: Info, input: AddBotInput) -> AddBotResult:
         """Seat a bot (needs the host token or a seat token of the match as the bearer token)."""
+        info.context.check_not_blocked()
         try:
             seated = await info.context.services.lobby.add_bot(str(input.match_id), input.seat, input.level,
                                                                info.context.token)
         except LobbyError as exc:
+            if exc.code == "UNAUTHORIZED" and info.context.presented:
+                await info.context.auth_failed()
             return _problem(exc)
         return BotAdded(match_id=strawberry.ID(seated.match_id), seat=seated.seat, level=input.level,
                         started=seated.started)

@@ -157,7 +157,7 @@ class Match:
 
     @strawberry.field
     def to_act(self) -> list[int]:
-        """Seats owing a decision now ([] while the service runs an automated step, or when over)."""
+        """Seats owing a decision now, a bot's seat too (see serviceToAct); [] in a non-player step or once over."""
         return [] if self.loaded.status != "active" else self._engine().to_act()
 
     @strawberry.field

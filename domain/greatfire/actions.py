@@ -48,7 +48,7 @@ def action_phase_actions(s: State) -> list[Action]:
 
 
 def apply_action_phase(s: State, seat: int, action: Action, events: list[Event]) -> bool:
-    """Carry out a legal action-phase action; return True when the phase is over."""
+    """Carry out a legal action-phase action; return True when it ended the phase (endActions)."""
     kind = action["type"]
     index = s.geo.index
     if kind == "endActions":
@@ -69,7 +69,7 @@ def apply_action_phase(s: State, seat: int, action: Action, events: list[Event])
         put_out(s, seat, index[action["district"]], events)
     elif kind == "demolish":
         demolish(s, seat, index[action["district"]], events)
-    return s.ap == 0 and not demolition_sites(s)
+    return False  # R18b: only the player's explicit endActions ends the phase, even at 0 action points
 
 
 def put_out(s: State, seat: int, d: int, events: list[Event]) -> None:

@@ -92,7 +92,8 @@ def playable_cards(s: State, hand: list[str]) -> list[str]:
 def spread(s: State, seat: int | None, source: int, target: int, events: list[Event]) -> None:
     """Move one cone from source to target and resolve its arrival (R6, R9).
 
-    seat is the player who takes a token found there; None removes it unseen (2-player non-player turn).
+    seat is the player who takes a token found there; None is the 2-player non-player turn, whose fire removes
+    any token in the district it moves into unseen, contained or not (R20).
     """
     geo = s.geo
     s.cones[source] -= 1
@@ -102,6 +103,8 @@ def spread(s: State, seat: int | None, source: int, target: int, events: list[Ev
     if s.bands[target] >= s.cones[target]:
         # R6: a free trained band sits on the arriving cone; a contained fire burns nothing.
         event["contained"] = True
+        if seat is None:
+            _remove_token(s, target, events)
     else:
         event["contained"] = False
         burn(s, seat, target, events)
@@ -120,15 +123,22 @@ def burn(s: State, seat: int | None, d: int, events: list[Event]) -> None:
         added = add_cones(s, d, need, events)
         events.append({"type": "fireGrew", "district": geo.ids[d], "cones": added})
     token = s.board_tokens[d]
-    if token is not None:
+    if token is None:
+        return
+    if seat is None:
+        _remove_token(s, d, events)
+        return
+    s.board_tokens[d] = None
+    s.tokens[seat].append(token)
+    events.append({"type": "tokenTaken", "seat": seat, "district": geo.ids[d]})
+    events.append({"type": "tokenRevealed", "seat": seat, "district": geo.ids[d], "token": token, "audience": [seat]})
+
+
+def _remove_token(s: State, d: int, events: list[Event]) -> None:
+    """R20: the non-player fire removes a token from the game without anyone looking at it."""
+    if s.board_tokens[d] is not None:
         s.board_tokens[d] = None
-        if seat is None:
-            events.append({"type": "tokenRemoved", "district": geo.ids[d]})
-        else:
-            s.tokens[seat].append(token)
-            events.append({"type": "tokenTaken", "seat": seat, "district": geo.ids[d]})
-            events.append({"type": "tokenRevealed", "seat": seat, "district": geo.ids[d],
-                           "token": token, "audience": [seat]})
+        events.append({"type": "tokenRemoved", "district": s.geo.ids[d]})
 
 
 def placeable(s: State) -> list[int]:

@@ -176,8 +176,8 @@ def _fire_phase(s: State, seat: int, rng: random.Random) -> None:
         apply(s, seat, {"type": "spreadFire", "district": s.geo.ids[pick]})
         return
     if s.card is not None and s.moves_left == 0:
-        # R7 offer: play the token when the card still gives a move worth making.
-        best = _best_fire_move(s, seat, s.card, rng)
+        # R18b pause; R7: play a held token when the card still gives a move worth making.
+        best = _best_fire_move(s, seat, s.card, rng) if "doubleMove" in s.tokens[seat] else None
         if best is not None and best[1] > NOISE:
             apply(s, seat, {"type": "playDoubleMove"})
             _play_fire_move(s, seat, best[0])

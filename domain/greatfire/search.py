@@ -98,6 +98,8 @@ def root_moves(s: GreatFireMatch, seat: int) -> list[Move]:
         return [({"type": "spreadFire", "district": ids[t]},) for t in fire.targets(s, s.card, s.source)]
     if s.card is not None and s.moves_left == 0:
         offer: list[Move] = [({"type": "endFire"},)]
+        if "doubleMove" not in s.tokens[seat]:
+            return offer  # R18b: the pause without the token
         return offer + [({"type": "playDoubleMove"}, *_steps(s, m)) for m in fire_moves(s, seat, s.card)]
     return [_steps(s, m) for m in fire_moves(s, seat, s.card)]
 

@@ -32,7 +32,9 @@ def turn_actions(s: State) -> list[Action]:
             return [{"type": "spreadFire", "district": ids[d]} for d in fire.targets(s, s.card, s.source)]
         if s.moves_left:
             return [{"type": "chooseSource", "district": ids[d]} for d in fire.sources(s, s.card)]
-        return [{"type": "playDoubleMove"}, {"type": "endFire"}]
+        # R18b: the pause after a move is everyone's; the token is offered only to its holder.
+        double = [{"type": "playDoubleMove"}] if "doubleMove" in s.tokens[s.turn] else []
+        return [*double, {"type": "endFire"}]
     if s.phase is Phase.DISCARD:
         return [{"type": "discard", "card": c} for c in sorted(set(s.hands[s.turn]))]
     if s.phase is Phase.PLACE_CONES:
@@ -88,15 +90,17 @@ def apply_turn(s: State, seat: int, action: Action, events: list[Event]) -> None
 
 
 def _after_move(s: State, events: list[Event]) -> None:
-    """After a fire move: a granted extra move, the double-move offer (R7), or on to actions."""
+    """After a fire move: a granted extra move, the pause that may end the fire phase (R7, R18b), or actions."""
     assert s.card is not None
     has_move = bool(fire.sources(s, s.card))
     if s.moves_left and has_move:
         return
     s.moves_left = 0
-    if not s.double_played and "doubleMove" in s.tokens[s.turn] and has_move:
-        # R7: the token may be played after the first move (even one gained by that move). Offering it
-        # here covers "any point of the fire phase": the moves are sequential, so the outcomes are the same.
+    if not s.double_played and has_move:
+        # R18b: after a move that leaves the card a legal second move, every player pauses here (endFire, or
+        # playDoubleMove for a holder, R7), so the pause tells nobody which tokens the player holds. Offering
+        # the token after the move covers R7's "any point of the fire phase": the moves are sequential and
+        # use the same card, and a token gained by the first move is usable at once.
         return
     begin_actions(s, events)
 

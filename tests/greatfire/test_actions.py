@@ -1,5 +1,5 @@
 """The actions phase through the public contract: R11 movement, R11b putting out (Example 6), R11c
-demolition, and P2 (an exhausted action phase ends by itself).
+demolition, and R18b (an exhausted action phase still ends only by endActions).
 
 Each test crafts a position with positions.py, reaches seat 0's actions phase by a real fire move far
 from the scene (south from Bethnal into Whitechapel), then drives it with legal_actions/apply only.
@@ -49,12 +49,16 @@ def scene() -> GreatFireMatch:
 
 
 def to_actions(m: GreatFireMatch) -> list[Event]:
-    """Make seat 0's fire move (Bethnal -> Whitechapel, south) and return the events; actions begin."""
+    """Make seat 0's fire move (Bethnal -> Whitechapel, south) and return the events; actions begin (after
+    the R18b pause, ended with endFire, when the card still gives a move)."""
     restart(m)
     conserved(m)
     act(m, {"type": "playCard", "card": "S"})
     act(m, {"type": "chooseSource", "district": "bethnal"})
     events = act(m, {"type": "spreadFire", "district": "whitechapel"})
+    if m.phase == "fire":
+        assert "endFire" in [a["type"] for a in m.legal_actions(0)]
+        events += act(m, {"type": "endFire"})
     assert m.phase == "actions" and m.turn == 0
     return events
 
@@ -203,9 +207,10 @@ def test_r11_pinned_band_cannot_move(cones: int, bands: int, free: bool) -> None
     assert bool(band_moves(m, "s-bennet")) is free
 
 
-def test_r11_each_step_costs_one_point_and_p2_ends_the_phase_at_zero() -> None:
-    """R11, P2: four single steps spend the four points; with none left and no demolition possible the
-    phase ends by itself and the turn passes to seat 1."""
+def test_r11_each_step_costs_one_point_and_r18b_zero_points_end_only_by_end_actions() -> None:
+    """R11, R18b: four single steps spend the four points; with none left and no demolition possible the
+    phase still waits for the player's endActions (ending by itself would tell everyone that the player
+    holds no usable demolition charge); then the turn passes to seat 1."""
     m = scene()
     pawn_at(m, "clerkenwell")
     put(m, "holborn", bands=1)
@@ -217,6 +222,10 @@ def test_r11_each_step_costs_one_point_and_p2_ends_the_phase_at_zero() -> None:
     act(m, {"type": "movePawn", "pawn": 0, "to": "clerkenwell"})
     assert m.ap == 1 and m.phase == "actions" and m.turn == 0
     events = act(m, {"type": "movePawn", "pawn": 0, "to": "holborn"})
+    assert not of(events, "actionsEnded")
+    assert m.ap == 0 and m.phase == "actions" and m.turn == 0
+    assert m.legal_actions(0) == [{"type": "endActions"}]
+    events = act(m, {"type": "endActions"})
     assert of(events, "actionsEnded") and of(events, "turnStarted")
     assert m.turn == 1
     assert m.pawns[0] == [i(m, "holborn")]
@@ -262,7 +271,7 @@ def test_example_6_repeated_put_outs_each_remove_one_cone_for_one_point_r11b() -
         assert m.houses[sp] == houses
     act(m, {"type": "putOut", "district": "st-pauls"})
     assert m.cones[sp] == 1 and m.put_out[0] == 4
-    assert m.turn == 1  # P2: no points left
+    assert m.turn == 0 and m.legal_actions(0) == [{"type": "endActions"}]  # R18b: no points left
 
 
 def test_r11b_put_out_frees_a_band_which_can_then_move() -> None:
@@ -487,9 +496,9 @@ def test_r11c_several_demolitions_in_one_turn() -> None:
     assert m.ap == 4
 
 
-def test_r11c_p2_demolition_possible_with_no_points_left() -> None:
-    """R11c, P2: demolition is free, so after the four points are spent the phase stays open while a
-    demolition is possible; after it, the phase ends by itself."""
+def test_r11c_r18b_demolition_possible_with_no_points_left() -> None:
+    """R11c, R18b: demolition is free, so after the four points are spent a demolition is still offered;
+    after it, the phase waits for endActions as it would for a player without a charge."""
     m = demolition_scene()
     pawn_at(m, "clerkenwell")
     to_actions(m)
@@ -499,7 +508,9 @@ def test_r11c_p2_demolition_possible_with_no_points_left() -> None:
     assert sorted(a["type"] for a in m.legal_actions(0)) == ["demolish", "endActions"]
     refused(m, {"type": "movePawn", "pawn": 0, "to": "charterhouse"})
     events = act(m, {"type": "demolish", "district": "s-mary"})
-    assert of(events, "actionsEnded")
+    assert not of(events, "actionsEnded")
+    assert m.legal_actions(0) == [{"type": "endActions"}]
+    act(m, {"type": "endActions"})
     assert m.turn == 1
 
 

@@ -23,7 +23,7 @@ def test_sixty_fire_cards_fifteen_each_direction() -> None:
 
 def test_fire_stacks_per_player_count() -> None:
     stacks = shipped_components().fire_stacks
-    assert stacks == {2: (2, 6, 11, 12, 12), 3: (3, 6, 6, 6, 6, 6), 4: (8,) * 4, 5: (6,) * 5, 6: (5,) * 6}
+    assert stacks == {2: (2, 6, 13, 12, 12), 3: (3, 6, 6, 6, 6, 6), 4: (8,) * 4, 5: (6,) * 5, 6: (5,) * 6}
 
 
 def test_twenty_tokens() -> None:

@@ -2,8 +2,8 @@
 
 Every test crafts a position with positions.py, then drives it with legal_actions/apply only and checks
 the legal lists, the events and the state. The fire phase is staged: playCard -> chooseSource ->
-spreadFire, then playDoubleMove/endFire when a double move is offered (R7, P1); with no move (R8) the
-phase is "discard" then three placeCone decisions.
+spreadFire, then the pause after a move that leaves the card a move: endFire, or playDoubleMove for a
+token holder (R7, R18b); with no move (R8) the phase is "discard" then three placeCone decisions.
 """
 
 from __future__ import annotations
@@ -198,7 +198,7 @@ def test_example_3_north_card_through_s_bennet_into_guild_hall() -> None:
         {"type": "housesBurnt", "district": "guild-hall", "houses": lost, "version": m.version}]
     assert sum(lost.values()) == 4
     assert of(events, "fireGrew")[0]["cones"] == 3
-    assert m.phase == "actions"
+    assert m.phase == "fire" and m.legal_actions(0) == [{"type": "endFire"}]  # R18b: the card still gives a move
 
 
 @pytest.mark.parametrize(
@@ -602,7 +602,7 @@ def test_r6_cones_rise_to_max_of_size_and_cones_present() -> None:
 
 
 def test_r7_double_move_offered_after_a_move_when_the_token_is_held() -> None:
-    """R7, P1: after the first move, with a double-move token and a move left, the player may play the
+    """R7, R18b: after the first move, with a double-move token and a move left, the player may play the
     token or end the fire phase; only those two."""
     m = position(["E"] * 5)
     m.tokens[0] = ["doubleMove"]
@@ -612,19 +612,23 @@ def test_r7_double_move_offered_after_a_move_when_the_token_is_held() -> None:
     assert sorted(a["type"] for a in m.legal_actions(0)) == ["endFire", "playDoubleMove"]
 
 
-def test_r7_no_double_move_offer_without_the_token() -> None:
-    """R7: without the token the phase goes straight on to actions."""
+def test_r18b_without_the_token_the_same_pause_offers_only_end_fire() -> None:
+    """R7, R18b: without the token the player pauses just the same (so the pause shows nobody whether a token
+    is held); only endFire is offered, and it opens the actions phase."""
     m = position(["E"] * 5)
     play(m, "E", "pudding-lane")
     events = act(m, {"type": "spreadFire", "district": "billingsgate"})
-    assert m.phase == "actions"
-    assert of(events, "actionsStarted")
+    assert m.phase == "fire" and not of(events, "actionsStarted")
+    assert m.view(1)["stage"] == {"card": "E", "source": None, "movesLeft": 0, "doubleMovePlayed": False}
+    assert m.legal_actions(0) == [{"type": "endFire"}]
     refused(m, {"type": "playDoubleMove"})
+    events = act(m, {"type": "endFire"})
+    assert m.phase == "actions" and of(events, "actionsStarted")
 
 
 def test_r7_no_double_move_offer_when_the_card_has_no_move_left() -> None:
-    """R7, P1: Sion College's only south exit is Brewer's Hall; after that move no district holds 2
-    burning cones with a south exit, so the token is not offered and stays held."""
+    """R7, R18b: Sion College's only south exit is Brewer's Hall; after that move no district holds 2
+    burning cones with a south exit, so there is no pause (for anyone) and the token stays held."""
     m = position(["S"] * 5, {"sion-college": 2})
     m.tokens[0] = ["doubleMove"]
     assert play(m, "S", "sion-college") == ["brewers-hall"]
@@ -711,6 +715,7 @@ def test_r8_no_move_reveals_the_hand_to_everyone() -> None:
     m.hands[1] = ["S"] * 5
     play(m, "N", "pudding-lane")
     act(m, {"type": "spreadFire", "district": "candlewick-ward"})
+    act(m, {"type": "endFire"})
     events = act(m, {"type": "endActions"})
     revealed = of(events, "handRevealed")
     assert [(e["seat"], e["hand"]) for e in revealed] == [(1, ["S"] * 5)]

@@ -181,9 +181,10 @@ def test_r19_r16_three_bands_each_then_two_pawns_each_alternating(start: int) ->
     assert phase(m) is Phase.FIRE and m.to_act() == [start]
 
 
-def test_r19_fire_stack_a_to_e_with_2_6_11_12_12_cards() -> None:
-    """R19 and the component ruling: 2-player stack cards A-E with 2, 6, 11, 12, 12 fire cards on them
-    (43 cards; 60 - 10 in hands - 43 = 7 left in the box)."""
+def test_r19_p17_fire_stack_a_to_e_with_2_6_13_12_12_cards() -> None:
+    """R19, the component ruling and P17: 2-player stack cards A-E with 2 and 6 fire cards on A and B (the
+    expansion's numbers) and 13, 12, 12 on C, D, E, so that 43 cards lie above B, an odd number whose draw is the
+    second player's (45 cards; 60 - 10 in hands - 45 = 5 left in the box)."""
     m = setup_match()
     stacks = [c for c in m.deck if c.startswith("#")]
     assert stacks == ["#A", "#B", "#C", "#D", "#E"]
@@ -195,8 +196,8 @@ def test_r19_fire_stack_a_to_e_with_2_6_11_12_12_cards() -> None:
             assert k > 0
             counts[-1] += 1
     assert m.deck[0] == "#A"
-    assert counts == [2, 6, 11, 12, 12]
-    assert len(m.box) == 7 and [len(h) for h in m.hands] == [5, 5]
+    assert counts == [2, 6, 13, 12, 12]
+    assert len(m.box) == 5 and [len(h) for h in m.hands] == [5, 5]
     assert Counter(m.box + [c for c in m.deck if not c.startswith("#")] + m.hands[0] + m.hands[1]) == {
         "N": 15, "E": 15, "S": 15, "W": 15}
 
@@ -499,6 +500,24 @@ def test_r20_token_in_the_burnt_district_is_removed_unseen() -> None:
     assert m.board_tokens[idx(m, "s-mary")] is None
     assert m.tokens == [[], []]
     assert m.view(None)["districts"]["s-mary"]["token"] is False
+
+
+def test_r20_token_in_a_district_the_fire_moves_into_is_removed_even_when_contained() -> None:
+    """R20 ("if the fire moves into a space containing a black token remove the token"): S. Mary holds a red house,
+    a free band and a token; the fire moves in (class 2 beats the empty class-3 districts), the band contains it,
+    the house stays, and the token still leaves the game unseen."""
+    m = two()
+    put(m, "s-mary", houses={"red": 1}, bands=1, token="victoryPoint")
+    to_non_player(m, card="N", priority=RED_WHITE_BLUE, objective="guild-hall")
+    events = run_non_player(m)
+    assert spreads(events) == [("pudding-lane", "s-mary")]
+    (spread,) = of(events, "fireSpread")
+    assert spread["contained"] is True
+    assert [e["district"] for e in of(events, "tokenRemoved")] == ["s-mary"]
+    assert not of(events, "tokenTaken") and all("token" not in e and "audience" not in e for e in events)
+    assert m.board_tokens[idx(m, "s-mary")] is None and m.tokens == [[], []]
+    assert sum(m.houses[idx(m, "s-mary")]) == 1
+    assert m.view(0)["districts"]["s-mary"]["token"] is False
 
 
 def test_r20_no_fire_move_skips_to_band_movement() -> None:
@@ -901,13 +920,9 @@ def test_r22_non_player_flip_uncovers_b() -> None:
     assert m.deck == ["#A", "S"]
 
 
-@pytest.mark.parametrize(("seed", "ties"), [(11, "conductor"), (12, "random"), (13, "conductor"), (14, "random")])
-def test_r20_r22_a_full_random_game_has_23_player_turns_and_22_non_player_turns(seed: int, ties: str) -> None:
-    """R20/R22 with the shipped counts (43 cards on A-E): players draw the odd cards, so E and D are uncovered by
-    non-player flips, C and B by players' draws, A by the last non-player flip; 21 player turns and 20
-    non-player turns up to B, then non-player, player, non-player, player: 23 and 22 turns, alternating."""
+def _random_game(seed: int, options: dict[str, object]) -> tuple[GreatFireMatch, list[Event]]:
     rng = random.Random(seed)
-    m = TITLE.new_match(seats=2, seed=seed, options={"npcTies": ties})
+    m = TITLE.new_match(seats=2, seed=seed, options=options)
     assert isinstance(m, GreatFireMatch)
     events: list[Event] = []
     for _ in range(5000):
@@ -919,18 +934,42 @@ def test_r20_r22_a_full_random_game_has_23_player_turns_and_22_non_player_turns(
             (seat,) = m.to_act()
             events += m.apply(seat, rng.choice(m.legal_actions(seat)))
     assert m.is_over()
+    return m, events
+
+
+@pytest.mark.parametrize(("seed", "ties"), [(11, "conductor"), (12, "random"), (13, "conductor"), (14, "random")])
+def test_r20_r22_a_full_random_game_has_24_player_turns_and_23_non_player_turns(seed: int, ties: str) -> None:
+    """R20/R22 with the shipped counts (45 cards on A-E, P17): players draw the odd cards, so E and D are uncovered
+    by non-player flips, C by the start player's draw and B by the second player's, A by the last non-player
+    flip; 22 player turns and 21 non-player turns up to B, then non-player, the first player's final turn,
+    non-player, the second player's final turn: 24 and 23 turns, alternating, 12 for each player."""
+    m, events = _random_game(seed, {"npcTies": ties})
     turns = [("player", e["seat"]) if e["type"] == "turnEnded" else ("nonPlayer", e["conductor"])
              for e in events if e["type"] in ("turnEnded", "nonPlayerTurnStarted")]
-    assert [kind for kind, _ in turns] == ["player", "nonPlayer"] * 22 + ["player"]
+    assert [kind for kind, _ in turns] == ["player", "nonPlayer"] * 23 + ["player"]
     for (_, played), (_, conducted) in zip(turns[::2], turns[1::2], strict=False):
         assert conducted == played
-    assert [seat for _, seat in turns[::2]] == [m.start, 1 - m.start] * 11 + [m.start]
-    assert [(e["stack"], e["byNonPlayer"]) for e in of(events, "stackRevealed")] == [
-        ("E", True), ("D", True), ("C", False), ("B", False), ("A", True)]
-    assert len(of(events, "fireCardFlipped")) == 22
-    assert len(of(events, "cardDrawn")) == 21
-    assert len(of(events, "nonPlayerTurnStarted")) == 22
-    assert len(of(events, "turnStarted")) == 23
+    assert [seat for _, seat in turns[::2]] == [m.start, 1 - m.start] * 12
+    assert [(e["stack"], e["seat"], e["byNonPlayer"]) for e in of(events, "stackRevealed")] == [
+        ("E", 1 - m.start, True), ("D", 1 - m.start, True), ("C", m.start, False), ("B", 1 - m.start, False),
+        ("A", m.start, True)]
+    assert len(of(events, "fireCardFlipped")) == 23
+    assert len(of(events, "cardDrawn")) == 22
+    assert len(of(events, "nonPlayerTurnStarted")) == 23
+    assert len(of(events, "turnStarted")) == 24
+
+
+def test_r22_component_ruling_both_players_take_the_same_number_of_turns_in_every_game() -> None:
+    """R22 and the component ruling: B is always uncovered by the second player's draw, so over many seeds (both
+    start seats, both tie modes, Hidden Colours or not) the two players take the same number of turns."""
+    for seed in range(40):
+        options: dict[str, object] = {"npcTies": ("conductor", "random")[seed % 2], "hiddenColours": seed % 3 == 0,
+                                      "startSeat": seed % 2}
+        m, events = _random_game(1000 + seed, options)
+        turns = Counter(e["seat"] for e in of(events, "turnStarted"))
+        assert turns[0] == turns[1] == 12, (seed, turns)
+        (b,) = [e for e in of(events, "stackRevealed") if e["stack"] == "B"]
+        assert b["seat"] == 1 - m.start and not b["byNonPlayer"]
 
 
 def test_r20_the_first_player_turn_after_setup_announces_turn_started() -> None:

@@ -54,6 +54,27 @@ class Page:
         out.extend(json.loads(frame) for frame in self.frames)
         return out
 
+    def sent_actions(self) -> list[dict[str, Any]]:
+        """The actions the page submitted (act mutations), in order."""
+        out = []
+        for response in self.responses:
+            request = response.request
+            if response.url.endswith("/graphql") and request.method == "POST" and request.post_data:
+                body = json.loads(request.post_data)
+                if "act(input" in body["query"]:
+                    out.append(body["variables"]["input"]["action"])
+        return out
+
+    def lone_pauses(self) -> int:
+        """How many answers left the player a pause whose only choice is endFire or endActions (R18b)."""
+        return sum(1 for body in self.bodies()
+                   if isinstance(body, dict) and isinstance(body.get("data"), dict)
+                   for answer in [body["data"].get("act") or body["data"].get("match")]
+                   if isinstance(answer, dict)
+                   for match in [answer.get("match", answer)]
+                   if isinstance(match, dict) and match.get("legalActions") in (
+                       [{"type": "endFire"}], [{"type": "endActions"}]))
+
     def close(self) -> None:
         self.context.close()
 
@@ -227,6 +248,12 @@ def test_a_human_turn_by_clicking_and_the_bots_answer(browser: Any, server: str,
         bot_seats = {int(x) for x in page.eval_on_selector_all(
             "[data-testid=log] li.ev[data-type=cardPlayed]", "els => els.map((e) => e.dataset.seat)")} - {seat}
         assert bot_seats, "no bot played a fire card"
+        # R18b: a pause whose only choice is endFire or endActions is answered by the page itself, not a click.
+        sent = [a["type"] for a in p.sent_actions()]
+        clicked = [c.removeprefix("button:") for c in clicks if c.startswith("button:")]
+        if p.lone_pauses():
+            assert sum(t in ("endFire", "endActions") for t in sent) > sum(
+                t in ("endFire", "endActions") for t in clicked), (sent, clicks)
         wait_ready(page)
         page.wait_for_selector(IDLE)
         page.screenshot(path=str(screenshots / "board-midgame.png"), full_page=True)
@@ -239,19 +266,21 @@ def test_a_whole_match_to_its_result_by_clicking(browser: Any, server: str, scre
     with opened(browser, server) as p:
         page = p.page
         start_match(page, "Cat")
-        clicks = 0
+        clicks: list[str] = []
         deadline = time.monotonic() + FINISH_SECONDS
         while wait_ready(page):
-            assert time.monotonic() < deadline, f"not over after {clicks} clicks"
-            click_one(page, prefer=("keepHand", "endActions", "endFire"))
-            clicks += 1
+            assert time.monotonic() < deadline, f"not over after {len(clicks)} clicks"
+            clicks.append(click_one(page, prefer=("keepHand", "endActions", "endFire")))
         result = page.get_by_test_id("result")
         result.wait_for()
         assert "Winner" in result.inner_text()
         page.screenshot(path=str(screenshots / "match-over.png"), full_page=True)
         assert page.get_attribute(MATCH, "data-status") == "OVER"
         assert page.get_by_test_id("log").locator("li.ev[data-type=gameOver]").count() == 1
-        assert clicks > 10
+        assert len(clicks) > 10
+        # R18b: the lone pauses of the whole match were answered without a click.
+        assert p.lone_pauses() >= 1
+        assert p.sent_actions().count({"type": "endFire"}) > clicks.count("button:endFire"), clicks
 
 
 def test_a_spectator_sees_the_moves_and_no_secrets(browser: Any, server: str, screenshots: Path) -> None:
