@@ -9,23 +9,25 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import anyio.to_thread
+from cross_web import HTTPException
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
+from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 from strawberry.asgi import GraphQL
 from strawberry.http import GraphQLHTTPResponse
 from strawberry.types import ExecutionResult
 
 from api.context import Context
-from api.guard import JsonGuard
+from api.guard import JsonGuard, Refusal
 from api.metrics import Metrics
 from api.middleware import BodyLimit, Timing
 from api.schema import schema
 from api.services import Services
-from api.unavailable import HEADERS, is_unavailable
+from api.unavailable import HEADERS, is_unavailable, is_unavailable_answer, unavailable_error
 from api.web import web_routes
 from matches.config import Settings
 
@@ -42,11 +44,41 @@ class FirebreakGraphQL(GraphQL[Context, None]):
         return Context(services=self.services, request=request, response=response)
 
     async def process_result(self, request: Request, result: ExecutionResult) -> GraphQLHTTPResponse:
-        """The JSON answer; while Redis is unreachable, only the SERVICE_UNAVAILABLE error (no data)."""
-        processed = await super().process_result(request, result)
+        """The JSON answer; while Redis is unreachable, only the SERVICE_UNAVAILABLE error (no data), wherever
+        the request met the outage (a resolver, or an extension such as the rate limits)."""
         if result.errors and any(is_unavailable(e) for e in result.errors):
-            processed.pop("data", None)
-        return processed
+            return {"errors": [unavailable_error().formatted]}
+        return await super().process_result(request, result)
+
+    def create_response(self, response_data: GraphQLHTTPResponse | list[GraphQLHTTPResponse],
+                        sub_response: Response) -> Response:
+        """strawberry's response; HTTP 503 with Retry-After for the SERVICE_UNAVAILABLE answer."""
+        if isinstance(response_data, dict) and is_unavailable_answer(response_data):
+            sub_response.status_code = 503
+            sub_response.headers.update(HEADERS)
+        return super().create_response(response_data, sub_response)
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """As strawberry's, but a request refused as a whole gets a GraphQL error body (JSON), not plain text."""
+        if scope["type"] != "http":
+            await super().__call__(scope, receive, send)
+            return
+        try:
+            response = await self.run(Request(scope=scope, receive=receive))
+        except HTTPException as exc:
+            response = Refusal.of(exc).response()
+        await response(scope, receive, send)
+
+    def parse_json(self, data: str | bytes) -> Any:
+        """Parse a JSON body or GET parameter (HTTP only: WebSocket messages keep the protocol's close 4400);
+        anything unparsable, invalid UTF-8 included, is a 400 MALFORMED_JSON."""
+        try:
+            return self.decode_json(data)
+        except RecursionError:  # the guard refuses deep JSON first; this is the last line
+            raise Refusal(400, "JSON_TOO_DEEP", "JSON nested too deep") from None
+        except UnicodeDecodeError:
+            raise Refusal(400, "MALFORMED_JSON", "not valid UTF-8") from None
+        except ValueError as exc:  # json.JSONDecodeError, or a number longer than Python reads
+            raise Refusal(400, "MALFORMED_JSON", f"not valid JSON: {exc}") from None
 
 
 def create_app(settings: Settings | None = None) -> Starlette:

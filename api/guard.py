@@ -1,12 +1,43 @@
-"""Refuse JSON that would trip the parsers: nesting too deep, or a GraphQL request that is not an object."""
+"""Refuse JSON that would trip the parsers (nesting too deep, a GraphQL request that is not an object), and
+answer every refusal of a request as a whole with a GraphQL error body and a 4xx status."""
 
 from __future__ import annotations
 
-from starlette.responses import PlainTextResponse
+from urllib.parse import parse_qsl
+
+from cross_web import HTTPException
+from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 MAX_JSON_DEPTH = 64
 BAD_MESSAGE = 4400  # graphql-transport-ws close code for an invalid message
+GET_JSON_PARAMS = ("variables", "extensions")  # GraphQL-over-GET parameters that hold JSON
+STATUS_CODES = {400: "BAD_REQUEST", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}  # strawberry's refusals
+
+
+class Refusal(HTTPException):
+    """Raised when a request is refused as a whole: an HTTP status, a stable code and a message."""
+
+    def __init__(self, status_code: int, code: str, message: str) -> None:
+        super().__init__(status_code, message)
+        self.code = code
+
+    def response(self) -> JSONResponse:
+        """The answer: {"errors": [{"message", "extensions": {"code"}}]} with the status."""
+        body = {"errors": [{"message": self.reason, "extensions": {"code": self.code}}]}
+        return JSONResponse(body, status_code=self.status_code)
+
+    @classmethod
+    def of(cls, exc: HTTPException) -> Refusal:
+        """A refusal for any HTTP exception (strawberry's own carry a status and a reason only)."""
+        if isinstance(exc, Refusal):
+            return exc
+        return cls(exc.status_code, STATUS_CODES.get(exc.status_code, f"HTTP_{exc.status_code}"), exc.reason)
+
+
+def problem(status_code: int, code: str, message: str) -> JSONResponse:
+    """A refusal's response, for the middleware that answers before GraphQL runs."""
+    return Refusal(status_code, code, message).response()
 
 
 def json_problem(raw: bytes | str) -> str | None:
@@ -38,7 +69,8 @@ def json_problem(raw: bytes | str) -> str | None:
 
 
 class JsonGuard:
-    """HTTP: 400 for a too-deep body or a non-object JSON body; WebSocket: close 4400 on a too-deep message."""
+    """HTTP: 400 for a too-deep POST body or GET parameter, or a non-object JSON body; WebSocket: close 4400 on a
+    too-deep message."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -47,15 +79,20 @@ class JsonGuard:
         if scope["type"] == "websocket":
             await self.app(scope, self._guard_messages(receive, send), send)
             return
-        if scope["type"] != "http" or scope["method"] != "POST":
+        if scope["type"] != "http" or scope["method"] not in ("GET", "POST"):
             await self.app(scope, receive, send)
             return
+        if scope["method"] == "GET":
+            refusal = _query_string_refusal(scope.get("query_string", b""))
+            if refusal is not None:
+                await refusal.response()(scope, receive, send)
+            else:
+                await self.app(scope, receive, send)
+            return
         body, messages = await _read_body(receive)
-        problem = json_problem(body) if _is_json(scope) else None
-        if problem is None and _is_json(scope):
-            problem = _shape_problem(body)
-        if problem is not None:
-            await PlainTextResponse(problem, status_code=400)(scope, receive, send)
+        refusal = _body_refusal(body) if _is_json(scope) else None
+        if refusal is not None:
+            await refusal.response()(scope, receive, send)
             return
         replay = iter(messages)
 
@@ -77,13 +114,27 @@ class JsonGuard:
 
 
 def _is_json(scope: Scope) -> bool:
+    # as strawberry decides: any content type naming application/json is parsed as JSON
     content_type: bytes = dict(scope["headers"]).get(b"content-type", b"")
-    return content_type.split(b";")[0].strip().lower() == b"application/json"
+    return b"application/json" in content_type.lower()
 
 
-def _shape_problem(body: bytes) -> str | None:
+def _body_refusal(body: bytes) -> Refusal | None:
+    deep = json_problem(body)
+    if deep is not None:
+        return Refusal(400, "JSON_TOO_DEEP", deep)
     if body.lstrip()[:1] != b"{":
-        return 'the request body must be a JSON object with a "query"'
+        return Refusal(400, "BAD_REQUEST", 'the request body must be a JSON object with a "query"')
+    return None
+
+
+def _query_string_refusal(query_string: bytes) -> Refusal | None:
+    if not any(name.encode() in query_string for name in GET_JSON_PARAMS):
+        return None  # the usual GET: nothing to parse here
+    for name, value in parse_qsl(query_string.decode("latin-1"), keep_blank_values=True):
+        deep = json_problem(value) if name in GET_JSON_PARAMS else None
+        if deep is not None:
+            return Refusal(400, "JSON_TOO_DEEP", f"{name}: {deep}")
     return None
 
 

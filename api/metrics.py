@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from redis.exceptions import RedisError
@@ -22,14 +24,24 @@ class _JobCollector:
     def collect(self):  # type: ignore[no-untyped-def]
         jobs = CounterMetricFamily("firebreak_jobs", "Worker jobs run, by outcome", labels=["outcome"])
         queued = GaugeMetricFamily("firebreak_jobs_queued", "Jobs waiting in the RQ queue")
+        enqueued = CounterMetricFamily("firebreak_reconciler_jobs",
+                                       "Jobs the reconcilers enqueued for matches whose due time had come (timers, "
+                                       "and matches whose job was lost, died or failed)")
+        overdue = GaugeMetricFamily("firebreak_matches_overdue",
+                                    "Matches whose due time passed and no reconciler has claimed (stays 0 while "
+                                    "a worker runs)")
         try:
             for outcome, count in sorted(self.redis.hgetall(keys.JOBS_COUNTER).items()):
                 jobs.add_metric([str(outcome)], float(count))
             queued.add_metric([], float(self.redis.llen(f"rq:queue:{self.queue}")))
+            enqueued.add_metric([], float(self.redis.hget(keys.RECONCILER_COUNTER, "enqueued") or 0))
+            overdue.add_metric([], float(self.redis.zcount(keys.due(self.queue), "-inf", time.time() - 1)))
         except (OSError, RedisError):
             pass  # Redis unreachable: the process's own metrics still render
         yield jobs
         yield queued
+        yield enqueued
+        yield overdue
 
 
 class Metrics:
@@ -43,11 +55,18 @@ class Metrics:
                                  buckets=LATENCY_BUCKETS, registry=self.registry)
         self.actions = Counter("firebreak_actions", "act submissions, by outcome", ["outcome"],
                                registry=self.registry)
+        self.rate_limits = Counter("firebreak_rate_limited", "Requests refused by a rate limit, by limit "
+                                   "(mutations, auth-failures, blocked: a credential from a client past its "
+                                   "failed authentications)", ["limit"], registry=self.registry)
         self.registry.register(_JobCollector(redis_url, queue))
 
     def act(self, outcome: str) -> None:
         """Count one act outcome (accepted, illegal, stale...)."""
         self.actions.labels(outcome).inc()
+
+    def rate_limited(self, limit: str) -> None:
+        """Count one request refused by a rate limit."""
+        self.rate_limits.labels(limit).inc()
 
     def request(self, method: str, path: str, status: int, seconds: float) -> None:
         """Count and time one HTTP request."""

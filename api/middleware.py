@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import time
 
-from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from api.guard import problem
 from api.metrics import Metrics
 
 KNOWN_PATHS = ("/graphql", "/healthz", "/readyz", "/metrics")
 
 
 class BodyLimit:
-    """Answer 413 to a request whose body is larger than the limit (declared or streamed)."""
+    """Answer 413 (code BODY_TOO_LARGE) to a request whose body is larger than the limit (declared or streamed)."""
 
     def __init__(self, app: ASGIApp, max_bytes: int) -> None:
         self.app = app
@@ -25,7 +25,7 @@ class BodyLimit:
             return
         declared = dict(scope["headers"]).get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
-            await PlainTextResponse("request body too large", status_code=413)(scope, receive, send)
+            await self._refuse(scope, receive, send)
             return
         seen = 0
 
@@ -41,7 +41,11 @@ class BodyLimit:
         try:
             await self.app(scope, limited, send)
         except _TooLarge:
-            await PlainTextResponse("request body too large", status_code=413)(scope, receive, send)
+            await self._refuse(scope, receive, send)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        message = f"the request body is larger than {self.max_bytes} bytes"
+        await problem(413, "BODY_TOO_LARGE", message)(scope, receive, send)
 
 
 class _TooLarge(Exception):

@@ -7,10 +7,12 @@ from typing import Any
 
 from redis.asyncio import Redis
 
+from api.ratelimit import Limits
 from matches import connections
 from matches.config import Settings
 from matches.lobby import Lobby
 from matches.pipeline import Pipeline
+from matches.ratelimit import RateLimiter
 from matches.scheduler import Scheduler
 from matches.store import MatchStore
 
@@ -19,7 +21,7 @@ SOCKET_TIMEOUT = 30.0  # seconds; the subscription blocks at most BLOCK_MS (10 s
 
 @dataclass
 class Services:
-    """Redis, the store, and the lobby and pipeline over it."""
+    """Redis, the store, the lobby and pipeline over it, and the rate limits."""
 
     settings: Settings
     redis: Redis
@@ -27,6 +29,7 @@ class Services:
     scheduler: Scheduler
     lobby: Lobby
     pipeline: Pipeline
+    limits: Limits
     metrics: Any = field(default=None)  # api.metrics.Metrics, set by the app factory
 
     @classmethod
@@ -38,7 +41,8 @@ class Services:
                                          socket_timeout=SOCKET_TIMEOUT)
         store = MatchStore(redis, settings)
         scheduler = Scheduler(redis, settings)
-        return cls(settings, redis, store, scheduler, Lobby(store, scheduler), Pipeline(store, scheduler))
+        return cls(settings, redis, store, scheduler, Lobby(store, scheduler), Pipeline(store, scheduler),
+                   Limits(settings, RateLimiter(redis)))
 
     async def close(self) -> None:
         """Release the connections."""

@@ -1,13 +1,12 @@
 """While Redis is unreachable every GraphQL request gets one typed answer: HTTP 503 with Retry-After and the
-error code SERVICE_UNAVAILABLE, never a masked "Internal error."."""
+error code SERVICE_UNAVAILABLE (a subscription: that error, then complete), never "Internal error." nor internals."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from graphql import GraphQLError
-from starlette.responses import Response
 from strawberry.extensions import SchemaExtension
 
 from matches import connections
@@ -28,31 +27,21 @@ def is_unavailable(error: GraphQLError) -> bool:
     return isinstance(error.original_error, connections.UNAVAILABLE) or (error.extensions or {}).get("code") == CODE
 
 
-def _replace(result: Any) -> bool:
-    """Put the one typed error in place of a result's errors when Redis was unreachable; return whether it did."""
-    errors = getattr(result, "errors", None)
-    if not errors or not any(is_unavailable(e) for e in errors):
-        return False
-    result.errors = [unavailable_error()]
-    result.data = None
-    return True
+def is_unavailable_answer(answer: Mapping[str, object]) -> bool:
+    """Whether a JSON GraphQL answer is the SERVICE_UNAVAILABLE one."""
+    errors = answer.get("errors")
+    return isinstance(errors, list) and any(
+        isinstance(e, dict) and (e.get("extensions") or {}).get("code") == CODE for e in errors)
 
 
 class StoreUnavailable(SchemaExtension):
-    """Turn a Redis outage into SERVICE_UNAVAILABLE: HTTP 503 for a query or mutation; for a subscription, its
-    last message (the stream then completes). MaskErrors must leave these errors alone (see is_unavailable)."""
-
-    def on_operation(self) -> Iterator[None]:
-        """After a query or mutation: one typed error instead of the failed fields, and HTTP 503."""
-        yield
-        if not _replace(self.execution_context.result):
-            return
-        response = getattr(self.execution_context.context, "response", None)
-        if isinstance(response, Response):
-            response.status_code = 503
-            response.headers.update(HEADERS)
+    """A subscription whose Redis read fails ends with the SERVICE_UNAVAILABLE error instead of a masked one
+    (MaskErrors leaves these errors alone, see is_unavailable; over HTTP, api.app answers them with 503)."""
 
     def on_stream_result(self, result: Any) -> Iterator[None]:
         """Before a subscription's result is sent: the typed error instead of a failed Redis read."""
-        _replace(result)
+        errors = getattr(result, "errors", None)
+        if errors and any(is_unavailable(e) for e in errors):
+            result.errors = [unavailable_error()]
+            result.data = None
         yield

@@ -57,6 +57,10 @@ REDIS_SAMPLE_MATCHES = 5     # live matches whose keys are measured with MEMORY 
 MAX_FAILURES = 20            # consecutive failed requests after which a slot gives its match up
 DRAIN_SECONDS = 15.0         # how long in-flight requests may take to finish after the window
 AOF_FOLDER = ROOT / "var" / "bench"  # append-only files go to the project's disk, where var/redis lives
+# Every request comes from this one address, at 300+ acts/s: the per-client mutation limit (200/s by default)
+# would refuse the load it measures, so the bench's own service runs without it (per-token limits stay on).
+# Against --url, give that service FIREBREAK_RATE_CLIENT_PER_SECOND=0 (or enough) yourself.
+BENCH_SETTINGS = {"FIREBREAK_RATE_CLIENT_PER_SECOND": "0"}
 
 CREATE = """mutation($input: CreateMatchInput!) { createMatch(input: $input) {
   __typename ... on MatchCreated { matchId } ... on Problem { code message } } }"""
@@ -136,6 +140,7 @@ class LocalService:
             raise BenchError(f"Redis did not start: {exc}") from None
         env = dict(os.environ)
         env.update({"REDIS_URL": url, "FIREBREAK_QUEUE": QUEUE, "PYTHONPATH": str(ROOT)})
+        env.update(BENCH_SETTINGS)
         self._spawn("worker", [sys.executable, "-m", "workers.main"], env)
         self._spawn("api", [sys.executable, "-m", "uvicorn", "api.app:create_app", "--factory",
                             "--host", "127.0.0.1", "--port", str(self.port), "--no-access-log",

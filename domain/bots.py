@@ -31,6 +31,12 @@ def search_bot(match: Match, seat: int, rng: random.Random) -> Action:
 
 BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot, "search": search_bot}
 LEVELS = tuple(BOTS)
+TAKEOVER_LEVELS: dict[str, str] = {"greatfire": "greedy"}  # title id -> the level that plays a timed-out seat
+
+
+def takeover_level(title_id: str) -> str:
+    """The bot level that plays a seat of this title whose turn clock ran out (the title's sensible bot)."""
+    return TAKEOVER_LEVELS.get(title_id, "random")
 
 
 def check_environment() -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from matches.embedded import FSYNC_POLICIES
@@ -21,24 +23,71 @@ class Settings:
     seconds_per_job: float = 20.0          # ...and seconds (search bots think for seconds; RQ kills a job at 300)
     max_body_bytes: int = 64 * 1024
     appendfsync: str = "everysec"          # the embedded Redis's fsync policy: "everysec" or "always"
+    tick_seconds: float = 1.0              # how often each worker's reconciler looks at the due-set
+    stall_seconds: float = 10.0            # a service step with no commit for this long is (re)enqueued
+    takeover_delay: float = 3.0            # seconds the owner of a taken-over seat has on each decision
+    abandoned_ttl: int = 7 * 24 * 3600     # an active match with no human action for this long ends abandoned
+    # Rate limits (token buckets in Redis; a rate of 0 turns that limit off): mutations per bearer token and per
+    # client address, and failed authentications (a token presented but not valid) per client address.
+    rate_token_per_second: float = 100.0
+    rate_token_burst: int = 200
+    rate_client_per_second: float = 200.0
+    rate_client_burst: int = 400
+    rate_auth_failures_per_second: float = 1.0
+    rate_auth_failures_burst: int = 30
+    rate_client_header: str = ""           # header naming the client behind a trusted proxy; "" = the peer address
 
     @classmethod
-    def from_env(cls) -> Settings:
-        """Read FIREBREAK_* variables (and REDIS_URL) over the defaults."""
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        """Read FIREBREAK_* variables (and REDIS_URL) over the defaults, from os.environ or the given mapping."""
+        env = os.environ if environ is None else environ
+
         def num(name: str, default: int) -> int:
-            return int(os.environ.get(name, default))
+            return int(env.get(name, default))
+
+        def seconds(name: str, default: float) -> float:
+            raw = env.get(name, default)
+            try:
+                value = float(raw)
+            except ValueError:
+                value = math.nan
+            if not 0 <= value < math.inf:
+                raise ValueError(f"{name} must be a number of seconds >= 0, not {raw!r}")
+            return value
+
+        def real(name: str, default: float) -> float:
+            return float(env.get(name, default))
 
         base = cls()
+        tick = seconds("FIREBREAK_TICK_SECONDS", base.tick_seconds)
+        stall = seconds("FIREBREAK_STALL_SECONDS", base.stall_seconds)
+        abandoned = num("FIREBREAK_ABANDONED_TTL", base.abandoned_ttl)
+        for name, value in (("FIREBREAK_TICK_SECONDS", tick), ("FIREBREAK_STALL_SECONDS", stall),
+                            ("FIREBREAK_ABANDONED_TTL", abandoned)):
+            if value <= 0:  # a zero tick would spin; a zero stall would let reconcilers claim one entry twice
+                raise ValueError(f"{name} must be above 0")
         return cls(
-            redis_url=os.environ.get("REDIS_URL", base.redis_url),
-            queue=os.environ.get("FIREBREAK_QUEUE", base.queue),
+            redis_url=env.get("REDIS_URL", base.redis_url),
+            queue=env.get("FIREBREAK_QUEUE", base.queue),
             finished_ttl=num("FIREBREAK_FINISHED_TTL", base.finished_ttl),
             waiting_ttl=num("FIREBREAK_WAITING_TTL", base.waiting_ttl),
             idempotency_ttl=num("FIREBREAK_IDEMPOTENCY_TTL", base.idempotency_ttl),
             steps_per_job=num("FIREBREAK_STEPS_PER_JOB", base.steps_per_job),
-            seconds_per_job=float(os.environ.get("FIREBREAK_SECONDS_PER_JOB", base.seconds_per_job)),
+            seconds_per_job=float(env.get("FIREBREAK_SECONDS_PER_JOB", base.seconds_per_job)),
             max_body_bytes=num("FIREBREAK_MAX_BODY_BYTES", base.max_body_bytes),
             appendfsync=_choice("FIREBREAK_APPENDFSYNC", base.appendfsync, FSYNC_POLICIES),
+            tick_seconds=tick,
+            stall_seconds=stall,
+            takeover_delay=seconds("FIREBREAK_TAKEOVER_DELAY", base.takeover_delay),
+            abandoned_ttl=abandoned,
+            rate_token_per_second=real("FIREBREAK_RATE_TOKEN_PER_SECOND", base.rate_token_per_second),
+            rate_token_burst=num("FIREBREAK_RATE_TOKEN_BURST", base.rate_token_burst),
+            rate_client_per_second=real("FIREBREAK_RATE_CLIENT_PER_SECOND", base.rate_client_per_second),
+            rate_client_burst=num("FIREBREAK_RATE_CLIENT_BURST", base.rate_client_burst),
+            rate_auth_failures_per_second=real("FIREBREAK_RATE_AUTH_FAILURES_PER_SECOND",
+                                               base.rate_auth_failures_per_second),
+            rate_auth_failures_burst=num("FIREBREAK_RATE_AUTH_FAILURES_BURST", base.rate_auth_failures_burst),
+            rate_client_header=env.get("FIREBREAK_RATE_CLIENT_HEADER", base.rate_client_header).strip().lower(),
         )
 
 

@@ -54,11 +54,12 @@ class Outage:
                 self.since = time.monotonic()
                 log.warning("Redis unreachable (%s); retrying with backoff", type(error).__name__)
 
-    def answered(self, started: float, failed: list[float]) -> None:
-        """Note a command that succeeded (started then, failed at those times); the first after an outage is
-        logged. Only a command that started after the outage did, or got through after failing during it, shows
-        that Redis is back (one already under way on another thread may bring an answer Redis gave before)."""
-        if self.since is None:
+    def answered(self, started: float, failed: list[float], result: object) -> None:
+        """Note a call that succeeded (started then, failed at those times, returned result); the first that shows
+        Redis is back ends the outage and is logged. A reply must have come (redis-py's connect() on a socket not
+        yet found dead, or an idle pub/sub poll, "succeed" with None), after the outage began (a call already
+        under way on another thread may bring an answer Redis gave before it went)."""
+        if self.since is None or result is None:
             return
         with self.lock:
             if self.since is not None and max([started, *failed]) > self.since:
@@ -109,7 +110,7 @@ class LoggedRetry(Retry):
         started, failed = time.monotonic(), list[float]()
         result = super().call_with_retry(do, _noting(fail, with_failure_count, failed), is_retryable,
                                          with_failure_count=True)
-        OUTAGE.answered(started, failed)
+        OUTAGE.answered(started, failed, result)
         return result
 
 
@@ -133,7 +134,7 @@ class LoggedAsyncRetry(AsyncRetry):
                 raise error
 
         result: T = await super().call_with_retry(do, noted, is_retryable, with_failure_count=True)
-        OUTAGE.answered(started, failed)
+        OUTAGE.answered(started, failed, result)
         return result
 
 

@@ -34,7 +34,7 @@ def idempotency(match_id: str, seat: int, key: str) -> str:
 
 
 def job_guard(match_id: str, version: int) -> str:
-    """String with a TTL: a job for (match, version) has been enqueued."""
+    """String with a TTL: the id of the latest job enqueued for (match, version)."""
     return f"match:{{{match_id}}}:job:{version}"
 
 
@@ -48,4 +48,23 @@ def lobby(status: str) -> str:
     return f"lobby:{status}"
 
 
+def due(queue: str) -> str:
+    """Sorted set: match id -> when the service must next look at the match (a pending service step's
+    watchdog, a running turn clock's deadline, the abandonment time), for the matches served on that queue.
+
+    Written by the commit and claim scripts together with the match's own keys. On a Redis Cluster this one
+    key would be in another slot than the match's: there it would become one due-set per shard (e.g.
+    "due:<queue>:{s<n>}", with each match's keys tagged "{s<n>}" too, n = hash(match_id) mod N shards, instead
+    of "{match_id}"), each reconciler tick walking the N shards; not built while the service runs on one Redis.
+    """
+    return f"due:{queue}"
+
+
+def rate_bucket(kind: str, who: str) -> str:
+    """Hash with a TTL: a token bucket (tokens, at) of one token or client address for one kind of request. Every
+    bucket shares the {rate} hash tag, so one script can take from a token's and a client's bucket at once."""
+    return f"rate:{{rate}}:{kind}:{who}"
+
+
 JOBS_COUNTER = "stats:jobs"  # hash: outcome -> count, written by workers, read by /metrics
+RECONCILER_COUNTER = "stats:reconciler"  # hash: enqueued -> jobs the reconcilers enqueued, read by /metrics

@@ -9,6 +9,8 @@ from typing import Any
 from domain import titles
 from domain.bots import LEVELS
 from domain.errors import DomainError
+from matches.clocks import Clock, ClockError
+from matches.duties import due_at
 from matches.pipeline import engine
 from matches.scheduler import Scheduler
 from matches.store import Loaded, MatchStore, hash_token
@@ -47,16 +49,22 @@ class Lobby:
         self.store = store
         self.scheduler = scheduler
 
-    async def create(self, title_id: str, seats: int, options: dict[str, Any] | None, seed: int | None) -> Created:
-        """Set up a new waiting match; the seed is secret (whoever knows it can know every hidden card)."""
+    async def create(self, title_id: str, seats: int, options: dict[str, Any] | None, seed: int | None,
+                     clock: tuple[float, float] | None = None) -> Created:
+        """Set up a new waiting match, with a turn clock of (initial, increment) seconds per seat if asked; the
+        seed is secret (whoever knows it can know every hidden card)."""
         try:
             title = titles.get(title_id)
             seed = secrets.randbits(63) if seed is None else seed
             match = title.new_match(seats=seats, seed=seed, options=options or {})
+            clocks = None if clock is None else Clock.new(*clock, seats)
         except DomainError as exc:
             raise LobbyError(exc.code, str(exc)) from None
+        except ClockError as exc:
+            raise LobbyError("BAD_OPTIONS", str(exc)) from None
         options_used = match.view(None).get("options", options or {})
-        match_id, host_token = await self.store.create(title.id, seats, options_used, seed, match.to_dict())
+        match_id, host_token = await self.store.create(title.id, seats, options_used, seed, match.to_dict(),
+                                                       clocks)
         return Created(match_id, host_token)
 
     async def join(self, match_id: str, seat: int | None, name: str) -> Seated:
@@ -97,7 +105,10 @@ class Lobby:
         if full:
             started = await self.store.load(loaded.id)
             if started is not None:
-                await self.scheduler.after_step(loaded.id, engine(started), started.seats)
+                match = engine(started)
+                await self.store.reschedule(started.id, started.version,
+                                            due_at(match, started.seats, started.timing(), self.store.settings))
+                await self.scheduler.after_step(loaded.id, match, started.seats)
         return Seated(loaded.id, got, token, full)
 
 

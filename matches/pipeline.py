@@ -12,14 +12,16 @@ import time
 from typing import Any
 
 from domain import titles
-from domain.bots import choose_action
-from domain.contract import Match
+from domain.bots import choose_action, takeover_level
+from domain.contract import Event, Match
 from domain.errors import GameOver, NotYourTurn, RulesError
 from domain.events import visible_to
-from matches import keys
+from matches import duties, keys
 from matches import outcomes as o
+from matches.clocks import Timing
+from matches.duties import Duty, due_at, duty_now, humans
 from matches.outcomes import ActOutcome
-from matches.scheduler import Scheduler, automated_next
+from matches.scheduler import Scheduler
 from matches.store import Loaded, MatchStore
 
 
@@ -73,6 +75,9 @@ class Pipeline:
             return ActOutcome(o.STALE, version=loaded.version,
                               message=f"expected version {expected_version}, the match is at {loaded.version}"), None
         match = engine(loaded)
+        now = time.time()
+        timing = loaded.timing()
+        running = timing.clock.running(match.to_act(), humans(loaded.seats)) if timing.clock else []
         try:
             events = match.apply(seat, action)
         except NotYourTurn as exc:
@@ -81,53 +86,106 @@ class Pipeline:
             return ActOutcome(o.OVER, version=loaded.version, code=exc.code, message=str(exc)), None
         except RulesError as exc:
             return ActOutcome(o.ILLEGAL, version=loaded.version, code=exc.code, message=str(exc)), None
+        clock = None
+        if timing.clock is not None:
+            if seat in timing.clock.taken_over:
+                events = [{"type": "seatReturned", "seat": seat}, *events]
+            clock = timing.clock.after_step(running, now - timing.at, seat)
+        after_timing = Timing(now, now, clock)
         outcome = ActOutcome(o.ACCEPTED, version=match.version, events=visible_to(events, seat))
         idem = None
         if idempotency_key:
             idem = (keys.idempotency(loaded.id, seat, idempotency_key), json.dumps(outcome.to_json()))
         data = match.to_dict()
         committed = await self.store.commit(loaded, data, {"seat": seat, "action": action}, events,
-                                            match.is_over(), idem)
+                                            match.is_over(), after_timing,
+                                            due_at(match, loaded.seats, after_timing, self.store.settings), idem)
         if not committed.ok:
             return ActOutcome(o.STALE, version=committed.version,
                               message=f"the match moved on to version {committed.version}"), None
         await self.scheduler.after_step(loaded.id, match, loaded.seats)
         status = "over" if match.is_over() else "active"
-        after = Loaded(loaded.id, {**loaded.meta, "status": status, "version": str(match.version)},
-                       loaded.seats, match.version, data)
+        after = Loaded(loaded.id, {**loaded.meta, "status": status, "version": str(match.version),
+                                   **after_timing.fields()}, loaded.seats, match.version, data)
         return outcome, after
 
     async def advance(self, match_id: str, version: int, max_steps: int, max_seconds: float | None = None) -> str:
-        """Run the service's decisions from a version on (bots, non-player steps); a stale version is a no-op.
+        """Do what the service owes a match from a version on (bot seats, non-player steps, seats whose clock ran
+        out, ending it as abandoned); a stale version is a no-op.
 
         After max_steps steps, or the first step that ends max_seconds after the start, the rest is handed on
         to a new job at the back of the queue: a job stays well inside RQ's timeout whatever the bots' thinking
         time, and a table of slow bots does not hold a worker from other matches.
         """
+        settings = self.store.settings
         deadline = None if max_seconds is None else time.monotonic() + max_seconds
-        for _ in range(max_steps):
+        for step in range(max_steps):
             loaded = await self.store.load(match_id)
             if loaded is None or loaded.status != "active" or loaded.version != version:
                 return "stale"
             match = engine(loaded)
-            if not automated_next(match, loaded.seats):
-                return "waiting"
-            if match.system_due():
-                events = match.run_system_step()
-                entry: dict[str, Any] = {"system": True}
-            else:
-                (seat,) = match.to_act()
-                level = loaded.seats[seat]["level"]
-                action = choose_action(level, match, seat, random.Random(f"{match_id}:{version}"))
-                events = match.apply(seat, action)
-                entry = {"seat": seat, "action": action, "bot": level}
-            committed = await self.store.commit(loaded, match.to_dict(), entry, events, match.is_over())
-            if not committed.ok:
+            now = time.time()
+            timing = loaded.timing()
+            duty = duty_now(match, loaded.seats, timing, now, settings)
+            if duty is None:
+                # Woken early (or for nothing): set the match's due time right for its reconciler.
+                await self.store.reschedule(match_id, version, due_at(match, loaded.seats, timing, settings))
+                return "waiting" if step == 0 else "done"
+            after, committed = await self._serve(loaded, match, timing, duty, now)
+            if not committed:
                 return "stale"
-            version = committed.version
-            if not automated_next(match, loaded.seats):
-                return "over" if match.is_over() else "done"
+            version += 1
+            if duty.kind == duties.ABANDON:
+                return "abandoned"
+            if match.is_over():
+                return "over"
+            if duty_now(match, loaded.seats, after, now, settings) is None:
+                return "done"
             if deadline is not None and time.monotonic() >= deadline:
                 break
         await self.scheduler.enqueue(match_id, version)
         return "continued"
+
+    async def _serve(self, loaded: Loaded, match: Match, timing: Timing, duty: Duty,
+                     now: float) -> tuple[Timing, bool]:
+        """Perform one duty and commit it; return the match's timing after it and whether the commit held."""
+        settings = self.store.settings
+        clock = timing.clock
+        events: list[Event] = []
+        entry: dict[str, Any]
+        if duty.kind == duties.ABANDON:
+            after = Timing(now, timing.last_human, clock)
+            reason = f"no human action for {settings.abandoned_ttl} s"
+            entry = {"service": "abandoned"}
+            committed = await self.store.commit(
+                loaded, loaded.data, entry, [{"type": "matchAbandoned", "reason": reason}], True, after, None,
+                reason="abandoned")
+            return after, committed.ok
+        running = clock.running(match.to_act(), humans(loaded.seats)) if clock else []
+        if duty.kind == duties.SYSTEM:
+            events = match.run_system_step()
+            entry = {"system": True}
+        else:
+            assert duty.seat is not None
+            seat = duty.seat
+            if duty.kind == duties.BOT:
+                level = loaded.seats[seat]["level"]
+            else:
+                assert clock is not None
+                level = takeover_level(loaded.meta["title"])
+                if duty.expired:
+                    events = [{"type": "clockExpired", "seat": seat},
+                              {"type": "seatTakenOver", "seat": seat, "level": level}]
+                    running = [s for s in running if s != seat]
+                    clock = clock.take_over(seat)
+            action = choose_action(level, match, seat, random.Random(f"{loaded.id}:{loaded.version}"))
+            events = [*events, *match.apply(seat, action)]
+            entry = {"seat": seat, "action": action, "bot": level}
+            if duty.kind == duties.TAKEOVER:
+                entry["takeover"] = True
+        if clock is not None:
+            clock = clock.after_step(running, now - timing.at, None)
+        after = Timing(now, timing.last_human, clock)
+        committed = await self.store.commit(loaded, match.to_dict(), entry, events, match.is_over(), after,
+                                            due_at(match, loaded.seats, after, settings))
+        return after, committed.ok

@@ -17,6 +17,16 @@ JOB = "workers.jobs.advance"  # by name: this layer never imports the workers pa
 GUARD_TTL = 3600
 
 
+def job_id(match_id: str, version: int, attempt: str | None = None) -> str:
+    """The RQ job id of (match, version): the first job's, or a re-run's (the reconciler's) with its attempt."""
+    return f"advance-{match_id}-{version}" + (f"-{attempt}" if attempt else "")
+
+
+def enqueue_job(queue: Queue, match_id: str, version: int, job: str) -> None:
+    """Put advance(match_id, version) on the queue under a job id (blocking: RQ's client is synchronous)."""
+    queue.enqueue(JOB, match_id, version, job_id=job, result_ttl=600, failure_ttl=7 * 24 * 3600, job_timeout=300)
+
+
 def automated_next(match: Match, seats: dict[int, dict[str, Any]]) -> bool:
     """Whether the next decision is the service's: a system step or a bot seat's turn."""
     if match.is_over():
@@ -35,14 +45,10 @@ class Scheduler:
 
     async def enqueue(self, match_id: str, version: int) -> bool:
         """Enqueue the job for this version unless one already was; return whether this call enqueued it."""
-        if not await self.redis.set(keys.job_guard(match_id, version), 1, nx=True, ex=GUARD_TTL):
+        job = job_id(match_id, version)
+        if not await self.redis.set(keys.job_guard(match_id, version), job, nx=True, ex=GUARD_TTL):
             return False
-        enqueue = functools.partial(
-            self.queue.enqueue, JOB, match_id, version,
-            job_id=f"advance-{match_id}-{version}", result_ttl=600, failure_ttl=7 * 24 * 3600,
-            job_timeout=300,
-        )
-        await anyio.to_thread.run_sync(enqueue)
+        await anyio.to_thread.run_sync(functools.partial(enqueue_job, self.queue, match_id, version, job))
         return True
 
     async def after_step(self, match_id: str, match: Match, seats: dict[int, dict[str, Any]]) -> None:

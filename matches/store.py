@@ -12,11 +12,14 @@ from typing import Any
 from redis.asyncio import Redis
 
 from matches import keys
+from matches.clocks import Clock, Timing
 from matches.config import Settings
 
 # Commit one step atomically: the version must still be the one the step was computed from.
-# KEYS: state, log, events, meta, seats, idempotency (same hash slot; only written when ARGV[6] ~= '').
-# ARGV: version, data, log entry, events, status, idempotency outcome, idempotency ttl, expire-after (0: keep).
+# KEYS: state, log, events, meta, seats, idempotency (same hash slot; only written when ARGV[6] ~= ''), due-set
+# (the one key outside the match's slot, see keys.due).
+# ARGV: version, data, log entry, events, status, idempotency outcome, idempotency ttl, expire-after (0: keep),
+# more meta fields (a JSON object of strings), due time ('': off the due-set), match id.
 _COMMIT = """
 local v = tonumber(redis.call('HGET', KEYS[1], 'v'))
 if v ~= tonumber(ARGV[1]) then return {0, v or -1} end
@@ -25,15 +28,28 @@ redis.call('HSET', KEYS[1], 'v', nv, 'data', ARGV[2])
 redis.call('RPUSH', KEYS[2], ARGV[3])
 redis.call('XADD', KEYS[3], nv .. '-0', 'events', ARGV[4])
 redis.call('HSET', KEYS[4], 'status', ARGV[5], 'version', nv)
+for name, value in pairs(cjson.decode(ARGV[9])) do redis.call('HSET', KEYS[4], name, value) end
 if ARGV[6] ~= '' then redis.call('SET', KEYS[6], ARGV[6], 'EX', tonumber(ARGV[7])) end
 local ttl = tonumber(ARGV[8])
 if ttl > 0 then
   for i = 1, 5 do redis.call('EXPIRE', KEYS[i], ttl) end
 end
+if ARGV[10] == '' then redis.call('ZREM', KEYS[7], ARGV[11]) else redis.call('ZADD', KEYS[7], ARGV[10], ARGV[11]) end
 return {1, nv}
 """
 
-# Claim a seat of a waiting match. KEYS: meta, seats; ARGV: seat (-1: first free), seat record, seat count.
+# Set when the service must next look at a match, unless the match has moved on from the version this was
+# computed at. KEYS: state, due-set; ARGV: version, due time ('': off the due-set), match id.
+_RESCHEDULE = """
+if tonumber(redis.call('HGET', KEYS[1], 'v')) ~= tonumber(ARGV[1]) then return 0 end
+if ARGV[2] == '' then redis.call('ZREM', KEYS[2], ARGV[3]) else redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3]) end
+return 1
+"""
+
+# Claim a seat of a waiting match. KEYS: meta, seats, due-set; ARGV: seat (-1: first free), seat record, seat
+# count, now, watchdog time, match id. The claim that fills the match starts it: its clocks and abandonment
+# time count from now, and it enters the due-set (the caller then sets the exact due time, or a reconciler
+# does once the watchdog time comes).
 _CLAIM = """
 if redis.call('HGET', KEYS[1], 'status') ~= 'waiting' then return {-1, 0} end
 local n = tonumber(ARGV[3])
@@ -48,7 +64,8 @@ elseif redis.call('HSETNX', KEYS[2], seat, ARGV[2]) == 0 then
 end
 local full = 0
 if redis.call('HLEN', KEYS[2]) == n then
-  redis.call('HSET', KEYS[1], 'status', 'active')
+  redis.call('HSET', KEYS[1], 'status', 'active', 'at', ARGV[4], 'lastHuman', ARGV[4])
+  redis.call('ZADD', KEYS[3], ARGV[5], ARGV[6])
   full = 1
 end
 return {seat, full}
@@ -82,6 +99,15 @@ class Loaded:
         """The options the match was created with."""
         options: dict[str, Any] = json.loads(self.meta.get("options", "{}"))
         return options
+
+    def timing(self) -> Timing:
+        """When the match last changed, when a person last acted, and its clock."""
+        return Timing.from_meta(self.meta)
+
+    @property
+    def end_reason(self) -> str | None:
+        """Why an over match ended ("finished" or "abandoned"); None while it is not over."""
+        return self.meta.get("reason", "finished") if self.status == "over" else None
 
     @property
     def seat_count(self) -> int:
@@ -123,9 +149,11 @@ class MatchStore:
         self.settings = settings
         self._commit = redis.register_script(_COMMIT)
         self._claim = redis.register_script(_CLAIM)
+        self._reschedule = redis.register_script(_RESCHEDULE)
+        self.due_key = keys.due(settings.queue)
 
     async def create(self, title: str, seats: int, options: dict[str, Any], seed: int,
-                     data: dict[str, Any]) -> tuple[str, str]:
+                     data: dict[str, Any], clock: Clock | None = None) -> tuple[str, str]:
         """Store a new waiting match; return its id and the host token (shown once)."""
         match_id = secrets.token_hex(8)
         host_token = secrets.token_urlsafe(24)
@@ -135,6 +163,7 @@ class MatchStore:
         pipe.hset(keys.meta(match_id), mapping={
             "title": title, "seats": seats, "options": json.dumps(options), "seed": seed,
             "status": "waiting", "created": now, "version": 0, "hostHash": hash_token(host_token),
+            **({"clock": clock.to_json()} if clock is not None else {}),
         })
         pipe.hset(keys.state(match_id), mapping={"v": 0, "data": json.dumps(data)})
         for key in (keys.meta(match_id), keys.state(match_id)):
@@ -165,8 +194,10 @@ class MatchStore:
     async def claim_seat(self, match_id: str, seat: int | None, record: dict[str, Any],
                          seat_count: int) -> tuple[int, bool] | str:
         """Take a seat (None: the first free one); return (seat, now full) or "not-waiting" / "taken"."""
-        result = await self._claim(keys=[keys.meta(match_id), keys.seats(match_id)],
-                                   args=[-1 if seat is None else seat, json.dumps(record), seat_count])
+        now = time.time()
+        result = await self._claim(keys=[keys.meta(match_id), keys.seats(match_id), self.due_key],
+                                   args=[-1 if seat is None else seat, json.dumps(record), seat_count, repr(now),
+                                         repr(now + self.settings.stall_seconds), match_id])
         got, full = int(result[0]), bool(int(result[1]))
         if got == -1:
             return "not-waiting"
@@ -184,20 +215,23 @@ class MatchStore:
         return got, full
 
     async def commit(self, loaded: Loaded, data: dict[str, Any], entry: dict[str, Any],
-                     events: list[dict[str, Any]], over: bool,
-                     idempotency: tuple[str, str] | None = None) -> Committed:
+                     events: list[dict[str, Any]], over: bool, timing: Timing, due: float | None,
+                     idempotency: tuple[str, str] | None = None, reason: str | None = None) -> Committed:
         """Save one applied step if the stored version is still loaded.version (compare-and-set).
 
-        idempotency is (key, outcome JSON): remembered in the same atomic write.
+        In the same atomic write: the new timing (meta), the match's due time (None: off the due-set), the
+        idempotency outcome (key, outcome JSON) and the reason an ending match ended.
         """
         match_id = loaded.id
         idem_key, idem_value = idempotency or (keys.idempotency(match_id, -1, "-"), "")
         result = await self._commit(
             keys=[keys.state(match_id), keys.log(match_id), keys.events(match_id), keys.meta(match_id),
-                  keys.seats(match_id), idem_key],
+                  keys.seats(match_id), idem_key, self.due_key],
             args=[loaded.version, json.dumps(data), json.dumps(entry), json.dumps(events),
                   "over" if over else "active", idem_value, self.settings.idempotency_ttl,
-                  self.settings.finished_ttl if over else 0],
+                  self.settings.finished_ttl if over else 0,
+                  json.dumps({**timing.fields(), **({"reason": reason} if reason else {})}),
+                  "" if due is None or over else repr(due), match_id],
         )
         committed = Committed(bool(int(result[0])), int(result[1]))
         if committed.ok and over:
@@ -206,6 +240,12 @@ class MatchStore:
             pipe.zadd(keys.lobby("over"), {match_id: time.time()})
             await pipe.execute()
         return committed
+
+    async def reschedule(self, match_id: str, version: int, due: float | None) -> bool:
+        """Set the match's due time unless it has moved on from `version`; return whether it was set."""
+        done = await self._reschedule(keys=[keys.state(match_id), self.due_key],
+                                      args=[version, "" if due is None else repr(due), match_id])
+        return bool(int(done))
 
     async def remembered(self, match_id: str, seat: int, key: str) -> dict[str, Any] | None:
         """The first outcome of an act with this idempotency key, if any."""

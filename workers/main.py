@@ -18,7 +18,7 @@ from redis.exceptions import RedisError
 from rq import Queue, SimpleWorker
 
 from domain.bots import check_environment
-from matches import connections
+from matches import connections, reconciler
 from matches.config import Settings
 
 log = logging.getLogger("firebreak.workers")
@@ -50,6 +50,8 @@ def main() -> None:
     connections.patient()
     connection = connections.sync_client(settings.redis_url)
     queue = Queue(settings.queue, connection=connection)
+    if not args.burst:
+        reconciler.start(settings)  # every worker also re-enqueues what is due (matches/reconciler.py)
     pause = RESTART_PAUSE
     while True:
         # SimpleWorker runs jobs in-process (no fork per job): bot moves answer in milliseconds. Jobs catch

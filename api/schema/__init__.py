@@ -2,25 +2,20 @@
 
 from __future__ import annotations
 
+import functools
 import logging
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 
 import strawberry
-from graphql import ExecutionResult, GraphQLError
+from graphql import ASTValidationRule, DocumentNode, ExecutionResult, GraphQLError, GraphQLSchema
 from starlette.requests import Request
-from strawberry.extensions import (
-    AddValidationRules,
-    MaskErrors,
-    MaxAliasesLimiter,
-    MaxTokensLimiter,
-    ParserCache,
-    QueryDepthLimiter,
-    SchemaExtension,
-    ValidationCache,
-)
+from strawberry.extensions import MaskErrors, MaxTokensLimiter, ParserCache, SchemaExtension
+from strawberry.schema.schema import validate_document
 from strawberry.types import ExecutionContext
 from strawberry.types.graphql import OperationType
 
+from api.ratelimit import rate_limited, retry_after_header, root_fields
+from api.schema import limits
 from api.schema.lobby import LobbyMutation, LobbyQuery
 from api.schema.play import PlayMutation, PlayQuery
 from api.schema.subscription import Subscription
@@ -28,17 +23,8 @@ from api.unavailable import StoreUnavailable, is_unavailable
 
 log = logging.getLogger("firebreak.api")
 
-MAX_DEPTH = 8
 MAX_TOKENS = 2000
-MAX_ALIASES = 20
 CACHED_DOCUMENTS = 512  # parsed and validated query texts kept per process (an LRU: unique texts cannot grow it)
-
-# The limits' rules are built once, so every request presents the same rules and ValidationCache can hit:
-# clients send the same few query texts over and over, and validating them was half the API's CPU.
-LIMIT_RULES = [
-    *QueryDepthLimiter(max_depth=MAX_DEPTH).validation_rules,
-    *MaxAliasesLimiter(max_alias_count=MAX_ALIASES).validation_rules,
-]
 
 
 @strawberry.type
@@ -59,6 +45,27 @@ def _unexpected(error: GraphQLError) -> bool:
         return False
     log.error("unexpected error in %s: %r", error.path, original)
     return True
+
+
+@functools.lru_cache(maxsize=CACHED_DOCUMENTS)
+def validated(schema: GraphQLSchema, document: DocumentNode,
+              rules: tuple[type[ASTValidationRule], ...]) -> list[GraphQLError]:
+    """The document's validation errors: the limits' linear walk first, then (only if it passes) every rule.
+    Cached: clients send the same few query texts over and over (ParserCache hands back the same document),
+    and validating them was half the API's CPU."""
+    return limits.problems(document) or validate_document(schema, document, rules)
+
+
+class LimitedValidation(SchemaExtension):
+    """Validate through `validated`, so that no rule of graphql-core's ever walks a document over the limits."""
+
+    def on_validate(self) -> Iterator[None]:
+        """Set the validation errors before strawberry's own validation would run (it then does not)."""
+        context = self.execution_context
+        assert context.graphql_document is not None
+        context.pre_execution_errors = validated(context.schema._schema, context.graphql_document,
+                                                 context.validation_rules)
+        yield
 
 
 class SubscriptionsOverWebSocket(SchemaExtension):
@@ -83,16 +90,48 @@ class FirebreakSchema(strawberry.Schema):
         super().process_errors([e for e in errors if not is_unavailable(e)], execution_context)
 
 
+class RateLimits(SchemaExtension):
+    """Refuse a request as a whole, before it runs: RATE_LIMITED (over HTTP: status 429 and Retry-After) when it
+    carries a credential from a client blocked for failed authentications, or when its mutation fields (each
+    taken from the client's bucket, and the bearer token's if any) find a bucket empty. Subscriptions check the
+    block in their resolver (strawberry streams them without looking at a result set here)."""
+
+    async def on_execute(self) -> AsyncIterator[None]:
+        """Set a RATE_LIMITED result instead of executing when a limit says no."""
+        execution = self.execution_context
+        context = execution.context
+        if context is not None and not execution.result:
+            wait = context.services.limits.blocked_for(context.client) if context.presented else 0.0
+            if wait > 0:
+                self._refuse("blocked", wait)
+            elif execution.operation_type == OperationType.MUTATION:
+                assert execution.graphql_document is not None
+                count = root_fields(execution.graphql_document, execution.operation_name)
+                verdict = await context.services.limits.mutations(context.client, context.token, count)
+                if not verdict.allowed:
+                    self._refuse("mutations", verdict.retry_after)
+        yield
+
+    def _refuse(self, limit: str, retry_after: float) -> None:
+        execution = self.execution_context
+        context = execution.context
+        context.services.metrics.rate_limited(limit)
+        execution.result = ExecutionResult(data=None, errors=[rate_limited(retry_after)])
+        if isinstance(context.request, Request):
+            context.response.status_code = 429
+            context.response.headers["retry-after"] = retry_after_header(retry_after)
+
+
 schema = FirebreakSchema(
     query=Query,
     mutation=Mutation,
     subscription=Subscription,
     extensions=[
-        lambda: AddValidationRules(LIMIT_RULES),
         lambda: MaxTokensLimiter(max_token_count=MAX_TOKENS),
         lambda: ParserCache(maxsize=CACHED_DOCUMENTS),
-        lambda: ValidationCache(maxsize=CACHED_DOCUMENTS),
+        LimitedValidation,
         SubscriptionsOverWebSocket,
+        RateLimits,
         lambda: MaskErrors(should_mask_error=_unexpected, error_message="Internal error."),
         StoreUnavailable,
     ],

@@ -43,14 +43,24 @@ class MatchPage:
 
 
 @strawberry.input
+class ClockInput:
+    """A Fischer clock for every seat: initialSeconds to start with (above 0, at most 7 days), plus
+    incrementSeconds (0 to 1 day) each time the seat's owner acts."""
+
+    initial_seconds: float
+    increment_seconds: float = 0.0
+
+
+@strawberry.input
 class CreateMatchInput:
-    """What to play: a title id, the number of seats, options, and optionally a seed (a seeded match is
-    reproducible; anyone who knows the seed can know the hidden cards)."""
+    """What to play: a title id, the number of seats, options, optionally a seed (a seeded match is
+    reproducible; anyone who knows the seed can know the hidden cards) and a turn clock (none: no time limit)."""
 
     title: str
     seats: int
     options: JSON | None = None
     seed: int | None = None
+    clock: ClockInput | None = None
 
 
 @strawberry.input
@@ -135,7 +145,8 @@ class LobbyQuery:
     @strawberry.field
     async def matches(self, info: Info, status: MatchStatus = MatchStatus.WAITING, first: int = 20,
                       after: str | None = None) -> MatchPage:
-        """Matches of a status, newest first."""
+        """Matches of a status, newest first, each read as the bearer token's holder where the token is one of its
+        seats' (else as a spectator): a token belongs to one match, so a listing never refuses one."""
         store = info.context.services.store
         first = max(1, min(first, MAX_PAGE))
         ids, more, cursor = await store.list_ids(status.value, first, after)
@@ -162,7 +173,8 @@ class LobbyMutation:
             return InvalidInput(code="BAD_OPTIONS", message="options must be a JSON object")
         services = info.context.services
         try:
-            created = await services.lobby.create(input.title, input.seats, options, input.seed)
+            clock = None if input.clock is None else (input.clock.initial_seconds, input.clock.increment_seconds)
+            created = await services.lobby.create(input.title, input.seats, options, input.seed, clock)
         except LobbyError as exc:
             return InvalidInput(code=exc.code, message=str(exc))
         loaded = await services.store.load(created.match_id)
@@ -184,10 +196,13 @@ class LobbyMutation:
     @strawberry.mutation
     async def add_bot(self, info: Info, input: AddBotInput) -> AddBotResult:
         """Seat a bot (needs the host token or a seat token of the match as the bearer token)."""
+        info.context.check_not_blocked()
         try:
             seated = await info.context.services.lobby.add_bot(str(input.match_id), input.seat, input.level,
                                                                info.context.token)
         except LobbyError as exc:
+            if exc.code == "UNAUTHORIZED" and info.context.presented:
+                await info.context.auth_failed()
             return _problem(exc)
         return BotAdded(match_id=strawberry.ID(seated.match_id), seat=seated.seat, level=input.level,
                         started=seated.started)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from enum import Enum
 from typing import Any
 
 import strawberry
@@ -10,6 +12,7 @@ from api.context import Info
 from api.schema.types import JSON, MatchStatus
 from domain.contract import Match as EngineMatch
 from domain.events import visible_to
+from matches.duties import humans
 from matches.pipeline import engine
 from matches.scheduler import automated_next
 from matches.store import Loaded
@@ -26,6 +29,34 @@ class SeatInfo:
     name: str | None
     kind: str | None = strawberry.field(description="human | bot")
     level: str | None
+
+
+@strawberry.enum
+class EndReason(Enum):
+    """Why a match is over."""
+
+    FINISHED = "finished"
+    ABANDONED = "abandoned"
+
+
+@strawberry.type
+class SeatClock:
+    """One seat's turn clock as of this read."""
+
+    seat: int
+    seconds_left: float
+    running: bool = strawberry.field(description="the seat owes a decision and its time is counting down")
+    taken_over: bool = strawberry.field(
+        description="its time ran out: the service's bot plays the seat until its owner acts again")
+
+
+@strawberry.type
+class MatchClock:
+    """The match's Fischer clock: every seat's time left, and whose clock runs (none while the service acts)."""
+
+    initial_seconds: float
+    increment_seconds: float
+    seats: list[SeatClock]
 
 
 @strawberry.type
@@ -97,6 +128,27 @@ class Match:
                 out.append(SeatInfo(seat=seat, taken=True, name=record["name"], kind=record["kind"],
                                     level=record.get("level")))
         return out
+
+    @strawberry.field
+    def clock(self) -> MatchClock | None:
+        """The turn clock (null for a match created without one)."""
+        timing = self.loaded.timing()
+        clock = timing.clock
+        if clock is None:
+            return None
+        running: list[int] = []
+        if self.loaded.status == "active" and not automated_next(self._engine(), self.loaded.seats):
+            running = clock.running(self._engine().to_act(), humans(self.loaded.seats))
+        elapsed = max(0.0, time.time() - timing.at)
+        return MatchClock(initial_seconds=clock.initial, increment_seconds=clock.increment, seats=[
+            SeatClock(seat=seat, seconds_left=clock.left_after(seat, running, elapsed), running=seat in running,
+                      taken_over=seat in clock.taken_over) for seat in range(len(clock.left))])
+
+    @strawberry.field
+    def end_reason(self) -> EndReason | None:
+        """Why the match is over (null until it is): played to its end, or abandoned."""
+        reason = self.loaded.end_reason
+        return None if reason is None else EndReason(reason)
 
     @strawberry.field
     def you(self) -> int | None:

@@ -113,9 +113,12 @@ class PlayQuery:
 
     @strawberry.field
     async def match(self, info: Info, id: strawberry.ID) -> Match | None:
-        """A match as the caller may see it (seat by bearer token, else spectator); null if unknown."""
+        """A match as the caller may see it (seat by bearer token; spectator without one or with the host token);
+        null if unknown. A token that is not this match's is refused (UNAUTHORIZED)."""
         loaded = await info.context.services.store.load(str(id))
-        return None if loaded is None else Match.of(loaded, info.context.token)
+        if loaded is None:
+            return None
+        return Match(loaded=loaded, viewer=await info.context.seat_in(loaded), cache={})
 
 
 @strawberry.type
@@ -129,7 +132,10 @@ class PlayMutation:
         if key is not None and not 0 < len(key) <= MAX_IDEMPOTENCY_KEY:
             return IllegalAction(code="BAD_IDEMPOTENCY_KEY",
                                  message=f"idempotencyKey must be 1-{MAX_IDEMPOTENCY_KEY} characters", version=None)
+        info.context.check_not_blocked()
         outcome, after = await info.context.services.pipeline.act(
             str(input.match_id), info.context.token, input.action, input.expected_version, key)
         info.context.services.metrics.act(outcome.kind)
+        if outcome.kind == o.UNAUTHORIZED and info.context.presented:
+            await info.context.auth_failed()
         return _result(str(input.match_id), outcome, after, info.context.token)

@@ -22,12 +22,13 @@ class Subscription:
     async def match_events(self, info: Info, match_id: strawberry.ID,
                            after_version: int = 0) -> AsyncGenerator[MatchEvent, None]:
         """Every step after afterVersion, then each new one; reconnect with the last version seen to resume
-        without gaps. The seat comes from the connection_init payload ({"authorization": "Bearer ..."})."""
+        without gaps. The seat comes from the connection_init payload ({"authorization": "Bearer ..."}); a token that
+        is not this match's (a seat's or the host's) gets an error with code UNAUTHORIZED and no events."""
         store = info.context.services.store
         loaded = await store.load(str(match_id))
         if loaded is None:
             raise GraphQLError(f"no match {str(match_id)!r}", extensions={"code": "MATCH_NOT_FOUND"})
-        seat = loaded.seat_of(info.context.token)
+        seat = await info.context.seat_in(loaded)
         after = max(0, after_version)
         while True:
             rows = await store.events_after(loaded.id, after)

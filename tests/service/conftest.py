@@ -70,14 +70,14 @@ def workers(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterato
 
 
 @contextlib.contextmanager
-def api_process(redis_url: str, log_path: Path) -> Iterator[str]:
-    """An API process (uvicorn) on a free port over the given Redis; yields its base URL."""
+def api_process(redis_url: str, log_path: Path, env: dict[str, str] | None = None) -> Iterator[str]:
+    """An API process (uvicorn) on a free port over the given Redis (env: extra settings); yields its base URL."""
     port = free_port()
     with log_path.open("wb") as log:
         proc = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "api.app:create_app", "--factory", "--host", "127.0.0.1",
              "--port", str(port), "--no-access-log"],
-            cwd=ROOT, env=service_env(redis_url), stdout=log, stderr=subprocess.STDOUT)
+            cwd=ROOT, env={**service_env(redis_url), **(env or {})}, stdout=log, stderr=subprocess.STDOUT)
         try:
             base = f"http://127.0.0.1:{port}"
             end = time.monotonic() + 20

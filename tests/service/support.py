@@ -13,18 +13,28 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import os
 import random
+import signal
+import subprocess
+import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import httpx
 from redis import Redis
+from redis.asyncio import Redis as AsyncRedis
 
 from domain import titles
 from matches import keys
+from matches.config import Settings
+from matches.lobby import Lobby
+from matches.pipeline import Pipeline
+from matches.scheduler import Scheduler
+from matches.store import MatchStore
 from tests.service.conftest import QUEUE, Client, api_process, service_env
 
 __all__ = ["QUEUE", "Client", "api_process", "service_env"]
@@ -56,6 +66,8 @@ SUBSCRIBE = """subscription($id: ID!, $after: Int!) {
 # Events that carry a seat's secret; the engine gives each an audience. handRevealed / handRedealt show a
 # hand to everyone on purpose (R15), so they are public.
 PRIVATE_EVENT_TYPES = {"handDealt", "cardSeen", "tokenRevealed"}
+# Events the service adds to a step (turn clocks, abandonment): not the engine's, so a replay does not make them.
+SERVICE_EVENT_TYPES = {"clockExpired", "seatTakenOver", "seatReturned", "matchAbandoned"}
 SECRET_VIEW_KEYS = {"hand", "objectives"}
 
 
@@ -301,6 +313,10 @@ def replay(s: Setup, log: list[dict[str, Any]]) -> tuple[Any, list[list[dict[str
     match = titles.get("greatfire").new_match(seats=s.seats, seed=s.seed, options=s.options)
     steps = []
     for n, entry in enumerate(log):
+        if entry.get("service"):  # the service ended the match (abandoned): the game itself did not move
+            assert n == len(log) - 1, "a service step that is not the last"
+            steps.append([])
+            break
         if entry.get("system"):
             steps.append(match.run_system_step())
         else:
@@ -317,8 +333,9 @@ def check_replay(redis: Redis, s: Setup) -> dict[str, Any]:
     assert record["stream"] == list(range(1, record["version"] + 1)), "the event stream has gaps or duplicates"
     match, steps = replay(s, record["log"])
     assert json.loads(json.dumps(match.to_dict())) == record["data"], "the stored state differs from the replay"
-    assert [json.loads(json.dumps(e)) for e in steps] == raw_events(redis, s.match_id), \
-        "the stored events differ from the replay's"
+    engine_events = [[e for e in events if e.get("type") not in SERVICE_EVENT_TYPES]
+                     for events in raw_events(redis, s.match_id)]
+    assert [json.loads(json.dumps(e)) for e in steps] == engine_events, "the stored events differ from the replay's"
     return record
 
 
@@ -385,7 +402,105 @@ def play_to_end(c: Client, s: Setup, rng: random.Random, *, hidden: bool = False
     raise AssertionError(f"match {s.match_id} did not finish within {deadline:.0f}s")
 
 
+# ----- the lobby and pipeline in-process (for tests that crash at one line) -------------------------------
+
+T = TypeVar("T")
+
+
+def run(settings: Settings, body: Callable[[Lobby, Pipeline], Awaitable[T]],
+        scheduler: type[Scheduler] = Scheduler) -> T:
+    """Run body with an in-process lobby and pipeline over the settings (and a scheduler of the test's)."""
+    async def go() -> T:
+        connection = AsyncRedis.from_url(settings.redis_url, decode_responses=True)
+        try:
+            store = MatchStore(connection, settings)
+            sched = scheduler(connection, settings)
+            return await body(Lobby(store, sched), Pipeline(store, sched))
+        finally:
+            await connection.aclose()
+
+    return asyncio.run(go())
+
+
+def bot_match(settings: Settings, seed: int, seats: int = 3, scheduler: type[Scheduler] = Scheduler,
+              levels: tuple[str, ...] = ("random", "greedy")) -> Setup:
+    """An all-bot match created in-process, started by its last addBot (through `scheduler`)."""
+    async def body(lobby: Lobby, _: Pipeline) -> Setup:
+        created = await lobby.create("greatfire", seats, None, seed)
+        s = Setup(created.match_id, created.host_token, seats, seed, {})
+        for n in range(seats):
+            level = levels[n % len(levels)]
+            s.bots[(await lobby.add_bot(created.match_id, None, level, created.host_token)).seat] = level
+        return s
+
+    return run(settings, body, scheduler)
+
+
 # ----- processes -----------------------------------------------------------------------------------------
+
+@dataclass
+class Private:
+    """Workers (and optionally an API) of their own, on a private queue with their own settings."""
+
+    env: dict[str, str]
+    settings: Settings
+    folder: Path
+    workers: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    logs: list[Path] = field(default_factory=list)
+    base: str | None = None
+
+    def start_worker(self) -> subprocess.Popen[bytes]:
+        """One more RQ worker process (with its reconciler thread) on the private queue."""
+        path = self.folder / f"worker{len(self.workers)}.log"
+        with path.open("wb") as log:  # the child keeps its own descriptor
+            proc = subprocess.Popen([sys.executable, "-m", "workers.main"], cwd=ROOT, env=self.env, stdout=log,
+                                    stderr=subprocess.STDOUT)
+        self.workers.append(proc)
+        self.logs.append(path)
+        return proc
+
+    def wait_reconciling(self) -> None:
+        """Wait until every running worker's reconciler thread has started (it logs its adoption pass)."""
+        def ready() -> bool:
+            return all("adopted" in path.read_text(errors="replace")
+                       for proc, path in zip(self.workers, self.logs, strict=True) if proc.poll() is None)
+
+        wait_for(ready, "the workers' reconcilers to start", deadline=60, pause=0.05)
+
+    def kill_workers(self) -> None:
+        """kill -9 every worker still running (jobs they hold stay "started" in RQ)."""
+        for proc in self.workers:
+            if proc.poll() is None:
+                os.kill(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=10)
+
+
+@contextlib.contextmanager
+def private_service(redis_url: str, folder: Path, queue: str, *, workers: int = 1, api: bool = False,
+                    **settings: str) -> Iterator[Private]:
+    """Start workers (and an API if asked) on `queue` with FIREBREAK_* settings; stop them all afterwards."""
+    env = {**service_env(redis_url), "FIREBREAK_QUEUE": queue, **settings}
+    private = Private(env, Settings.from_env(env), folder)
+    try:
+        for _ in range(workers):
+            private.start_worker()
+        if api:
+            with api_process(redis_url, folder / "api.log", env) as base:
+                private.base = base
+                yield private
+        else:
+            yield private
+    finally:
+        for proc in private.workers:
+            if proc.poll() is None:
+                proc.terminate()
+        for proc in private.workers:
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
 
 # ----- concurrent submissions ----------------------------------------------------------------------------
 

@@ -124,7 +124,8 @@ def test_an_action_nested_too_deep_gets_400_before_any_parser(c: h.RecordingClie
     before = snapshot(c, redis, active)
     response = c.post(h.ACT, {"input": {"matchId": active.match_id, "action": DEEP,
                                         "expectedVersion": m["version"]}}, token)
-    assert response.status_code == 400 and "nested deeper" in response.text
+    assert response.status_code == 400 and "nested deeper" in response.json()["errors"][0]["message"]
+    assert response.json()["errors"][0]["extensions"]["code"] == "JSON_TOO_DEEP"
     assert snapshot(c, redis, active) == before
 
 
@@ -369,6 +370,46 @@ def test_a_bad_http_request_gets_a_4xx_or_a_graphql_error(server: str, c: h.Reco
     assert httpx.get(f"{server}/healthz", timeout=10).status_code == 200
 
 
+GRAPHQL_PARAMS = {"query": "{ titles { id } }"}
+REFUSED_WITH_A_CODE = [
+    pytest.param("POST", dict(content=b'{"query": "{ titles { id } }", "x": "\xff\xfe"}', headers=JSON_CT),
+                 400, "MALFORMED_JSON", id="invalid-utf8"),
+    pytest.param("POST", dict(content=b"{not json", headers=JSON_CT), 400, "MALFORMED_JSON", id="malformed-json"),
+    pytest.param("POST", dict(content=b'{"query": "{ titles { id } }", "variables": {"n": ' + b"7" * 5000 + b"}}",
+                              headers=JSON_CT), 400, "MALFORMED_JSON", id="a-5000-digit-number"),
+    pytest.param("POST", dict(content=b'{"query": "{ titles { id } }", "variables": {"a": ' + b"[" * 3000
+                              + b"]" * 3000 + b"}}", headers=JSON_CT), 400, "JSON_TOO_DEEP", id="deep-post-variables"),
+    pytest.param("GET", dict(params={**GRAPHQL_PARAMS, "variables": "[" * 3000 + "]" * 3000}), 400, "JSON_TOO_DEEP",
+                 id="deep-get-variables"),
+    pytest.param("GET", dict(params={**GRAPHQL_PARAMS, "extensions": '{"a":' * 100 + "1" + "}" * 100}), 400,
+                 "JSON_TOO_DEEP", id="deep-get-extensions"),
+    pytest.param("GET", dict(params={**GRAPHQL_PARAMS, "variables": "{bad"}), 400, "MALFORMED_JSON",
+                 id="malformed-get-variables"),
+    pytest.param("POST", dict(content=b"[1, 2]", headers=JSON_CT), 400, "BAD_REQUEST", id="not-an-object"),
+    pytest.param("POST", dict(json={}), 400, "BAD_REQUEST", id="no-query"),
+    pytest.param("POST", dict(content=b'{"query": "{ titles { id } }"}', headers={"content-type": "text/plain"}),
+                 400, "BAD_REQUEST", id="unsupported-content-type"),
+    pytest.param("POST", dict(content=b"x" * 70_000, headers=JSON_CT), 413, "BODY_TOO_LARGE", id="too-large"),
+]
+
+
+@pytest.mark.parametrize(("method", "kwargs", "status", "code"), REFUSED_WITH_A_CODE)
+def test_a_request_refused_as_a_whole_gets_a_json_graphql_error(server: str, redis: Redis, method: str,
+                                                                kwargs: dict[str, Any], status: int,
+                                                                code: str) -> None:
+    """Not a 500 and not plain text: {"errors": [{"message", "extensions": {"code"}}]} with a 4xx status."""
+    before = lobby_counts(redis)
+    response = httpx.request(method, f"{server}/graphql", timeout=30, **kwargs)
+    assert response.status_code == status, response.text[:300]
+    assert response.headers["content-type"].startswith("application/json")
+    errors = response.json()["errors"]
+    assert len(errors) == 1 and isinstance(errors[0]["message"], str) and errors[0]["message"], errors
+    assert errors[0]["extensions"]["code"] == code, errors
+    assert lobby_counts(redis) == before
+    assert httpx.get(f"{server}/graphql", params=GRAPHQL_PARAMS, timeout=30).json() == \
+        {"data": {"titles": [{"id": "greatfire"}]}}
+
+
 def test_a_streamed_body_over_the_limit_is_413(server: str) -> None:
     """No content-length: the limit holds for a chunked body too."""
 
@@ -380,6 +421,7 @@ def test_a_streamed_body_over_the_limit_is_413(server: str) -> None:
 
     response = httpx.post(f"{server}/graphql", content=chunks(), headers=JSON_CT, timeout=30)
     assert response.status_code == 413, response.status_code
+    assert response.json()["errors"][0]["extensions"]["code"] == "BODY_TOO_LARGE"
 
 
 @pytest.mark.parametrize(("method", "path", "kwargs"), [

@@ -103,6 +103,7 @@ def test_metrics_count_requests_actions_jobs_and_latency(server: str) -> None:
     assert jobs_run >= 1, "no worker job was counted while a bot match was played"
     assert value(after, "firebreak_jobs", "firebreak_jobs_total", outcome="over") >= 1
     assert "firebreak_jobs_queued" in after
+    assert "firebreak_matches_overdue" in after and "firebreak_reconciler_jobs" in after
 
     buckets = [(labels["le"], v) for name, labels, v in after["firebreak_http_request_seconds"]
                if name == "firebreak_http_request_seconds_bucket" and labels["path"] == "/graphql"]

@@ -161,12 +161,14 @@ def test_a_reconnecting_subscriber_resumes_without_gaps(server: str, second_serv
             private += sum("audience" in e for e in row["events"])
         assert private, "the seat's subscription carried none of its own private events"
         public = {r["version"]: r["events"] for r in h.all_events(c, s.match_id, None)}
-        for watcher in (spectator, outsider):
-            assert watcher.completed and not watcher.errors
-            assert watcher.versions == list(range(1, final + 1))
-            for row in watcher.rows:
-                h.check_events(row["events"], None)
-                assert row["events"] == public[row["version"]]
+        assert spectator.completed and not spectator.errors
+        assert spectator.versions == list(range(1, final + 1))
+        for row in spectator.rows:
+            h.check_events(row["events"], None)
+            assert row["events"] == public[row["version"]]
+        # another match's token is refused, not served as a spectator
+        assert outsider.completed and outsider.rows == []
+        assert [e["extensions"]["code"] for e in outsider.errors] == ["UNAUTHORIZED"]
         c.assert_secrets_confined(extra_bodies=[*player.bodies,
                                                 *(m for r in (first, second, spectator, outsider) for m in r.raw)])
 
@@ -243,9 +245,10 @@ def test_a_bad_websocket_message_closes_with_4400(server: str, message: str) -> 
     assert httpx.get(f"{server}/healthz", timeout=10).status_code == 200
 
 
-def test_odd_or_foreign_credentials_subscribe_as_a_spectator(server: str, redis: Redis) -> None:
-    """connection_init payloads that name no seat of the match (odd types, the host token, another match's seat)
-    are refused with 4400 or read as a spectator; the Authorization header of the upgrade request names a seat."""
+def test_odd_or_foreign_credentials_subscribe_as_a_spectator_or_are_refused(server: str, redis: Redis) -> None:
+    """connection_init payloads that name no seat of the match read as a spectator when they carry no credential
+    or the host token, are refused with UNAUTHORIZED when they carry a wrong one (another match's seat, not a
+    bearer token), or close with 4400; the Authorization header of the upgrade request names a seat."""
     with h.recording(server) as c:
         s = h.new_match(c, 3, 320, humans=1, bots=["random", "random"])
         h.play_to_end(c, s, random.Random(320))
@@ -269,6 +272,8 @@ def test_odd_or_foreign_credentials_subscribe_as_a_spectator(server: str, redis:
                 message = json.loads(await asyncio.wait_for(ws.recv(), RECV_TIMEOUT))
                 if message["type"] == "complete":
                     got.completed = True
+                elif message["type"] == "next" and message["payload"].get("errors"):
+                    got.errors.extend(message["payload"]["errors"])
                 elif message["type"] == "next":
                     got.rows.append(message["payload"]["data"]["matchEvents"])
             return got
@@ -292,14 +297,19 @@ def test_odd_or_foreign_credentials_subscribe_as_a_spectator(server: str, redis:
         finally:
             await ws.close()
 
-    payloads: list[Any] = [{"authorization": 5}, {"authorization": ["Bearer", token]}, {"token": 5},
-                           {"authorization": None}, {"authorization": f"Bearer {s.host}"}, {"token": s.host},
-                           {"authorization": f"Bearer {stranger}"}, {"authorization": f"Basic {token}"},
-                           {"authorization": token}, ["Bearer", token], f"Bearer {token}", 7]
-    for payload in payloads:
+    spectators: list[Any] = [{"token": 5}, {"authorization": None}, {"authorization": f"Bearer {s.host}"},
+                             {"token": s.host}, ["Bearer", token], f"Bearer {token}", 7]
+    wrong: list[Any] = [{"authorization": 5}, {"authorization": ["Bearer", token]},
+                        {"authorization": f"Bearer {stranger}"}, {"authorization": f"Basic {token}"},
+                        {"authorization": token}]
+    for payload in spectators + wrong:
         outcome = asyncio.run(as_payload(payload))
-        if isinstance(outcome, Received):
-            assert outcome.completed and outcome.versions == list(range(1, final + 1)), payload
+        if isinstance(outcome, Received) and payload in wrong:
+            assert outcome.completed and outcome.rows == [], payload
+            assert [e["extensions"]["code"] for e in outcome.errors] == ["UNAUTHORIZED"], payload
+        elif isinstance(outcome, Received):
+            assert outcome.completed and not outcome.errors, (payload, outcome.errors)
+            assert outcome.versions == list(range(1, final + 1)), payload
             for row in outcome.rows:
                 h.check_events(row["events"], None)
         else:

@@ -3,7 +3,6 @@ racing the real job over a live bot match never apply a step twice."""
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import subprocess
 import sys
@@ -14,15 +13,11 @@ from typing import Any
 
 import pytest
 from redis import Redis
-from redis.asyncio import Redis as AsyncRedis
 from rq import Queue
 from rq.job import Job, JobStatus
 
 from matches import keys
 from matches.config import Settings
-from matches.lobby import Lobby
-from matches.scheduler import Scheduler
-from matches.store import MatchStore
 from tests.service import support as h
 from tests.service.conftest import ROOT, service_env
 from workers import jobs
@@ -154,7 +149,7 @@ def test_a_job_hands_on_after_its_time_slice(redis_url: str, redis: Redis) -> No
     each step applied once. (A private queue: the session's workers never see these jobs.)"""
     env = {**service_env(redis_url), "FIREBREAK_QUEUE": "firebreak-slices", "FIREBREAK_SECONDS_PER_JOB": "0"}
     settings = Settings(redis_url=redis_url, queue=env["FIREBREAK_QUEUE"])
-    s = asyncio.run(_all_bot_match(settings, seats=3, seed=704))
+    s = h.bot_match(settings, 704, seats=3, levels=("random",))
     queue = Queue(settings.queue, connection=Redis.from_url(redis_url))
     assert queue.job_ids == [f"advance-{s.match_id}-0"], "the match should start with one job, for version 0"
     subprocess.run([sys.executable, "-m", "workers.main", "--burst"], cwd=ROOT, env=env, check=True,
@@ -168,18 +163,6 @@ def test_a_job_hands_on_after_its_time_slice(redis_url: str, redis: Redis) -> No
     queue.connection.close()
 
 
-async def _all_bot_match(settings: Settings, seats: int, seed: int) -> h.Setup:
-    connection = AsyncRedis.from_url(settings.redis_url, decode_responses=True)
-    try:
-        lobby = Lobby(MatchStore(connection, settings), Scheduler(connection, settings))
-        created = await lobby.create("greatfire", seats, None, seed)
-        for _ in range(seats):
-            await lobby.add_bot(created.match_id, None, "random", created.host_token)
-    finally:
-        await connection.aclose()
-    return h.Setup(created.match_id, created.host_token, seats, seed, {})
-
-
 def test_a_worker_refuses_to_start_with_an_unusable_search_budget(redis_url: str) -> None:
     """A misconfigured worker stops at once with the variable named, instead of failing every search job."""
     env = {**service_env(redis_url), "FIREBREAK_SEARCH_SECONDS": "soon"}
@@ -187,3 +170,12 @@ def test_a_worker_refuses_to_start_with_an_unusable_search_budget(redis_url: str
                           capture_output=True, text=True)
     assert done.returncode == 2
     assert "FIREBREAK_SEARCH_SECONDS must be a positive number, not 'soon'" in done.stderr
+
+
+def test_a_worker_refuses_to_start_with_an_unusable_reconciler_setting(redis_url: str) -> None:
+    """A bad tick or stall stops the worker at once with the variable named (its reconciler could not run)."""
+    env = {**service_env(redis_url), "FIREBREAK_STALL_SECONDS": "-3"}
+    done = subprocess.run([sys.executable, "-m", "workers.main", "--burst"], cwd=ROOT, env=env, timeout=60,
+                          capture_output=True, text=True)
+    assert done.returncode == 2
+    assert "FIREBREAK_STALL_SECONDS must be a number of seconds >= 0, not '-3'" in done.stderr

@@ -1,0 +1,116 @@
+"""The query limits, checked in one walk whose cost is linear in the query's size, before any other rule runs.
+
+Fields are walked as GraphQL executes them: in each selection set, fields of the same response name merge and
+their sub-selections are walked together, and a fragment spread twice in one selection set is expanded once.
+So a document of fragments that each spread the next twice costs one walk per fragment, not 2^n. The walk
+counts what graphql-core's own rules would do with the document: selections visited (with fragments expanded)
+and pairs of same-named fields compared by OverlappingFieldsCanBeMerged (quadratic in the repeats of a name);
+above a cap the document is refused before those rules run, so no validation rule can take long.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from graphql import (
+    DocumentNode,
+    FieldNode,
+    FragmentDefinitionNode,
+    FragmentSpreadNode,
+    GraphQLError,
+    InlineFragmentNode,
+    OperationDefinitionNode,
+    SelectionSetNode,
+)
+
+MAX_DEPTH = 8             # nesting of fields below the root fields (introspection fields (__*) excluded)
+MAX_NESTING = 32          # nesting of any fields, introspection included
+MAX_ALIASES = 20
+MAX_SELECTIONS = 5000     # selections walked with fragments expanded where they are spread
+MAX_MERGES = 5000         # pairs of same-named fields in one selection set, compared to check they can merge
+
+
+class _Refused(Exception):
+    """Raised inside the walk when a limit is passed (the walk stops there)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass
+class _Walk:
+    fragments: dict[str, FragmentDefinitionNode]
+    selections: int = 0
+    aliases: int = 0
+    merges: int = 0
+    count_aliases: bool = True
+    operation: str = "anonymous"
+
+    def walk(self, sets: Iterable[SelectionSetNode], depth: int, nesting: int) -> None:
+        """Walk merged selection sets: collect fields by response name, then each name's sub-selections."""
+        groups: dict[str, list[FieldNode]] = {}
+        self._collect(sets, groups, set())
+        for fields in groups.values():
+            self.merges += len(fields) * (len(fields) - 1) // 2
+            if self.merges > MAX_MERGES:
+                raise _Refused("QUERY_TOO_COMPLEX", f"the query repeats field names too often: more than "
+                                                    f"{MAX_MERGES} pairs of fields to merge")
+            children = [f.selection_set for f in fields if f.selection_set is not None]
+            if not children:
+                continue
+            introspection = fields[0].name.value.startswith("__")
+            deeper = depth if depth < 0 or introspection else depth + 1
+            if deeper > MAX_DEPTH:
+                raise _Refused("QUERY_TOO_DEEP", f"'{self.operation}' exceeds maximum operation depth of {MAX_DEPTH}")
+            if nesting + 1 > MAX_NESTING:
+                raise _Refused("QUERY_TOO_DEEP", f"'{self.operation}' nests fields deeper than {MAX_NESTING} levels")
+            # below an introspection field, depth is no longer counted (-1), as strawberry's limiter did
+            self.walk(children, -1 if introspection else deeper, nesting + 1)
+
+    def _collect(self, sets: Iterable[SelectionSetNode], groups: dict[str, list[FieldNode]],
+                 spread: set[str]) -> None:
+        for selection_set in sets:
+            for selection in selection_set.selections:
+                self.selections += 1
+                if self.selections > MAX_SELECTIONS:
+                    raise _Refused("QUERY_TOO_COMPLEX", f"the query expands to more than {MAX_SELECTIONS} "
+                                                        "selections (fragments counted where they are spread)")
+                if isinstance(selection, FieldNode):
+                    if selection.alias is not None and self.count_aliases:
+                        self.aliases += 1
+                        if self.aliases > MAX_ALIASES:
+                            raise _Refused("TOO_MANY_ALIASES", f"too many aliases: at most {MAX_ALIASES}")
+                    key = (selection.alias or selection.name).value
+                    groups.setdefault(key, []).append(selection)
+                elif isinstance(selection, InlineFragmentNode):
+                    self._collect([selection.selection_set], groups, spread)
+                elif isinstance(selection, FragmentSpreadNode):
+                    name = selection.name.value
+                    fragment = self.fragments.get(name)
+                    if name in spread or fragment is None:
+                        continue  # spread once per selection set; unknown names are KnownFragmentNames' to report
+                    spread.add(name)
+                    self._collect([fragment.selection_set], groups, spread)
+
+
+def problems(document: DocumentNode) -> list[GraphQLError]:
+    """The limits this document passes (an empty list), or the first one it does not, as a validation error."""
+    fragments = {d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)}
+    walk = _Walk(fragments)
+    try:
+        for definition in document.definitions:
+            if isinstance(definition, OperationDefinitionNode):
+                walk.count_aliases = True
+                walk.operation = definition.name.value if definition.name else "anonymous"
+                walk.walk([definition.selection_set], 0, 0)
+        # graphql-core also checks each fragment's own selection sets (used or not): walk them too, with the
+        # same budget, but count their aliases only where an operation spreads them
+        for fragment in fragments.values():
+            walk.count_aliases = False
+            walk.operation = f"fragment {fragment.name.value}"
+            walk.walk([fragment.selection_set], -1, 0)
+    except _Refused as refused:
+        return [GraphQLError(str(refused), extensions={"code": refused.code})]
+    return []

@@ -1,0 +1,73 @@
+"""What the service owes an active match now (a step of its own, a bot seat, a timed-out seat, ending it as
+abandoned) and when it must look at the match next: the score of the match in the due-set."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from domain.contract import Match
+from matches.clocks import Timing
+from matches.config import Settings
+from matches.scheduler import automated_next
+
+SYSTEM = "system"
+BOT = "bot"
+TAKEOVER = "takeover"
+ABANDON = "abandon"
+
+
+@dataclass(frozen=True)
+class Duty:
+    """One thing the service must do now; expired is set when a seat's clock has just run out."""
+
+    kind: str
+    seat: int | None = None
+    expired: bool = False
+
+
+def humans(seats: dict[int, dict[str, Any]]) -> set[int]:
+    """The seats people sit in."""
+    return {seat for seat, record in seats.items() if record.get("kind") == "human"}
+
+
+def duty_now(match: Match, seats: dict[int, dict[str, Any]], timing: Timing, now: float,
+             settings: Settings) -> Duty | None:
+    """The service's duty in an active match at time `now`, or None while a person is to act in time."""
+    if match.is_over():
+        return None
+    if now >= timing.last_human + settings.abandoned_ttl:
+        return Duty(ABANDON)
+    if match.system_due():
+        return Duty(SYSTEM)
+    to_act = match.to_act()
+    for seat in to_act:
+        if seats.get(seat, {}).get("kind") == "bot":
+            return Duty(BOT, seat)
+    clock = timing.clock
+    if clock is None:
+        return None
+    running = clock.running(to_act, humans(seats))
+    for seat in to_act:
+        if seat in clock.taken_over and now >= timing.at + settings.takeover_delay:
+            return Duty(TAKEOVER, seat)
+        if seat in running and clock.left_after(seat, running, now - timing.at) <= 0:
+            return Duty(TAKEOVER, seat, expired=True)
+    return None
+
+
+def due_at(match: Match, seats: dict[int, dict[str, Any]], timing: Timing, settings: Settings) -> float | None:
+    """When the service must look at the match next (None once it is over): the watchdog of a pending service
+    step, the deadline of a running clock, a taken-over seat's next move, or the abandonment time."""
+    if match.is_over():
+        return None
+    times = [timing.last_human + settings.abandoned_ttl]
+    if automated_next(match, seats):
+        times.append(timing.at + settings.stall_seconds)
+    elif timing.clock is not None:
+        clock = timing.clock
+        to_act = match.to_act()
+        running = clock.running(to_act, humans(seats))
+        times.extend(timing.at + clock.left[seat] for seat in running)
+        times.extend(timing.at + settings.takeover_delay for seat in to_act if seat in clock.taken_over)
+    return min(times)

@@ -1,0 +1,132 @@
+"""The reconciler: every match whose due time has come gets a live advance job for its current version.
+
+Each commit writes, in the same script, when the service must next look at the match (keys.due): a pending
+service step's watchdog (stall_seconds after the commit), a running clock's deadline, a taken-over seat's next
+move, the abandonment time. A tick claims the entries whose time has come (moving each to now + stall_seconds
+in the same script, so that any number of reconcilers never take one entry twice) and makes sure a job for
+the match's version is waiting in the queue: it enqueues a new one unless the latest job for that version
+is still queued. A job left "started" by a dead worker, a failed job, an enqueue lost with a crash or with
+Redis, a guard key left behind: none of them stops the next tick from enqueueing a fresh job. The job itself
+decides what is due (see matches.duties) and applies each step with a compare-and-set commit, so a re-run
+never applies a step twice.
+
+It runs as a thread in every worker process (workers.main); a tick reads only the due entries it claims. At
+start it adopts the active matches stored before the due-set existed.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Any
+
+from redis import Redis
+from rq import Queue
+from rq.exceptions import NoSuchJobError
+from rq.job import Job, JobStatus
+
+from matches import connections, keys
+from matches.config import Settings
+from matches.scheduler import GUARD_TTL, enqueue_job, job_id
+
+log = logging.getLogger("firebreak.reconciler")
+
+BATCH = 200          # due entries one tick claims at most (the next tick takes the rest)
+ADOPT_CHUNK = 1000   # active matches read per round trip when adopting those without a due entry
+
+# KEYS: due-set; ARGV: now, batch, the time to look again (unless a commit sets another first).
+_CLAIM_DUE = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+for _, id in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[3], id) end
+return due
+"""
+
+
+class Reconciler:
+    """Enqueues advance jobs for the matches whose due time has come."""
+
+    def __init__(self, connection: Redis, settings: Settings) -> None:
+        self.redis: Any = connection  # bytes replies (RQ needs them); redis-py's stubs cannot say which
+        self.settings = settings
+        self.queue = Queue(settings.queue, connection=connection)
+        self.due_key = keys.due(settings.queue)
+        self._claim = connection.register_script(_CLAIM_DUE)
+
+    def tick(self, now: float | None = None) -> list[str]:
+        """Claim the due entries and enqueue a job where none is waiting; return the jobs enqueued."""
+        now = time.time() if now is None else now
+        claimed = self._claim(keys=[self.due_key], args=[repr(now), BATCH, repr(now + self.settings.stall_seconds)])
+        enqueued = []
+        for raw in claimed:
+            job = self._ensure_job(raw.decode())
+            if job:
+                enqueued.append(job)
+        return enqueued
+
+    def _ensure_job(self, match_id: str) -> str | None:
+        status, version = self.redis.hmget(keys.meta(match_id), ["status", "version"])
+        if status != b"active" or version is None:
+            self.redis.zrem(self.due_key, match_id)  # over, or expired and gone
+            return None
+        guard = keys.job_guard(match_id, int(version))
+        latest = self.redis.get(guard)
+        if latest is not None and self._waiting(latest.decode()):
+            return None
+        job = job_id(match_id, int(version), f"r{time.time_ns()}")
+        enqueue_job(self.queue, match_id, int(version), job)
+        self.redis.set(guard, job, ex=GUARD_TTL)
+        self.redis.hincrby(keys.RECONCILER_COUNTER, "enqueued", 1)
+        if latest is None:  # a timer (clock, taken-over seat, abandonment), or an enqueue that never happened
+            log.debug("match %s at version %s: enqueued %s", match_id, int(version), job)
+        else:  # the version's job died, failed, finished without moving it, or was lost
+            log.info("match %s at version %s: enqueued %s again (the latest job, %s, is not waiting)", match_id,
+                     int(version), job, latest.decode())
+        return job
+
+    def _waiting(self, job: str) -> bool:
+        """Whether the job is queued and really in the queue (not started, finished, failed or lost)."""
+        try:
+            status = Job.fetch(job, connection=self.redis).get_status()
+        except NoSuchJobError:
+            return False
+        return status == JobStatus.QUEUED and self.redis.lpos(self.queue.key, job) is not None
+
+    def adopt(self) -> int:
+        """Give a due time (now) to every active match stored before the due-set existed (its meta has no "at":
+        since then the claim that starts a match writes both); return how many were added."""
+        added, start = 0, 0
+        while True:
+            ids = self.redis.zrange(keys.lobby("active"), start, start + ADOPT_CHUNK - 1)
+            if not ids:
+                return added
+            pipe = self.redis.pipeline(transaction=False)
+            for raw in ids:
+                pipe.hexists(keys.meta(raw.decode()), "at")
+            legacy = [raw for raw, new in zip(ids, pipe.execute(), strict=True) if not new]
+            if legacy:
+                added += int(self.redis.zadd(self.due_key, dict.fromkeys(legacy, time.time()), nx=True))
+            start += ADOPT_CHUNK
+
+    def run(self, stop: threading.Event) -> None:
+        """Adopt, then tick every tick_seconds until stop is set; a failing tick (Redis away) is logged and
+        the next one tries again."""
+        adopted = False
+        while not stop.is_set():
+            try:
+                if not adopted:
+                    log.info("adopted %d active matches without a due time", self.adopt())
+                    adopted = True
+                self.tick()
+            except Exception:
+                log.exception("reconciler tick failed; retrying in %.1f s", self.settings.tick_seconds)
+            stop.wait(self.settings.tick_seconds)
+
+
+def start(settings: Settings) -> tuple[threading.Thread, threading.Event]:
+    """Run a reconciler in a daemon thread of this process; set the returned event to stop it."""
+    stop = threading.Event()
+    reconciler = Reconciler(connections.sync_client(settings.redis_url), settings)  # health-checked, retried
+    thread = threading.Thread(target=reconciler.run, args=(stop,), name="reconciler", daemon=True)
+    thread.start()
+    return thread, stop

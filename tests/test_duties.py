@@ -1,0 +1,78 @@
+"""Turn clocks and the service's duties, as pure functions over a real Great Fire match (no Redis)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from domain import titles
+from domain.contract import Match
+from matches.clocks import Clock, ClockError, Timing
+from matches.config import Settings
+from matches.duties import ABANDON, BOT, TAKEOVER, Duty, due_at, duty_now
+
+SETTINGS = Settings(stall_seconds=10, takeover_delay=3, abandoned_ttl=1000)
+T0 = 1_000_000.0
+
+
+def match_and_seats(bot_seats: set[int]) -> tuple[Match, dict[int, dict[str, Any]]]:
+    match = titles.get("greatfire").new_match(seats=3, seed=5, options={})
+    seats = {s: {"kind": "bot", "level": "random"} if s in bot_seats else {"kind": "human"} for s in range(3)}
+    return match, seats
+
+
+def test_a_clock_checks_its_input() -> None:
+    assert Clock.new(60, 5, 3).left == (60.0, 60.0, 60.0)
+    for initial, increment in [(0, 0), (-1, 0), (1e9, 0), (60, -1), (60, 1e9), (float("nan"), 0),
+                               (float("inf"), 0)]:
+        with pytest.raises(ClockError):
+            Clock.new(initial, increment, 3)
+
+
+def test_running_seats_lose_time_and_the_owner_gains_the_increment() -> None:
+    clock = Clock.new(60, 5, 3)
+    assert clock.running([1], {0, 1}) == [1] and clock.running([2], {0, 1}) == []
+    after = clock.after_step([1], 20, owner=1)
+    assert after.left == (60.0, 45.0, 60.0)
+    by_service = clock.after_step([1], 70, owner=None)
+    assert by_service.left == (60.0, 0.0, 60.0), "time left never goes below 0, and the service gains nothing"
+    taken = clock.take_over(1)
+    assert taken.left[1] == 0 and taken.running([1], {0, 1}) == []
+    back = taken.after_step([], 8, owner=1)
+    assert back.left[1] == 5.0 and back.taken_over == frozenset()
+    assert Clock.from_json(back.to_json()) == back
+
+
+def test_the_duty_of_a_seat_whose_clock_runs() -> None:
+    match, seats = match_and_seats(set())
+    seat = match.to_act()[0]
+    timing = Timing(T0, T0, Clock.new(30, 0, 3))
+    assert duty_now(match, seats, timing, T0 + 29, SETTINGS) is None
+    assert duty_now(match, seats, timing, T0 + 30, SETTINGS) == Duty(TAKEOVER, seat, expired=True)
+    assert due_at(match, seats, timing, SETTINGS) == T0 + 30
+    taken = Timing(T0, T0, Clock.new(30, 0, 3).take_over(seat))
+    assert duty_now(match, seats, taken, T0 + 2.9, SETTINGS) is None, "the owner's window"
+    assert duty_now(match, seats, taken, T0 + 3, SETTINGS) == Duty(TAKEOVER, seat)
+    assert due_at(match, seats, taken, SETTINGS) == T0 + 3
+
+
+def test_no_clock_runs_while_the_service_acts() -> None:
+    match, _ = match_and_seats(set())
+    seat = match.to_act()[0]
+    match, seats = match_and_seats({seat})
+    timing = Timing(T0, T0, Clock.new(30, 0, 3))
+    assert duty_now(match, seats, timing, T0, SETTINGS) == Duty(BOT, seat)
+    assert due_at(match, seats, timing, SETTINGS) == T0 + SETTINGS.stall_seconds, "the watchdog, not a clock"
+
+
+def test_abandonment_comes_first_and_bounds_every_due_time() -> None:
+    match, _ = match_and_seats(set())
+    match, seats = match_and_seats({match.to_act()[0]})
+    timing = Timing(T0 + 995, T0, None)
+    assert duty_now(match, seats, timing, T0 + 999, SETTINGS) == Duty(BOT, match.to_act()[0])
+    assert duty_now(match, seats, timing, T0 + 1000, SETTINGS) == Duty(ABANDON)
+    assert due_at(match, seats, timing, SETTINGS) == T0 + 1000
+    humans, people = match_and_seats(set())
+    assert duty_now(humans, people, Timing(T0, T0, None), T0 + 999, SETTINGS) is None
+    assert due_at(humans, people, Timing(T0, T0, None), SETTINGS) == T0 + 1000
