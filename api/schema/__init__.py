@@ -14,12 +14,14 @@ from strawberry.schema.schema import validate_document
 from strawberry.types import ExecutionContext
 from strawberry.types.graphql import OperationType
 
+from api.context import Context
 from api.ratelimit import rate_limited, retry_after_header, root_fields
 from api.schema import limits
 from api.schema.lobby import LobbyMutation, LobbyQuery
 from api.schema.play import PlayMutation, PlayQuery
 from api.schema.subscription import Subscription
 from api.unavailable import StoreUnavailable, is_unavailable
+from matches import connections
 
 log = logging.getLogger("firebreak.api")
 
@@ -101,16 +103,26 @@ class RateLimits(SchemaExtension):
         execution = self.execution_context
         context = execution.context
         if context is not None and not execution.result:
-            wait = context.services.limits.blocked_for(context.client) if context.presented else 0.0
-            if wait > 0:
-                self._refuse("blocked", wait)
-            elif execution.operation_type == OperationType.MUTATION:
-                assert execution.graphql_document is not None
-                count = root_fields(execution.graphql_document, execution.operation_name)
-                verdict = await context.services.limits.mutations(context.client, context.token, count)
-                if not verdict.allowed:
-                    self._refuse("mutations", verdict.retry_after)
+            try:
+                await self._check(context)
+            except connections.UNAVAILABLE:
+                raise  # answered SERVICE_UNAVAILABLE (503) like any other outage
+            except Exception:  # a fault of ours: masked like a resolver's, never its text to the client
+                log.exception("unexpected error in the rate limits")
+                execution.result = ExecutionResult(data=None, errors=[GraphQLError("Internal error.")])
         yield
+
+    async def _check(self, context: Context) -> None:
+        execution = self.execution_context
+        wait = context.services.limits.blocked_for(context.client) if context.presented else 0.0
+        if wait > 0:
+            self._refuse("blocked", wait)
+        elif execution.operation_type == OperationType.MUTATION:
+            assert execution.graphql_document is not None
+            count = root_fields(execution.graphql_document, execution.operation_name)
+            verdict = await context.services.limits.mutations(context.client, context.token, count)
+            if not verdict.allowed:
+                self._refuse("mutations", verdict.retry_after)
 
     def _refuse(self, limit: str, retry_after: float) -> None:
         execution = self.execution_context
