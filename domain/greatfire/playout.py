@@ -14,10 +14,10 @@ from domain.contract import Action, Event
 from domain.greatfire import fire, npc, scoring, setup, turns
 from domain.greatfire.actions import demolition_sites
 from domain.greatfire.components import CARDS
-from domain.greatfire.greedy import THREAT_PER_HOUSE
+from domain.greatfire.rating import EXPOSURE
 from domain.greatfire.state import Phase, State
 
-THREAT = THREAT_PER_HOUSE  # VP an own house next to a burning district is counted short (as the greedy bot does)
+THREAT = 2 * EXPOSURE[1]  # VP an own house next to a burning district is counted short (as rating.rating does)
 TOKEN_VALUE = 0.5     # VP a face-down token is worth to the seat that burns its district
 HELD_TOKEN_VALUE = 0.5  # VP a held demolition or double-move token is worth (spent only for a gain)
 NOISE = 1.0           # VP of uniform noise on the policy's fire choices, so playouts differ
@@ -113,7 +113,8 @@ def fire_moves(s: State, seat: int, played: str | None) -> list[FireMove]:
     return out
 
 
-def _play_fire_move(s: State, seat: int, move: FireMove) -> None:
+def play_fire_move(s: State, seat: int, move: FireMove) -> None:
+    """Play a whole fire move (its card when not yet played, the source, the target)."""
     ids = s.geo.ids
     if move.card is not None:
         apply(s, seat, {"type": "playCard", "card": move.card})
@@ -180,13 +181,13 @@ def _fire_phase(s: State, seat: int, rng: random.Random) -> None:
         best = _best_fire_move(s, seat, s.card, rng) if "doubleMove" in s.tokens[seat] else None
         if best is not None and best[1] > NOISE:
             apply(s, seat, {"type": "playDoubleMove"})
-            _play_fire_move(s, seat, best[0])
+            play_fire_move(s, seat, best[0])
         else:
             apply(s, seat, {"type": "endFire"})
         return
     best = _best_fire_move(s, seat, s.card, rng)
     assert best is not None, "the fire phase always offers a move (R8 opens the discard phase instead)"
-    _play_fire_move(s, seat, best[0])
+    play_fire_move(s, seat, best[0])
 
 
 def _actions_phase(s: State, seat: int, rng: random.Random) -> None:
