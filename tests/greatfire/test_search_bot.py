@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
-from domain import titles
 from domain.bots import BOTS, LEVELS, check_environment, choose_action, random_bot
 from domain.contract import Action
 from domain.greatfire.determinize import Determinizer, determinize
@@ -16,71 +14,10 @@ from domain.greatfire.match import GreatFireMatch
 from domain.greatfire.search import Budget, budget_from_env, search_bot_with, search_from_view
 from domain.greatfire.state import TOTAL_CONES, Phase
 from domain.rng import Rng
+from tests.greatfire.bot_positions import ViewOnly, kinds_of_positions, new_match, play, positions
 from tests.greatfire.positions import scrambled
 
-TITLE = titles.get("greatfire")
-
-
-def _match(seats: int, seed: int, **options: Any) -> GreatFireMatch:
-    m = TITLE.new_match(seats=seats, seed=seed, options=options)
-    assert isinstance(m, GreatFireMatch)
-    return m
-
-
-def _play(m: GreatFireMatch, pick: Callable[[GreatFireMatch, int], Action]) -> Iterator[GreatFireMatch]:
-    """Play m to its end, pick choosing each seat's action; yield every position where a seat owes a decision."""
-    while not m.is_over():
-        if m.system_due():
-            m.run_system_step()
-            continue
-        yield m
-        (seat,) = m.to_act()
-        m.apply(seat, pick(m, seat))
-
-
-def _positions(seats: int, seed: int, every: int = 1, **options: Any) -> Iterator[GreatFireMatch]:
-    """The positions of a seeded random game where a seat owes a decision (every n-th one)."""
-    rng = random.Random(seed)
-    for k, m in enumerate(_play(_match(seats, seed, **options), lambda m, seat: random_bot(m, seat, rng))):
-        if k % every == 0:
-            yield m
-
-
-class ViewOnly:
-    """A match stand-in that offers nothing but view(): any other access fails the test."""
-
-    def __init__(self, match: GreatFireMatch) -> None:
-        self._match = match
-
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """The wrapped match's view."""
-        return self._match.view(seat)
-
-
-def _kinds_of_positions() -> list[tuple[str, GreatFireMatch]]:
-    """Positions of each kind the bot decides in: setup, fire stages, actions, placing cones, 2-player tie."""
-    wanted = {"placeBands", "placePawns", "fire:card", "fire:source", "fire:target", "fire:double", "actions",
-              "placeCones", "discard", "nonPlayerChoice"}
-    found: dict[str, GreatFireMatch] = {}
-    games: list[tuple[int, int, dict[str, Any]]] = [
-        (4, 11, {}), (3, 12, {"hiddenColours": True}), (2, 13, {"npcTies": "conductor"}),
-        (2, 14, {"npcTies": "conductor", "hiddenColours": True}), (6, 15, {})]
-    for seats, seed, options in games:
-        for m in _positions(seats, seed, **options):
-            kind = m.phase.value
-            if m.phase is Phase.FIRE:
-                kind = ("fire:target" if m.source is not None else "fire:card" if m.card is None
-                        else "fire:source" if m.moves_left else "fire:double")
-            if kind in wanted and kind not in found and m.version > 3 and len(m.legal_actions(m.turn)) > 1:
-                found[kind] = m.clone()
-        if set(found) >= wanted - {"discard", "fire:double"}:
-            break
-    assert set(found) >= {"placeBands", "placePawns", "fire:card", "fire:source", "fire:target", "actions",
-                          "nonPlayerChoice"}, sorted(found)
-    return sorted(found.items())
-
-
-POSITIONS = _kinds_of_positions()
+POSITIONS = kinds_of_positions()
 
 
 @pytest.mark.parametrize(("kind", "position"), POSITIONS, ids=[k for k, _ in POSITIONS])
@@ -121,7 +58,7 @@ def test_same_view_same_seed_same_decision() -> None:
 ])
 def test_determinization_is_consistent_and_playable(seats: int, seed: int, options: dict[str, Any]) -> None:
     """A sample shows the seat exactly its view and legal actions, keeps every count, and plays to the end."""
-    for k, m in enumerate(_positions(seats, seed, every=17, **options)):
+    for k, m in enumerate(positions(seats, seed, every=17, **options)):
         if m.phase is Phase.REDEAL:
             continue
         seat = m.turn
@@ -158,7 +95,7 @@ def test_determinization_is_consistent_and_playable(seats: int, seed: int, optio
 
 def test_samples_vary_only_in_what_is_hidden() -> None:
     """Different seeds give different guesses of the hidden facts, never different public ones."""
-    m = next(m for m in _positions(4, 31) if m.phase is Phase.ACTIONS and m.version > 60)
+    m = next(m for m in positions(4, 31) if m.phase is Phase.ACTIONS and m.version > 60)
     det = Determinizer(m.view(m.turn), m.turn)
     samples = [det.sample(Rng(k)) for k in range(12)]
     assert len({str(s.hands) for s in samples}) > 1
@@ -183,7 +120,7 @@ def test_the_bot_only_plays_legal_actions(seats: int, seed: int, options: dict[s
         searched += seat == 0
         return action
 
-    for _ in _play(_match(seats, seed, **options), pick):
+    for _ in play(new_match(seats, seed, **options), pick):
         pass
     assert searched > 20
 
