@@ -6,8 +6,10 @@ seat (opponents, the 2-player non-player turns, chance) until the end of the sea
 and scores the leaf from the seat's side: its score less the threat to its houses, against the rivals'.
 Every root move first gets SWEEP visits round-robin, then UCB1 picks the move of each iteration. Root moves
 are the legal actions, except in the fire phase, where a root move is a whole fire move (card, source,
-target; or the double-move token and a move); the bot returns its first, currently legal, step and searches
-again at the next step. Setup placements use a heuristic (opening.py); a redeal is always taken.
+target; or the double-move token and a move), and in the actions phase, where it is one of the PLANS best
+plans of plans.py for the action points left, or ending the phase; the bot returns its first, currently
+legal, step and searches again at the next step. Setup placements use a heuristic (opening.py); a redeal is
+always taken.
 
 The n-th visit of every root move uses the n-th sampled world and the same playout random stream, so moves
 are compared on the same guesses (common random numbers). With an iteration budget the decision depends only
@@ -33,6 +35,7 @@ from domain.greatfire import fire
 from domain.greatfire.determinize import Determinizer
 from domain.greatfire.match import GreatFireMatch
 from domain.greatfire.opening import setup_choice
+from domain.greatfire.plans import END, best_plans
 from domain.greatfire.playout import FireMove, apply, evaluate, fire_moves, playout
 from domain.greatfire.state import Phase
 from domain.rng import Rng
@@ -46,6 +49,7 @@ SWEEP = 3              # visits every root move gets, round-robin on the same wo
 PASSES = ("endActions", "endFire")
 PASS_MARGIN = 0.05     # VP by which a move must beat passing to be preferred to it
 HORIZON = 3            # playouts stop when the seat's next turn ends (playout.playout)
+PLANS = 8              # actions phase: the best-rated plans searched as root moves (ending the phase among them)
 Move = tuple[Action, ...]
 
 
@@ -90,6 +94,11 @@ def _positive(name: str) -> float | None:
 
 def root_moves(s: GreatFireMatch, seat: int) -> list[Move]:
     """The moves searched at the root; the first action of each is legal now."""
+    if s.phase is Phase.ACTIONS:
+        # The rest of the turn as one plan (plans.py): the best-rated ones, each ended by endActions.
+        plans = best_plans(s, seat)
+        kept = plans[:PLANS] + [p for p in plans[PLANS:] if not p.steps]  # ending the phase is always a move
+        return [(*plan.steps, END) for plan in kept]
     if s.phase is not Phase.FIRE:
         return [(a,) for a in s.legal_actions(seat)]
     ids = s.geo.ids
