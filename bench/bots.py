@@ -10,18 +10,22 @@ emptied the cone supply.
 
 Run: python -m bench.bots --seats 4 --games 40 --lineup search,greedy,greedy,greedy [--budget 0.4]
      python -m bench.bots --preset ladder --games 40
+     python -m bench.bots ... --budget 0 --iterations 250 --log run.jsonl   (load-independent; then:)
+     python -m bench.bots --report run.jsonl
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import random
 import sys
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
 from domain import titles
 from domain.bots import BOTS, Bot
@@ -179,8 +183,9 @@ def _ms(values: list[float], q: float) -> str:
 
 
 def tournament(seats: int, lineup: tuple[str, ...], games: int, seed: int, budget: float | None,
-               iterations: int | None, procs: int) -> list[Outcome]:
-    """Play the games (lineup rotated by the game index) on procs processes."""
+               iterations: int | None, procs: int, log: Path | None = None) -> list[Outcome]:
+    """Play the games (lineup rotated by the game index) on procs processes; log appends each finished game
+    to a JSON-lines file (see --report), so a long run stopped early still gives its figures."""
     if len(lineup) != seats:
         raise SystemExit(f"the lineup names {len(lineup)} levels for {seats} seats")
     unknown = sorted(set(lineup) - set(BOTS) - {"search"})
@@ -189,14 +194,30 @@ def tournament(seats: int, lineup: tuple[str, ...], games: int, seed: int, budge
     specs = [Game(seats, seed + g, lineup[g % seats:] + lineup[:g % seats], budget, iterations)
              for g in range(games)]
     if procs <= 1:
-        return [play(spec) for spec in specs]
+        return [_logged(play(spec), log) for spec in specs]
     with multiprocessing.get_context("spawn").Pool(procs) as pool:
         out = []
         for k, outcome in enumerate(pool.imap_unordered(play, specs), 1):
-            out.append(outcome)
+            out.append(_logged(outcome, log))
             print(f"\r  {k}/{games} games", end="", file=sys.stderr, flush=True)
         print(file=sys.stderr)
         return out
+
+
+def _logged(outcome: Outcome, log: Path | None) -> Outcome:
+    if log is not None:
+        with log.open("a") as f:
+            f.write(json.dumps(asdict(outcome)) + "\n")
+    return outcome
+
+
+def read_log(log: Path) -> list[Outcome]:
+    """The games a --log file holds."""
+    out = []
+    for line in log.read_text().splitlines():
+        row = json.loads(line)
+        out.append(Outcome(**{**row, "lineup": tuple(row["lineup"])}))
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -210,14 +231,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=float, default=DEFAULT_SECONDS, help="search: seconds per decision")
     parser.add_argument("--iterations", type=int, help="search: iterations per decision (deterministic)")
     parser.add_argument("--procs", type=int, default=2)
+    parser.add_argument("--log", type=Path, help="append each finished game to this JSON-lines file")
+    parser.add_argument("--report", type=Path, help="print the table of the games in a --log file and stop")
     args = parser.parse_args(argv)
+    if args.report:
+        outcomes = read_log(args.report)
+        print(f"{len(outcomes)} games from {args.report}")
+        print(report(outcomes, len(outcomes[0].lineup) if outcomes else args.seats))
+        return 0
     budget = None if args.iterations and args.budget <= 0 else args.budget
     runs = ([(s, lineup, max(1, round(args.games * share))) for s, lineup, share in PRESETS[args.preset]]
             if args.preset else [(args.seats, tuple(args.lineup.split(",")), args.games)])
     print(f"search budget: {budget} s" + (f", {args.iterations} iterations" if args.iterations else ""))
     for seats, lineup, games in runs:
         started = time.perf_counter()
-        outcomes = tournament(seats, lineup, games, args.seed, budget, args.iterations, args.procs)
+        outcomes = tournament(seats, lineup, games, args.seed, budget, args.iterations, args.procs, args.log)
         print(f"\n{seats} players, {games} games, lineup {','.join(lineup)} (rotated), seeds {args.seed}.."
               f"{args.seed + games - 1}, {time.perf_counter() - started:.0f} s")
         print(report(outcomes, seats), flush=True)

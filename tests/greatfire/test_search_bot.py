@@ -11,11 +11,20 @@ from domain.bots import BOTS, LEVELS, check_environment, choose_action, random_b
 from domain.contract import Action
 from domain.greatfire.determinize import Determinizer, determinize
 from domain.greatfire.match import GreatFireMatch
-from domain.greatfire.search import Budget, budget_from_env, search_bot_with, search_from_view
+from domain.greatfire.search import (
+    PLANS,
+    Arm,
+    Budget,
+    budget_from_env,
+    root_moves,
+    search_bot_with,
+    search_from_view,
+    set_priors,
+)
 from domain.greatfire.state import TOTAL_CONES, Phase
 from domain.rng import Rng
 from tests.greatfire.bot_positions import ViewOnly, kinds_of_positions, new_match, play, positions
-from tests.greatfire.positions import scrambled
+from tests.greatfire.positions import blank, put, scrambled, to_actions
 
 POSITIONS = kinds_of_positions()
 
@@ -154,3 +163,27 @@ def test_an_unusable_budget_is_refused_by_name(monkeypatch: pytest.MonkeyPatch, 
         budget_from_env()
     with pytest.raises(ValueError, match=name):
         check_environment()
+
+
+def test_in_the_actions_phase_root_moves_are_whole_plans() -> None:
+    """Each root move spends the action points towards an aim and ends the phase; ending at once is one."""
+    m = blank()
+    put(m, "newgate", cones=2, bands=2, houses={})
+    m.pawns[0] = [m.geo.index["holborn"]]
+    to_actions(m)
+    moves = root_moves(m, 0)
+    assert ({"type": "endActions"},) in moves and len(moves) <= PLANS + 1
+    legal = m.legal_actions(0)
+    for move in moves:
+        assert move[-1] == {"type": "endActions"} and move[0] in legal
+    walk_and_put_out = ({"type": "movePawn", "pawn": 0, "to": "newgate"},
+                        {"type": "putOut", "district": "newgate"}, {"type": "putOut", "district": "newgate"})
+    assert any(move[:3] == walk_and_put_out for move in moves)
+
+
+def test_priors_rate_each_root_move_against_the_best() -> None:
+    """The greedy rating of each root move's outcome, relative to the best one (0), breaks the search's ties."""
+    _, position = next((k, p) for k, p in POSITIONS if k == "actions")
+    arms = [Arm(move) for move in root_moves(position.clone(), position.turn)]
+    set_priors(position.clone(), position.turn, arms)
+    assert max(a.prior for a in arms) == 0.0 and all(a.prior <= 0.0 for a in arms)
