@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bench import bots
@@ -81,3 +83,15 @@ def test_a_bad_lineup_is_refused() -> None:
         bots.tournament(3, ("search", "greedy"), games=1, seed=1, budget=None, iterations=2, procs=1)
     with pytest.raises(SystemExit, match="unknown level"):
         bots.tournament(2, ("search", "genius"), games=1, seed=1, budget=None, iterations=2, procs=1)
+
+
+def test_a_logged_run_reports_the_same_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--log keeps every finished game; --report prints the table from it (a long run stopped early)."""
+    log = tmp_path / "run.jsonl"
+    outcomes = bots.tournament(2, ("greedy", "random"), games=2, seed=9, budget=None, iterations=2, procs=1, log=log)
+    assert len(log.read_text().splitlines()) == 2
+    assert bots.read_log(log) == outcomes
+    assert bots.main(["--report", str(log)]) == 0
+    printed = capsys.readouterr().out
+    assert printed.splitlines()[0] == f"2 games from {log}"
+    assert bots.report(outcomes, 2) in printed
