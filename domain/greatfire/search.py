@@ -53,6 +53,7 @@ PASSES = ("endActions", "endFire")
 PASS_MARGIN = 0.05     # VP by which a move must beat passing to be preferred to it
 HORIZON = 3            # playouts stop when the seat's next turn ends (playout.playout)
 PRIOR = 0.5            # weight of the greedy rating of a root move's immediate outcome (rating.rating)
+KEEP = 6               # root moves searched: the best by prior (and passing)
 PLANS = 8              # actions phase: the best-rated plans searched as root moves (ending the phase among them)
 Move = tuple[Action, ...]
 
@@ -176,8 +177,19 @@ def search_from_view(view: dict[str, Any], seat: int, rng: random.Random, budget
     if len(arms) == 1:
         return _listed(arms[0].move[0], legal)
     set_priors(world, seat, arms)
-    best = _search(det, seat, arms, master, budget)
+    best = _search(det, seat, shortlist(arms), master, budget)
     return _listed(best.move[0], legal)
+
+
+def shortlist(arms: list[Arm]) -> list[Arm]:
+    """The KEEP moves the prior rates best, and passing (ending the phase) when it is a move.
+
+    A few visits each to 30-40 moves leave means too noisy to rank (the best-looking is the luckiest), so the
+    search spends its budget on the moves worth comparing.
+    """
+    ranked = sorted(arms, key=lambda a: -a.prior)
+    kept = ranked[:KEEP]
+    return kept + [a for a in ranked[KEEP:] if a.move[0]["type"] in PASSES]
 
 
 def _listed(action: Action, legal: list[Action]) -> Action:

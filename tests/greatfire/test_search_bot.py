@@ -12,6 +12,7 @@ from domain.contract import Action
 from domain.greatfire.determinize import Determinizer, determinize
 from domain.greatfire.match import GreatFireMatch
 from domain.greatfire.search import (
+    KEEP,
     PLANS,
     Arm,
     Budget,
@@ -20,6 +21,7 @@ from domain.greatfire.search import (
     search_bot_with,
     search_from_view,
     set_priors,
+    shortlist,
 )
 from domain.greatfire.state import TOTAL_CONES, Phase
 from domain.rng import Rng
@@ -187,3 +189,10 @@ def test_priors_rate_each_root_move_against_the_best() -> None:
     arms = [Arm(move) for move in root_moves(position.clone(), position.turn)]
     set_priors(position.clone(), position.turn, arms)
     assert max(a.prior for a in arms) == 0.0 and all(a.prior <= 0.0 for a in arms)
+
+
+def test_the_search_compares_only_the_moves_the_prior_rates_best_and_passing() -> None:
+    arms = [Arm(({"type": "spreadFire", "district": str(k)},), prior=-float(k)) for k in range(10)]
+    arms.append(Arm(({"type": "endFire"},), prior=-20.0))
+    kept = shortlist(arms)
+    assert [a.prior for a in kept] == [*(-float(k) for k in range(KEEP)), -20.0]
