@@ -2,23 +2,30 @@
 
 Each game g uses seed (--seed + g) and the lineup rotated by g places, so every level sits in every seat
 equally often. Per level it prints: seat-games played, wins (a shared win counts 1/k), the win rate with a
-95% Wilson interval (a fair share is 1/seats), the mean margin (own total minus the best other total) and
-the decision time percentiles (all decisions, and those with more than one legal action).
+95% Wilson interval (a fair share is 1/seats), the mean margin (own total minus the best other total), the
+decision time percentiles (all decisions, and those with more than one legal action), and how it played:
+per seat-game, cones put out, Hero of London awards taken, demolitions, double-move tokens played and own
+houses left at the end. A last line gives the same per game over all seats, with the share of games that
+emptied the cone supply.
 
 Run: python -m bench.bots --seats 4 --games 40 --lineup search,greedy,greedy,greedy [--budget 0.4]
      python -m bench.bots --preset ladder --games 40
+     python -m bench.bots ... --budget 0 --iterations 250 --log run.jsonl   (load-independent; then:)
+     python -m bench.bots --report run.jsonl
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import random
 import sys
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
 from domain import titles
 from domain.bots import BOTS, Bot
@@ -61,6 +68,25 @@ class Outcome:
     winners: list[int]
     times: list[list[float]] = field(default_factory=list)   # per seat: every decision
     choice_times: list[list[float]] = field(default_factory=list)  # per seat: decisions with a choice
+    plays: list[dict[str, int]] = field(default_factory=list)  # per seat: counts of PLAY_STATS
+    supply_emptied: bool = False
+
+
+PLAY_STATS = ("putOut", "hero", "demolished", "doubleMove", "houses")  # per seat; houses: own houses left
+EVENT_STATS = {"firePutOut": "putOut", "heroOfLondon": "hero", "demolished": "demolished"}
+
+
+def _count(plays: list[dict[str, int]], events: list[dict[str, object]]) -> None:
+    """Add one step's events to the seats' play counts."""
+    for event in events:
+        seat = event.get("seat")
+        if not isinstance(seat, int):
+            continue
+        kind = EVENT_STATS.get(str(event["type"]))
+        if kind is None and event["type"] == "tokenPlayed" and event.get("token") == "doubleMove":
+            kind = "doubleMove"
+        if kind is not None:
+            plays[seat][kind] += 1
 
 
 def _bots(budget: float | None, iterations: int | None) -> dict[str, Bot]:
@@ -75,7 +101,10 @@ def play(game: Game) -> Outcome:
     match = titles.get("greatfire").new_match(seats=game.seats, seed=game.seed)
     times: list[list[float]] = [[] for _ in range(game.seats)]
     choice_times: list[list[float]] = [[] for _ in range(game.seats)]
+    plays = [dict.fromkeys(PLAY_STATS, 0) for _ in range(game.seats)]
+    emptied = False
     while not match.is_over():
+        emptied = emptied or getattr(match, "supply", 1) == 0
         if match.system_due():
             match.run_system_step()
             continue
@@ -88,11 +117,13 @@ def play(game: Game) -> Outcome:
         times[seat].append(elapsed)
         if choice:
             choice_times[seat].append(elapsed)
-        match.apply(seat, action)
+        _count(plays, match.apply(seat, action))
     result = match.result()
     assert result is not None
     totals = [row["total"] for row in result["scores"]]
-    return Outcome(game.lineup, totals, list(result["winners"]), times, choice_times)
+    for seat, row in enumerate(result["scores"]):
+        plays[seat]["houses"] = row["housesLeft"]
+    return Outcome(game.lineup, totals, list(result["winners"]), times, choice_times, plays, emptied)
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -114,19 +145,23 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def report(outcomes: Iterable[Outcome], seats: int) -> str:
-    """The per-level table."""
+    """The per-level table, then the per-game play figures over all seats."""
+    outcomes = list(outcomes)
     rows: dict[str, dict[str, list[float]]] = {}
     for o in outcomes:
         for seat, level in enumerate(o.lineup):
-            row = rows.setdefault(level, {"wins": [], "margin": [], "times": [], "choice": []})
+            row = rows.setdefault(level, {"wins": [], "margin": [], "times": [], "choice": [],
+                                          **{k: [] for k in PLAY_STATS}})
             best_other = max(t for k, t in enumerate(o.totals) if k != seat)
             row["wins"].append(1 / len(o.winners) if seat in o.winners else 0.0)
             row["margin"].append(o.totals[seat] - best_other)
             row["times"].extend(o.times[seat])
             row["choice"].extend(o.choice_times[seat])
+            for k in PLAY_STATS:
+                row[k].append(o.plays[seat][k])
     lines = [f"fair share {1 / seats:.0%}",
              "level    seat-games   wins  win rate  95% CI          margin   time p50/p90/p99 (ms)"
-             "   with a choice p50/p90/p99 (ms)"]
+             "   with a choice p50/p90/p99 (ms)   per seat-game: putOut hero demolished doubleMove houses"]
     for level, row in rows.items():
         n, wins = len(row["wins"]), sum(row["wins"])
         low, high = wilson(wins, n)
@@ -134,7 +169,12 @@ def report(outcomes: Iterable[Outcome], seats: int) -> str:
         lines.append(
             f"{level:<8} {n:>10} {wins:>6.1f} {wins / n:>8.1%}  [{low:.1%}, {high:.1%}]  "
             f"{sum(row['margin']) / n:>+6.1f}   {_ms(t, 50)}/{_ms(t, 90)}/{_ms(t, 99)}"
-            f"   {_ms(c, 50)}/{_ms(c, 90)}/{_ms(c, 99)}")
+            f"   {_ms(c, 50)}/{_ms(c, 90)}/{_ms(c, 99)}   "
+            + " ".join(f"{sum(row[k]) / n:.2f}" for k in PLAY_STATS))
+    games = max(1, len(outcomes))
+    per_game = {k: sum(p[k] for o in outcomes for p in o.plays) / games for k in PLAY_STATS}
+    lines.append("per game, all seats: " + ", ".join(f"{k} {v:.2f}" for k, v in per_game.items())
+                 + f", supply emptied in {sum(o.supply_emptied for o in outcomes) / games:.0%} of games")
     return "\n".join(lines)
 
 
@@ -143,8 +183,9 @@ def _ms(values: list[float], q: float) -> str:
 
 
 def tournament(seats: int, lineup: tuple[str, ...], games: int, seed: int, budget: float | None,
-               iterations: int | None, procs: int) -> list[Outcome]:
-    """Play the games (lineup rotated by the game index) on procs processes."""
+               iterations: int | None, procs: int, log: Path | None = None) -> list[Outcome]:
+    """Play the games (lineup rotated by the game index) on procs processes; log appends each finished game
+    to a JSON-lines file (see --report), so a long run stopped early still gives its figures."""
     if len(lineup) != seats:
         raise SystemExit(f"the lineup names {len(lineup)} levels for {seats} seats")
     unknown = sorted(set(lineup) - set(BOTS) - {"search"})
@@ -153,14 +194,30 @@ def tournament(seats: int, lineup: tuple[str, ...], games: int, seed: int, budge
     specs = [Game(seats, seed + g, lineup[g % seats:] + lineup[:g % seats], budget, iterations)
              for g in range(games)]
     if procs <= 1:
-        return [play(spec) for spec in specs]
+        return [_logged(play(spec), log) for spec in specs]
     with multiprocessing.get_context("spawn").Pool(procs) as pool:
         out = []
         for k, outcome in enumerate(pool.imap_unordered(play, specs), 1):
-            out.append(outcome)
+            out.append(_logged(outcome, log))
             print(f"\r  {k}/{games} games", end="", file=sys.stderr, flush=True)
         print(file=sys.stderr)
         return out
+
+
+def _logged(outcome: Outcome, log: Path | None) -> Outcome:
+    if log is not None:
+        with log.open("a") as f:
+            f.write(json.dumps(asdict(outcome)) + "\n")
+    return outcome
+
+
+def read_log(log: Path) -> list[Outcome]:
+    """The games a --log file holds."""
+    out = []
+    for line in log.read_text().splitlines():
+        row = json.loads(line)
+        out.append(Outcome(**{**row, "lineup": tuple(row["lineup"])}))
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -174,14 +231,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=float, default=DEFAULT_SECONDS, help="search: seconds per decision")
     parser.add_argument("--iterations", type=int, help="search: iterations per decision (deterministic)")
     parser.add_argument("--procs", type=int, default=2)
+    parser.add_argument("--log", type=Path, help="append each finished game to this JSON-lines file")
+    parser.add_argument("--report", type=Path, help="print the table of the games in a --log file and stop")
     args = parser.parse_args(argv)
+    if args.report:
+        outcomes = read_log(args.report)
+        print(f"{len(outcomes)} games from {args.report}")
+        print(report(outcomes, len(outcomes[0].lineup) if outcomes else args.seats))
+        return 0
     budget = None if args.iterations and args.budget <= 0 else args.budget
     runs = ([(s, lineup, max(1, round(args.games * share))) for s, lineup, share in PRESETS[args.preset]]
             if args.preset else [(args.seats, tuple(args.lineup.split(",")), args.games)])
     print(f"search budget: {budget} s" + (f", {args.iterations} iterations" if args.iterations else ""))
     for seats, lineup, games in runs:
         started = time.perf_counter()
-        outcomes = tournament(seats, lineup, games, args.seed, budget, args.iterations, args.procs)
+        outcomes = tournament(seats, lineup, games, args.seed, budget, args.iterations, args.procs, args.log)
         print(f"\n{seats} players, {games} games, lineup {','.join(lineup)} (rotated), seeds {args.seed}.."
               f"{args.seed + games - 1}, {time.perf_counter() - started:.0f} s")
         print(report(outcomes, seats), flush=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bench import bots
@@ -32,10 +34,41 @@ def test_a_tiny_tournament_rotates_seats_and_reports_every_level() -> None:
         assert all(o.times[seat] for seat in range(3))
     table = bots.report(outcomes, 3)
     assert table.splitlines()[0] == "fair share 33%"
-    rows = {line.split()[0]: line.split() for line in table.splitlines()[2:]}
+    rows = {line.split()[0]: line.split() for line in table.splitlines()[2:-1]}
     assert set(rows) == set(lineup)
     assert all(row[1] == "3" for row in rows.values())  # each level played three seat-games
     assert sum(float(row[2]) for row in rows.values()) == pytest.approx(3.0)  # one win shared out per game
+    for o in outcomes:
+        assert [set(p) for p in o.plays] == [set(bots.PLAY_STATS)] * 3
+        assert sum(p["houses"] for p in o.plays) <= 120
+    for level, row in rows.items():  # the play figures: means per seat-game of the level's seats
+        figures = [float(x) for x in row[-len(bots.PLAY_STATS):]]
+        seats = [(o, s) for o in outcomes for s, name in enumerate(o.lineup) if name == level]
+        expected = [sum(o.plays[s][k] for o, s in seats) / len(seats) for k in bots.PLAY_STATS]
+        assert figures == pytest.approx(expected, abs=0.005)
+    assert table.splitlines()[-1].startswith("per game, all seats: putOut ")
+
+
+def test_play_figures_count_each_seats_own_events() -> None:
+    """Put-outs, Hero awards, demolitions and double moves go to the seat named in the event."""
+    plays = [dict.fromkeys(bots.PLAY_STATS, 0) for _ in range(2)]
+    bots._count(plays, [
+        {"type": "firePutOut", "seat": 1, "district": "x", "putOut": 1},
+        {"type": "heroOfLondon", "seat": 1, "from": None},
+        {"type": "demolished", "seat": 0, "district": "y", "houses": {}},
+        {"type": "tokenPlayed", "seat": 0, "token": "doubleMove"},
+        {"type": "tokenTaken", "seat": 0, "district": "z"},
+        {"type": "fireSpread", "from": "a", "to": "b"},
+    ])
+    assert plays == [{"putOut": 0, "hero": 0, "demolished": 1, "doubleMove": 1, "houses": 0},
+                     {"putOut": 1, "hero": 1, "demolished": 0, "doubleMove": 0, "houses": 0}]
+
+
+def test_greedy_fights_fire_in_the_ladder() -> None:
+    """Greedy seats put fires out and keep houses standing (the audit found 0.1 put-outs a game before)."""
+    outcomes = bots.tournament(4, ("greedy",) * 4, games=2, seed=50, budget=None, iterations=2, procs=1)
+    assert sum(p["putOut"] for o in outcomes for p in o.plays) >= 4
+    assert all(sum(p["houses"] for p in o.plays) > 0 for o in outcomes)
 
 
 def test_the_same_seeds_give_the_same_games() -> None:
@@ -50,3 +83,15 @@ def test_a_bad_lineup_is_refused() -> None:
         bots.tournament(3, ("search", "greedy"), games=1, seed=1, budget=None, iterations=2, procs=1)
     with pytest.raises(SystemExit, match="unknown level"):
         bots.tournament(2, ("search", "genius"), games=1, seed=1, budget=None, iterations=2, procs=1)
+
+
+def test_a_logged_run_reports_the_same_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--log keeps every finished game; --report prints the table from it (a long run stopped early)."""
+    log = tmp_path / "run.jsonl"
+    outcomes = bots.tournament(2, ("greedy", "random"), games=2, seed=9, budget=None, iterations=2, procs=1, log=log)
+    assert len(log.read_text().splitlines()) == 2
+    assert bots.read_log(log) == outcomes
+    assert bots.main(["--report", str(log)]) == 0
+    printed = capsys.readouterr().out
+    assert printed.splitlines()[0] == f"2 games from {log}"
+    assert bots.report(outcomes, 2) in printed

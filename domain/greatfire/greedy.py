@@ -1,69 +1,135 @@
-"""The greedy bot for Great Fire: one step of look-ahead, rated only from what the seat's own view shows."""
+"""The greedy bot for Great Fire: one cheap step of look-ahead, decided from the seat's own view only.
+
+It rebuilds a full state from the view (determinize.py) in which every face-down or rivals' token is of an
+unknown kind, and rates outcomes with rating.rating (the R17 score, the threat to own houses and objectives,
+put-outs in reach, against the rivals). In the fire phase it plays the whole fire move whose outcome rates
+best (card, source and target together), and its double-move token when a second move gains more than
+the token is worth; in the actions phase it follows the best plan of plans.py (walk to a contained fire and
+put it out, bring bands to contain a fire, guard a threatened district, demolish a fire break) and ends the
+phase when no plan improves on standing still.
+"""
 
 from __future__ import annotations
 
 import random
+from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from domain.contract import Action, Match
-from domain.greatfire.board import load_board
+from domain.greatfire import fire, npc
+from domain.greatfire.determinize import Determinizer
+from domain.greatfire.match import GreatFireMatch
+from domain.greatfire.opening import setup_choice
+from domain.greatfire.plans import END, best_plans
+from domain.greatfire.playout import FireMove, apply, fire_moves, play_fire_move
+from domain.greatfire.rating import UNKNOWN_TOKEN, rating
+from domain.greatfire.state import Phase
+from domain.rng import Rng
 
-THREAT_PER_HOUSE = 0.6  # an own house next to a burning district is worth this much less
-LOOKAHEAD_TYPES = ("playCard", "chooseSource")  # staged fire decisions rated by their best follow-up
-
-
-def rating(view: dict[str, Any], seat: int) -> float:
-    """The seat's score as its view shows it, less the threat to its houses, less the rivals' houses."""
-    you = view["you"]
-    own = set(you["colours"])
-    districts = view["districts"]
-    board = load_board()
-    burning = {d.id for d in board.districts if districts[d.id]["burning"]}
-    own_houses = other_houses = threatened = 0
-    for d in board.districts:
-        row = districts[d.id]["houses"]
-        mine = sum(n for colour, n in row.items() if colour in own)
-        own_houses += mine
-        other_houses += sum(row.values()) - mine
-        if mine and any(board.districts[j].id in burning for j, _ in board.neighbours[d.index]):
-            threatened += mine
-    objectives = sum(o["vp"] for o in you["objectives"]
-                     if districts[o["district"]]["houses"] and not districts[o["district"]]["burning"])
-    me = view["players"][seat]
-    score: float = 2 * own_houses + me["putOut"] + objectives + you["tokens"].count("victoryPoint") + 2 * me["hero"]
-    rivals = max(1, view["seats"] - 1)
-    return float(score - THREAT_PER_HOUSE * threatened - other_houses / rivals)
-
-
-def _value(match: Match, seat: int, action: Action, depth: int) -> float:
-    trial = match.clone()
-    trial.apply(seat, action)
-    if depth and action["type"] in LOOKAHEAD_TYPES and trial.to_act() == [seat]:
-        return max(_value(trial, seat, follow, depth - 1) for follow in trial.legal_actions(seat))
-    if trial.is_over():
-        return rating(trial.view(seat) | {"you": _you_at_end(trial.view(seat), seat)}, seat)
-    return rating(trial.view(seat), seat)
-
-
-def _you_at_end(view: dict[str, Any], seat: int) -> dict[str, Any]:
-    row = view["players"][seat]
-    return {"colours": row["colours"], "objectives": row["objectives"], "tokens": row["tokens"]}
+DOUBLE_MARGIN = 0.25   # VP by which a second fire move must beat ending the phase, beyond the token's own value
+NPC_STEPS = 50         # cap on the automated steps followed after breaking a 2-player tie
+TIE = 1e-9
 
 
 def greedy(match: Match, seat: int, rng: random.Random) -> Action:
-    """Pick the best-rated legal action; ending the actions phase wins ties (no aimless moves)."""
-    legal = match.legal_actions(seat)
+    """The greedy level: the best-rated legal action, computed from match.view(seat) alone."""
+    return greedy_from_view(match.view(seat), seat, rng)
+
+
+def greedy_from_view(view: dict[str, Any], seat: int, rng: random.Random) -> Action:
+    """Choose the seat's action from its view alone (same view and rng state: same action)."""
+    if view["phase"] == Phase.REDEAL.value:
+        return {"type": "redeal"}  # R15: five identical cards; any fresh hand is better
+    s = working_state(view, seat, rng)
+    legal = s.legal_actions(seat)
     if len(legal) == 1:
         return legal[0]
-    here = rating(match.view(seat), seat)
-    best: list[Action] = []
-    best_value = float("-inf")
-    for action in legal:
-        value = here if action["type"] in ("endActions", "endFire", "keepHand") else _value(match, seat, action, 2)
-        if action["type"] in ("endActions", "endFire", "keepHand"):
-            value += 1e-6
-        if value > best_value + 1e-9:
-            best, best_value = [action], value
-        elif abs(value - best_value) <= 1e-9:
-            best.append(action)
-    return rng.choice(best)
+    if s.phase in (Phase.PLACE_BANDS, Phase.PLACE_PAWNS):
+        action = setup_choice(s, seat)
+    elif s.phase is Phase.FIRE:
+        action = _fire(s, seat, rng)
+    elif s.phase is Phase.ACTIONS:
+        steps = best_plans(s, seat)[0].steps
+        action = steps[0] if steps else END
+    elif s.phase is Phase.DISCARD:
+        hand = Counter(s.hands[seat])
+        action = {"type": "discard", "card": max(sorted(hand), key=hand.__getitem__)}  # keep the hand varied
+    else:  # placing cones (R8, R12) or breaking a 2-player tie (R21)
+        action = _best(s, seat, legal, rng)
+    for listed in legal:
+        if listed == action:
+            return listed
+    raise AssertionError(f"greedy produced an unlisted action {action}")
+
+
+def working_state(view: dict[str, Any], seat: int, rng: random.Random) -> GreatFireMatch:
+    """A full state consistent with the view, every token the seat has not seen marked UNKNOWN_TOKEN."""
+    s = Determinizer(view, seat).sample(Rng(rng.getrandbits(64)))
+    s.board_tokens = [None if t is None else UNKNOWN_TOKEN for t in s.board_tokens]
+    s.tokens = [list(t) if other == seat else [UNKNOWN_TOKEN] * len(t) for other, t in enumerate(s.tokens)]
+    return s
+
+
+def _pick(scored: list[tuple[float, Any]], rng: random.Random) -> Any:
+    """The best-scored item; rng breaks exact ties."""
+    top = max(value for value, _ in scored)
+    return rng.choice([item for value, item in scored if value >= top - TIE])
+
+
+def _rated(s: GreatFireMatch, seat: int, change: Callable[[GreatFireMatch], None]) -> float:
+    trial = s.clone()
+    change(trial)
+    return rating(trial, seat)
+
+
+def _best(s: GreatFireMatch, seat: int, actions: list[Action], rng: random.Random) -> Action:
+    """The action whose outcome rates best; after a tie-break, the non-player turn's steps run on first."""
+    def outcome(action: Action) -> Callable[[GreatFireMatch], None]:
+        def change(trial: GreatFireMatch) -> None:
+            apply(trial, seat, action)
+            for _ in range(NPC_STEPS):
+                if trial.phase is not Phase.NON_PLAYER:
+                    break
+                npc.step(trial, [])
+        return change
+
+    action: Action = _pick([(_rated(s, seat, outcome(a)), a) for a in actions], rng)
+    return action
+
+
+def _best_move(s: GreatFireMatch, seat: int, rng: random.Random) -> tuple[float, FireMove] | None:
+    """The whole fire move (with the card played, or any card in hand) whose outcome rates best."""
+    moves = fire_moves(s, seat, s.card)
+    if not moves:
+        return None
+    def outcome(move: FireMove) -> Callable[[GreatFireMatch], None]:
+        return lambda trial: play_fire_move(trial, seat, move)
+
+    scored = [(_rated(s, seat, outcome(m)), m) for m in moves]
+    move: FireMove = _pick(scored, rng)
+    return max(value for value, _ in scored), move
+
+
+def _fire(s: GreatFireMatch, seat: int, rng: random.Random) -> Action:
+    ids = s.geo.ids
+    if s.source is not None:
+        assert s.card is not None
+        spreads: list[Action] = [{"type": "spreadFire", "district": ids[t]} for t in fire.targets(s, s.card, s.source)]
+        return _best(s, seat, spreads, rng)
+    if s.card is not None and s.moves_left == 0:
+        # R18b pause: R7, play the token when a second move with the card gains more than the token is worth.
+        if "doubleMove" not in s.tokens[seat]:
+            return {"type": "endFire"}
+        trial = s.clone()
+        apply(trial, seat, {"type": "playDoubleMove"})
+        second = _best_move(trial, seat, rng)
+        if second is not None and second[0] > rating(s, seat) + DOUBLE_MARGIN:
+            return {"type": "playDoubleMove"}
+        return {"type": "endFire"}
+    best = _best_move(s, seat, rng)
+    assert best is not None, "the fire phase always offers a move (R8 opens the discard phase instead)"
+    move = best[1]
+    if move.card is not None:
+        return {"type": "playCard", "card": move.card}
+    return {"type": "chooseSource", "district": ids[move.source]}

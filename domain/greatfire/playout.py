@@ -14,10 +14,11 @@ from domain.contract import Action, Event
 from domain.greatfire import fire, npc, scoring, setup, turns
 from domain.greatfire.actions import demolition_sites
 from domain.greatfire.components import CARDS
-from domain.greatfire.greedy import THREAT_PER_HOUSE
+from domain.greatfire.plans import band_paths
+from domain.greatfire.rating import EXPOSURE, pawn_reach
 from domain.greatfire.state import Phase, State
 
-THREAT = THREAT_PER_HOUSE  # VP an own house next to a burning district is counted short (as the greedy bot does)
+THREAT = 2 * EXPOSURE[1]  # VP an own house next to a burning district is counted short (as rating.rating does)
 TOKEN_VALUE = 0.5     # VP a face-down token is worth to the seat that burns its district
 HELD_TOKEN_VALUE = 0.5  # VP a held demolition or double-move token is worth (spent only for a gain)
 NOISE = 1.0           # VP of uniform noise on the policy's fire choices, so playouts differ
@@ -113,7 +114,8 @@ def fire_moves(s: State, seat: int, played: str | None) -> list[FireMove]:
     return out
 
 
-def _play_fire_move(s: State, seat: int, move: FireMove) -> None:
+def play_fire_move(s: State, seat: int, move: FireMove) -> None:
+    """Play a whole fire move (its card when not yet played, the source, the target)."""
     ids = s.geo.ids
     if move.card is not None:
         apply(s, seat, {"type": "playCard", "card": move.card})
@@ -144,7 +146,7 @@ def policy_step(s: State, rng: random.Random) -> None:
     elif phase is Phase.FIRE:
         _fire_phase(s, seat, rng)
     elif phase is Phase.ACTIONS:
-        _actions_phase(s, seat, rng)
+        _actions_phase(s, seat)
     elif phase is Phase.PLACE_CONES:
         weights = colour_weights(s, seat)
         sites = fire.placeable(s)
@@ -180,35 +182,26 @@ def _fire_phase(s: State, seat: int, rng: random.Random) -> None:
         best = _best_fire_move(s, seat, s.card, rng) if "doubleMove" in s.tokens[seat] else None
         if best is not None and best[1] > NOISE:
             apply(s, seat, {"type": "playDoubleMove"})
-            _play_fire_move(s, seat, best[0])
+            play_fire_move(s, seat, best[0])
         else:
             apply(s, seat, {"type": "endFire"})
         return
     best = _best_fire_move(s, seat, s.card, rng)
     assert best is not None, "the fire phase always offers a move (R8 opens the discard phase instead)"
-    _play_fire_move(s, seat, best[0])
+    play_fire_move(s, seat, best[0])
 
 
-def _actions_phase(s: State, seat: int, rng: random.Random) -> None:
-    """Put out fire where possible, contain burning fires next to own houses, walk a pawn to a contained fire."""
+def _actions_phase(s: State, seat: int) -> None:
+    """Put out fire in reach, contain burning fires next to own houses, demolish a break before own houses."""
     geo = s.geo
-    ids, adjacent, origin = geo.ids, geo.adjacent, geo.origin
+    ids, adjacent = geo.ids, geo.adjacent
     own = s.colours[seat]
     while s.phase is Phase.ACTIONS and s.turn == seat:
         action: Action | None = None
         if s.ap:
-            for d in s.pawns[seat]:
-                if s.contained(d):
-                    action = {"type": "putOut", "district": ids[d]}
-                    break
+            action = _put_out_step(s, seat)
         if action is None and s.ap:
             action = _containing_band_move(s, own)
-        if action is None and s.ap >= 2:
-            for pawn, d in enumerate(s.pawns[seat]):
-                steps = [e for e in adjacent[d] if e != origin and s.contained(e)]
-                if steps:
-                    action = {"type": "movePawn", "pawn": pawn, "to": ids[rng.choice(steps)]}
-                    break
         if action is None:
             sites = demolition_sites(s)
             if sites:
@@ -220,17 +213,52 @@ def _actions_phase(s: State, seat: int, rng: random.Random) -> None:
         apply(s, seat, action or {"type": "endActions"})
 
 
-def _containing_band_move(s: State, own: list[int]) -> Action | None:
-    """A free band next to a burning district one cone short of contained, whose fire threatens own houses."""
+def _put_out_step(s: State, seat: int) -> Action | None:
+    """Put out where a pawn stands on a contained fire, else step towards the nearest one it can reach and
+    still put out this turn."""
     geo = s.geo
-    for d, bands in enumerate(s.bands):
-        if bands <= s.cones[d]:
+    contained = [d for d, c in enumerate(s.cones) if c and c <= s.bands[d]]
+    if not contained:
+        return None
+    reach = pawn_reach(geo)
+    best: tuple[int, int, int] | None = None  # steps, pawn, target
+    for pawn, at in enumerate(s.pawns[seat]):
+        for d in contained:
+            k = reach.steps[d][at]
+            if k == 0:
+                return {"type": "putOut", "district": geo.ids[d]}
+            if k < s.ap and (best is None or k < best[0]):
+                best = (k, pawn, d)
+    if best is None:
+        return None
+    _, pawn, d = best
+    return {"type": "movePawn", "pawn": pawn, "to": geo.ids[reach.next_step[d][s.pawns[seat][pawn]]]}
+
+
+def _containing_band_move(s: State, own: list[int]) -> Action | None:
+    """A step of the nearest free band towards a burning district next to own houses that the free bands in
+    reach can contain this turn."""
+    geo = s.geo
+    free = [d for d, bands in enumerate(s.bands) if bands > s.cones[d]]
+    if not free:
+        return None
+    best: tuple[int, int, list[int]] | None = None  # steps of the first band, band, its path's next steps
+    for t, cones in enumerate(s.cones):
+        need = cones - s.bands[t]
+        if need <= 0 or need > 2 or t == geo.origin or not any(
+                s.houses[x][c] for x in geo.adjacent[t] for c in own):
             continue
-        for e in geo.adjacent[d]:
-            if e != geo.origin and s.cones[e] == s.bands[e] + 1 and any(
-                    s.houses[x][c] for x in geo.adjacent[e] for c in own):
-                return {"type": "moveBand", "from": geo.ids[d], "to": geo.ids[e]}
-    return None
+        dist, hop = band_paths(s, t)
+        units = sorted(dist[b] for b in free for _ in range(s.bands[b] - s.cones[b]))
+        if len(units) < need or sum(units[:need]) > s.ap:
+            continue
+        first = min(free, key=dist.__getitem__)
+        if best is None or dist[first] < best[0]:
+            best = (dist[first], first, hop)
+    if best is None:
+        return None
+    _, band, hop = best
+    return {"type": "moveBand", "from": geo.ids[band], "to": geo.ids[hop[band]]}
 
 
 def playout(s: State, seat: int, rng: random.Random, horizon: int) -> None:

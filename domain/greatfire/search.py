@@ -4,10 +4,14 @@ Each iteration samples a fresh determinization of the view (determinize.py: the 
 with what the seat sees), plays one of the seat's root moves in it, lets the cheap playout policy play every
 seat (opponents, the 2-player non-player turns, chance) until the end of the seat's next turn (playout.py),
 and scores the leaf from the seat's side: its score less the threat to its houses, against the rivals'.
-Every root move first gets SWEEP visits round-robin, then UCB1 picks the move of each iteration. Root moves
+Every root move first gets SWEEP visits round-robin, then UCB1 picks the move of each iteration; moves are
+ranked by their mean reward plus a prior: PRIOR times how much worse the greedy rating (rating.py) rates the
+move's immediate outcome than the best move's, which settles what the noisy playouts cannot tell apart. Root moves
 are the legal actions, except in the fire phase, where a root move is a whole fire move (card, source,
-target; or the double-move token and a move); the bot returns its first, currently legal, step and searches
-again at the next step. Setup placements use a heuristic (opening.py); a redeal is always taken.
+target; or the double-move token and a move), and in the actions phase, where it is one of the PLANS best
+plans of plans.py for the action points left, or ending the phase; the bot returns its first, currently
+legal, step and searches again at the next step. Setup placements use a heuristic (opening.py); a redeal is
+always taken.
 
 The n-th visit of every root move uses the n-th sampled world and the same playout random stream, so moves
 are compared on the same guesses (common random numbers). With an iteration budget the decision depends only
@@ -33,7 +37,9 @@ from domain.greatfire import fire
 from domain.greatfire.determinize import Determinizer
 from domain.greatfire.match import GreatFireMatch
 from domain.greatfire.opening import setup_choice
+from domain.greatfire.plans import END, best_plans
 from domain.greatfire.playout import FireMove, apply, evaluate, fire_moves, playout
+from domain.greatfire.rating import UNKNOWN_TOKEN, rating
 from domain.greatfire.state import Phase
 from domain.rng import Rng
 
@@ -46,6 +52,9 @@ SWEEP = 3              # visits every root move gets, round-robin on the same wo
 PASSES = ("endActions", "endFire")
 PASS_MARGIN = 0.05     # VP by which a move must beat passing to be preferred to it
 HORIZON = 3            # playouts stop when the seat's next turn ends (playout.playout)
+PRIOR = 0.5            # weight of the greedy rating of a root move's immediate outcome (rating.rating)
+KEEP = 6               # root moves searched: the best by prior (and passing)
+PLANS = 8              # actions phase: the best-rated plans searched as root moves (ending the phase among them)
 Move = tuple[Action, ...]
 
 
@@ -90,6 +99,11 @@ def _positive(name: str) -> float | None:
 
 def root_moves(s: GreatFireMatch, seat: int) -> list[Move]:
     """The moves searched at the root; the first action of each is legal now."""
+    if s.phase is Phase.ACTIONS:
+        # The rest of the turn as one plan (plans.py): the best-rated ones, each ended by endActions.
+        plans = best_plans(s, seat)
+        kept = plans[:PLANS] + [p for p in plans[PLANS:] if not p.steps]  # ending the phase is always a move
+        return [(*plan.steps, END) for plan in kept]
     if s.phase is not Phase.FIRE:
         return [(a,) for a in s.legal_actions(seat)]
     ids = s.geo.ids
@@ -118,11 +132,33 @@ class Arm:
     move: Move
     visits: int = 0
     total: float = 0.0
+    prior: float = 0.0  # PRIOR x (the move's outcome rated by rating.rating less the best move's): <= 0
 
     @property
     def mean(self) -> float:
         """Mean reward so far."""
         return self.total / self.visits if self.visits else float("-inf")
+
+    @property
+    def score(self) -> float:
+        """Mean reward with the prior added: what the search ranks moves by."""
+        return self.mean + self.prior
+
+
+def set_priors(world: GreatFireMatch, seat: int, arms: list[Arm]) -> None:
+    """Rate each root move's immediate outcome as the greedy bot would (tokens of unknown kind)."""
+    base = world.clone()
+    base.board_tokens = [None if t is None else UNKNOWN_TOKEN for t in base.board_tokens]
+    values = []
+    for arm in arms:
+        trial = base.clone()
+        steps = arm.move[:-1] if len(arm.move) > 1 and arm.move[-1] == END else arm.move
+        for action in steps:
+            apply(trial, seat, action)
+        values.append(rating(trial, seat))
+    top = max(values)
+    for arm, value in zip(arms, values, strict=True):
+        arm.prior = PRIOR * (value - top)
 
 
 def search_from_view(view: dict[str, Any], seat: int, rng: random.Random, budget: Budget) -> Action:
@@ -140,8 +176,20 @@ def search_from_view(view: dict[str, Any], seat: int, rng: random.Random, budget
     arms = [Arm(move) for move in root_moves(world, seat)]
     if len(arms) == 1:
         return _listed(arms[0].move[0], legal)
-    best = _search(det, seat, arms, master, budget)
+    set_priors(world, seat, arms)
+    best = _search(det, seat, shortlist(arms), master, budget)
     return _listed(best.move[0], legal)
+
+
+def shortlist(arms: list[Arm]) -> list[Arm]:
+    """The KEEP moves the prior rates best, and passing (ending the phase) when it is a move.
+
+    A few visits each to 30-40 moves leave means too noisy to rank (the best-looking is the luckiest), so the
+    search spends its budget on the moves worth comparing.
+    """
+    ranked = sorted(arms, key=lambda a: -a.prior)
+    kept = ranked[:KEEP]
+    return kept + [a for a in ranked[KEEP:] if a.move[0]["type"] in PASSES]
 
 
 def _listed(action: Action, legal: list[Action]) -> Action:
@@ -168,7 +216,7 @@ def _search(det: Determinizer, seat: int, arms: list[Arm], master: Rng, budget: 
             mean = rewards_sum / count
             spread = math.sqrt(max(rewards_sq / count - mean * mean, 0.0)) or 1.0
             log_n = math.log(count)
-            arm = max(arms, key=lambda a: a.mean + EXPLORATION * spread * math.sqrt(log_n / a.visits))
+            arm = max(arms, key=lambda a: a.score + EXPLORATION * spread * math.sqrt(log_n / a.visits))
         while len(worlds) <= arm.visits:
             worlds.append(master.next_u64())
         reward = _simulate(det, seat, arm.move, worlds[arm.visits])
@@ -181,10 +229,11 @@ def _search(det: Determinizer, seat: int, arms: list[Arm], master: Rng, budget: 
 
 
 def _final(arms: list[Arm]) -> Arm:
-    """The most visited move; a pass (ending the phase) that does about as well wins (no aimless moves)."""
-    best = max(arms, key=lambda a: (a.visits, a.mean))
+    """The best-scored move seen enough; a pass (ending the phase) that does about as well wins (no aimless
+    moves)."""
+    best = max(arms, key=lambda a: (a.visits >= SWEEP, a.score, a.visits))
     for arm in arms:
-        if arm.move[0]["type"] in PASSES and arm.visits >= SWEEP and arm.mean >= best.mean - PASS_MARGIN:
+        if arm.move[0]["type"] in PASSES and arm.visits >= SWEEP and arm.score >= best.score - PASS_MARGIN:
             return arm
     return best
 

@@ -3,84 +3,32 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
-from domain import titles
 from domain.bots import BOTS, LEVELS, check_environment, choose_action, random_bot
 from domain.contract import Action
 from domain.greatfire.determinize import Determinizer, determinize
 from domain.greatfire.match import GreatFireMatch
-from domain.greatfire.search import Budget, budget_from_env, search_bot_with, search_from_view
+from domain.greatfire.search import (
+    KEEP,
+    PLANS,
+    Arm,
+    Budget,
+    budget_from_env,
+    root_moves,
+    search_bot_with,
+    search_from_view,
+    set_priors,
+    shortlist,
+)
 from domain.greatfire.state import TOTAL_CONES, Phase
 from domain.rng import Rng
-from tests.greatfire.positions import scrambled
+from tests.greatfire.bot_positions import ViewOnly, kinds_of_positions, new_match, play, positions
+from tests.greatfire.positions import blank, put, scrambled, to_actions
 
-TITLE = titles.get("greatfire")
-
-
-def _match(seats: int, seed: int, **options: Any) -> GreatFireMatch:
-    m = TITLE.new_match(seats=seats, seed=seed, options=options)
-    assert isinstance(m, GreatFireMatch)
-    return m
-
-
-def _play(m: GreatFireMatch, pick: Callable[[GreatFireMatch, int], Action]) -> Iterator[GreatFireMatch]:
-    """Play m to its end, pick choosing each seat's action; yield every position where a seat owes a decision."""
-    while not m.is_over():
-        if m.system_due():
-            m.run_system_step()
-            continue
-        yield m
-        (seat,) = m.to_act()
-        m.apply(seat, pick(m, seat))
-
-
-def _positions(seats: int, seed: int, every: int = 1, **options: Any) -> Iterator[GreatFireMatch]:
-    """The positions of a seeded random game where a seat owes a decision (every n-th one)."""
-    rng = random.Random(seed)
-    for k, m in enumerate(_play(_match(seats, seed, **options), lambda m, seat: random_bot(m, seat, rng))):
-        if k % every == 0:
-            yield m
-
-
-class ViewOnly:
-    """A match stand-in that offers nothing but view(): any other access fails the test."""
-
-    def __init__(self, match: GreatFireMatch) -> None:
-        self._match = match
-
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """The wrapped match's view."""
-        return self._match.view(seat)
-
-
-def _kinds_of_positions() -> list[tuple[str, GreatFireMatch]]:
-    """Positions of each kind the bot decides in: setup, fire stages, actions, placing cones, 2-player tie."""
-    wanted = {"placeBands", "placePawns", "fire:card", "fire:source", "fire:target", "fire:double", "actions",
-              "placeCones", "discard", "nonPlayerChoice"}
-    found: dict[str, GreatFireMatch] = {}
-    games: list[tuple[int, int, dict[str, Any]]] = [
-        (4, 11, {}), (3, 12, {"hiddenColours": True}), (2, 13, {"npcTies": "conductor"}),
-        (2, 14, {"npcTies": "conductor", "hiddenColours": True}), (6, 15, {})]
-    for seats, seed, options in games:
-        for m in _positions(seats, seed, **options):
-            kind = m.phase.value
-            if m.phase is Phase.FIRE:
-                kind = ("fire:target" if m.source is not None else "fire:card" if m.card is None
-                        else "fire:source" if m.moves_left else "fire:double")
-            if kind in wanted and kind not in found and m.version > 3 and len(m.legal_actions(m.turn)) > 1:
-                found[kind] = m.clone()
-        if set(found) >= wanted - {"discard", "fire:double"}:
-            break
-    assert set(found) >= {"placeBands", "placePawns", "fire:card", "fire:source", "fire:target", "actions",
-                          "nonPlayerChoice"}, sorted(found)
-    return sorted(found.items())
-
-
-POSITIONS = _kinds_of_positions()
+POSITIONS = kinds_of_positions()
 
 
 @pytest.mark.parametrize(("kind", "position"), POSITIONS, ids=[k for k, _ in POSITIONS])
@@ -121,7 +69,7 @@ def test_same_view_same_seed_same_decision() -> None:
 ])
 def test_determinization_is_consistent_and_playable(seats: int, seed: int, options: dict[str, Any]) -> None:
     """A sample shows the seat exactly its view and legal actions, keeps every count, and plays to the end."""
-    for k, m in enumerate(_positions(seats, seed, every=17, **options)):
+    for k, m in enumerate(positions(seats, seed, every=17, **options)):
         if m.phase is Phase.REDEAL:
             continue
         seat = m.turn
@@ -158,7 +106,7 @@ def test_determinization_is_consistent_and_playable(seats: int, seed: int, optio
 
 def test_samples_vary_only_in_what_is_hidden() -> None:
     """Different seeds give different guesses of the hidden facts, never different public ones."""
-    m = next(m for m in _positions(4, 31) if m.phase is Phase.ACTIONS and m.version > 60)
+    m = next(m for m in positions(4, 31) if m.phase is Phase.ACTIONS and m.version > 60)
     det = Determinizer(m.view(m.turn), m.turn)
     samples = [det.sample(Rng(k)) for k in range(12)]
     assert len({str(s.hands) for s in samples}) > 1
@@ -183,7 +131,7 @@ def test_the_bot_only_plays_legal_actions(seats: int, seed: int, options: dict[s
         searched += seat == 0
         return action
 
-    for _ in _play(_match(seats, seed, **options), pick):
+    for _ in play(new_match(seats, seed, **options), pick):
         pass
     assert searched > 20
 
@@ -217,3 +165,34 @@ def test_an_unusable_budget_is_refused_by_name(monkeypatch: pytest.MonkeyPatch, 
         budget_from_env()
     with pytest.raises(ValueError, match=name):
         check_environment()
+
+
+def test_in_the_actions_phase_root_moves_are_whole_plans() -> None:
+    """Each root move spends the action points towards an aim and ends the phase; ending at once is one."""
+    m = blank()
+    put(m, "newgate", cones=2, bands=2, houses={})
+    m.pawns[0] = [m.geo.index["holborn"]]
+    to_actions(m)
+    moves = root_moves(m, 0)
+    assert ({"type": "endActions"},) in moves and len(moves) <= PLANS + 1
+    legal = m.legal_actions(0)
+    for move in moves:
+        assert move[-1] == {"type": "endActions"} and move[0] in legal
+    walk_and_put_out = ({"type": "movePawn", "pawn": 0, "to": "newgate"},
+                        {"type": "putOut", "district": "newgate"}, {"type": "putOut", "district": "newgate"})
+    assert any(move[:3] == walk_and_put_out for move in moves)
+
+
+def test_priors_rate_each_root_move_against_the_best() -> None:
+    """The greedy rating of each root move's outcome, relative to the best one (0), breaks the search's ties."""
+    _, position = next((k, p) for k, p in POSITIONS if k == "actions")
+    arms = [Arm(move) for move in root_moves(position.clone(), position.turn)]
+    set_priors(position.clone(), position.turn, arms)
+    assert max(a.prior for a in arms) == 0.0 and all(a.prior <= 0.0 for a in arms)
+
+
+def test_the_search_compares_only_the_moves_the_prior_rates_best_and_passing() -> None:
+    arms = [Arm(({"type": "spreadFire", "district": str(k)},), prior=-float(k)) for k in range(10)]
+    arms.append(Arm(({"type": "endFire"},), prior=-20.0))
+    kept = shortlist(arms)
+    assert [a.prior for a in kept] == [*(-float(k) for k in range(KEEP)), -20.0]

@@ -1,0 +1,133 @@
+"""How good a state looks to one seat, from facts the seat knows: the R17 score, the threat, what is in reach.
+
+The greedy bot and the search bot's action plans rate states with it. It reads the public board, the seat's
+own colours, objectives and tokens, and every seat's put-out cones and the Hero of London card; it never
+reads another seat's hand, objectives or tokens, nor what a face-down token is (UNKNOWN_TOKEN stands for a
+token whose kind the seat has not seen).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from domain.greatfire import fire
+from domain.greatfire.geometry import Geometry
+from domain.greatfire.state import ACTION_POINTS, HERO_THRESHOLD, HERO_VP, State
+
+UNKNOWN_TOKEN = "unknown"      # a token the seat holds or will take without having seen its kind
+TOKEN_VALUE = {"victoryPoint": 1.0, "demolition": 0.5, "doubleMove": 0.5}
+UNKNOWN_VALUE = 0.6            # the pool's mean: 10 charges and 6 double moves at 0.5, 4 one-VP tokens at 1
+EXPOSURE = (0.0, 0.3, 0.45, 0.55)  # share of a district's value lost when 0, 1, 2, 3+ burning groups border it
+GUARDED = 0.35                 # a free band covers the first cone that arrives (R6): that much of the risk stays
+PUT_OUT_REACH = 0.35           # VP per contained cone the seat's pawn can reach and put out next turn
+HERO_CHASE = 0.5               # VP for standing a put-out away from taking the Hero of London card
+
+
+@dataclass(frozen=True)
+class Reach:
+    """Steps a pawn needs between districts (never through Pudding Lane), and the next step on the way."""
+
+    steps: tuple[tuple[int, ...], ...]
+    next_step: tuple[tuple[int, ...], ...]
+
+
+_REACH: dict[int, tuple[Geometry, Reach]] = {}
+
+
+def pawn_reach(geo: Geometry) -> Reach:
+    """All-pairs pawn distances over the board (R11: any adjacent district but Pudding Lane), cached."""
+    cached = _REACH.get(id(geo))
+    if cached is not None and cached[0] is geo:
+        return cached[1]
+    n = len(geo.ids)
+    far = n + 1
+    steps: list[tuple[int, ...]] = []
+    next_step: list[tuple[int, ...]] = []
+    for target in range(n):
+        # breadth first from the target: dist[d] is d's distance to target, hop[d] d's next step towards it
+        dist = [far] * n
+        hop = [-1] * n
+        dist[target] = 0
+        frontier = [target]
+        while frontier:
+            following = []
+            for e in frontier:
+                for d in geo.adjacent[e]:
+                    if dist[d] == far and d != geo.origin:
+                        dist[d] = dist[e] + 1
+                        hop[d] = e
+                        following.append(d)
+            frontier = following
+        steps.append(tuple(dist))
+        next_step.append(tuple(hop))
+    reach = Reach(tuple(steps), tuple(next_step))  # steps[target][d]: from d to target
+    _REACH[id(geo)] = (geo, reach)
+    return reach
+
+
+def live_groups(s: State) -> tuple[list[int], set[int]]:
+    """Burning groups (fire.burning_groups) and those able to spread: holding a district with >= 2 cones (R1)."""
+    label = fire.burning_groups(s)
+    cones = s.cones
+    return label, {g for d, g in enumerate(label) if g != -1 and cones[d] >= 2}
+
+
+def rating(s: State, seat: int) -> float:
+    """The seat's R17 score less what the fire threatens, plus put-outs in reach, against the rivals' mean."""
+    geo = s.geo
+    own = s.colours[seat]
+    cones, bands, houses = s.cones, s.bands, s.houses
+    label, live = live_groups(s)
+    objectives = {geo.index[o] for o in s.objectives[seat]}
+    mine = other = 0
+    own_risk = other_risk = 0.0
+    objective_vp = 0.0
+    for d, row in enumerate(houses):
+        total = sum(row)
+        if not total:
+            continue
+        held = sum(row[c] for c in own)
+        mine += held
+        other += total - held
+        burning = label[d] != -1
+        risk = 0.0
+        if not burning:
+            groups = {label[e] for e in geo.adjacent[d] if label[e] in live}
+            risk = EXPOSURE[min(len(groups), 3)]
+            if risk and bands[d] > cones[d]:
+                risk *= GUARDED
+            own_risk += 2 * held * risk
+            other_risk += 2 * (total - held) * risk
+        if d in objectives and not burning:
+            objective_vp += geo.objective_vp[d] * (1 - risk)
+    put_out = s.put_out[seat]
+    mine_total = (2 * mine - own_risk + put_out + objective_vp + token_value(s.tokens[seat])
+                  + HERO_VP * (s.hero == seat) + _reach(s, seat))
+    rivals = max(1, s.seats - 1)
+    rivals_put_out = sum(s.put_out) - put_out + (HERO_VP if s.hero is not None and s.hero != seat else 0)
+    return mine_total - (2 * other - other_risk + rivals_put_out) / rivals
+
+
+def token_value(tokens: list[str]) -> float:
+    """VP the held tokens are worth: one-VP tokens score, charges and double moves are worth spending well."""
+    return sum(TOKEN_VALUE.get(t, UNKNOWN_VALUE) for t in tokens)
+
+
+def _reach(s: State, seat: int) -> float:
+    """Contained cones the seat's pawns can put out next turn (and the Hero card they would bring)."""
+    contained = [d for d, c in enumerate(s.cones) if c and c <= s.bands[d]]
+    if not contained:
+        return 0.0
+    steps = pawn_reach(s.geo).steps
+    best = 0
+    for at in s.pawns[seat]:
+        if at < 0:
+            continue
+        for d in contained:
+            best = max(best, min(s.cones[d], ACTION_POINTS - steps[d][at]))
+    value = PUT_OUT_REACH * best
+    holder = s.hero
+    need = HERO_THRESHOLD if holder is None else s.put_out[holder] + 1
+    if holder != seat and best and s.put_out[seat] + best >= need:
+        value += HERO_CHASE
+    return value
