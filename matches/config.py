@@ -22,7 +22,7 @@ class Settings:
     steps_per_job: int = 200               # automated steps one worker job may run before handing on
     seconds_per_job: float = 20.0          # ...and seconds (search bots think for seconds; RQ kills a job at 300)
     max_body_bytes: int = 64 * 1024
-    appendfsync: str = "everysec"          # the embedded Redis's fsync policy: "everysec" or "always"
+    appendfsync: str = "always"            # the embedded Redis's fsync policy: "always" or "everysec"
     tick_seconds: float = 1.0              # how often each worker's reconciler looks at the due-set
     stall_seconds: float = 10.0            # a service step with no commit for this long is (re)enqueued
     takeover_delay: float = 3.0            # seconds the owner of a taken-over seat has on each decision

@@ -43,7 +43,7 @@ class EmbeddedRedis:
     """A redis-server child process bound to 127.0.0.1, with its data (append-only file) in a folder."""
 
     def __init__(self, data_dir: str | Path, port: int | None = None, *, appendonly: bool = True,
-                 appendfsync: str = "everysec", prefer_bundled: bool = True) -> None:
+                 appendfsync: str = "always", prefer_bundled: bool = True) -> None:
         if appendfsync not in FSYNC_POLICIES:
             raise ValueError(f"appendfsync must be one of {', '.join(FSYNC_POLICIES)}, not {appendfsync!r}")
         self.data_dir = Path(data_dir).resolve()  # redis-server reads its paths after changing into --dir

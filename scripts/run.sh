@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The run command: the service on port 8000 (GraphQL at /graphql), one RQ worker, and an embedded Redis
-# (data in var/redis, append-only file on, FIREBREAK_APPENDFSYNC: everysec or always) unless REDIS_URL points at
+# (data in var/redis, append-only file on, FIREBREAK_APPENDFSYNC: always or everysec) unless REDIS_URL points at
 # one. A child that dies (API, worker, embedded Redis) is restarted with backoff; Ctrl-C stops everything.
 set -euo pipefail
 cd "$(dirname "$0")/.."

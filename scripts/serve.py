@@ -136,7 +136,7 @@ def main() -> int:
     parser.add_argument("--data", default=str(ROOT / "var" / "redis"), help="embedded Redis data folder")
     parser.add_argument("--redis-port", type=int, default=0, help="embedded Redis port (default: a free one)")
     parser.add_argument("--appendfsync", choices=FSYNC_POLICIES, default=None,
-                        help="embedded Redis fsync policy (default: $FIREBREAK_APPENDFSYNC, else everysec)")
+                        help="embedded Redis fsync policy (default: $FIREBREAK_APPENDFSYNC, else always)")
     args = parser.parse_args()
     try:
         settings = Settings.from_env()
