@@ -163,19 +163,16 @@ def test_a_job_hands_on_after_its_time_slice(redis_url: str, redis: Redis) -> No
     queue.connection.close()
 
 
-def test_a_worker_refuses_to_start_with_an_unusable_search_budget(redis_url: str) -> None:
-    """A misconfigured worker stops at once with the variable named, instead of failing every search job."""
-    env = {**service_env(redis_url), "FIREBREAK_SEARCH_SECONDS": "soon"}
+@pytest.mark.parametrize(("name", "value", "message"), [
+    ("FIREBREAK_SEARCH_SECONDS", "soon", "FIREBREAK_SEARCH_SECONDS must be a positive number, not 'soon'"),
+    ("FIREBREAK_STALL_SECONDS", "-3", "FIREBREAK_STALL_SECONDS must be a number of seconds >= 0, not '-3'"),
+])
+def test_a_worker_refuses_to_start_with_an_unusable_setting(redis_url: str, name: str, value: str,
+                                                             message: str) -> None:
+    """A misconfigured worker stops at once with the variable named, instead of failing every search job (a bad
+    search budget) or running no reconciler (a bad tick or stall)."""
+    env = {**service_env(redis_url), name: value}
     done = subprocess.run([sys.executable, "-m", "workers.main", "--burst"], cwd=ROOT, env=env, timeout=60,
                           capture_output=True, text=True)
     assert done.returncode == 2
-    assert "FIREBREAK_SEARCH_SECONDS must be a positive number, not 'soon'" in done.stderr
-
-
-def test_a_worker_refuses_to_start_with_an_unusable_reconciler_setting(redis_url: str) -> None:
-    """A bad tick or stall stops the worker at once with the variable named (its reconciler could not run)."""
-    env = {**service_env(redis_url), "FIREBREAK_STALL_SECONDS": "-3"}
-    done = subprocess.run([sys.executable, "-m", "workers.main", "--burst"], cwd=ROOT, env=env, timeout=60,
-                          capture_output=True, text=True)
-    assert done.returncode == 2
-    assert "FIREBREAK_STALL_SECONDS must be a number of seconds >= 0, not '-3'" in done.stderr
+    assert message in done.stderr
