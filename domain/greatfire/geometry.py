@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from domain.greatfire.board import Board
@@ -44,6 +45,24 @@ class Geometry:
                     dist[e] = dist[d] + 1
                     queue.append(e)
         return dist
+
+    def paths_to(self, target: int, crossable: Sequence[bool] | None = None) -> tuple[list[int], list[int]]:
+        """Breadth first from target over districts a piece may enter (never Pudding Lane; only crossable ones
+        when given): each district's steps to target (len(ids) + 1 when none) and its next step towards it."""
+        far = len(self.ids) + 1
+        dist, hop = [far] * len(self.ids), [-1] * len(self.ids)
+        dist[target] = 0
+        frontier = [target]
+        while frontier:
+            following = []
+            for e in frontier:
+                for d in self.adjacent[e]:
+                    if dist[d] == far and d != self.origin and (crossable is None or crossable[d]):
+                        dist[d] = dist[e] + 1
+                        hop[d] = e
+                        following.append(d)
+            frontier = following
+        return dist, hop
 
 
 _CACHE: dict[int, Geometry] = {}

@@ -56,23 +56,7 @@ def band_paths(s: State, target: int) -> tuple[list[int], list[int]]:
 
     Breadth first from the target over districts a band can cross: not Pudding Lane and not burning.
     """
-    geo = s.geo
-    n = len(geo.ids)
-    far = n + 1
-    dist, hop = [far] * n, [-1] * n
-    dist[target] = 0
-    frontier = [target]
-    cones, bands = s.cones, s.bands
-    while frontier:
-        following = []
-        for e in frontier:
-            for d in geo.adjacent[e]:
-                if dist[d] == far and d != geo.origin and cones[d] <= bands[d]:
-                    dist[d] = dist[e] + 1
-                    hop[d] = e
-                    following.append(d)
-        frontier = following
-    return dist, hop
+    return s.geo.paths_to(target, [c <= b for c, b in zip(s.cones, s.bands, strict=True)])
 
 
 def _walk(ids: tuple[str, ...], hop: list[int] | tuple[int, ...], start: int, steps: int,

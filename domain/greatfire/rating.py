@@ -39,25 +39,10 @@ def pawn_reach(geo: Geometry) -> Reach:
     cached = _REACH.get(id(geo))
     if cached is not None and cached[0] is geo:
         return cached[1]
-    n = len(geo.ids)
-    far = n + 1
     steps: list[tuple[int, ...]] = []
     next_step: list[tuple[int, ...]] = []
-    for target in range(n):
-        # breadth first from the target: dist[d] is d's distance to target, hop[d] d's next step towards it
-        dist = [far] * n
-        hop = [-1] * n
-        dist[target] = 0
-        frontier = [target]
-        while frontier:
-            following = []
-            for e in frontier:
-                for d in geo.adjacent[e]:
-                    if dist[d] == far and d != geo.origin:
-                        dist[d] = dist[e] + 1
-                        hop[d] = e
-                        following.append(d)
-            frontier = following
+    for target in range(len(geo.ids)):
+        dist, hop = geo.paths_to(target)  # dist[d]: d's distance to target, hop[d]: its next step
         steps.append(tuple(dist))
         next_step.append(tuple(hop))
     reach = Reach(tuple(steps), tuple(next_step))  # steps[target][d]: from d to target
