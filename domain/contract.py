@@ -1,12 +1,118 @@
-"""The game-agnostic contract every title implements; the API and workers only speak this."""
+"""The game-agnostic contract every title implements; the API, the live-match layer and the workers only speak this.
+
+A title is one package under domain/ (registered in domain/titles.py) and one client module under web/titles/.
+It provides a Title (what the game is: seats, typed option specs, score columns, its bots, the match factory)
+and Match objects (whose decision is pending, legal actions, apply, views, the typed result, resampling of what
+a seat cannot see). Values crossing the contract are frozen dataclasses or JSON-able data.
+"""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any, Protocol
 
 JSON = Any
 Action = dict[str, Any]
 Event = dict[str, Any]
+
+
+class OptionKind(str, Enum):
+    """The type of an option's value."""
+
+    BOOL = "bool"
+    INT = "int"
+    CHOICE = "choice"
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option a title accepts when a match is created.
+
+    kind: bool (true/false), int (a whole number between minimum and maximum; a maximum of None for seat
+    options means "below the seat count") or choice (one of choices). nullable: null is accepted too (its
+    meaning is in the description). seats: the seat counts the option applies to (empty: every count).
+    """
+
+    name: str
+    kind: OptionKind
+    default: JSON
+    description: str
+    choices: tuple[str, ...] = ()
+    nullable: bool = False
+    minimum: int | None = None
+    maximum: int | None = None
+    seats: tuple[int, ...] = ()
+
+    def to_dict(self) -> dict[str, JSON]:
+        """The spec as JSON-able data."""
+        return {"name": self.name, "kind": self.kind.value, "default": self.default,
+                "description": self.description, "choices": list(self.choices), "nullable": self.nullable,
+                "minimum": self.minimum, "maximum": self.maximum, "seats": list(self.seats)}
+
+
+@dataclass(frozen=True)
+class ScoreColumn:
+    """One named part of a seat's final score (each title names its own: houses, putOut...; money, poverty...)."""
+
+    key: str
+    label: str
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class SeatScore:
+    """A seat's final total and its parts, keyed by the title's score columns (in their order)."""
+
+    seat: int
+    total: int
+    parts: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a match played to its end came out: every seat's score, the winners (several on a true tie) and, in
+    the title's words, why it ended."""
+
+    scores: tuple[SeatScore, ...]
+    winners: tuple[int, ...]
+    reason: str
+
+    def to_dict(self) -> dict[str, JSON]:
+        """The result as JSON-able data."""
+        return {"scores": [{"seat": s.seat, "total": s.total, "parts": dict(s.parts)} for s in self.scores],
+                "winners": list(self.winners), "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long one bot decision may think: seconds and/or iterations, whichever runs out first (the service
+    reads it from its settings and passes it in; a bot that does not search ignores it)."""
+
+    seconds: float | None = 0.4
+    iterations: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.seconds is None and self.iterations is None:
+            raise ValueError("a budget needs seconds or iterations")
+
+
+BotChoice = Callable[["Match", int, random.Random, Budget], Action]
+
+
+@dataclass(frozen=True)
+class BotLevel:
+    """A bot a seat can be given: its level name, what it does, and the function that picks its action.
+
+    choose(match, seat, rng, budget) must read only what match.view(seat) (or match.resample(seat, ...)) shows,
+    and return one of match.legal_actions(seat).
+    """
+
+    name: str
+    description: str
+    choose: BotChoice
 
 
 class Match(Protocol):
@@ -17,7 +123,8 @@ class Match(Protocol):
     version: int
 
     def to_act(self) -> list[int]:
-        """Return the seats owing a decision now ([] when the match is over)."""
+        """Return the seats owing a decision now, any number at once ([] when the match is over or the next
+        step is the service's)."""
         ...
 
     def legal_actions(self, seat: int) -> list[Action]:
@@ -25,7 +132,9 @@ class Match(Protocol):
         ...
 
     def apply(self, seat: int, action: Action) -> list[Event]:
-        """Apply an action and return its events; raise a RulesError and change nothing if illegal."""
+        """Apply an action and return its events; raise a RulesError and change nothing if illegal.
+
+        An event with an "audience" list of seats is private to them (domain.events.visible_to)."""
         ...
 
     def system_due(self) -> bool:
@@ -44,8 +153,14 @@ class Match(Protocol):
         """Return True once the match has ended."""
         ...
 
-    def result(self) -> dict[str, JSON] | None:
-        """Return the scores and winners once over, else None."""
+    def result(self) -> Result | None:
+        """Return the typed result once over, else None."""
+        ...
+
+    def resample(self, seat: int, rng: random.Random) -> Match:
+        """Return a copy in which everything hidden from the seat is redrawn at random, consistently with what
+        the seat has seen (its view and the events it was shown): the copy depends on hidden facts only through
+        what the seat knows. An information-set search (domain.search) plays in such copies."""
         ...
 
     def to_dict(self) -> dict[str, JSON]:
@@ -58,15 +173,29 @@ class Match(Protocol):
 
 
 class Title(Protocol):
-    """A playable game: metadata, options, and the factory for matches."""
+    """A playable game: metadata, typed options, score columns, its bots, and the factory for matches."""
 
     id: str
     name: str
     min_seats: int
     max_seats: int
+    takeover_level: str  # the level of bots() that plays a seat whose turn clock ran out
 
-    def options(self) -> dict[str, JSON]:
-        """Return the options this title accepts, with their defaults and descriptions."""
+    def option_specs(self) -> list[OptionSpec]:
+        """Return the options this title accepts, in the order a form shows them."""
+        ...
+
+    def check_options(self, seats: object, options: dict[str, JSON] | None) -> dict[str, JSON]:
+        """Return the options with defaults filled in; raise BadOptions naming what is wrong with the seat count
+        or an option."""
+        ...
+
+    def score_columns(self) -> list[ScoreColumn]:
+        """Return the named parts of a final score, in the order a results table shows them."""
+        ...
+
+    def bots(self) -> list[BotLevel]:
+        """Return the title's own bot levels (the generic "random" level is added by domain.bots)."""
         ...
 
     def new_match(self, seats: int, seed: int, options: dict[str, JSON] | None = None) -> Match:
@@ -74,7 +203,7 @@ class Title(Protocol):
         ...
 
     def board(self) -> dict[str, JSON] | None:
-        """Return the map data a client draws (None for a title without a board)."""
+        """Return the static data a client draws (a map; None for a title without one)."""
         ...
 
     def match_from_dict(self, data: dict[str, JSON]) -> Match:
