@@ -28,8 +28,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from domain import titles
-from domain.bots import BOTS, Bot
-from domain.greatfire.search import DEFAULT_SECONDS, search_bot_with
+from domain.bots import Bot, bound, levels
+from domain.contract import Budget
+from domain.greatfire.search import DEFAULT_SECONDS
 
 # (seats, lineup, share of --games): the 4-player runs are the targets, the others a smaller check.
 PRESETS: dict[str, list[tuple[int, tuple[str, ...], float]]] = {
@@ -90,9 +91,9 @@ def _count(plays: list[dict[str, int]], events: list[dict[str, object]]) -> None
 
 
 def _bots(budget: float | None, iterations: int | None) -> dict[str, Bot]:
-    bots = dict(BOTS)
-    bots["search"] = search_bot_with(budget_seconds=budget, iterations=iterations)
-    return bots
+    title = titles.get("greatfire")
+    spent = Budget(seconds=budget, iterations=iterations)
+    return {name: bound(title, name, spent) for name in levels(title)}
 
 
 def play(game: Game) -> Outcome:
@@ -118,8 +119,7 @@ def play(game: Game) -> Outcome:
         if choice:
             choice_times[seat].append(elapsed)
         _count(plays, match.apply(seat, action))
-    result = match.result()
-    assert result is not None
+    result = match.view(None)["result"]  # the title's own breakdown (housesLeft is not a score column)
     totals = [row["total"] for row in result["scores"]]
     for seat, row in enumerate(result["scores"]):
         plays[seat]["houses"] = row["housesLeft"]
@@ -188,7 +188,7 @@ def tournament(seats: int, lineup: tuple[str, ...], games: int, seed: int, budge
     to a JSON-lines file (see --report), so a long run stopped early still gives its figures."""
     if len(lineup) != seats:
         raise SystemExit(f"the lineup names {len(lineup)} levels for {seats} seats")
-    unknown = sorted(set(lineup) - set(BOTS) - {"search"})
+    unknown = sorted(set(lineup) - set(levels(titles.get("greatfire"))))
     if unknown:
         raise SystemExit(f"unknown level(s): {', '.join(unknown)}")
     specs = [Game(seats, seed + g, lineup[g % seats:] + lineup[:g % seats], budget, iterations)

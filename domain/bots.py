@@ -1,51 +1,50 @@
-"""Bots: pure functions from a match and a seat to an action; each level picks only among legal actions."""
+"""Bot levels: the generic "random" level plus each title's own (Title.bots()); each picks only legal actions."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
 
-from domain.contract import Action, Match
+from domain.contract import Action, BotLevel, Budget, Match, Title
 
-Bot = Callable[[Match, int, random.Random], Action]
+Bot = Callable[[Match, int, random.Random], Action]  # a level with its budget bound (benches, tests)
 
 
-def random_bot(match: Match, seat: int, rng: random.Random) -> Action:
+def random_choice(match: Match, seat: int, rng: random.Random, budget: Budget | None = None) -> Action:
     """Pick uniformly among the seat's legal actions."""
     return rng.choice(match.legal_actions(seat))
 
 
-def greedy_bot(match: Match, seat: int, rng: random.Random) -> Action:
-    """Pick the action whose outcome the title's heuristic rates best from the seat's own view."""
-    from domain.greatfire.greedy import greedy
-
-    return greedy(match, seat, rng)
+def random_bot(match: Match, seat: int, rng: random.Random) -> Action:
+    """Pick uniformly among the seat's legal actions (the random level as a plain bot)."""
+    return random_choice(match, seat, rng)
 
 
-def search_bot(match: Match, seat: int, rng: random.Random) -> Action:
-    """Search from the seat's view alone (information-set Monte Carlo); budget: domain.greatfire.search."""
-    from domain.greatfire.search import budget_from_env, search_from_view
-
-    return search_from_view(match.view(seat), seat, rng, budget_from_env())
+RANDOM = BotLevel("random", "Picks uniformly among its legal actions.", random_choice)
 
 
-BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot, "search": search_bot}
-LEVELS = tuple(BOTS)
-TAKEOVER_LEVELS: dict[str, str] = {"greatfire": "greedy"}  # title id -> the level that plays a timed-out seat
+def levels(title: Title) -> dict[str, BotLevel]:
+    """Every bot level a seat of this title can be given, by name: random first, then the title's own."""
+    return {RANDOM.name: RANDOM, **{level.name: level for level in title.bots()}}
 
 
-def takeover_level(title_id: str) -> str:
-    """The bot level that plays a seat of this title whose turn clock ran out (the title's sensible bot)."""
-    return TAKEOVER_LEVELS.get(title_id, "random")
+def takeover_level(title: Title) -> str:
+    """The level that plays a seat of this title whose turn clock ran out (the title's sensible bot)."""
+    return title.takeover_level if title.takeover_level in levels(title) else RANDOM.name
 
 
-def check_environment() -> None:
-    """Raise ValueError when a level's settings in the environment are unusable (workers call it at start)."""
-    from domain.greatfire.search import budget_from_env
+def bound(title: Title, level: str, budget: Budget | None = None) -> Bot:
+    """The level as a plain bot with its budget bound; raise KeyError for a level the title does not have."""
+    choose = levels(title)[level].choose
+    spent = Budget() if budget is None else budget
 
-    budget_from_env()
+    def bot(match: Match, seat: int, rng: random.Random) -> Action:
+        return choose(match, seat, rng, spent)
+
+    return bot
 
 
-def choose_action(level: str, match: Match, seat: int, rng: random.Random) -> Action:
-    """The action a bot of this level takes for the seat."""
-    return BOTS[level](match, seat, rng)
+def choose_action(title: Title, level: str, match: Match, seat: int, rng: random.Random,
+                  budget: Budget | None = None) -> Action:
+    """The action a bot of this level takes for the seat, within the budget (default: Budget())."""
+    return levels(title)[level].choose(match, seat, rng, Budget() if budget is None else budget)

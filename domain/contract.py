@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any, Protocol
 
 JSON = Any
@@ -19,7 +19,7 @@ Action = dict[str, Any]
 Event = dict[str, Any]
 
 
-class OptionKind(str, Enum):
+class OptionKind(StrEnum):
     """The type of an option's value."""
 
     BOOL = "bool"

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain import titles
-from domain.bots import LEVELS
+from domain.bots import levels
 from domain.errors import DomainError
 from matches.clocks import Clock, ClockError
 from matches.duties import due_at
@@ -56,13 +56,13 @@ class Lobby:
         try:
             title = titles.get(title_id)
             seed = secrets.randbits(63) if seed is None else seed
-            match = title.new_match(seats=seats, seed=seed, options=options or {})
+            options_used = title.check_options(seats, options)
+            match = title.new_match(seats=seats, seed=seed, options=options_used)
             clocks = None if clock is None else Clock.new(*clock, seats)
         except DomainError as exc:
             raise LobbyError(exc.code, str(exc)) from None
         except ClockError as exc:
             raise LobbyError("BAD_OPTIONS", str(exc)) from None
-        options_used = match.view(None).get("options", options or {})
         match_id, host_token = await self.store.create(title.id, seats, options_used, seed, match.to_dict(),
                                                        clocks)
         return Created(match_id, host_token)
@@ -76,9 +76,10 @@ class Lobby:
 
     async def add_bot(self, match_id: str, seat: int | None, level: str, host_token: str | None) -> Seated:
         """Seat a bot; only the host (or a seated player) of the match may."""
-        if level not in LEVELS:
-            raise LobbyError("UNKNOWN_BOT_LEVEL", f"bot level must be one of {', '.join(LEVELS)}")
         loaded = await self._waiting(match_id, seat)
+        known = levels(titles.get(loaded.meta["title"]))
+        if level not in known:
+            raise LobbyError("UNKNOWN_BOT_LEVEL", f"bot level must be one of {', '.join(known)}")
         if not loaded.is_host(host_token):
             raise LobbyError("UNAUTHORIZED", "adding a bot needs the match's host token or a seat token")
         record = {"name": f"{level} bot", "kind": "bot", "level": level}

@@ -13,7 +13,7 @@ from typing import Any
 
 from domain import titles
 from domain.bots import choose_action, takeover_level
-from domain.contract import Event, Match
+from domain.contract import Budget, Event, Match
 from domain.errors import GameOver, NotYourTurn, RulesError
 from domain.events import visible_to
 from matches import duties, keys
@@ -33,9 +33,10 @@ def engine(loaded: Loaded) -> Match:
 class Pipeline:
     """Applies steps to live matches; stateless apart from its connections."""
 
-    def __init__(self, store: MatchStore, scheduler: Scheduler) -> None:
+    def __init__(self, store: MatchStore, scheduler: Scheduler, budget: Budget | None = None) -> None:
         self.store = store
         self.scheduler = scheduler
+        self.budget = Budget() if budget is None else budget  # a bot decision's thinking time (workers' settings)
 
     async def act(self, match_id: str, token: str | None, action: Any, expected_version: int,
                   idempotency_key: str | None = None) -> tuple[ActOutcome, Loaded | None]:
@@ -168,17 +169,19 @@ class Pipeline:
         else:
             assert duty.seat is not None
             seat = duty.seat
+            title = titles.get(loaded.meta["title"])
             if duty.kind == duties.BOT:
                 level = loaded.seats[seat]["level"]
             else:
                 assert clock is not None
-                level = takeover_level(loaded.meta["title"])
+                level = takeover_level(title)
                 if duty.expired:
                     events = [{"type": "clockExpired", "seat": seat},
                               {"type": "seatTakenOver", "seat": seat, "level": level}]
                     running = [s for s in running if s != seat]
                     clock = clock.take_over(seat)
-            action = choose_action(level, match, seat, random.Random(f"{loaded.id}:{loaded.version}"))
+            action = choose_action(title, level, match, seat, random.Random(f"{loaded.id}:{loaded.version}"),
+                                   self.budget)
             events = [*events, *match.apply(seat, action)]
             entry = {"seat": seat, "action": action, "bot": level}
             if duty.kind == duties.TAKEOVER:

@@ -60,3 +60,33 @@ def test_layers_point_inward() -> None:
             if names - may:
                 offenders[path] = sorted(names - may)
     assert offenders == {}
+
+
+def _title_words() -> set[str]:
+    """Every registered title's id and name, and its package name, lower-cased."""
+    from domain import titles
+
+    words = set()
+    for title in titles.all_titles():
+        words |= {title.id.lower(), title.name.lower(), type(title).__module__.split(".")[1].lower()}
+        words.add(title.name.split(":")[0].split("(")[0].strip().lower())
+    return words
+
+
+def _service_files() -> list[Path]:
+    """The code that must serve any title without naming one: api/, matches/, workers/ and generic domain/."""
+    files = [p for package in ("api", "matches", "workers") for p in (ROOT / package).rglob("*.py")]
+    return files + [p for p in (ROOT / "domain").glob("*.py") if p.name != "titles.py"]
+
+
+def test_no_service_code_names_a_title() -> None:
+    """A title is a plug-in: only domain/<title>/ and the registry (domain/titles.py) name it (issue 12)."""
+    words = _title_words()
+    assert "greatfire" in words
+    offenders = {}
+    for path in _service_files():
+        text = path.read_text(encoding="utf-8").lower()
+        named = sorted(w for w in words if w in text)
+        if named:
+            offenders[str(path.relative_to(ROOT))] = named
+    assert offenders == {}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from domain import titles
+from domain.bots import levels, takeover_level
 from domain.errors import BadOptions, UnknownTitle
 
 
@@ -12,7 +13,24 @@ def test_registry_lists_great_fire() -> None:
     title = titles.get("greatfire")
     assert [t.id for t in titles.all_titles()] == ["greatfire"]
     assert (title.min_seats, title.max_seats) == (2, 6)
-    assert set(title.options()) == {"hiddenColours", "moreDestruction", "startSeat", "npcTies"}
+    assert [spec.name for spec in title.option_specs()] == ["hiddenColours", "moreDestruction", "startSeat",
+                                                            "npcTies"]
+
+
+def test_bot_levels_are_random_plus_the_titles_own() -> None:
+    title = titles.get("greatfire")
+    assert list(levels(title)) == ["random", "greedy", "search"]
+    assert takeover_level(title) == "greedy"
+
+
+def test_every_option_default_is_accepted_and_listed_choices_are_valid() -> None:
+    for title in titles.all_titles():
+        for seats in range(title.min_seats, title.max_seats + 1):
+            applying = [spec for spec in title.option_specs() if not spec.seats or seats in spec.seats]
+            assert title.check_options(seats, {spec.name: spec.default for spec in applying})
+            for spec in applying:
+                for choice in spec.choices:
+                    assert title.check_options(seats, {spec.name: choice})[spec.name] == choice
 
 
 def test_unknown_title() -> None:

@@ -10,6 +10,7 @@ from matches.config import Settings
 from matches.pipeline import Pipeline
 from matches.scheduler import Scheduler
 from matches.store import MatchStore
+from workers.budget import budget_from_env
 
 log = logging.getLogger("firebreak.workers")
 
@@ -23,7 +24,7 @@ async def _advance(settings: Settings, match_id: str, version: int) -> str:
     redis = connections.async_client(settings.redis_url, decode_responses=True)
     try:
         store = MatchStore(redis, settings)
-        pipeline = Pipeline(store, Scheduler(redis, settings))
+        pipeline = Pipeline(store, Scheduler(redis, settings), budget_from_env())
         try:
             outcome = await pipeline.advance(str(match_id), int(version), settings.steps_per_job,
                                            settings.seconds_per_job)

@@ -17,9 +17,9 @@ from types import FrameType
 from redis.exceptions import RedisError
 from rq import Queue, SimpleWorker
 
-from domain.bots import check_environment
 from matches import connections, reconciler
 from matches.config import Settings
+from workers.budget import budget_from_env
 
 log = logging.getLogger("firebreak.workers")
 
@@ -43,7 +43,7 @@ def main() -> None:
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     try:
-        check_environment()
+        budget_from_env()
         settings = Settings.from_env()
     except ValueError as exc:
         parser.exit(2, f"workers.main: {exc}\n")

@@ -8,29 +8,12 @@ import strawberry
 
 from api.context import Info
 from api.schema.match import Match
+from api.schema.title import Title
 from api.schema.types import JSON, InvalidInput, MatchNotFound, MatchStarted, MatchStatus, SeatTaken, Unauthorized
 from domain import titles
-from domain.bots import LEVELS
 from matches.lobby import LobbyError
 
 MAX_PAGE = 100
-
-
-@strawberry.type
-class Title:
-    """A playable game."""
-
-    id: str
-    name: str
-    min_seats: int
-    max_seats: int
-    options: JSON = strawberry.field(description="option name -> {type, default, description}")
-    bot_levels: list[str]
-    board: JSON | None = strawberry.field(
-        resolver=lambda root: titles.get(root.id).board(),
-        description="The map a client draws: districts (id, name, region, kind, size, objective, tokenSite, "
-                    "presetBand, x, y on a 1000x1000 canvas, north up) and links {from, to, dir}; null for a title "
-                    "without a board")
 
 
 @strawberry.type
@@ -139,8 +122,7 @@ class LobbyQuery:
     @strawberry.field
     def titles(self) -> list[Title]:
         """The playable titles with their seat range, options and bot levels."""
-        return [Title(id=t.id, name=t.name, min_seats=t.min_seats, max_seats=t.max_seats, options=t.options(),
-                      bot_levels=list(LEVELS)) for t in titles.all_titles()]
+        return [Title.of(t) for t in titles.all_titles()]
 
     @strawberry.field
     async def matches(self, info: Info, status: MatchStatus = MatchStatus.WAITING, first: int = 20,

@@ -9,11 +9,14 @@ from typing import Any
 import strawberry
 
 from api.context import Info
+from api.schema.title import ScoreColumn, score_columns
 from api.schema.types import JSON, MatchStatus
 from domain.contract import Match as EngineMatch
+from domain.contract import Result
 from domain.events import visible_to
 from matches.duties import humans
 from matches.pipeline import engine
+from matches.results import final_result
 from matches.scheduler import automated_next
 from matches.store import Loaded
 
@@ -37,6 +40,45 @@ class EndReason(Enum):
 
     FINISHED = "finished"
     ABANDONED = "abandoned"
+
+
+@strawberry.type(description="One named part of a seat's score.")
+class ScorePart:
+    """One named part of a seat's score."""
+
+    key: str = strawberry.field(description="The score column's key (Title.scoreColumns).")
+    value: int = strawberry.field(description="The points of this part.")
+
+
+@strawberry.type(description="A seat's final score.")
+class SeatScore:
+    """A seat's final score."""
+
+    seat: int = strawberry.field(description="The seat.")
+    total: int = strawberry.field(description="The seat's final total.")
+    parts: list[ScorePart] = strawberry.field(description="The total's parts, in the title's column order.")
+
+
+@strawberry.type(description="How an over match came out.")
+class MatchResult:
+    """How an over match came out."""
+
+    end_reason: EndReason = strawberry.field(description="Played to its end, or abandoned.")
+    reason: str = strawberry.field(description="Why it ended, in the title's words.")
+    columns: list[ScoreColumn] = strawberry.field(description="The title's score columns, in order.")
+    scores: list[SeatScore] = strawberry.field(description="Every seat's score ([] for an abandoned match).")
+    winners: list[int] = strawberry.field(
+        description="The winning seats: several on a true tie, [] for an abandoned match.")
+
+    @classmethod
+    def of(cls, loaded: Loaded, result: Result) -> MatchResult:
+        """The GraphQL form of a stored match's result."""
+        title_id = loaded.meta["title"]
+        return cls(end_reason=EndReason(loaded.end_reason), reason=result.reason, columns=score_columns(title_id),
+                   scores=[SeatScore(seat=s.seat, total=s.total,
+                                     parts=[ScorePart(key=k, value=v) for k, v in s.parts.items()])
+                           for s in result.scores],
+                   winners=list(result.winners))
 
 
 @strawberry.type
@@ -93,7 +135,7 @@ class Match:
 
     @strawberry.field
     def title(self) -> str:
-        """The title id (e.g. "greatfire")."""
+        """The title id (one of titles' ids)."""
         return self.loaded.meta["title"]
 
     @strawberry.field
@@ -185,6 +227,9 @@ class Match:
         return [MatchEvent(version=v, events=visible_to(events, self.viewer)) for v, events in rows]
 
     @strawberry.field
-    def result(self) -> JSON | None:
-        """Scores and winners once the match is over, else null."""
-        return self._engine().result() if self.loaded.status == "over" else None
+    def result(self) -> MatchResult | None:
+        """Scores, winners and why it ended once the match is over, else null."""
+        if self.loaded.status != "over":
+            return None
+        result = final_result(self.loaded, self._engine())
+        return None if result is None else MatchResult.of(self.loaded, result)

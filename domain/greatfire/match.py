@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from domain.contract import Action, Event
+from domain.contract import Action, Event, Result
 from domain.errors import GameOver, IllegalAction, MalformedAction, NoSystemStep, NotYourTurn, UnknownSeat
 from domain.greatfire import npc, scoring, setup, turns, views
 from domain.greatfire.components import Components
 from domain.greatfire.geometry import Geometry
 from domain.greatfire.state import Phase, State
+from domain.rng import Rng
 
 SETUP_PHASES = (Phase.REDEAL, Phase.PLACE_BANDS, Phase.PLACE_PAWNS)
 
@@ -99,9 +101,15 @@ class GreatFireMatch(State):
         """Return True once the match has ended."""
         return self.phase is Phase.OVER
 
-    def result(self) -> dict[str, Any] | None:
-        """Return the scores and winners once over, else None."""
-        return scoring.result(self) if self.phase is Phase.OVER else None
+    def result(self) -> Result | None:
+        """Return the typed result once over (R17), else None."""
+        return scoring.typed_result(self) if self.phase is Phase.OVER else None
+
+    def resample(self, seat: int, rng: random.Random) -> GreatFireMatch:
+        """Return a copy with what the seat cannot see redrawn from its view alone (determinize.py)."""
+        from domain.greatfire.determinize import determinize
+
+        return determinize(self.view(seat), seat, Rng(rng.getrandbits(64)))
 
     def clone(self) -> GreatFireMatch:
         """Return an independent copy."""

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.contract import Result, SeatScore
 from domain.greatfire.state import HERO_VP, State
+
+PARTS = ("houses", "putOut", "objectives", "tokens", "hero")  # the title's score columns, in order
 
 
 def survives(s: State, d: int) -> bool:
@@ -36,3 +39,14 @@ def result(s: State) -> dict[str, Any]:
 
     best = max(rank(row) for row in scores)
     return {"scores": scores, "winners": [row["seat"] for row in scores if rank(row) == best]}
+
+
+def typed_result(s: State) -> Result:
+    """The final result as the contract's Result (parts keyed by the score columns)."""
+    plain = result(s)
+    scores = tuple(SeatScore(row["seat"], row["total"], {part: row[part] for part in PARTS})
+                   for row in plain["scores"])
+    return Result(scores, tuple(plain["winners"]), reason=END_REASON)
+
+
+END_REASON = "the last card was drawn from the deck and every player took one more turn"

@@ -17,22 +17,20 @@ The n-th visit of every root move uses the n-th sampled world and the same playo
 are compared on the same guesses (common random numbers). With an iteration budget the decision depends only
 on the view and the rng (same seed, same action); with a time budget it depends on the machine's speed.
 
-The service's "search" level (domain.bots) reads its budget at each decision from the environment:
-FIREBREAK_SEARCH_SECONDS (default 0.4) and/or FIREBREAK_SEARCH_ITERATIONS (deterministic; with both set,
-whichever runs out first). Other budgets: search_bot_with(budget_seconds=..., iterations=...).
+The budget (contract.Budget: seconds and/or iterations, whichever runs out first) is passed in: the service's
+workers read theirs from their settings (workers/budget.py). search_bot_with(...) binds one for benches and tests.
 """
 
 from __future__ import annotations
 
 import math
-import os
 import random
 import time
 from dataclasses import dataclass
 from typing import Any
 
 from domain.bots import Bot
-from domain.contract import Action, Match
+from domain.contract import Action, Budget, Match
 from domain.greatfire import fire
 from domain.greatfire.determinize import Determinizer
 from domain.greatfire.match import GreatFireMatch
@@ -43,9 +41,7 @@ from domain.greatfire.rating import UNKNOWN_TOKEN, rating
 from domain.greatfire.state import Phase
 from domain.rng import Rng
 
-DEFAULT_SECONDS = 0.4
-ENV_SECONDS = "FIREBREAK_SEARCH_SECONDS"        # the service's "search" level reads these at each decision
-ENV_ITERATIONS = "FIREBREAK_SEARCH_ITERATIONS"
+DEFAULT_SECONDS = Budget().seconds
 EXPLORATION = 0.5      # UCB1 constant, in units of the spread of the rewards seen
 ENOUGH = 60            # with a time budget, stop early once the moves average this many visits
 SWEEP = 3              # visits every root move gets, round-robin on the same worlds, before UCB1
@@ -56,45 +52,6 @@ PRIOR = 0.5            # weight of the greedy rating of a root move's immediate 
 KEEP = 6               # root moves searched: the best by prior (and passing)
 PLANS = 8              # actions phase: the best-rated plans searched as root moves (ending the phase among them)
 Move = tuple[Action, ...]
-
-
-@dataclass(frozen=True)
-class Budget:
-    """How long one decision may search: seconds and/or iterations, whichever runs out first."""
-
-    seconds: float | None = DEFAULT_SECONDS
-    iterations: int | None = None
-
-    def __post_init__(self) -> None:
-        if self.seconds is None and self.iterations is None:
-            raise ValueError("a search budget needs seconds or iterations")
-
-
-def budget_from_env() -> Budget:
-    """The budget of the "search" level: FIREBREAK_SEARCH_SECONDS / _ITERATIONS, else DEFAULT_SECONDS.
-
-    Raises ValueError naming the variable when a value is not a positive number (workers check at start).
-    """
-    seconds = _positive(ENV_SECONDS)
-    iterations = _positive(ENV_ITERATIONS)
-    if iterations is not None:
-        if not iterations.is_integer():
-            raise ValueError(f"{ENV_ITERATIONS} must be a whole number, not {iterations}")
-        return Budget(seconds=seconds, iterations=int(iterations))
-    return Budget(seconds=DEFAULT_SECONDS if seconds is None else seconds)
-
-
-def _positive(name: str) -> float | None:
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return None
-    try:
-        value = float(raw)
-    except ValueError:
-        value = math.nan
-    if not 0 < value < math.inf:
-        raise ValueError(f"{name} must be a positive number, not {raw!r}")
-    return value
 
 
 def root_moves(s: GreatFireMatch, seat: int) -> list[Move]:
@@ -245,6 +202,11 @@ def _simulate(det: Determinizer, seat: int, move: Move, world_seed: int) -> floa
         apply(s, seat, action)
     playout(s, seat, random.Random(world_seed), HORIZON)
     return evaluate(s, seat)
+
+
+def search(match: Match, seat: int, rng: random.Random, budget: Budget) -> Action:
+    """The search level: choose from match.view(seat) alone within the budget."""
+    return search_from_view(match.view(seat), seat, rng, budget)
 
 
 def search_bot_with(budget_seconds: float | None = DEFAULT_SECONDS, iterations: int | None = None) -> Bot:

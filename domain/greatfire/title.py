@@ -4,26 +4,50 @@ from __future__ import annotations
 
 import functools
 import json
+import random
 from typing import Any
 
+from domain.contract import Action, BotLevel, Budget, Match, OptionKind, OptionSpec, ScoreColumn
 from domain.errors import BadOptions
 from domain.greatfire.board import SHIPPED_BOARD, load_board
 from domain.greatfire.components import shipped_components
 from domain.greatfire.geometry import geometry
+from domain.greatfire.greedy import greedy
 from domain.greatfire.match import GreatFireMatch
+from domain.greatfire.search import search
 from domain.greatfire.setup import deal_setup
 from domain.rng import Rng
 
-OPTIONS: dict[str, dict[str, Any]] = {
-    "hiddenColours": {"type": "bool", "default": False,
-                      "description": "Optional rule A: colours are dealt face down and pawns at random."},
-    "moreDestruction": {"type": "bool", "default": False,
-                        "description": "Optional rule B: two more rounds after the last intensify."},
-    "startSeat": {"type": "int|null", "default": None,
-                  "description": "The start player; null draws one from the seed."},
-    "npcTies": {"type": "conductor|random", "default": "conductor",
-                "description": "2 players: who breaks a true tie in a non-player turn (R21)."},
-}
+OPTION_SPECS = [
+    OptionSpec("hiddenColours", OptionKind.BOOL, False,
+               "Optional rule A: colours are dealt face down and pawns at random."),
+    OptionSpec("moreDestruction", OptionKind.BOOL, False,
+               "Optional rule B: two more rounds after the last intensify (3-6 players).", seats=(3, 4, 5, 6)),
+    OptionSpec("startSeat", OptionKind.INT, None, "The start player; null draws one from the seed.",
+               nullable=True, minimum=0),
+    OptionSpec("npcTies", OptionKind.CHOICE, "conductor",
+               "2 players: who breaks a true tie in a non-player turn (R21): the conductor (the player whose "
+               "turn it is not) or the seed.", choices=("conductor", "random"), seats=(2,)),
+]
+OPTIONS = {spec.name: spec for spec in OPTION_SPECS}
+SCORE_COLUMNS = [
+    ScoreColumn("houses", "Houses", "2 VP for each of your houses left on the board"),
+    ScoreColumn("putOut", "Put out", "1 VP for each fire cone you put out"),
+    ScoreColumn("objectives", "Objectives", "VP of your objective districts that survived (R17)"),
+    ScoreColumn("tokens", "Tokens", "1 VP for each victory-point token"),
+    ScoreColumn("hero", "Hero", "the Hero of London's bonus"),
+]
+
+
+def _greedy(match: Match, seat: int, rng: random.Random, budget: Budget) -> Action:
+    return greedy(match, seat, rng)
+
+
+BOTS = [
+    BotLevel("greedy", "Rates each legal action's outcome from its own view, one step ahead (greedy.py).", _greedy),
+    BotLevel("search", "Information-set Monte Carlo search from its own view within the service's budget "
+             "(search.py).", search),
+]
 
 
 @functools.cache
@@ -42,9 +66,19 @@ class GreatFireTitle:
     min_seats = 2
     max_seats = 6
 
-    def options(self) -> dict[str, Any]:
-        """Return the accepted options with their defaults and descriptions."""
-        return {name: dict(spec) for name, spec in OPTIONS.items()}
+    takeover_level = "greedy"
+
+    def option_specs(self) -> list[OptionSpec]:
+        """Return the accepted options, in the order a form shows them."""
+        return list(OPTION_SPECS)
+
+    def score_columns(self) -> list[ScoreColumn]:
+        """Return the parts of a final score (R17)."""
+        return list(SCORE_COLUMNS)
+
+    def bots(self) -> list[BotLevel]:
+        """Return the title's own levels: greedy and search."""
+        return list(BOTS)
 
     def check_options(self, seats: object, options: dict[str, Any] | None) -> dict[str, Any]:
         """Return the options with defaults filled in; raise BadOptions for anything unsupported."""
@@ -54,7 +88,7 @@ class GreatFireTitle:
         unknown = sorted(set(given) - set(OPTIONS))
         if unknown:
             raise BadOptions(f"unknown option(s): {', '.join(unknown)}")
-        out = {name: spec["default"] for name, spec in OPTIONS.items()}
+        out = {name: spec.default for name, spec in OPTIONS.items()}
         for name in ("hiddenColours", "moreDestruction"):
             if name in given:
                 if not isinstance(given[name], bool):

@@ -15,6 +15,7 @@ from domain.greatfire.greedy import greedy
 from domain.greatfire.match import GreatFireMatch
 from domain.greatfire.rating import rating
 from domain.greatfire.state import HERO_VP, Phase
+from domain.greatfire.title import GREAT_FIRE
 from tests.greatfire.bot_positions import ViewOnly, kinds_of_positions, new_match, play
 from tests.greatfire.positions import act, blank, idx, put, scrambled, to_actions
 
@@ -129,7 +130,8 @@ def test_it_never_reads_hidden_facts(kind: str, position: GreatFireMatch) -> Non
     assert other.to_dict() != position.to_dict() and other.view(seat) == position.view(seat)
     first = greedy(position, seat, random.Random(5))
     assert greedy(other, seat, random.Random(5)) == first
-    assert choose_action("greedy", ViewOnly(position), seat, random.Random(5)) == first  # type: ignore[arg-type]
+    assert choose_action(GREAT_FIRE, "greedy", ViewOnly(position), seat,  # type: ignore[arg-type]
+                         random.Random(5)) == first
     assert first in position.legal_actions(seat)
 
 

@@ -150,7 +150,7 @@ def play_checked(seats: int, seed: int, options: dict[str, Any], *, apply_all: b
             replay.apply(*entry)
     assert replay.to_dict() == m.to_dict()
     result = m.result()
-    assert result is not None and result["winners"]
+    assert result is not None and result.winners
     # R13: one (two) more rounds without drawing after the last card: every hand ends with 4 (3) cards.
     assert [len(hand) for hand in m.hands] == [3 if options["moreDestruction"] else 4] * seats
     return m

@@ -7,16 +7,14 @@ from typing import Any
 
 import pytest
 
-from domain.bots import BOTS, LEVELS, check_environment, choose_action, random_bot
-from domain.contract import Action
+from domain.bots import choose_action, levels, random_bot
+from domain.contract import Action, Budget
 from domain.greatfire.determinize import Determinizer, determinize
 from domain.greatfire.match import GreatFireMatch
 from domain.greatfire.search import (
     KEEP,
     PLANS,
     Arm,
-    Budget,
-    budget_from_env,
     root_moves,
     search_bot_with,
     search_from_view,
@@ -24,6 +22,7 @@ from domain.greatfire.search import (
     shortlist,
 )
 from domain.greatfire.state import TOTAL_CONES, Phase
+from domain.greatfire.title import GREAT_FIRE
 from domain.rng import Rng
 from tests.greatfire.bot_positions import ViewOnly, kinds_of_positions, new_match, play, positions
 from tests.greatfire.positions import blank, put, scrambled, to_actions
@@ -47,9 +46,10 @@ def test_the_bot_sees_only_its_view(kind: str, position: GreatFireMatch) -> None
 
 def test_the_search_level_reads_only_the_view() -> None:
     """The registered level works on an object that offers view() and nothing else."""
-    assert "search" in LEVELS and "search" in BOTS
+    assert "search" in levels(GREAT_FIRE)
     _, position = POSITIONS[0]
-    action = choose_action("search", ViewOnly(position), position.turn, random.Random(1))  # type: ignore[arg-type]
+    action = choose_action(GREAT_FIRE, "search", ViewOnly(position), position.turn,  # type: ignore[arg-type]
+                           random.Random(1), Budget(seconds=None, iterations=8))
     assert action in position.legal_actions(position.turn)
 
 
@@ -134,37 +134,6 @@ def test_the_bot_only_plays_legal_actions(seats: int, seed: int, options: dict[s
     for _ in play(new_match(seats, seed, **options), pick):
         pass
     assert searched > 20
-
-
-def test_budget_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The service sets the "search" level's budget with FIREBREAK_SEARCH_SECONDS / _ITERATIONS."""
-    monkeypatch.delenv("FIREBREAK_SEARCH_SECONDS", raising=False)
-    monkeypatch.delenv("FIREBREAK_SEARCH_ITERATIONS", raising=False)
-    assert budget_from_env() == Budget()
-    monkeypatch.setenv("FIREBREAK_SEARCH_SECONDS", "0.05")
-    assert budget_from_env() == Budget(seconds=0.05)
-    monkeypatch.setenv("FIREBREAK_SEARCH_ITERATIONS", "30")
-    assert budget_from_env() == Budget(seconds=0.05, iterations=30)
-    monkeypatch.delenv("FIREBREAK_SEARCH_SECONDS")
-    assert budget_from_env() == Budget(seconds=None, iterations=30)
-    with pytest.raises(ValueError):
-        Budget(seconds=None, iterations=None)
-
-
-@pytest.mark.parametrize(("name", "value"), [
-    ("FIREBREAK_SEARCH_SECONDS", "fast"), ("FIREBREAK_SEARCH_SECONDS", "0"), ("FIREBREAK_SEARCH_SECONDS", "-1"),
-    ("FIREBREAK_SEARCH_SECONDS", "inf"), ("FIREBREAK_SEARCH_SECONDS", "nan"), ("FIREBREAK_SEARCH_ITERATIONS", "2.5"),
-    ("FIREBREAK_SEARCH_ITERATIONS", "-3"), ("FIREBREAK_SEARCH_ITERATIONS", "many"),
-])
-def test_an_unusable_budget_is_refused_by_name(monkeypatch: pytest.MonkeyPatch, name: str, value: str) -> None:
-    """A bad setting is a clear error naming the variable (a worker refuses to start), never a silent default."""
-    monkeypatch.delenv("FIREBREAK_SEARCH_SECONDS", raising=False)
-    monkeypatch.delenv("FIREBREAK_SEARCH_ITERATIONS", raising=False)
-    monkeypatch.setenv(name, value)
-    with pytest.raises(ValueError, match=name):
-        budget_from_env()
-    with pytest.raises(ValueError, match=name):
-        check_environment()
 
 
 def test_in_the_actions_phase_root_moves_are_whole_plans() -> None:

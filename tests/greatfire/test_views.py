@@ -95,4 +95,7 @@ def test_p5_everything_revealed_at_the_end() -> None:
         assert row["hand"] == sorted(m.hands[row["seat"]])
         assert [o["district"] for o in row["objectives"]] == m.objectives[row["seat"]]
         assert row["colours"] is not None
-    assert v["result"] == m.result()
+    result = m.result()
+    assert result is not None
+    assert v["result"]["winners"] == list(result.winners)
+    assert [row["total"] for row in v["result"]["scores"]] == [s.total for s in result.scores]

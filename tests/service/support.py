@@ -57,7 +57,8 @@ ACT = """mutation($input: ActInput!) { act(input: $input) { __typename
   ... on MatchOver { code message at: version }
   ... on Problem { code message } } }"""
 STATE = """query($id: ID!) { match(id: $id) { id title status version seatCount options you toAct serviceToAct
-  view legalActions result seats { seat taken name kind level } } }"""
+  view legalActions result { endReason reason winners scores { seat total parts { key value } } }
+  seats { seat taken name kind level } } }"""
 EVENTS = """query($id: ID!, $after: Int!, $limit: Int!) { match(id: $id) { version you
   events(afterVersion: $after, limit: $limit) { version events } } }"""
 SUBSCRIBE = """subscription($id: ID!, $after: Int!) {

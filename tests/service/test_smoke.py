@@ -12,7 +12,8 @@ JOIN = """mutation($input: JoinMatchInput!) { joinMatch(input: $input) {
   __typename ... on SeatJoined { seat token started } ... on Problem { code message } } }"""
 BOT = """mutation($input: AddBotInput!) { addBot(input: $input) {
   __typename ... on BotAdded { seat started } ... on Problem { code message } } }"""
-STATE = """query($id: ID!) { match(id: $id) { status version you toAct serviceToAct legalActions result } }"""
+STATE = """query($id: ID!) { match(id: $id) { status version you toAct serviceToAct legalActions
+  result { endReason winners scores { seat total } } } }"""
 ACT = """mutation($input: ActInput!) { act(input: $input) { __typename
   ... on ActionAccepted { version events } ... on Problem { code message } } }"""
 
