@@ -17,6 +17,7 @@ from strawberry.types.graphql import OperationType
 from api.context import Context
 from api.ratelimit import rate_limited, retry_after_header, root_fields
 from api.schema import limits
+from api.schema.descriptions import fill_from_docstrings
 from api.schema.lobby import LobbyMutation, LobbyQuery
 from api.schema.play import PlayMutation, PlayQuery
 from api.schema.subscription import Subscription
@@ -148,3 +149,4 @@ schema = FirebreakSchema(
         StoreUnavailable,
     ],
 )
+fill_from_docstrings(schema._schema)

@@ -20,9 +20,9 @@ MAX_PAGE = 100
 class MatchPage:
     """A page of matches, newest first; pass endCursor as `after` for the next page."""
 
-    items: list[Match]
-    end_cursor: str | None
-    has_next_page: bool
+    items: list[Match] = strawberry.field(description="The matches of this page.")
+    end_cursor: str | None = strawberry.field(description="Pass as `after` for the next page (null: none).")
+    has_next_page: bool = strawberry.field(description="Whether another page follows.")
 
 
 @strawberry.input
@@ -30,8 +30,9 @@ class ClockInput:
     """A Fischer clock for every seat: initialSeconds to start with (above 0, at most 7 days), plus
     incrementSeconds (0 to 1 day) each time the seat's owner acts."""
 
-    initial_seconds: float
-    increment_seconds: float = 0.0
+    initial_seconds: float = strawberry.field(description="Each seat's time at the start, in seconds.")
+    increment_seconds: float = strawberry.field(default=0.0,
+                                                description="Seconds added to a seat's time each time it acts.")
 
 
 @strawberry.input
@@ -39,67 +40,72 @@ class CreateMatchInput:
     """What to play: a title id, the number of seats, options, optionally a seed (a seeded match is
     reproducible; anyone who knows the seed can know the hidden cards) and a turn clock (none: no time limit)."""
 
-    title: str
-    seats: int
-    options: JSON | None = None
-    seed: int | None = None
-    clock: ClockInput | None = None
+    title: str = strawberry.field(description="A title id (titles).")
+    seats: int = strawberry.field(description="The number of seats, within the title's minSeats-maxSeats.")
+    options: JSON | None = strawberry.field(
+        default=None, description="An object of option values by name (Title.options); left out: defaults.")
+    seed: int | None = strawberry.field(default=None, description="Makes the match reproducible (keep it secret).")
+    clock: ClockInput | None = strawberry.field(default=None, description="A turn clock; null: no time limit.")
 
 
 @strawberry.input
 class JoinMatchInput:
     """The match to join, the seat wanted (null: the first free one) and a display name."""
 
-    match_id: strawberry.ID
-    name: str
-    seat: int | None = None
+    match_id: strawberry.ID = strawberry.field(description="The match to join.")
+    name: str = strawberry.field(description="A display name (up to 40 characters shown).")
+    seat: int | None = strawberry.field(default=None, description="The seat wanted; null: the first free one.")
 
 
 @strawberry.input
 class AddBotInput:
-    """The match, the seat (null: the first free one) and the bot level (random, greedy)."""
+    """The match, the seat (null: the first free one) and the bot level (one of the title's botLevels)."""
 
-    match_id: strawberry.ID
-    level: str
-    seat: int | None = None
+    match_id: strawberry.ID = strawberry.field(description="The match to seat the bot in.")
+    level: str = strawberry.field(description="One of the title's botLevels names.")
+    seat: int | None = strawberry.field(default=None, description="The seat; null: the first free one.")
 
 
 @strawberry.type
 class MatchCreated:
     """A new waiting match. hostToken (shown once) lets its holder add bots."""
 
-    match_id: strawberry.ID
-    host_token: str
-    match: Match
+    match_id: strawberry.ID = strawberry.field(description="The new match's id.")
+    host_token: str = strawberry.field(description="Lets its holder add bots; shown once, keep it secret.")
+    match: Match = strawberry.field(description="The new match.")
 
 
 @strawberry.type
 class SeatJoined:
     """The caller's seat and its secret token, shown once: send it as Authorization: Bearer <token>."""
 
-    match_id: strawberry.ID
-    seat: int
-    token: str
-    started: bool
+    match_id: strawberry.ID = strawberry.field(description="The match joined.")
+    seat: int = strawberry.field(description="The caller's seat.")
+    token: str = strawberry.field(description="The seat's secret token, shown once.")
+    started: bool = strawberry.field(description="Whether this took the last free seat (the match has started).")
 
 
 @strawberry.type
 class BotAdded:
     """A bot sits in the seat."""
 
-    match_id: strawberry.ID
-    seat: int
-    level: str
-    started: bool
+    match_id: strawberry.ID = strawberry.field(description="The match.")
+    seat: int = strawberry.field(description="The bot's seat.")
+    level: str = strawberry.field(description="The bot's level.")
+    started: bool = strawberry.field(description="Whether this took the last free seat (the match has started).")
 
 
-CreateMatchResult = Annotated[MatchCreated | InvalidInput, strawberry.union("CreateMatchResult")]
+CreateMatchResult = Annotated[
+    MatchCreated | InvalidInput,
+    strawberry.union("CreateMatchResult", description="The new match, or why none was created."),
+]
 JoinMatchResult = Annotated[
-    SeatJoined | MatchNotFound | SeatTaken | MatchStarted | InvalidInput, strawberry.union("JoinMatchResult")
+    SeatJoined | MatchNotFound | SeatTaken | MatchStarted | InvalidInput,
+    strawberry.union("JoinMatchResult", description="The seat taken, or why not."),
 ]
 AddBotResult = Annotated[
     BotAdded | MatchNotFound | SeatTaken | MatchStarted | Unauthorized | InvalidInput,
-    strawberry.union("AddBotResult"),
+    strawberry.union("AddBotResult", description="The bot seated, or why not."),
 ]
 
 _PROBLEMS: dict[str, type[MatchNotFound] | type[SeatTaken] | type[MatchStarted] | type[Unauthorized]] = {
@@ -125,8 +131,13 @@ class LobbyQuery:
         return [Title.of(t) for t in titles.all_titles()]
 
     @strawberry.field
-    async def matches(self, info: Info, status: MatchStatus = MatchStatus.WAITING, first: int = 20,
-                      after: str | None = None) -> MatchPage:
+    async def matches(
+        self, info: Info,
+        status: Annotated[MatchStatus, strawberry.argument(description="Which matches to list.")]
+        = MatchStatus.WAITING,
+        first: Annotated[int, strawberry.argument(description="The page size (1-100).")] = 20,
+        after: Annotated[str | None, strawberry.argument(description="A previous page's endCursor.")] = None,
+    ) -> MatchPage:
         """Matches of a status, newest first, each read as the bearer token's holder where the token is one of its
         seats' (else as a spectator): a token belongs to one match, so a listing never refuses one."""
         store = info.context.services.store
@@ -148,7 +159,9 @@ class LobbyMutation:
     """Lobby writes."""
 
     @strawberry.mutation
-    async def create_match(self, info: Info, input: CreateMatchInput) -> CreateMatchResult:
+    async def create_match(
+        self, info: Info, input: Annotated[CreateMatchInput, strawberry.argument(description="What to play.")],
+    ) -> CreateMatchResult:
         """Create a waiting match; it starts by itself when every seat is taken."""
         options = input.options
         if options is not None and not isinstance(options, dict):
@@ -165,7 +178,9 @@ class LobbyMutation:
                             match=Match.of(loaded, None))
 
     @strawberry.mutation
-    async def join_match(self, info: Info, input: JoinMatchInput) -> JoinMatchResult:
+    async def join_match(
+        self, info: Info, input: Annotated[JoinMatchInput, strawberry.argument(description="The seat wanted.")],
+    ) -> JoinMatchResult:
         """Take a seat as a person; the token in the answer is shown only this once."""
         try:
             seated = await info.context.services.lobby.join(str(input.match_id), input.seat, input.name)
@@ -176,7 +191,9 @@ class LobbyMutation:
                           started=seated.started)
 
     @strawberry.mutation
-    async def add_bot(self, info: Info, input: AddBotInput) -> AddBotResult:
+    async def add_bot(
+        self, info: Info, input: Annotated[AddBotInput, strawberry.argument(description="The bot wanted.")],
+    ) -> AddBotResult:
         """Seat a bot (needs the host token or a seat token of the match as the bearer token)."""
         info.context.check_not_blocked()
         try:

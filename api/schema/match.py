@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from enum import Enum
-from typing import Any
+from typing import Annotated, Any
 
 import strawberry
 
@@ -27,19 +27,19 @@ MAX_EVENTS_PAGE = 500
 class SeatInfo:
     """Who sits in a seat (never their token)."""
 
-    seat: int
-    taken: bool
-    name: str | None
+    seat: int = strawberry.field(description="The seat number (0-based).")
+    taken: bool = strawberry.field(description="Whether someone sits in it.")
+    name: str | None = strawberry.field(description="The display name (null while open).")
     kind: str | None = strawberry.field(description="human | bot")
-    level: str | None
+    level: str | None = strawberry.field(description="A bot's level (null for a person or an open seat).")
 
 
 @strawberry.enum
 class EndReason(Enum):
     """Why a match is over."""
 
-    FINISHED = "finished"
-    ABANDONED = "abandoned"
+    FINISHED = strawberry.enum_value("finished", description="Played to its end by the rules.")
+    ABANDONED = strawberry.enum_value("abandoned", description="Ended by the service: no person acted for too long.")
 
 
 @strawberry.type(description="One named part of a seat's score.")
@@ -85,8 +85,8 @@ class MatchResult:
 class SeatClock:
     """One seat's turn clock as of this read."""
 
-    seat: int
-    seconds_left: float
+    seat: int = strawberry.field(description="The seat.")
+    seconds_left: float = strawberry.field(description="Its time left as of this read.")
     running: bool = strawberry.field(description="the seat owes a decision and its time is counting down")
     taken_over: bool = strawberry.field(
         description="its time ran out: the service's bot plays the seat until its owner acts again")
@@ -96,17 +96,17 @@ class SeatClock:
 class MatchClock:
     """The match's Fischer clock: every seat's time left, and whose clock runs (none while the service acts)."""
 
-    initial_seconds: float
-    increment_seconds: float
-    seats: list[SeatClock]
+    initial_seconds: float = strawberry.field(description="Each seat's time at the start.")
+    increment_seconds: float = strawberry.field(description="Seconds added each time a seat's owner acts.")
+    seats: list[SeatClock] = strawberry.field(description="Every seat's clock.")
 
 
 @strawberry.type
 class MatchEvent:
     """The events of one applied step, redacted for the viewer; version is the match's version after it."""
 
-    version: int
-    events: JSON
+    version: int = strawberry.field(description="The match's version after the step.")
+    events: JSON = strawberry.field(description="The step's events the viewer may see, in order.")
 
 
 @strawberry.type
@@ -220,7 +220,11 @@ class Match:
         return self._engine().legal_actions(self.viewer)
 
     @strawberry.field
-    async def events(self, info: Info, after_version: int = 0, limit: int = 200) -> list[MatchEvent]:
+    async def events(
+        self, info: Info,
+        after_version: Annotated[int, strawberry.argument(description="Steps after this version.")] = 0,
+        limit: Annotated[int, strawberry.argument(description="At most this many steps (1-500).")] = 200,
+    ) -> list[MatchEvent]:
         """Steps after a version, redacted for the caller (at most 500 a page)."""
         limit = max(1, min(limit, MAX_EVENTS_PAGE))
         rows = await info.context.services.store.events_after(self.loaded.id, max(0, after_version), limit)

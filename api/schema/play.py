@@ -21,18 +21,19 @@ class ActInput:
     """An action copied from legalActions, the version it was listed at, and optionally an idempotency key:
     a resubmission with the same key returns the first outcome and never applies twice."""
 
-    match_id: strawberry.ID
-    action: JSON
-    expected_version: int
-    idempotency_key: str | None = None
+    match_id: strawberry.ID = strawberry.field(description="The match to act in.")
+    action: JSON = strawberry.field(description="One of the caller's legalActions, as listed.")
+    expected_version: int = strawberry.field(description="The match version the action was chosen at.")
+    idempotency_key: str | None = strawberry.field(
+        default=None, description="Up to 128 characters; a retry with the same key returns the first outcome.")
 
 
 @strawberry.type
 class ActionAccepted:
     """The action was applied; version is the match's new version, events are the caller's redacted events."""
 
-    version: int
-    events: JSON
+    version: int = strawberry.field(description="The match's version after the action.")
+    events: JSON = strawberry.field(description="The events of the step the caller may see, in order.")
     match_id: strawberry.Private[str]
     after: strawberry.Private[Loaded | None]
     token: strawberry.Private[str | None]
@@ -48,28 +49,28 @@ class ActionAccepted:
 class IllegalAction(Problem):
     """The action is malformed or not legal now; nothing changed."""
 
-    version: int | None
+    version: int | None = strawberry.field(description="The match's current version.")
 
 
 @strawberry.type
 class NotYourTurn(Problem):
     """Another seat (or the service) owes the decision; nothing changed."""
 
-    version: int | None
+    version: int | None = strawberry.field(description="The match's current version.")
 
 
 @strawberry.type
 class StaleVersion(Problem):
     """The match is no longer at expectedVersion; read it again and resubmit if still wanted."""
 
-    current_version: int
+    current_version: int = strawberry.field(description="The version the match is at now.")
 
 
 @strawberry.type
 class MatchOver(Problem):
     """The match has ended."""
 
-    version: int | None
+    version: int | None = strawberry.field(description="The match's final version.")
 
 
 @strawberry.type
@@ -80,7 +81,7 @@ class MatchNotStarted(Problem):
 ActResult = Annotated[
     ActionAccepted | IllegalAction | NotYourTurn | StaleVersion | MatchNotFound | Unauthorized | MatchOver
     | MatchNotStarted,
-    strawberry.union("ActResult"),
+    strawberry.union("ActResult", description="What act did: the accepted step, or why nothing changed."),
 ]
 
 
@@ -112,7 +113,8 @@ class PlayQuery:
     """Match reads."""
 
     @strawberry.field
-    async def match(self, info: Info, id: strawberry.ID) -> Match | None:
+    async def match(self, info: Info,
+                    id: Annotated[strawberry.ID, strawberry.argument(description="The match id.")]) -> Match | None:
         """A match as the caller may see it (seat by bearer token; spectator without one or with the host token);
         null if unknown. A token that is not this match's is refused (UNAUTHORIZED)."""
         loaded = await info.context.services.store.load(str(id))
@@ -126,7 +128,9 @@ class PlayMutation:
     """Match writes."""
 
     @strawberry.mutation
-    async def act(self, info: Info, input: ActInput) -> ActResult:
+    async def act(self, info: Info,
+                  input: Annotated[ActInput, strawberry.argument(description="The action and its version.")]
+                  ) -> ActResult:
         """Submit the caller's action; every expected failure is a member of the result union."""
         key = input.idempotency_key
         if key is not None and not 0 < len(key) <= MAX_IDEMPOTENCY_KEY:

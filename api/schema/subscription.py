@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator
+from typing import Annotated
 
 import strawberry
 from graphql import GraphQLError
@@ -19,8 +20,11 @@ class Subscription:
     """Pushed updates."""
 
     @strawberry.subscription
-    async def match_events(self, info: Info, match_id: strawberry.ID,
-                           after_version: int = 0) -> AsyncGenerator[MatchEvent, None]:
+    async def match_events(
+        self, info: Info, match_id: Annotated[strawberry.ID, strawberry.argument(description="The match.")],
+        after_version: Annotated[int, strawberry.argument(
+            description="Send the steps after this version (0: from the start; resume with the last one seen).")] = 0,
+    ) -> AsyncGenerator[MatchEvent, None]:
         """Every step after afterVersion, then each new one; reconnect with the last version seen to resume
         without gaps. The seat comes from the connection_init payload ({"authorization": "Bearer ..."}); a token that
         is not this match's (a seat's or the host's) gets an error with code UNAUTHORIZED and no events."""

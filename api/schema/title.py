@@ -15,9 +15,9 @@ from domain.bots import levels
 class OptionKind(Enum):
     """The type of an option's value."""
 
-    BOOL = "bool"
-    INT = "int"
-    CHOICE = "choice"
+    BOOL = strawberry.enum_value("bool", description="true or false.")
+    INT = strawberry.enum_value("int", description="A whole number between minimum and maximum.")
+    CHOICE = strawberry.enum_value("choice", description="One of the listed choices.")
 
 
 @strawberry.type(description="One option a title accepts at createMatch.")

@@ -19,17 +19,17 @@ __all__ = ["JSON", "MatchNotFound", "MatchStatus", "Problem", "Unauthorized"]
 class MatchStatus(Enum):
     """Where a match is in its life."""
 
-    WAITING = "waiting"
-    ACTIVE = "active"
-    OVER = "over"
+    WAITING = strawberry.enum_value("waiting", description="Seats are open; the match starts when all are taken.")
+    ACTIVE = strawberry.enum_value("active", description="Being played.")
+    OVER = strawberry.enum_value("over", description="Ended: played to its end, or abandoned (see endReason).")
 
 
 @strawberry.interface
 class Problem:
     """An expected failure: a stable code to branch on and a message for people."""
 
-    code: str
-    message: str
+    code: str = strawberry.field(description="A stable machine-readable code, e.g. STALE_VERSION, ILLEGAL_ACTION.")
+    message: str = strawberry.field(description="What went wrong, for people (never contains a token).")
 
 
 @strawberry.type
