@@ -142,7 +142,7 @@ class LobbyQuery:
         seats' (else as a spectator): a token belongs to one match, so a listing never refuses one."""
         store = info.context.services.store
         first = max(1, min(first, MAX_PAGE))
-        ids, more, cursor = await store.list_ids(status.value, first, after)
+        ids, more, cursor = await store.list_ids(str(status.value), first, after)
         items, gone = [], []
         for match_id in ids:
             loaded = await store.load(match_id)
@@ -150,7 +150,7 @@ class LobbyQuery:
                 gone.append(match_id)
             else:
                 items.append(Match.of(loaded, info.context.token))
-        await store.prune_lobby(status.value, gone)
+        await store.prune_lobby(str(status.value), gone)
         return MatchPage(items=items, end_cursor=cursor, has_next_page=more)
 
 
