@@ -8,6 +8,7 @@ from typing import Any
 from redis.asyncio import Redis
 
 from api.ratelimit import Limits
+from api.snapshots import Snapshots
 from matches import connections
 from matches.config import Settings
 from matches.lobby import Lobby
@@ -30,6 +31,7 @@ class Services:
     lobby: Lobby
     pipeline: Pipeline
     limits: Limits
+    snapshots: Snapshots
     metrics: Any = field(default=None)  # api.metrics.Metrics, set by the app factory
 
     @classmethod
@@ -42,7 +44,7 @@ class Services:
         store = MatchStore(redis, settings)
         scheduler = Scheduler(redis, settings)
         return cls(settings, redis, store, scheduler, Lobby(store, scheduler), Pipeline(store, scheduler),
-                   Limits(settings, RateLimiter(redis)))
+                   Limits(settings, RateLimiter(redis)), Snapshots(store))
 
     async def close(self) -> None:
         """Release the connections."""

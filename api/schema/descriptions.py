@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import inspect
 
-from graphql import GraphQLEnumType, GraphQLInputObjectType, GraphQLInterfaceType, GraphQLObjectType, GraphQLSchema
+from graphql import GraphQLInputObjectType, GraphQLInterfaceType, GraphQLObjectType, GraphQLSchema
 
 
 def _doc(thing: object) -> str | None:
@@ -32,8 +32,6 @@ def fill_from_docstrings(schema: GraphQLSchema) -> None:
                 resolver = getattr(strawberry_field, "base_resolver", None)
                 if resolver is not None:
                     field.description = _doc(resolver.wrapped_func)
-        elif isinstance(graphql_type, GraphQLEnumType):
-            continue
 
 
 def _plain_doc(origin: type) -> str | None:

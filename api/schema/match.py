@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from enum import Enum
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import strawberry
 
@@ -21,6 +22,7 @@ from matches.scheduler import automated_next
 from matches.store import Loaded
 
 MAX_EVENTS_PAGE = 500
+T = TypeVar("T")
 
 
 @strawberry.type
@@ -107,6 +109,23 @@ class MatchEvent:
 
     version: int = strawberry.field(description="The match's version after the step.")
     events: JSON = strawberry.field(description="The step's events the viewer may see, in order.")
+    match_id: strawberry.Private[str | None] = None
+    viewer: strawberry.Private[int | None] = None
+    latest: strawberry.Private[bool] = False
+
+    @strawberry.field
+    async def match(self, info: Info) -> Match | None:
+        """The match as the subscriber sees it right after this step (view, toAct, legalActions...), so a bot
+        needs no extra read: set on the newest step delivered while the match is still at its version; null on
+        older steps replayed on resumption and in events() pages (a newer step follows)."""
+        if not self.latest or self.match_id is None:
+            return None
+        snapshots = info.context.services.snapshots
+        loaded = await snapshots.at(self.match_id, self.version)
+        if loaded is None:
+            return None
+        return Match(loaded=loaded, viewer=self.viewer, cache=snapshots.seat_cache(loaded.id, loaded.version,
+                                                                                  self.viewer))
 
 
 @strawberry.type
@@ -121,6 +140,13 @@ class Match:
     def of(cls, loaded: Loaded, token: str | None) -> Match:
         """Wrap a loaded match for the holder of a token (or a spectator)."""
         return cls(loaded=loaded, viewer=loaded.seat_of(token), cache={})
+
+    def _memo(self, name: str, compute: Callable[[], T]) -> T:
+        """A value computed once per wrapper (and per step and seat when subscribers share the cache)."""
+        if name not in self.cache:
+            self.cache[name] = compute()
+        value: T = self.cache[name]
+        return value
 
     def _engine(self) -> EngineMatch:
         if "engine" not in self.cache:
@@ -200,7 +226,9 @@ class Match:
     @strawberry.field
     def to_act(self) -> list[int]:
         """Seats owing a decision now, a bot's seat too (see serviceToAct); [] in a non-player step or once over."""
-        return [] if self.loaded.status != "active" else self._engine().to_act()
+        if self.loaded.status != "active":
+            return []
+        return self._memo("toAct", lambda: self._engine().to_act())
 
     @strawberry.field
     def service_to_act(self) -> bool:
@@ -210,14 +238,15 @@ class Match:
     @strawberry.field
     def view(self) -> JSON:
         """The caller's view of the game (a spectator's without a seat token)."""
-        return self._engine().view(self.viewer)
+        return self._memo("view", lambda: self._engine().view(self.viewer))
 
     @strawberry.field
     def legal_actions(self) -> list[JSON]:
         """The caller's legal actions now; submit any of them to act as is."""
-        if self.viewer is None or self.loaded.status != "active":
+        viewer = self.viewer
+        if viewer is None or self.loaded.status != "active":
             return []
-        return self._engine().legal_actions(self.viewer)
+        return self._memo("legalActions", lambda: self._engine().legal_actions(viewer))
 
     @strawberry.field
     async def events(

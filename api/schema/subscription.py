@@ -42,5 +42,6 @@ class Subscription:
                     return
                 rows = await store.wait_events(loaded.id, after, BLOCK_MS)
             for version, events in rows:
-                yield MatchEvent(version=version, events=visible_to(events, seat))
+                yield MatchEvent(version=version, events=visible_to(events, seat), match_id=loaded.id, viewer=seat,
+                                 latest=version == rows[-1][0])
                 after = version
