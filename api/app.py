@@ -22,6 +22,7 @@ from strawberry.http import GraphQLHTTPResponse
 from strawberry.types import ExecutionResult
 
 from api.context import Context
+from api.explorer import offline_graphiql_html
 from api.guard import JsonGuard, Refusal
 from api.metrics import Metrics
 from api.middleware import BodyLimit, Timing
@@ -38,6 +39,11 @@ class FirebreakGraphQL(GraphQL[Context, None]):
     def __init__(self, services: Services, **kwargs: Any) -> None:
         super().__init__(schema, **kwargs)
         self.services = services
+
+    @property
+    def graphql_ide_html(self) -> str:
+        """GraphiQL, its files served by us (api/explorer.py): it works with no internet access."""
+        return offline_graphiql_html()
 
     async def get_context(self, request: Request | WebSocket, response: Response | WebSocket) -> Context:
         """The context of one request or WebSocket connection."""
