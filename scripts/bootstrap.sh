@@ -22,19 +22,29 @@ if [ ! -f "$stamp" ] && [ ! -f ".venv/.installed-$hash-dev" ]; then
   rm -f .venv/.installed-*
   touch "$stamp"
 fi
-# The browser of the web client's end-to-end tests (tests/web): Debian's chromium, driven by the playwright
-# package with this system binary (Playwright never downloads a browser here). Only the tests need it.
-if [ "${1:-}" = "--tests" ] && [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1; then
-  as_root=()
-  if [ "$(id -u)" -ne 0 ]; then
-    if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-      as_root=(sudo -n)
-    else
-      echo "bootstrap: cannot install chromium without root (apt-get install chromium); tests/web will skip" >&2
+# Only the tests need these system packages: Debian's chromium for the web client's end-to-end tests (tests/web;
+# driven by the playwright package with this system binary, Playwright never downloads a browser here), and Node.js
+# with npm for the Node example bot (examples/node, tests/service/test_examples.py).
+if [ "${1:-}" = "--tests" ]; then
+  wanted=()
+  [ -x /usr/bin/chromium ] || wanted+=(chromium)
+  command -v node >/dev/null 2>&1 || wanted+=(nodejs)
+  command -v npm >/dev/null 2>&1 || wanted+=(npm)
+  if [ ${#wanted[@]} -gt 0 ] && command -v apt-get >/dev/null 2>&1; then
+    as_root=()
+    if [ "$(id -u)" -ne 0 ]; then
+      if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+        as_root=(sudo -n)
+      else
+        echo "bootstrap: cannot install ${wanted[*]} without root; the tests that need them will skip" >&2
+      fi
+    fi
+    if [ "$(id -u)" -eq 0 ] || [ ${#as_root[@]} -gt 0 ]; then
+      "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+      "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${wanted[@]}" >/dev/null
     fi
   fi
-  if [ "$(id -u)" -eq 0 ] || [ ${#as_root[@]} -gt 0 ]; then
-    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  if command -v npm >/dev/null 2>&1 && [ ! -d examples/node/node_modules/graphql-ws ]; then
+    npm ci --prefix examples/node --no-audit --no-fund --loglevel=error
   fi
 fi
