@@ -99,10 +99,11 @@ class Bot:
         while not over:
             try:
                 over = await self._session(ws_url)
-            except (OSError, websockets.ConnectionClosed, asyncio.TimeoutError) as exc:
+            except (TimeoutError, OSError, websockets.ConnectionClosed) as exc:
                 print(f"connection lost ({type(exc).__name__}); resuming after version {self.seen}", file=sys.stderr)
                 await asyncio.sleep(1)
-        return (await self.gql(RESULT, {"id": self.match_id}))["match"]["result"]
+        result: dict[str, Any] = (await self.gql(RESULT, {"id": self.match_id}))["match"]["result"]
+        return result
 
     async def _session(self, ws_url: str) -> bool:
         async with websockets.connect(ws_url, subprotocols=[websockets.Subprotocol("graphql-transport-ws")],
