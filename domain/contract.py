@@ -198,6 +198,11 @@ class Title(Protocol):
         """Return the title's own bot levels (the generic "random" level is added by domain.bots)."""
         ...
 
+    def schemas(self) -> dict[str, JSON]:
+        """Return the JSON Schemas (2020-12) of the title's "view", "action", "event" and "result" (the typed result
+        as Result.to_dict() gives it); domain/schemas.py has the shared building blocks."""
+        ...
+
     def new_match(self, seats: int, seed: int, options: dict[str, JSON] | None = None) -> Match:
         """Set up a new match from a seed; raise BadOptions for a seat count or option it does not support."""
         ...

@@ -66,6 +66,22 @@ def score_columns(title_id: str) -> list[ScoreColumn]:
             for c in titles.get(title_id).score_columns()]
 
 
+@strawberry.type(description="JSON Schemas (2020-12) of a title's dynamic parts, to validate or generate code from "
+                              "(also published as files under docs/schemas/<title>/).")
+class TitleSchemas:
+    """JSON Schemas (2020-12) of a title's dynamic parts."""
+
+    view: JSON = strawberry.field(description="Match.view: what one seat or a spectator sees.")
+    action: JSON = strawberry.field(description="One of Match.legalActions, as act takes it.")
+    event: JSON = strawberry.field(description="One event of a step (MatchEvent.events, ActionAccepted.events).")
+    result: JSON = strawberry.field(description="The typed result as JSON (the shape of Match.result).")
+
+
+def _schemas(root: Title) -> TitleSchemas:
+    found = titles.get(root.id).schemas()
+    return TitleSchemas(view=found["view"], action=found["action"], event=found["event"], result=found["result"])
+
+
 def _options(root: Title) -> list[OptionSpec]:
     return [OptionSpec.of(spec) for spec in titles.get(root.id).option_specs()]
 
@@ -97,6 +113,8 @@ class Title:
         resolver=_score_columns, description="The parts of a final score, in the order a results table shows them.")
     bot_levels: list[BotLevel] = strawberry.field(
         resolver=_bot_levels, description="The bot levels addBot accepts for this title (random first).")
+    schemas: TitleSchemas = strawberry.field(
+        resolver=_schemas, description="JSON Schemas of this title's view, actions, events and result.")
     board: JSON | None = strawberry.field(
         resolver=_board, description="The static data a client draws (a map, a card catalogue: the title's client "
                                      "module knows its shape); null for a title without any.")

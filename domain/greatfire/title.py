@@ -14,9 +14,11 @@ from domain.greatfire.components import shipped_components
 from domain.greatfire.geometry import geometry
 from domain.greatfire.greedy import greedy
 from domain.greatfire.match import GreatFireMatch
+from domain.greatfire.schemas import action_schema, event_schema, view_schema
 from domain.greatfire.search import search
 from domain.greatfire.setup import deal_setup
 from domain.rng import Rng
+from domain.schemas import result_schema
 
 OPTION_SPECS = [
     OptionSpec("hiddenColours", OptionKind.BOOL, False,
@@ -79,6 +81,11 @@ class GreatFireTitle:
     def bots(self) -> list[BotLevel]:
         """Return the title's own levels: greedy and search."""
         return list(BOTS)
+
+    def schemas(self) -> dict[str, Any]:
+        """Return the JSON Schemas of the view, an action, an event and the result (schemas.py)."""
+        return {"view": view_schema(), "action": action_schema(), "event": event_schema(),
+                "result": result_schema(self.id, SCORE_COLUMNS)}
 
     def check_options(self, seats: object, options: dict[str, Any] | None) -> dict[str, Any]:
         """Return the options with defaults filled in; raise BadOptions for anything unsupported."""
