@@ -18,7 +18,8 @@ def test_the_page_is_served_at_the_root(server: str) -> None:
 
 
 def test_the_modules_and_styles_are_served_with_their_types(server: str) -> None:
-    for name, kind in (("app.js", "javascript"), ("match.js", "javascript"), ("board.js", "javascript"),
+    for name, kind in (("app.js", "javascript"), ("match.js", "javascript"), ("titles/fallback.js", "javascript"),
+                       ("titles/greatfire/index.js", "javascript"), ("titles/greatfire/style.css", "text/css"),
                        ("style.css", "text/css"), ("favicon.svg", "image/svg+xml")):
         response = httpx.get(f"{server}/static/{name}", timeout=10)
         assert response.status_code == 200, name
