@@ -159,9 +159,18 @@ function playersPanel(page, state) {
       h('tbody', {}, rows)));
 }
 
+// The service's own events (clocks, take-overs, abandonment): the same for every title.
+const SERVICE_EVENTS = {
+  clockExpired: (e, name) => `The clock of ${name(e.seat)} ran out`,
+  seatTakenOver: (e, name) => `A ${e.level} bot plays for ${name(e.seat)} until they act again`,
+  seatReturned: (e, name) => `${name(e.seat)} is back`,
+  matchAbandoned: (e) => `The match was abandoned: ${e.reason}`,
+};
+
 /** The events log, newest step first: each event in the title's words (generic ones if it has none). */
 export function renderLog(page, steps) {
   const describe = (e) => {
+    if (SERVICE_EVENTS[e.type]) return SERVICE_EVENTS[e.type](e, (seat) => page.name(seat));
     try {
       return page.client.describeEvent(e);
     } catch {

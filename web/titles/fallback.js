@@ -11,7 +11,7 @@ const HIDDEN_FIELDS = new Set(['type', 'version', 'audience']);
 function valueText(value) {
   if (value === null || value === undefined) return 'none';
   if (Array.isArray(value)) return value.map(valueText).join(', ');
-  if (typeof value === 'object') return JSON.stringify(value);
+  if (typeof value === 'object') return Object.entries(value).map(([k, v]) => `${k} ${valueText(v)}`).join(', ');
   return String(value);
 }
 
