@@ -76,6 +76,7 @@ export class Subscription {
     this.timer = null;
   }
 
+  /** Connect (again) and subscribe. */
   start() {
     if (this.closed || this.done) return;
     const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`;
@@ -144,6 +145,7 @@ export class Subscription {
     }
   }
 
+  /** Stop for good: unsubscribe and close the connection. */
   close() {
     this.closed = true;
     clearTimeout(this.timer);

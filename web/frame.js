@@ -2,6 +2,7 @@
 // legal actions, the result, the players (with their clocks) and the events log. The title's client module
 // fills the slots placed here and words the actions and events.
 
+import { requestedClient } from './clients.js';
 import { h } from './dom.js';
 import { resultPanel } from './result.js';
 import { seatButtons, seatList } from './seats.js';
@@ -9,7 +10,7 @@ import * as store from './store.js';
 import { actionText, eventText } from './titles/fallback.js';
 
 /** The head: back to the lobby, the title's name, status, version, who is viewing, the spectator link. */
-export function renderHead(page, generic = false) {
+export function renderHead(page) {
   const d = page.data;
   page.noticeEl.textContent = page.notice;
   if (!d) return;
@@ -26,10 +27,13 @@ export function renderHead(page, generic = false) {
     }
   });
   const route = location.hash.split('?')[0];
-  const other = generic
-    ? h('a', { href: route, class: 'small', 'data-testid': 'client-switch' }, 'Title client')
-    : h('a', { href: `${route}?client=fallback`, class: 'small', 'data-testid': 'client-switch',
+  let other = null; // switch between the title's client and the generic one
+  if (requestedClient() === 'fallback') {
+    other = h('a', { href: route, class: 'small', 'data-testid': 'client-switch' }, 'Title client');
+  } else if (page.clientName !== 'fallback') {
+    other = h('a', { href: `${route}?client=fallback`, class: 'small', 'data-testid': 'client-switch',
       title: 'Play through the generic client: legal actions as buttons, the view as a tree' }, 'Generic client');
+  }
   page.head.replaceChildren(
     h('a', { href: '#/', class: 'button' }, '\u2190 Lobby'),
     h('h1', {}, page.title ? page.title.name : d.title),

@@ -3,7 +3,7 @@
 // always one consistent version.
 
 import { ACT, MATCH, MATCH_EVENTS, Subscription, gql, loadTitle } from './api.js';
-import { loadClient, requestedClient } from './clients.js';
+import { loadClient } from './clients.js';
 import { h, randomKey } from './dom.js';
 import * as frame from './frame.js';
 import * as store from './store.js';
@@ -101,15 +101,23 @@ class MatchPage {
   /** Load the title's data and its client module, and mount the module in the slots. */
   async mountClient(titleId) {
     this.title = await loadTitle(titleId);
-    const { module, name } = await loadClient(titleId);
+    const loaded = await loadClient(titleId);
     const ctx = {
       title: this.title,
       act: (action) => this.act(action),
       redraw: () => this.render(),
       name: (seat) => this.name(seat),
     };
-    this.client = await module.mount(this.slots, ctx);
-    this.clientName = name;
+    try {
+      this.client = await loaded.module.mount(this.slots, ctx);
+      this.clientName = loaded.name;
+    } catch (error) {
+      if (loaded.name === 'fallback') throw error;
+      console.warn(`the ${loaded.name} client failed to start, using the generic one:`, error); // eslint-disable-line no-console
+      for (const slot of Object.values(this.slots)) slot.replaceChildren();
+      this.client = (await loadClient(titleId, 'fallback')).module.mount(this.slots, ctx);
+      this.clientName = 'fallback';
+    }
   }
 
   subscribe() {
@@ -279,7 +287,7 @@ class MatchPage {
       version: String(d.version), status: d.status, busy: String(this.busy), yourTurn: String(this.yourTurn()),
       viewer: d.mySeat === null ? 'spectator' : `seat-${d.mySeat}`, client: this.clientName,
     });
-    frame.renderHead(this, requestedClient() === 'fallback');
+    frame.renderHead(this);
     if (d.status === 'WAITING') {
       this.frameBuilt = false;
       this.body.replaceChildren(frame.waitingPanel(this));

@@ -16,6 +16,7 @@ from typing import Any
 
 from domain import titles
 from domain.greatfire.board import load_board
+from tests.service import support as h
 from tests.service.conftest import Client
 
 VIEWPORT = {"width": 1600, "height": 1000}
@@ -395,6 +396,35 @@ def test_a_title_without_a_client_module_plays_to_its_end_through_the_generic_cl
         check_result_table(page, client, match_id)
         assert page.get_by_test_id("log").locator("li.ev[data-type=gameOver]").inner_text() == "Game over"
         page.screenshot(path=str(screenshots / "generic-client-over.png"), full_page=True)
+
+
+def test_an_abandoned_match_is_shown_plainly_with_its_clocks(browser: Any, redis_url: str, tmp_path: Path) -> None:
+    """A match under a turn clock whose person never acts: the players table has a clock per seat; once the
+    service abandons it (FIREBREAK_ABANDONED_TTL), the result says so, with its reason and no score table."""
+    with h.private_service(redis_url, tmp_path, "firebreak-web-abandon", api=True, FIREBREAK_ABANDONED_TTL="4",
+                           FIREBREAK_TICK_SECONDS="0.1") as svc, h.recording(str(svc.base)) as c:
+        body = {"title": "greatfire", "seats": 3, "seed": 1301, "clock": {"initialSeconds": 600}}
+        created = c.gql(h.CREATE, {"input": body})["createMatch"]
+        s = h.Setup(created["matchId"], created["hostToken"], 3, 1301, created["match"]["options"])
+        h.join(c, s, "Hal", seat=0)
+        h.add_bot(c, s, "random")
+        h.add_bot(c, s, "random")
+        with opened(browser, str(svc.base)) as p:
+            page = p.page
+            page.goto(f"/#/watch/{s.match_id}")
+            page.locator(f"{MATCH}[data-viewer=spectator]").wait_for()
+            page.get_by_test_id("players").locator("[data-clock-seat]").first.wait_for()
+            result = page.locator("[data-testid=result][data-end=ABANDONED]")
+            result.wait_for(timeout=TURN_WAIT_MS)
+            assert "abandoned" in result.inner_text().lower()
+            assert "no person acted" in page.get_by_test_id("result-reason").inner_text()
+            assert page.get_by_test_id("result-table").count() == 0
+            assert page.get_attribute(MATCH, "data-status") == "OVER"
+            clocks = page.get_by_test_id("players").locator("[data-clock-seat]").all_inner_texts()
+            assert len(clocks) == 3 and all(re.fullmatch(r"\d+:\d\d", text) for text in clocks), clocks
+            assert clocks[1:] == ["10:00", "10:00"]  # a bot's clock never runs
+            assert page.get_by_test_id("log").locator("li.ev[data-type=matchAbandoned]").inner_text().startswith(
+                "The match was abandoned")
 
 
 # ----- helpers --------------------------------------------------------------------------------------------
