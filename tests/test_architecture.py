@@ -93,9 +93,10 @@ def test_no_service_code_names_a_title() -> None:
 
 
 def _web_shell_files() -> list[Path]:
-    """The browser client's shell: every file under web/ but the title modules' folders (web/titles/<id>/)."""
+    """The browser client's shell: every file under web/ but the title modules' folders (web/titles/<id>/) and
+    vendored third-party files (web/vendor/)."""
     web = ROOT / "web"
-    return sorted(p for p in web.rglob("*") if p.is_file()
+    return sorted(p for p in web.rglob("*") if p.is_file() and p.relative_to(web).parts[0] != "vendor"
                   and not (p.relative_to(web).parts[0] == "titles" and len(p.relative_to(web).parts) > 2))
 
 
