@@ -90,3 +90,26 @@ def test_no_service_code_names_a_title() -> None:
         if named:
             offenders[str(path.relative_to(ROOT))] = named
     assert offenders == {}
+
+
+def _web_shell_files() -> list[Path]:
+    """The browser client's shell: every file under web/ but the title modules' folders (web/titles/<id>/) and
+    vendored third-party files (web/vendor/)."""
+    web = ROOT / "web"
+    return sorted(p for p in web.rglob("*") if p.is_file() and p.relative_to(web).parts[0] != "vendor"
+                  and not (p.relative_to(web).parts[0] == "titles" and len(p.relative_to(web).parts) > 2))
+
+
+def test_the_web_shell_names_no_title() -> None:
+    """The lobby, the match frame and the generic client serve any title; only web/titles/<id>/ names one."""
+    words = _title_words()
+    files = {str(p.relative_to(ROOT)) for p in _web_shell_files()}
+    assert {"web/index.html", "web/match.js", "web/lobby.js", "web/titles/fallback.js"} <= files
+    assert not any(name.startswith("web/titles/greatfire/") for name in files)
+    offenders = {}
+    for path in _web_shell_files():
+        text = path.read_text(encoding="utf-8").lower()
+        named = sorted(w for w in words if w in text)
+        if named:
+            offenders[str(path.relative_to(ROOT))] = named
+    assert offenders == {}

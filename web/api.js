@@ -1,11 +1,18 @@
 // The public GraphQL API: queries and mutations over HTTP, match events over graphql-transport-ws.
 
+const RESULT_FIELDS = `endReason reason columns { key label description } scores { seat total parts { key value } }
+  winners`;
 const MATCH_FIELDS = `fragment MatchFields on Match {
-  id title status version seatCount options mySeat: you toAct serviceToAct view legalActions result
+  id title status version seatCount options mySeat: you toAct serviceToAct view legalActions
+  result { ${RESULT_FIELDS} }
+  clock { initialSeconds incrementSeconds seats { seat secondsLeft running takenOver } }
   seats { seat taken name kind level } }`;
 
-export const TITLES = `query { titles { id name minSeats maxSeats options botLevels } }`;
-export const BOARDS = `query { titles { id board botLevels } }`;
+const OPTION_FIELDS = 'name kind default description choices nullable minimum maximum seats';
+export const TITLES = `query { titles { id name minSeats maxSeats options { ${OPTION_FIELDS} }
+  botLevels { name description } } }`;
+const TITLE_INFO = `query { titles { id name board botLevels { name description }
+  scoreColumns { key label description } } }`;
 export const LISTING = `query($status: MatchStatus!) { matches(status: $status, first: 20) {
   items { id title status version seatCount seats { seat taken name kind level } } } }`;
 export const SUMMARY = `query($id: ID!) { match(id: $id) {
@@ -35,23 +42,21 @@ export async function gql(query, variables = {}, token = null) {
   return body.data;
 }
 
-const boards = new Map();
+let titleInfo = null;
 
-/** A title's board data and bot levels, {board, botLevels} (fetched once per page load). */
-export async function loadBoard(titleId) {
-  if (!boards.has(titleId)) {
-    boards.set(titleId, gql(BOARDS).then((data) => {
-      const title = data.titles.find((t) => t.id === titleId);
-      if (!title || !title.board) throw new Error(`no board for title ${titleId}`);
-      return title;
-    }));
-  }
+/** A title's {id, name, board (null for a title without one), botLevels, scoreColumns} (read once per page load). */
+export async function loadTitle(titleId) {
+  if (!titleInfo) titleInfo = gql(TITLE_INFO).then((data) => new Map(data.titles.map((t) => [t.id, t])));
+  let titles;
   try {
-    return await boards.get(titleId);
+    titles = await titleInfo;
   } catch (error) {
-    boards.delete(titleId);
+    titleInfo = null;
     throw error;
   }
+  const title = titles.get(titleId);
+  if (!title) throw new Error(`unknown title ${titleId}`);
+  return title;
 }
 
 /**
@@ -71,6 +76,7 @@ export class Subscription {
     this.timer = null;
   }
 
+  /** Connect (again) and subscribe. */
   start() {
     if (this.closed || this.done) return;
     const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`;
@@ -139,6 +145,7 @@ export class Subscription {
     }
   }
 
+  /** Stop for good: unsubscribe and close the connection. */
   close() {
     this.closed = true;
     clearTimeout(this.timer);

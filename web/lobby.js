@@ -2,11 +2,13 @@
 
 import { CREATE, LISTING, SUMMARY, TITLES, gql } from './api.js';
 import { h } from './dom.js';
+import { optionInputs } from './options.js';
 import { seatButtons, seatList } from './seats.js';
 import * as store from './store.js';
 
 const POLL_MS = 2500;
 
+/** Show the lobby in root; return a function that stops its polling. */
 export function mountLobby(root) {
   let stopped = false;
   let timer = null;
@@ -37,6 +39,12 @@ export function mountLobby(root) {
 
   const say = (text) => { message.textContent = text; refresh(); };
 
+  // The chosen bot level if the match's title has it, else that title's first level.
+  function levelFor(title) {
+    const names = title ? title.botLevels.map((l) => l.name) : [];
+    return !names.length || names.includes(levelSelect.value) ? levelSelect.value : names[0];
+  }
+
   function row(match, { showSeats = true } = {}) {
     const rec = store.get(match.id) || {};
     const seated = rec.seat !== undefined && match.mySeat !== null;
@@ -51,7 +59,7 @@ export function mountLobby(root) {
         h('span', { class: `status ${match.status.toLowerCase()}` }, match.status.toLowerCase()),
         h('span', { class: 'muted' }, `${match.seatCount} seats \u00b7 match ${match.id.slice(0, 8)}`),
         h('span', { class: 'spacer' }),
-        seatButtons(match, { getName: () => nameInput.value, getLevel: () => levelSelect.value, onDone: say }),
+        seatButtons(match, { getName: () => nameInput.value, getLevel: () => levelFor(title), onDone: say }),
         link),
       showSeats ? seatList(match) : null);
   }
@@ -60,41 +68,29 @@ export function mountLobby(root) {
     const titleSelect = h('select', { name: 'title', 'data-testid': 'create-title' },
       titles.map((t) => h('option', { value: t.id }, t.name)));
     const seats = h('input', { type: 'number', name: 'seats', 'data-testid': 'create-seats', required: true });
-    const options = h('span', { class: 'options' });
+    const options = h('div', { class: 'options-holder' });
     const seed = h('input', { type: 'number', name: 'seed', placeholder: 'random', 'data-testid': 'create-seed' });
+    let inputs = optionInputs([]);
+    const setSeats = () => inputs.setSeats(Number(seats.value));
     const setTitle = () => {
       const t = titles.find((x) => x.id === titleSelect.value) || titles[0];
       Object.assign(seats, { min: t.minSeats, max: t.maxSeats });
       seats.value = Math.min(Math.max(3, t.minSeats), t.maxSeats);
-      levelSelect.replaceChildren(...t.botLevels.map((l) => h('option', { value: l }, l)));
-      options.replaceChildren(...Object.entries(t.options).map(([name, spec]) => {
-        if (spec.type === 'bool') {
-          return h('label', { title: spec.description }, h('input', { type: 'checkbox', 'data-option': name,
-            checked: spec.default ? true : null }), ` ${name}`);
-        }
-        const choices = String(spec.type).split('|');
-        if (choices.length > 1 && !choices.includes('int')) {
-          return h('label', { title: spec.description }, `${name} `, h('select', { 'data-option': name },
-            choices.map((c) => h('option', { value: c, selected: c === spec.default ? true : null }, c))));
-        }
-        return h('label', { title: spec.description }, `${name} `, h('input', { type: 'number', 'data-option': name,
-          placeholder: 'default', class: 'short' }));
-      }));
+      levelSelect.replaceChildren(...t.botLevels.map((l) => h('option', { value: l.name, title: l.description },
+        l.name)));
+      inputs = optionInputs(t.options);
+      options.replaceChildren(inputs.element);
+      setSeats();
     };
+    seats.addEventListener('input', setSeats);
     titleSelect.addEventListener('change', setTitle);
     setTitle();
     const submit = h('button', { type: 'submit', class: 'primary', 'data-testid': 'create-match' }, 'Create match');
-    createForm.replaceChildren(h('label', {}, 'Title ', titleSelect), h('label', {}, 'Seats ', seats), options,
-      h('label', {}, 'Seed ', seed), submit);
+    createForm.replaceChildren(h('div', { class: 'create-main' }, h('label', {}, 'Title ', titleSelect),
+      h('label', {}, 'Seats ', seats), h('label', {}, 'Seed ', seed), submit), options);
     createForm.onsubmit = async (event) => {
       event.preventDefault();
-      const opts = {};
-      for (const input of options.querySelectorAll('[data-option]')) {
-        const name = input.getAttribute('data-option');
-        if (input.type === 'checkbox') opts[name] = input.checked;
-        else if (input.tagName === 'SELECT') opts[name] = input.value;
-        else if (input.value !== '') opts[name] = Number(input.value);
-      }
+      const opts = inputs.values();
       const variables = { input: { title: titleSelect.value, seats: Number(seats.value), options: opts } };
       if (seed.value !== '') variables.input.seed = Number(seed.value);
       submit.disabled = true;
@@ -151,7 +147,7 @@ export function mountLobby(root) {
       titles = (await gql(TITLES)).titles;
       titleList.replaceChildren(...titles.map((t) => h('div', { class: 'title-card', 'data-testid': 'title',
         'data-title': t.id }, h('strong', {}, t.name), h('span', { class: 'muted' },
-        ` ${t.minSeats}\u2013${t.maxSeats} players \u00b7 bots: ${t.botLevels.join(', ')}`))));
+        ` ${t.minSeats}\u2013${t.maxSeats} players \u00b7 bots: ${t.botLevels.map((l) => l.name).join(', ')}`))));
       fillCreateForm();
     } catch (error) {
       titleList.textContent = `Cannot load the titles: ${error.message}`;

@@ -52,10 +52,12 @@ export function authToken(matchId) {
   return rec ? rec.token || rec.hostToken || null : null;
 }
 
+/** The name this browser plays under. */
 export function playerName() {
   return localStorage.getItem(NAME_KEY) || '';
 }
 
+/** Remember the name this browser plays under. */
 export function setPlayerName(name) {
   localStorage.setItem(NAME_KEY, name);
 }

@@ -26,7 +26,8 @@ class OptionSpec:
 
     name: str = strawberry.field(description="The key in createMatch's options object.")
     kind: OptionKind = strawberry.field(description="BOOL: true/false; INT: a whole number; CHOICE: one of choices.")
-    default: JSON = strawberry.field(description="The value used when the option is left out.")
+    default: JSON | None = strawberry.field(
+        description="The value used when the option is left out (null for a nullable option: see its description).")
     description: str = strawberry.field(description="What the option does, in the rulebook's words.")
     choices: list[str] = strawberry.field(description="The allowed values of a CHOICE option ([] otherwise).")
     nullable: bool = strawberry.field(description="null is accepted too (the description says what it means).")

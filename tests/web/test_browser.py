@@ -7,13 +7,17 @@ carries stable data-testid / data-district attributes for them.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from domain import titles
 from domain.greatfire.board import load_board
+from tests.service import support as h
+from tests.service.conftest import Client
 
 VIEWPORT = {"width": 1600, "height": 1000}
 TURN_WAIT_MS = 60_000
@@ -99,20 +103,10 @@ def my_seat(page: Any) -> int:
     return int(viewer.removeprefix("seat-"))
 
 
-def start_match(page: Any, name: str, shot: Path | None = None) -> str:
-    """In the lobby: create a 3-seat match, join it, seat two random bots; return the match id."""
-    page.goto("/")
-    title = page.get_by_test_id("title")
-    title.wait_for()
-    assert "The Great Fire: London 1666" in title.inner_text()
-    page.get_by_test_id("player-name").fill(name)
-    page.get_by_test_id("bot-level").select_option("random")
-    page.get_by_test_id("create-seats").fill("3")
-    page.get_by_test_id("create-match").click()
-    row = page.locator("[data-testid=my-matches] [data-testid=match-row]")
-    row.first.wait_for()
-    assert row.count() == 1
-    match_id = row.get_attribute("data-match")
+def start_match(page: Any, name: str, shot: Path | None = None, client: str | None = None) -> str:
+    """In the lobby: create a 3-seat match, join it, seat two random bots; return the match id. With client, the
+    match page is opened with ?client=<client> (e.g. the generic client) instead of through the play link."""
+    match_id = create_match(page, name, 3)
     row = page.locator(f"[data-testid=my-matches] [data-testid=match-row][data-match='{match_id}']")
     row.get_by_test_id("join").click()
     row.locator(".seat.human", has_text=name).wait_for()
@@ -126,10 +120,39 @@ def start_match(page: Any, name: str, shot: Path | None = None) -> str:
     row.wait_for()
     if shot is not None:
         page.screenshot(path=str(shot), full_page=True)
-    row.get_by_test_id("play-link").click()
+    if client is None:
+        row.get_by_test_id("play-link").click()
+    else:
+        page.goto(f"/#/match/{match_id}?client={client}")
     page.locator(f"{MATCH}[data-status=ACTIVE]").wait_for()
-    page.get_by_test_id("board").wait_for()
+    page.get_by_test_id("board" if client is None else "view-tree").wait_for()
     return match_id
+
+
+def create_match(page: Any, name: str, seats: int, options: dict[str, Any] | None = None) -> str:
+    """In the lobby: fill the create form (seats, then options by their inputs), create a match; return its id."""
+    page.goto("/")
+    title = page.get_by_test_id("title")
+    title.wait_for()
+    assert "The Great Fire: London 1666" in title.inner_text()
+    page.get_by_test_id("player-name").fill(name)
+    page.get_by_test_id("bot-level").select_option("random")
+    page.get_by_test_id("create-seats").fill(str(seats))
+    for option, value in (options or {}).items():
+        field = page.locator(f"[data-testid=create-options] [data-option={option}]")
+        if isinstance(value, bool):
+            field.set_checked(value)
+        elif field.evaluate("el => el.tagName") == "SELECT":
+            field.select_option(str(value))
+        else:
+            field.fill(str(value))
+    rows = "[data-testid=my-matches] [data-testid=match-row]"
+    before = set(page.eval_on_selector_all(rows, "els => els.map((e) => e.dataset.match)"))
+    page.get_by_test_id("create-match").click()
+    page.wait_for_function("([rows, n]) => document.querySelectorAll(rows).length > n", arg=[rows, len(before)])
+    created = set(page.eval_on_selector_all(rows, "els => els.map((e) => e.dataset.match)")) - before
+    assert len(created) == 1, created
+    return created.pop()
 
 
 def wait_ready(page: Any, timeout: int = TURN_WAIT_MS) -> bool:
@@ -262,10 +285,11 @@ def test_a_human_turn_by_clicking_and_the_bots_answer(browser: Any, server: str,
         assert page.get_by_test_id("objectives").locator("li").count() >= 1
 
 
-def test_a_whole_match_to_its_result_by_clicking(browser: Any, server: str, screenshots: Path) -> None:
+def test_a_whole_match_to_its_result_by_clicking(browser: Any, server: str, client: Client,
+                                                 screenshots: Path) -> None:
     with opened(browser, server) as p:
         page = p.page
-        start_match(page, "Cat")
+        match_id = start_match(page, "Cat")
         clicks: list[str] = []
         deadline = time.monotonic() + FINISH_SECONDS
         while wait_ready(page):
@@ -274,12 +298,13 @@ def test_a_whole_match_to_its_result_by_clicking(browser: Any, server: str, scre
         result = page.get_by_test_id("result")
         result.wait_for()
         assert "Winner" in result.inner_text()
+        check_result_table(page, client, match_id)
         page.screenshot(path=str(screenshots / "match-over.png"), full_page=True)
         assert page.get_attribute(MATCH, "data-status") == "OVER"
         assert page.get_by_test_id("log").locator("li.ev[data-type=gameOver]").count() == 1
         assert len(clicks) > 10
         # R18b: the lone pauses of the whole match were answered without a click.
-        assert p.lone_pauses() >= 1
+        assert p.lone_pauses() >= 1, (clicks, p.sent_actions())
         assert p.sent_actions().count({"type": "endFire"}) > clicks.count("button:endFire"), clicks
 
 
@@ -314,7 +339,120 @@ def test_a_spectator_sees_the_moves_and_no_secrets(browser: Any, server: str, sc
             assert _private_events(body) == [], body
 
 
+def test_the_lobby_form_is_built_from_the_option_specs(browser: Any, server: str, client: Client) -> None:
+    """One input per OptionSpec by its kind, its description as help, only the options for the seat count (the
+    2-player tie rule R21 only at 2 seats, optional rule B only at 3-6); a non-default choice reaches the match."""
+    specs = titles.get("greatfire").option_specs()
+    kinds = {"bool": "checkbox", "int": "number", "choice": "select-one"}
+    with opened(browser, server) as p:
+        page = p.page
+        page.goto("/")
+        form = page.get_by_test_id("create-options")
+        form.locator("[data-testid=option]").first.wait_for()
+        assert form.locator("[data-testid=option]").count() == len(specs)
+        for spec in specs:
+            row = form.locator(f"[data-testid=option][data-name={spec.name}]")
+            assert spec.description in row.inner_text()
+            assert row.locator("[data-option]").evaluate("el => el.type") == kinds[spec.kind.value], spec.name
+        assert form.locator("[data-option=npcTies] option").all_inner_texts() == ["conductor", "random"]
+        assert form.locator("[data-option=startSeat]").get_attribute("placeholder") == "default"  # nullable
+        for seats in (2, 3, 6):
+            page.get_by_test_id("create-seats").fill(str(seats))
+            shown = {spec.name for spec in specs
+                     if form.locator(f"[data-testid=option][data-name={spec.name}]").is_visible()}
+            assert shown == {spec.name for spec in specs if not spec.seats or seats in spec.seats}, seats
+            assert form.locator("[data-option=startSeat]").evaluate("el => el.max") == str(seats - 1)
+        three = create_match(page, "Eve", 3, {"hiddenColours": True, "moreDestruction": True, "startSeat": 2})
+        two = create_match(page, "Eve", 2, {"npcTies": "random"})
+    query = "query($id: ID!) { match(id: $id) { seatCount options } }"
+    assert client.gql(query, {"id": three})["match"] == {"seatCount": 3, "options": {
+        "hiddenColours": True, "moreDestruction": True, "startSeat": 2, "npcTies": "conductor"}}
+    assert client.gql(query, {"id": two})["match"] == {"seatCount": 2, "options": {
+        "hiddenColours": False, "moreDestruction": False, "startSeat": None, "npcTies": "random"}}
+
+
+def test_a_title_without_a_client_module_plays_to_its_end_through_the_generic_client(
+        browser: Any, server: str, client: Client, screenshots: Path) -> None:
+    """The generic client (web/titles/fallback.js, which any title without web/titles/<id>/ gets; ?client=fallback
+    forces it): the view as a tree, the legal actions as buttons labelled from the action, the typed result."""
+    with opened(browser, server) as p:
+        page = p.page
+        match_id = start_match(page, "Gus", client="fallback")
+        assert page.get_attribute(MATCH, "data-client") == "fallback"
+        assert page.get_by_test_id("board").count() == 0
+        assert page.get_by_test_id("view-tree").locator("details").count() > 1
+        labels: dict[str, str] = {}
+        clicks: list[str] = []
+        deadline = time.monotonic() + FINISH_SECONDS
+        while wait_ready(page):
+            assert time.monotonic() < deadline, f"not over after {len(clicks)} clicks"
+            for button in page.locator("[data-testid=actions] [data-testid=action]").all()[:3]:
+                labels[button.get_attribute("data-type")] = button.inner_text()
+            clicks.append(click_one(page, prefer=("keepHand", "endActions", "endFire")))
+        assert len(labels) >= 4, labels
+        for kind, label in labels.items():  # the type in words, then the other fields
+            assert label.startswith(_words(kind)), (kind, label)
+        assert any(": " in label for label in labels.values()), labels
+        check_result_table(page, client, match_id)
+        assert page.get_by_test_id("log").locator("li.ev[data-type=gameOver]").inner_text() == "Game over"
+        page.screenshot(path=str(screenshots / "generic-client-over.png"), full_page=True)
+
+
+def test_an_abandoned_match_is_shown_plainly_with_its_clocks(browser: Any, redis_url: str, tmp_path: Path) -> None:
+    """A match under a turn clock whose person never acts: the players table has a clock per seat; once the
+    service abandons it (FIREBREAK_ABANDONED_TTL), the result says so, with its reason and no score table."""
+    with h.private_service(redis_url, tmp_path, "firebreak-web-abandon", api=True, FIREBREAK_ABANDONED_TTL="4",
+                           FIREBREAK_TICK_SECONDS="0.1") as svc, h.recording(str(svc.base)) as c:
+        body = {"title": "greatfire", "seats": 3, "seed": 1301, "clock": {"initialSeconds": 600}}
+        created = c.gql(h.CREATE, {"input": body})["createMatch"]
+        s = h.Setup(created["matchId"], created["hostToken"], 3, 1301, created["match"]["options"])
+        h.join(c, s, "Hal", seat=0)
+        h.add_bot(c, s, "random")
+        h.add_bot(c, s, "random")
+        with opened(browser, str(svc.base)) as p:
+            page = p.page
+            page.goto(f"/#/watch/{s.match_id}")
+            page.locator(f"{MATCH}[data-viewer=spectator]").wait_for()
+            page.get_by_test_id("players").locator("[data-clock-seat]").first.wait_for()
+            result = page.locator("[data-testid=result][data-end=ABANDONED]")
+            result.wait_for(timeout=TURN_WAIT_MS)
+            assert "abandoned" in result.inner_text().lower()
+            assert "no person acted" in page.get_by_test_id("result-reason").inner_text()
+            assert page.get_by_test_id("result-table").count() == 0
+            assert page.get_attribute(MATCH, "data-status") == "OVER"
+            clocks = page.get_by_test_id("players").locator("[data-clock-seat]").all_inner_texts()
+            assert len(clocks) == 3 and all(re.fullmatch(r"\d+:\d\d", text) for text in clocks), clocks
+            assert clocks[1:] == ["10:00", "10:00"]  # a bot's clock never runs
+            assert page.get_by_test_id("log").locator("li.ev[data-type=matchAbandoned]").inner_text().startswith(
+                "The match was abandoned")
+
+
 # ----- helpers --------------------------------------------------------------------------------------------
+
+def check_result_table(page: Any, client: Client, match_id: str) -> None:
+    """The result panel shows the typed MatchResult: a row per seat with its total and one cell per score column
+    of the title, the winners highlighted, and the reason."""
+    result = client.gql("""query($id: ID!) { match(id: $id) { result { endReason reason winners
+        scores { seat total parts { key value } } } } }""", {"id": match_id})["match"]["result"]
+    assert result["endReason"] == "FINISHED"
+    table = page.get_by_test_id("result-table")
+    assert table.locator("thead th").all_inner_texts() == [
+        "Player", "Total", *(column.label for column in titles.get("greatfire").score_columns())]
+    assert table.locator("[data-testid=result-row]").count() == len(result["scores"]) == 3
+    for score in result["scores"]:
+        row = table.locator(f"[data-testid=result-row][data-seat='{score['seat']}']")
+        assert row.get_attribute("data-winner") == str(score["seat"] in result["winners"]).lower()
+        assert row.locator("td[data-key=total]").inner_text() == str(score["total"])
+        for part in score["parts"]:
+            assert row.locator(f"td[data-key={part['key']}]").inner_text() == str(part["value"])
+    assert table.locator("tr.winner").count() == len(result["winners"]) >= 1
+    assert page.get_by_test_id("result-reason").inner_text() == result["reason"]
+
+
+def _words(name: str) -> str:
+    """An action type in words, as the generic client writes it: "moveBand" -> "Move band"."""
+    return re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name).lower().capitalize()
+
 
 def _links() -> list[dict[str, str]]:
     from domain.greatfire.board import SHIPPED_BOARD

@@ -18,7 +18,8 @@ def test_the_page_is_served_at_the_root(server: str) -> None:
 
 
 def test_the_modules_and_styles_are_served_with_their_types(server: str) -> None:
-    for name, kind in (("app.js", "javascript"), ("match.js", "javascript"), ("board.js", "javascript"),
+    for name, kind in (("app.js", "javascript"), ("match.js", "javascript"), ("titles/fallback.js", "javascript"),
+                       ("titles/greatfire/index.js", "javascript"), ("titles/greatfire/style.css", "text/css"),
                        ("style.css", "text/css"), ("favicon.svg", "image/svg+xml")):
         response = httpx.get(f"{server}/static/{name}", timeout=10)
         assert response.status_code == 200, name
@@ -37,3 +38,17 @@ def test_the_title_carries_the_board_the_engine_plays_on(client: Client) -> None
     assert board == json.loads(SHIPPED_BOARD.read_text(encoding="utf-8"))
     assert all({"x", "y", "region", "size", "objective", "tokenSite"} <= set(d) for d in board["districts"])
     assert all({"from", "to", "dir"} == set(link) for link in board["links"])
+
+
+def test_the_titles_carry_the_option_specs_the_lobby_form_is_built_from(client: Client) -> None:
+    """Every spec field the create form reads, a null default (a nullable option) included."""
+    from domain import titles
+
+    fields = "name kind default description choices nullable minimum maximum seats"
+    listed = client.gql(f"{{ titles {{ id options {{ {fields} }} botLevels {{ name }} }} }}")["titles"]
+    for title in listed:
+        expected = [{**spec.to_dict(), "kind": spec.kind.value.upper()}
+                    for spec in titles.get(title["id"]).option_specs()]
+        assert title["options"] == expected
+        assert title["botLevels"][0]["name"] == "random"
+    assert any(spec["default"] is None for title in listed for spec in title["options"])

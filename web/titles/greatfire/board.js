@@ -1,6 +1,6 @@
 // The board as SVG, drawn from the title's board data (positions on a 1000x1000 canvas, north up) and a view.
 
-import { h, s } from './dom.js';
+import { h, s } from '../../dom.js';
 
 export const COLOUR_HEX = {
   blue: '#2563eb', green: '#16a34a', red: '#dc2626', yellow: '#facc15', white: '#ffffff', purple: '#9333ea',

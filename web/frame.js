@@ -1,0 +1,195 @@
+// The match page frame, the same for every title: the head, the waiting room, the turn panel, the caller's
+// legal actions, the result, the players (with their clocks) and the events log. The title's client module
+// fills the slots placed here and words the actions and events.
+
+import { requestedClient } from './clients.js';
+import { h } from './dom.js';
+import { resultPanel } from './result.js';
+import { seatButtons, seatList } from './seats.js';
+import * as store from './store.js';
+import { actionText, eventText } from './titles/fallback.js';
+
+/** The head: back to the lobby, the title's name, status, version, who is viewing, the spectator link. */
+export function renderHead(page) {
+  const d = page.data;
+  page.noticeEl.textContent = page.notice;
+  if (!d) return;
+  const watch = `#/watch/${encodeURIComponent(page.id)}`;
+  const link = h('a', { href: watch, 'data-testid': 'spectator-link', class: 'button' }, 'Spectator link');
+  const copy = h('button', { type: 'button', class: 'small', title: 'Copy the spectator link' }, 'Copy');
+  copy.addEventListener('click', async () => {
+    const url = new URL(watch, location.href).href;
+    try {
+      await navigator.clipboard.writeText(url);
+      copy.textContent = 'Copied';
+    } catch {
+      window.prompt('Spectator link (no token in it):', url);
+    }
+  });
+  const route = location.hash.split('?')[0];
+  let other = null; // switch between the title's client and the generic one
+  if (requestedClient() === 'fallback') {
+    other = h('a', { href: route, class: 'small', 'data-testid': 'client-switch' }, 'Title client');
+  } else if (page.clientName !== 'fallback') {
+    other = h('a', { href: `${route}?client=fallback`, class: 'small', 'data-testid': 'client-switch',
+      title: 'Play through the generic client: legal actions as buttons, the view as a tree' }, 'Generic client');
+  }
+  page.head.replaceChildren(
+    h('a', { href: '#/', class: 'button' }, '\u2190 Lobby'),
+    h('h1', {}, page.title ? page.title.name : d.title),
+    h('span', { class: `status ${d.status.toLowerCase()}`, 'data-testid': 'status' }, d.status.toLowerCase()),
+    h('span', { class: 'muted', 'data-testid': 'version' }, `version ${d.version}`),
+    h('span', { class: 'viewer', 'data-testid': 'viewer' }, d.mySeat === null ? 'Spectating'
+      : `You are ${page.name(d.mySeat).replace(' (you)', '')}, seat ${d.mySeat + 1}`),
+    h('span', { class: 'spacer' }),
+    other, link, copy);
+}
+
+/** The waiting room: the seats, and join / add-bot controls with the title's bot levels. */
+export function waitingPanel(page) {
+  const d = page.data;
+  const name = h('input', { type: 'text', maxlength: 40, placeholder: 'Your name', value: store.playerName(),
+    'data-testid': 'player-name' });
+  name.addEventListener('input', () => store.setPlayerName(name.value));
+  const level = h('select', { 'data-testid': 'bot-level' },
+    page.title.botLevels.map((l) => h('option', { value: l.name, title: l.description }, l.name)));
+  return h('div', { class: 'panel waiting', 'data-testid': 'waiting' },
+    h('h2', {}, 'Waiting for players'),
+    h('p', {}, `The match starts by itself when all ${d.seatCount} seats are taken.`),
+    seatList(d),
+    h('p', {}, h('label', {}, 'Play as ', name), ' ', h('label', {}, 'Bot level ', level), ' ',
+      page.spectate ? null : seatButtons(d, { getName: () => name.value, getLevel: () => level.value,
+        onDone: (message) => page.seated(message) })));
+}
+
+/** The frame of a started match, built once (so the log keeps its scroll position): the title's main and below
+ * slots with the events log, and the side panel. */
+export function layout(page) {
+  return h('div', { class: 'match-body' },
+    h('div', { class: 'main-col' }, page.slots.main,
+      h('div', { class: 'below' }, page.slots.below,
+        h('div', { class: 'panel events' }, h('h2', {}, 'Events (newest first)'), page.logList))),
+    page.side);
+}
+
+/** The side panel: turn, your move, result, the title's side slot, players. */
+export function renderSide(page, state) {
+  const d = state.match;
+  const parts = [turnPanel(page, state)];
+  if (state.yourTurn) parts.push(actionsPanel(page, state));
+  if (d.status === 'OVER' && d.result) parts.push(resultPanel(d.result, (seat) => page.name(seat)));
+  parts.push(page.slots.side, playersPanel(page, state));
+  const scroll = page.side.scrollTop;
+  page.side.replaceChildren(...parts);
+  page.side.scrollTop = scroll;
+}
+
+function turnPanel(page, state) {
+  const d = state.match;
+  const own = page.client.turn ? page.client.turn(state) || {} : {};
+  const names = (seats) => seats.map((seat) => page.name(seat)).join(', ');
+  let headline;
+  if (d.status === 'OVER') headline = 'The game is over';
+  else if (state.yourTurn) headline = 'Your turn';
+  else if (own.headline) headline = own.headline;
+  else if (d.serviceToAct) headline = d.toAct.length ? `${names(d.toAct)} (bot) is playing\u2026` : 'The service is playing\u2026';
+  else if (d.toAct.length) headline = `Waiting for ${names(d.toAct)}`;
+  else headline = 'Waiting\u2026';
+  return h('div', { class: `panel turn${state.yourTurn ? ' yours' : ''}`, 'data-testid': 'turn' },
+    h('h2', {}, headline),
+    state.yourTurn && own.prompt ? h('p', { class: 'prompt', 'data-testid': 'prompt' }, own.prompt) : null,
+    own.facts ? h('p', { class: 'muted', 'data-testid': 'stage' }, own.facts) : null);
+}
+
+/** A button label for an action: the title's words, else generic ones. */
+function label(page, action) {
+  try {
+    return page.client.describeAction(action);
+  } catch {
+    return actionText(action);
+  }
+}
+
+function actionsPanel(page, state) {
+  const disabled = state.busy ? true : null;
+  const button = (action, testid, cls) => {
+    const b = h('button', { type: 'button', class: cls, 'data-testid': testid, 'data-type': action.type, disabled },
+      label(page, action));
+    b.addEventListener('click', () => page.act(action));
+    return b;
+  };
+  const acts = state.legalActions;
+  const body = page.client.offersActions
+    ? [page.slots.actions, h('details', { class: 'all-actions' }, h('summary', {}, `All legal actions (${acts.length})`),
+      h('div', { class: 'buttons' }, acts.map((a) => button(a, 'action-list-item', 'small'))))]
+    : [h('div', { class: 'buttons generic' }, acts.map((a) => button(a, 'action', '')))];
+  return h('div', { class: 'panel actions', 'data-testid': 'actions' }, h('h2', {}, 'Your move'), body);
+}
+
+function clockText(page, clock) {
+  const elapsed = clock.running ? (Date.now() - page.readAt) / 1000 : 0;
+  const left = Math.max(0, Math.ceil(clock.secondsLeft - elapsed));
+  const text = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
+  return clock.takenOver ? `${text} (bot plays)` : text;
+}
+
+/** Count the running clocks down between reads (called every second while the match is active). */
+export function updateClocks(page) {
+  for (const clock of page.data.clock.seats) {
+    const cell = page.side.querySelector(`[data-clock-seat='${clock.seat}']`);
+    if (cell) cell.textContent = clockText(page, clock);
+  }
+}
+
+function playersPanel(page, state) {
+  const d = state.match;
+  const columns = page.client.playerColumns ? page.client.playerColumns(state) : [];
+  const clocks = d.clock ? new Map(d.clock.seats.map((c) => [c.seat, c])) : null;
+  const rows = d.seats.map((seat) => {
+    const acting = d.toAct.includes(seat.seat);
+    const clock = clocks && clocks.get(seat.seat);
+    return h('tr', { class: `${acting ? 'acting' : ''}${seat.seat === d.mySeat ? ' me' : ''}`, 'data-seat': seat.seat,
+      'data-testid': 'player' },
+    h('td', {}, acting ? '\u25b6 ' : '', page.name(seat.seat),
+      seat.kind === 'bot' ? h('span', { class: 'muted' }, ` bot/${seat.level}`) : ''),
+    clocks ? h('td', { class: `num clock${clock && clock.running ? ' running' : ''}`, 'data-clock-seat': seat.seat },
+      clock ? clockText(page, clock) : '') : null,
+    columns.map((c) => h('td', { class: c.numeric ? 'num' : null }, c.cell(seat.seat))));
+  });
+  return h('div', { class: 'panel' }, h('h2', {}, 'Players'),
+    h('table', { class: 'players', 'data-testid': 'players' },
+      h('thead', {}, h('tr', {}, h('th', {}, 'Player'), clocks ? h('th', {}, 'Clock') : null,
+        columns.map((c) => h('th', { title: c.description || null }, c.label)))),
+      h('tbody', {}, rows)));
+}
+
+// The service's own events (clocks, take-overs, abandonment): the same for every title.
+const SERVICE_EVENTS = {
+  clockExpired: (e, name) => `The clock of ${name(e.seat)} ran out`,
+  seatTakenOver: (e, name) => `A ${e.level} bot plays for ${name(e.seat)} until they act again`,
+  seatReturned: (e, name) => `${name(e.seat)} is back`,
+  matchAbandoned: (e) => `The match was abandoned: ${e.reason}`,
+};
+
+/** The events log, newest step first: each event in the title's words (generic ones if it has none). */
+export function renderLog(page, steps) {
+  const describe = (e) => {
+    if (SERVICE_EVENTS[e.type]) return SERVICE_EVENTS[e.type](e, (seat) => page.name(seat));
+    try {
+      return page.client.describeEvent(e);
+    } catch {
+      return eventText(e, (seat) => page.name(seat));
+    }
+  };
+  const items = [];
+  for (const [version, events] of steps) {
+    if (!events.length) continue;
+    items.push(h('li', { 'data-version': version, class: 'step' },
+      h('span', { class: 'ver' }, version),
+      h('ul', {}, [...events].reverse().map((e) => h('li', {
+        class: `ev ev-${e.type}${e.audience ? ' private' : ''}`, 'data-type': e.type, 'data-seat': e.seat,
+        title: e.audience ? 'Only you see this' : null,
+      }, describe(e))))));
+  }
+  page.logList.replaceChildren(...(items.length ? items : [h('li', { class: 'muted' }, 'No events yet.')]));
+}

@@ -1,0 +1,153 @@
+// The Great Fire's panels around the board: how to move (choosers, buttons, hints), your hand and objectives,
+// the city's facts, the players' columns and the score track.
+
+import { h } from '../../dom.js';
+import { COLOUR_HEX } from './board.js';
+import { TOKEN_NAMES, cardLabel, describeAction } from './describe.js';
+
+const BUTTON_TYPES = new Set(['keepHand', 'redeal', 'playDoubleMove', 'endFire', 'endActions']);
+const CARD_TYPES = new Set(['playCard', 'discard']);
+const TRACK_MAX = 20;
+
+/** A small square of a colour. */
+export function swatch(colour, title = colour) {
+  return h('span', { class: 'swatch', style: `background:${COLOUR_HEX[colour] || '#888'}`, title, 'data-colour': colour });
+}
+
+function isTargeted(action) {
+  return action.type === 'moveBand' || action.type === 'movePawn' || typeof action.district === 'string';
+}
+
+function cancelButton(client) {
+  const b = h('button', { type: 'button', class: 'small', 'data-testid': 'cancel' }, 'Cancel');
+  b.addEventListener('click', () => { client.clearChoice(); client.ctx.redraw(); });
+  return b;
+}
+
+/** The move controls for the actions slot: a district's choices, the band being moved, buttons, a hint. */
+export function actionsPanel(client, state) {
+  const acts = state.legalActions;
+  const words = client.words;
+  const disabled = state.busy ? true : null;
+  const button = (action, testid, cls) => {
+    const b = h('button', { type: 'button', class: cls, 'data-testid': testid, 'data-type': action.type, disabled },
+      describeAction(action, words));
+    b.addEventListener('click', () => client.ctx.act(action));
+    return b;
+  };
+  const rows = [];
+  if (client.chooser) {
+    rows.push(h('div', { class: 'chooser', 'data-testid': 'chooser' },
+      h('p', {}, `At ${words.district(client.chooser)}:`),
+      client.districtOptions(client.chooser, acts).map((o) => {
+        if (o.action) return button(o.action, 'choice', 'primary');
+        const b = h('button', { type: 'button', class: 'primary', 'data-testid': 'choice', 'data-type': 'selectBand',
+          disabled }, 'Move a trained band from here\u2026');
+        b.addEventListener('click', () => { client.bandFrom = o.select; client.chooser = null; client.ctx.redraw(); });
+        return b;
+      }),
+      cancelButton(client)));
+  }
+  if (client.bandFrom) {
+    rows.push(h('div', { class: 'chooser', 'data-testid': 'band-selected' },
+      h('p', {}, `Moving a band from ${words.district(client.bandFrom)}: click a highlighted district.`),
+      cancelButton(client)));
+  }
+  const plain = acts.filter((a) => BUTTON_TYPES.has(a.type) || (!CARD_TYPES.has(a.type) && !isTargeted(a)));
+  if (plain.length) rows.push(h('div', { class: 'buttons' }, plain.map((a) => button(a, 'action', 'primary'))));
+  if (!client.chooser && !client.bandFrom) {
+    const onCards = acts.some((a) => CARD_TYPES.has(a.type));
+    const onMap = acts.some(isTargeted);
+    const hint = [onCards ? 'a highlighted card in your hand' : null, onMap ? 'a highlighted district' : null]
+      .filter(Boolean).join(' or ');
+    if (hint) {
+      rows.push(h('p', { class: 'hint' }, `Click ${hint}${acts.some((a) => a.type === 'moveBand')
+        ? ' (to move a trained band, click its district, then where it goes)' : ''}.`));
+    }
+  }
+  return rows;
+}
+
+/** The caller's hand (playable cards clickable), objectives, tokens and colours. */
+export function youPanel(client, state) {
+  const view = state.view;
+  const you = view.you;
+  const words = client.words;
+  const cards = you.hand.map((card, i) => {
+    const action = state.legalActions.find((a) => CARD_TYPES.has(a.type) && a.card === card);
+    const b = h('button', {
+      type: 'button', class: `card${action ? ' playable' : ''}`, 'data-testid': 'hand-card', 'data-card': card,
+      'data-index': i, 'data-type': action ? action.type : null, disabled: !action || state.busy ? true : null,
+      title: action ? describeAction(action, words) : `Fire card ${card}`,
+    }, h('span', { class: 'arrow' }, cardLabel(card).split(' ')[1] || ''), h('span', { class: 'letter' }, card));
+    if (action) b.addEventListener('click', () => client.ctx.act(action));
+    return b;
+  });
+  const objectives = you.objectives.map((o) => {
+    const dv = view.districts[o.district];
+    const standing = dv && Object.values(dv.houses).some((n) => n > 0) && !dv.burning;
+    return h('li', { 'data-district': o.district },
+      `${words.district(o.district)}: ${o.vp} VP (deck ${o.deck}) \u2014 `,
+      h('span', { class: standing ? 'ok' : 'lost' }, standing ? 'standing' : dv && dv.burning ? 'burning' : 'lost'));
+  });
+  return h('div', { class: 'panel you', 'data-testid': 'you' },
+    h('h2', {}, 'Your hand'),
+    h('div', { class: 'hand', 'data-testid': 'hand' }, cards.length ? cards : h('span', { class: 'muted' }, 'empty')),
+    h('h2', {}, 'Your objectives'),
+    h('ul', { class: 'objectives', 'data-testid': 'objectives' }, objectives),
+    h('h2', {}, 'Your tokens'),
+    h('p', { 'data-testid': 'my-tokens' }, you.tokens.length
+      ? you.tokens.map((t) => TOKEN_NAMES[t] || t).join(', ') : h('span', { class: 'muted' }, 'none')),
+    h('p', {}, 'Your colours: ', you.colours.map((c) => [swatch(c), ` ${c} `])));
+}
+
+/** The city: supply, decks, the hero, the non-player's cards. */
+export function factsPanel(client, state) {
+  const v = state.view;
+  const words = client.words;
+  const rows = [
+    ['Supply', `${v.supply} fire cones`],
+    ['Fire deck', `${v.deckSize} cards, ${v.stacksLeft} stack card(s) left${v.untilIntensify !== null
+      ? ` (next intensify in ${v.untilIntensify})` : ''}`],
+    ['Discard pile', `${v.discardPile}${v.discardCards ? ` (${Object.entries(v.discardCards)
+      .map(([card, n]) => `${n}\u00d7${cardLabel(card)}`).join(', ')})` : ''}`],
+    ['Hero of London', v.hero === null ? 'nobody yet' : words.name(v.hero)],
+  ];
+  if (v.turnsLeft !== null && v.turnsLeft !== undefined) rows.push(['Turns left', `${v.turnsLeft}`]);
+  const np = v.nonPlayer;
+  if (np) {
+    rows.push(['Non-player', [np.fireCard ? `fire ${cardLabel(np.fireCard)}` : null,
+      np.priorityCard ? `priority ${np.priorityCard.join(' > ')}` : null,
+      np.movementCard ? `movement ${words.district(np.movementCard)}` : null].filter(Boolean).join(' \u00b7 ') || '\u2014']);
+  }
+  return h('div', { class: 'panel facts', 'data-testid': 'facts' }, h('h2', {}, 'The city'),
+    h('dl', {}, rows.map(([k, val]) => [h('dt', {}, k), h('dd', {}, val)])));
+}
+
+/** The players table's Great Fire columns: colours, pawns, hand size, put out, tokens, houses lost, hero. */
+export function playerColumns(view) {
+  const bySeat = new Map(view.players.map((p) => [p.seat, p]));
+  const column = (label, cell, numeric = false) => ({ label, numeric,
+    cell: (seat) => (bySeat.has(seat) ? cell(bySeat.get(seat)) : '') });
+  return [
+    column('Colours', (p) => (p.colours ? p.colours.map((c) => swatch(c)) : h('span', { class: 'muted' }, 'hidden'))),
+    column('Pawns', (p) => p.pawnColours.map((c) => swatch(c, `pawn: ${c}`))),
+    column('Hand', (p) => p.handSize, true),
+    column('Put out', (p) => p.putOut, true),
+    column('Tokens', (p) => (Array.isArray(p.tokens) ? p.tokens.length : p.tokens), true),
+    column('Houses lost', (p) => (p.housesLost === null ? '?' : p.housesLost), true),
+    column('Hero', (p) => (p.hero ? '\u2605' : '')),
+  ];
+}
+
+/** The score track: houses lost per colour. */
+export function scoreTrack(view) {
+  const track = view.scoreTrack || {};
+  return [h('h2', {}, 'Score track: houses lost'),
+    h('div', { class: 'score-track', 'data-testid': 'score-track' }, Object.entries(track).map(([colour, lost]) =>
+      h('div', { class: 'track-row', 'data-colour': colour },
+        h('span', { class: 'track-name' }, swatch(colour), ` ${colour}`),
+        h('span', { class: 'track-bar' }, h('span', { class: 'track-fill',
+          style: `width:${Math.min(100, (100 * lost) / TRACK_MAX)}%;background:${COLOUR_HEX[colour] || '#888'}` })),
+        h('span', { class: 'num' }, `${lost}/${TRACK_MAX}`))))];
+}
