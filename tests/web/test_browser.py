@@ -303,9 +303,12 @@ def test_a_whole_match_to_its_result_by_clicking(browser: Any, server: str, clie
         assert page.get_attribute(MATCH, "data-status") == "OVER"
         assert page.get_by_test_id("log").locator("li.ev[data-type=gameOver]").count() == 1
         assert len(clicks) > 10
-        # R18b: the lone pauses of the whole match were answered without a click.
-        assert p.lone_pauses() >= 1, (clicks, p.sent_actions())
-        assert p.sent_actions().count({"type": "endFire"}) > clicks.count("button:endFire"), clicks
+        # R18b: the lone pauses of the whole match were answered without a click (a match may have none: the
+        # bots' choices come from the random match id, so the count varies from run to run).
+        passes = ("endFire", "endActions")
+        auto = sum(a["type"] in passes for a in p.sent_actions()) - sum(c.removeprefix("button:") in passes
+                                                                          for c in clicks)
+        assert auto >= min(1, p.lone_pauses()), (clicks, p.sent_actions())
 
 
 def test_a_spectator_sees_the_moves_and_no_secrets(browser: Any, server: str, screenshots: Path) -> None:
