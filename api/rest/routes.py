@@ -12,7 +12,7 @@ from starlette.routing import BaseRoute, Route
 
 from api.rest import actions, docs, matches, openapi, seats, titles
 from api.rest.problems import problem
-from api.rest.serve import endpoint
+from api.rest.serve import Endpoint, endpoint
 from api.rest.table import Operation
 from api.services import Services
 
@@ -30,8 +30,20 @@ OPERATIONS: list[Operation] = [*titles.OPERATIONS, *matches.OPERATIONS, *seats.O
 
 
 def rest_routes(services: Services) -> list[BaseRoute]:
-    """One route per operation."""
-    return [Route(op.path, endpoint(op, services), methods=[op.method]) for op in OPERATIONS]
+    """One route per path, serving each of its operations by method (so a 405 lists every allowed method)."""
+    by_path: dict[str, dict[str, Endpoint]] = {}
+    for op in OPERATIONS:
+        by_path.setdefault(op.path, {})[op.method] = endpoint(op, services)
+    return [Route(path, _by_method(endpoints), methods=list(endpoints)) for path, endpoints in by_path.items()]
+
+
+def _by_method(endpoints: dict[str, Endpoint]) -> Endpoint:
+    async def serve(request: Request) -> Response:
+        method = "GET" if request.method == "HEAD" else request.method
+        response: Response = await endpoints[method](request)
+        return response
+
+    return serve
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
