@@ -67,7 +67,7 @@ IDEMPOTENCY_KEY = Param("Idempotency-Key", "header", {"type": "string"},
                         "or GraphQL's idempotencyKey) answers the first outcome and never applies twice.")
 AFTER_VERSION = Param("afterVersion", "query", {"type": "integer", "default": 0}, "Steps after this version.")
 LIMIT = Param("limit", "query", {"type": "integer", "default": 200}, f"At most this many steps (1-{MAX_EVENTS_PAGE}).")
-ACT_EXAMPLE = {"action": {"type": "endActions"}, "expectedVersion": 12}
+ACT_EXAMPLE = {"action": {"type": "anAction", "note": "copied as is from legalActions"}, "expectedVersion": 12}
 
 OPERATIONS = [
     Operation("POST", "/v1/matches/{id}/actions", "act", "play", "Submit an action",

@@ -6,6 +6,7 @@ from api.rest.convert import match_json
 from api.rest.problems import for_code, problem
 from api.rest.table import PATH_ID, Auth, Call, Operation, Param, Reply
 from api.schema.lobby import MAX_PAGE
+from domain import titles
 from matches.lobby import LobbyError
 from matches.store import Loaded
 
@@ -68,7 +69,8 @@ STATUS = Param("status", "query", {"enum": ["WAITING", "ACTIVE", "OVER"], "defau
 FIRST = Param("first", "query", {"type": "integer", "default": 20},
               f"How many matches (clamped to 1-{MAX_PAGE}).")
 AFTER = Param("after", "query", {"type": "string"}, "The endCursor of the previous page.")
-CREATE_EXAMPLE = {"title": "greatfire", "seats": 3, "options": {"hiddenColours": True}}
+_FIRST_TITLE = titles.all_titles()[0]
+CREATE_EXAMPLE = {"title": _FIRST_TITLE.id, "seats": _FIRST_TITLE.min_seats}
 
 OPERATIONS = [
     Operation("GET", "/v1/matches", "listMatches", "matches", "List matches (the lobby)",
