@@ -40,8 +40,7 @@ def rest_routes(services: Services) -> list[BaseRoute]:
 def _by_method(endpoints: dict[str, Endpoint]) -> Endpoint:
     async def serve(request: Request) -> Response:
         method = "GET" if request.method == "HEAD" else request.method
-        response: Response = await endpoints[method](request)
-        return response
+        return await endpoints[method](request)
 
     return serve
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from graphql import GraphQLError
@@ -23,7 +24,7 @@ from api.unavailable import MESSAGE as UNAVAILABLE_MESSAGE
 from matches import connections
 
 log = logging.getLogger("firebreak.api")
-Endpoint = Any  # a Starlette request -> response coroutine function
+Endpoint = Callable[[Request], Awaitable[Response]]
 
 
 def endpoint(operation: Operation, services: Services) -> Endpoint:
