@@ -27,8 +27,8 @@ def plain(value: Any) -> Any:
     return value
 
 
-def title_json(title: contract.Title, board: bool = False) -> dict[str, Any]:
-    """A title's JSON form (the GraphQL Title's fields; its board only when asked, it can be large)."""
+def title_json(title: contract.Title, detail: bool = False) -> dict[str, Any]:
+    """A title's JSON form: the GraphQL Title's fields, its board and schemas only in detail (they are large)."""
     out: dict[str, Any] = {
         "id": title.id, "name": title.name, "minSeats": title.min_seats, "maxSeats": title.max_seats,
         "options": [plain(OptionSpec.of(spec)) for spec in title.option_specs()],
@@ -36,7 +36,9 @@ def title_json(title: contract.Title, board: bool = False) -> dict[str, Any]:
         "botLevels": [plain(BotLevel(name=level.name, description=level.description))
                       for level in levels(title).values()],
     }
-    if board:
+    if detail:
+        found = title.schemas()
+        out["schemas"] = {part: found[part] for part in ("view", "action", "event", "result")}
         out["board"] = title.board()
     return out
 

@@ -140,9 +140,13 @@ RESPONSES: dict[str, dict[str, Any]] = {
     "ScoreColumn": SCORE_COLUMN,
     "BotLevel": BOT_LEVEL,
     "Title": obj(TITLE_PROPERTIES, "A playable game."),
-    "TitleDetail": obj({**TITLE_PROPERTIES, "board": {
+    "TitleDetail": obj({**TITLE_PROPERTIES, "schemas": obj(
+        {part: {**JSON_OBJECT, "description": f"A JSON Schema (2020-12): {what}."} for part, what in (
+            ("view", "Match.view"), ("action", "one of Match.legalActions"),
+            ("event", "one event of a step"), ("result", "Match.result"))},
+        "JSON Schemas of the title's dynamic parts (also published under docs/schemas/<title>/)."), "board": {
         **ANY, "description": "The static data a client draws (the title's client module knows its shape); null "
-                              "for a title without any."}}, "A playable game, with its board data."),
+                              "for a title without any."}}, "A playable game, with its schemas and board data."),
     "TitleList": obj({"items": array(ref("Title"))}, "The playable titles."),
     "SeatInfo": SEAT_INFO,
     "SeatClock": SEAT_CLOCK,

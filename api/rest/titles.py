@@ -15,21 +15,23 @@ async def list_titles(_: Call) -> Reply:
 
 
 async def get_title(call: Call) -> Reply:
-    """One title, with its board data."""
+    """One title, with its schemas and board data."""
     try:
         title = titles.get(call.params["id"])
     except UnknownTitle:
         raise problem(404, "TITLE_NOT_FOUND", f"no title {call.params['id']!r}") from None
-    return Reply(title_json(title, board=True))
+    return Reply(title_json(title, detail=True))
 
 
 OPERATIONS = [
     Operation("GET", "/v1/titles", "listTitles", "titles", "List the playable titles",
               "Every title with its seat range, typed options (what createMatch's options take), score columns "
-              "and bot levels; GET /v1/titles/{id} adds the board data.", list_titles, response="TitleList",
+              "and bot levels; GET /v1/titles/{id} adds the board data and the JSON Schemas of views, actions, "
+              "events and results.", list_titles, response="TitleList",
               store=False),
     Operation("GET", "/v1/titles/{id}", "getTitle", "titles", "Read one title",
-              "A title as in the list, plus the static board data its client draws.", get_title,
+              "A title as in the list, plus the JSON Schemas (2020-12) of its view, actions, events and result, "
+              "and the static board data its client draws.", get_title,
               response="TitleDetail", params=(Param("id", "path", {"type": "string"}, "The title id.", True),),
               store=False, codes=("TITLE_NOT_FOUND",)),
 ]

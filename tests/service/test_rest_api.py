@@ -260,8 +260,9 @@ def test_titles_carry_graphqls_fields_and_values(rest: Rest, gql: h.Client) -> N
     listed = rest.ok("GET", "/v1/titles", "TitleList")
     assert listed["items"] == gql.gql(f"{{ titles {{ {TITLE_FIELDS} }} }}")["titles"]
     one = rest.ok("GET", "/v1/titles/greatfire", "TitleDetail")
-    assert one["board"] == gql.gql("{ titles { board } }")["titles"][0]["board"]
-    assert {k: v for k, v in one.items() if k != "board"} == listed["items"][0]
+    assert {k: one[k] for k in ("board", "schemas")} == \
+        gql.gql("{ titles { board schemas { view action event result } } }")["titles"][0]
+    assert {k: v for k, v in one.items() if k not in ("board", "schemas")} == listed["items"][0]
     rest.refused("GET", "/v1/titles/no-such-title", 404, "TITLE_NOT_FOUND")
 
 
