@@ -1,5 +1,5 @@
-"""The Starlette application: GraphQL at /graphql (GraphiQL in a browser), health, readiness, metrics, and the
-browser client (web/) at /."""
+"""The Starlette application: GraphQL at /graphql (GraphiQL in a browser), the REST surface under /v1/ (OpenAPI at
+/v1/openapi.json, docs at /v1/docs), health, readiness, metrics, and the browser client (web/) at /."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from api.explorer import offline_graphiql_html
 from api.guard import JsonGuard, Refusal
 from api.metrics import Metrics
 from api.middleware import BodyLimit, Timing
+from api.rest.routes import http_error, rest_routes
 from api.schema import schema
 from api.services import Services
 from api.unavailable import HEADERS, is_unavailable, is_unavailable_answer, unavailable_error
@@ -126,9 +127,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
             Route("/metrics", metrics_endpoint),
             Route("/graphql", graphql, methods=["GET", "POST"]),
             WebSocketRoute("/graphql", graphql),
+            *rest_routes(services),
             *web_routes(),
         ],
         middleware=[Middleware(Timing, metrics=metrics), Middleware(BodyLimit, max_bytes=settings.max_body_bytes),
                     Middleware(JsonGuard)],
+        exception_handlers={404: http_error, 405: http_error},
         lifespan=lifespan,
     )

@@ -1,5 +1,6 @@
-"""Refuse JSON that would trip the parsers (nesting too deep, a GraphQL request that is not an object), and
-answer every refusal of a request as a whole with a GraphQL error body and a 4xx status."""
+"""Refuse JSON that would trip the parsers (nesting too deep, a request body that is not an object), and answer
+every refusal of a request as a whole with a 4xx status and a GraphQL error body (an RFC 9457 problem under the
+REST prefix /v1/)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,13 @@ from cross_web import HTTPException
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from api.rest.problems import Problem
+
 MAX_JSON_DEPTH = 64
 BAD_MESSAGE = 4400  # graphql-transport-ws close code for an invalid message
 GET_JSON_PARAMS = ("variables", "extensions")  # GraphQL-over-GET parameters that hold JSON
 STATUS_CODES = {400: "BAD_REQUEST", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}  # strawberry's refusals
+REST_PREFIX = "/v1/"
 
 
 class Refusal(HTTPException):
@@ -22,8 +26,11 @@ class Refusal(HTTPException):
         super().__init__(status_code, message)
         self.code = code
 
-    def response(self) -> JSONResponse:
-        """The answer: {"errors": [{"message", "extensions": {"code"}}]} with the status."""
+    def response(self, path: str = "") -> JSONResponse:
+        """The answer: {"errors": [{"message", "extensions": {"code"}}]} with the status; under the REST prefix, a
+        problem+json body with the same code."""
+        if path.startswith(REST_PREFIX):
+            return Problem(self.status_code, self.code, self.reason).response()
         body = {"errors": [{"message": self.reason, "extensions": {"code": self.code}}]}
         return JSONResponse(body, status_code=self.status_code)
 
@@ -35,9 +42,9 @@ class Refusal(HTTPException):
         return cls(exc.status_code, STATUS_CODES.get(exc.status_code, f"HTTP_{exc.status_code}"), exc.reason)
 
 
-def problem(status_code: int, code: str, message: str) -> JSONResponse:
-    """A refusal's response, for the middleware that answers before GraphQL runs."""
-    return Refusal(status_code, code, message).response()
+def problem(status_code: int, code: str, message: str, path: str = "") -> JSONResponse:
+    """A refusal's response, for the middleware that answers before GraphQL (or a REST route) runs."""
+    return Refusal(status_code, code, message).response(path)
 
 
 def json_problem(raw: bytes | str) -> str | None:
@@ -85,14 +92,14 @@ class JsonGuard:
         if scope["method"] == "GET":
             refusal = _query_string_refusal(scope.get("query_string", b""))
             if refusal is not None:
-                await refusal.response()(scope, receive, send)
+                await refusal.response(scope["path"])(scope, receive, send)
             else:
                 await self.app(scope, receive, send)
             return
         body, messages = await _read_body(receive)
-        refusal = _body_refusal(body) if _is_json(scope) else None
+        refusal = _body_refusal(body, scope["path"]) if _is_json(scope) else None
         if refusal is not None:
-            await refusal.response()(scope, receive, send)
+            await refusal.response(scope["path"])(scope, receive, send)
             return
         replay = iter(messages)
 
@@ -119,12 +126,13 @@ def _is_json(scope: Scope) -> bool:
     return b"application/json" in content_type.lower()
 
 
-def _body_refusal(body: bytes) -> Refusal | None:
+def _body_refusal(body: bytes, path: str) -> Refusal | None:
     deep = json_problem(body)
     if deep is not None:
         return Refusal(400, "JSON_TOO_DEEP", deep)
     if body.lstrip()[:1] != b"{":
-        return Refusal(400, "BAD_REQUEST", 'the request body must be a JSON object with a "query"')
+        wanted = "a JSON object" if path.startswith(REST_PREFIX) else 'a JSON object with a "query"'
+        return Refusal(400, "BAD_REQUEST", f"the request body must be {wanted}")
     return None
 
 

@@ -6,7 +6,7 @@ import time
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.guard import problem
+from api.guard import REST_PREFIX, problem
 from api.metrics import Metrics
 
 KNOWN_PATHS = ("/graphql", "/healthz", "/readyz", "/metrics")
@@ -45,7 +45,7 @@ class BodyLimit:
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
         message = f"the request body is larger than {self.max_bytes} bytes"
-        await problem(413, "BODY_TOO_LARGE", message)(scope, receive, send)
+        await problem(413, "BODY_TOO_LARGE", message, scope["path"])(scope, receive, send)
 
 
 class _TooLarge(Exception):
@@ -53,7 +53,8 @@ class _TooLarge(Exception):
 
 
 class Timing:
-    """Count and time HTTP requests by path (unknown paths pooled as "other")."""
+    """Count and time HTTP requests by path: a REST route's template (/v1/matches/{id}), else the path when it is
+    one of the known ones, else "other" (so that no client-chosen text becomes a label)."""
 
     def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
         self.app = app
@@ -75,5 +76,13 @@ class Timing:
         try:
             await self.app(scope, receive, recording)
         finally:
-            path = scope["path"] if scope["path"] in KNOWN_PATHS else "other"
+            path = _label(scope)
             self.metrics.request(scope["method"], path, status, time.perf_counter() - started)
+
+
+def _label(scope: Scope) -> str:
+    route = scope.get("route")  # set by the router on the scope it was given (ours) once a route matched
+    template = getattr(route, "path", None)
+    if isinstance(template, str) and template.startswith(REST_PREFIX):
+        return template
+    return scope["path"] if scope["path"] in KNOWN_PATHS else "other"

@@ -1,0 +1,86 @@
+"""REST play: submit an action (expectedVersion, Idempotency-Key) and read the events after a version."""
+
+from __future__ import annotations
+
+from api.rest.convert import match_json
+from api.rest.matches import load
+from api.rest.problems import Problem, problem
+from api.rest.table import PATH_ID, Auth, Call, Operation, Param, Reply
+from api.schema.match import MAX_EVENTS_PAGE
+from api.schema.play import MAX_IDEMPOTENCY_KEY
+from domain.events import visible_to
+from matches import outcomes as o
+from matches.outcomes import ActOutcome
+
+
+def refusal(outcome: ActOutcome) -> Problem:
+    """The problem of a refused act, with GraphQL's code for the same outcome."""
+    message = outcome.message or ""
+    match outcome.kind:
+        case o.ILLEGAL:
+            return problem(422, outcome.code or "ILLEGAL_ACTION", message, version=outcome.version)
+        case o.NOT_YOUR_TURN:
+            return problem(403, "NOT_YOUR_TURN", message, version=outcome.version)
+        case o.STALE:
+            return problem(409, "STALE_VERSION", message, currentVersion=outcome.version or 0)
+        case o.NOT_FOUND:
+            return problem(404, "MATCH_NOT_FOUND", message)
+        case o.UNAUTHORIZED:
+            return problem(401, "UNAUTHORIZED", message)
+        case o.OVER:
+            return problem(409, "MATCH_OVER", message, version=outcome.version)
+        case _:
+            return problem(409, "MATCH_NOT_STARTED", message)
+
+
+async def act(call: Call) -> Reply:
+    """Submit the caller's action at the version it expects; 200 with the new version, the caller's events and
+    the match as the caller now sees it, else the refusal's status and problem."""
+    context = call.context
+    key = call.params["Idempotency-Key"]
+    if key is not None and not 0 < len(key) <= MAX_IDEMPOTENCY_KEY:
+        raise problem(422, "BAD_IDEMPOTENCY_KEY", f"Idempotency-Key must be 1-{MAX_IDEMPOTENCY_KEY} characters")
+    match_id = call.params["id"]
+    outcome, after = await call.services.pipeline.act(match_id, context.token, call.body["action"],
+                                                      call.body["expectedVersion"], key)
+    call.services.metrics.act(outcome.kind)
+    if outcome.kind == o.UNAUTHORIZED and context.presented:
+        await context.auth_failed()
+    if outcome.kind != o.ACCEPTED:
+        raise refusal(outcome)
+    loaded = after or await load(call)  # a replayed outcome: the match as it stands now
+    return Reply({"version": outcome.version, "events": outcome.events,
+                  "match": match_json(loaded, loaded.seat_of(context.token))})
+
+
+async def events(call: Call) -> Reply:
+    """The stored steps after a version, redacted for the caller (a seat token, or none for a spectator)."""
+    loaded = await load(call)
+    viewer = await call.context.seat_in(loaded)
+    limit = max(1, min(call.params["limit"], MAX_EVENTS_PAGE))
+    rows = await call.services.store.events_after(loaded.id, max(0, call.params["afterVersion"]), limit)
+    return Reply({"items": [{"version": v, "events": visible_to(e, viewer)} for v, e in rows]})
+
+
+IDEMPOTENCY_KEY = Param("Idempotency-Key", "header", {"type": "string"},
+                        f"Optional, 1-{MAX_IDEMPOTENCY_KEY} characters: a resubmission with the same key (over REST "
+                        "or GraphQL's idempotencyKey) answers the first outcome and never applies twice.")
+AFTER_VERSION = Param("afterVersion", "query", {"type": "integer", "default": 0}, "Steps after this version.")
+LIMIT = Param("limit", "query", {"type": "integer", "default": 200}, f"At most this many steps (1-{MAX_EVENTS_PAGE}).")
+ACT_EXAMPLE = {"action": {"type": "anAction", "note": "copied as is from legalActions"}, "expectedVersion": 12}
+
+OPERATIONS = [
+    Operation("POST", "/v1/matches/{id}/actions", "act", "play", "Submit an action",
+              "Submit one of your legalActions as is, with the version you read it at, as the seat's token holder. "
+              "Refusals change nothing: 409 STALE_VERSION (currentVersion in the body), 403 NOT_YOUR_TURN, 422 "
+              "ILLEGAL_ACTION (or the title's more precise rules code), 409 MATCH_OVER / MATCH_NOT_STARTED, 404, "
+              "401.", act, response="ActionAccepted", params=(PATH_ID, IDEMPOTENCY_KEY), body="Act",
+              example=ACT_EXAMPLE, auth=Auth.REQUIRED, write=True,
+              codes=("STALE_VERSION", "NOT_YOUR_TURN", "ILLEGAL_ACTION", "BAD_IDEMPOTENCY_KEY", "MATCH_NOT_FOUND",
+                     "MATCH_OVER", "MATCH_NOT_STARTED")),
+    Operation("GET", "/v1/matches/{id}/events", "listEvents", "play", "Read the events after a version",
+              "The stored steps after afterVersion, oldest first, each with the match's version after it and its "
+              "events redacted for the caller; page on with the last version seen.", events,
+              response="EventPage", params=(PATH_ID, AFTER_VERSION, LIMIT), auth=Auth.OPTIONAL,
+              codes=("MATCH_NOT_FOUND",)),
+]

@@ -1,0 +1,35 @@
+"""The OpenAPI document at /v1/openapi.json and the page that renders it at /v1/docs (one HTML file with a small
+renderer inline: it loads nothing but the document, so it works offline)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from starlette.responses import HTMLResponse, JSONResponse, Response
+
+from api.rest.table import Call, Operation
+
+PAGE = Path(__file__).with_name("docs.html")
+# The page may run its own inline script and style and fetch from this origin; nothing else loads.
+CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; "
+       "img-src 'self' data:; base-uri 'none'; form-action 'none'")
+
+
+def operations(document: Callable[[], dict[str, Any]]) -> list[Operation]:
+    """The two docs operations, serving the document that `document` returns."""
+
+    async def openapi(_: Call) -> Response:
+        return JSONResponse(document())
+
+    async def docs(_: Call) -> Response:
+        return HTMLResponse(PAGE.read_text(encoding="utf-8"), headers={"Content-Security-Policy": CSP})
+
+    return [
+        Operation("GET", "/v1/openapi.json", "getOpenApi", "docs", "This OpenAPI 3.1 document",
+                  "The document, written from the same route table the service serves.", openapi, store=False),
+        Operation("GET", "/v1/docs", "getDocs", "docs", "The docs page",
+                  "A self-contained page rendering this document (works offline).", docs, media="text/html",
+                  store=False),
+    ]

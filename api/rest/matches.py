@@ -1,0 +1,90 @@
+"""REST matches: the lobby listing, creating a match, and reading one as the caller may see it."""
+
+from __future__ import annotations
+
+from api.rest.convert import match_json
+from api.rest.problems import for_code, problem
+from api.rest.table import PATH_ID, Auth, Call, Operation, Param, Reply
+from api.schema.lobby import MAX_PAGE
+from domain import titles
+from matches.lobby import LobbyError
+from matches.store import Loaded
+
+
+def location(match_id: str) -> str:
+    """The path of a match."""
+    return f"/v1/matches/{match_id}"
+
+
+async def load(call: Call) -> Loaded:
+    """The match of the path, or MATCH_NOT_FOUND."""
+    loaded = await call.services.store.load(call.params["id"])
+    if loaded is None:
+        raise problem(404, "MATCH_NOT_FOUND", f"no match {call.params['id']!r}")
+    return loaded
+
+
+async def list_matches(call: Call) -> Reply:
+    """A page of the lobby, each match read as the token's holder where the token is one of its seats'."""
+    store = call.services.store
+    status = call.params["status"].lower()
+    first = max(1, min(call.params["first"], MAX_PAGE))
+    ids, more, cursor = await store.list_ids(status, first, call.params["after"])
+    items, gone = [], []
+    for match_id in ids:
+        loaded = await store.load(match_id)
+        if loaded is None:
+            gone.append(match_id)
+        else:
+            items.append(match_json(loaded, loaded.seat_of(call.context.token)))
+    await store.prune_lobby(status, gone)
+    return Reply({"items": items, "endCursor": cursor, "hasNextPage": more})
+
+
+async def create_match(call: Call) -> Reply:
+    """Create a waiting match; 201 with its host token (shown once) and a Location."""
+    body = call.body
+    clock = body.get("clock")
+    try:
+        created = await call.services.lobby.create(
+            body["title"], body["seats"], body.get("options"), body.get("seed"),
+            None if clock is None else (clock["initialSeconds"], clock.get("incrementSeconds", 0.0)))
+    except LobbyError as exc:
+        raise for_code(exc.code, str(exc)) from None
+    loaded = await call.services.store.load(created.match_id)
+    assert loaded is not None
+    return Reply({"matchId": created.match_id, "hostToken": created.host_token, "match": match_json(loaded, None)},
+                 201, {"Location": location(created.match_id)})
+
+
+async def get_match(call: Call) -> Reply:
+    """A match as the caller may see it: a seat token reads as that seat, no token (or the host's) as a
+    spectator; any other token is refused."""
+    loaded = await load(call)
+    return Reply(match_json(loaded, await call.context.seat_in(loaded)))
+
+
+STATUS = Param("status", "query", {"enum": ["WAITING", "ACTIVE", "OVER"], "default": "WAITING", "type": "string"},
+               "The matches of this status.")
+FIRST = Param("first", "query", {"type": "integer", "default": 20},
+              f"How many matches (clamped to 1-{MAX_PAGE}).")
+AFTER = Param("after", "query", {"type": "string"}, "The endCursor of the previous page.")
+_FIRST_TITLE = titles.all_titles()[0]
+CREATE_EXAMPLE = {"title": _FIRST_TITLE.id, "seats": _FIRST_TITLE.min_seats}
+
+OPERATIONS = [
+    Operation("GET", "/v1/matches", "listMatches", "matches", "List matches (the lobby)",
+              "Matches of a status, newest first, paged like GraphQL's matches. Each is read as the bearer token's "
+              "holder where the token is one of its seats' (else as a spectator): a listing never refuses a token.",
+              list_matches, response="MatchPage", params=(STATUS, FIRST, AFTER), auth=Auth.OPTIONAL),
+    Operation("POST", "/v1/matches", "createMatch", "matches", "Create a match",
+              "Create a waiting match; it starts by itself when every seat is taken. The hostToken in the answer "
+              "(shown once) lets its holder add bots.", create_match, success=201, response="MatchCreated",
+              body="CreateMatch", example=CREATE_EXAMPLE, write=True, codes=("BAD_OPTIONS", "UNKNOWN_TITLE"),
+              headers=("Location",)),
+    Operation("GET", "/v1/matches/{id}", "getMatch", "matches", "Read a match (your view, legal actions)",
+              "The match as the caller may see it: with a seat token, that seat's view and legalActions (submit "
+              "one to POST /v1/matches/{id}/actions with version as expectedVersion); without a token (or with the "
+              "host token), a spectator's view.", get_match, response="Match", params=(PATH_ID,),
+              auth=Auth.OPTIONAL, codes=("MATCH_NOT_FOUND",)),
+]

@@ -1,0 +1,88 @@
+"""The OpenAPI 3.1 document of the REST surface, written from the route table (the same operations, parameters and
+schemas the routes serve and enforce), so that the document cannot drift from the service."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from api.rest.problems import CODES, MEDIA_TYPE, TITLES
+from api.rest.schemas import COMPONENTS, ref
+from api.rest.table import Auth, Operation
+
+VERSION = "1.0.0"
+DESCRIPTION = """A REST surface beside GraphQL (/graphql): the same lobby and apply pipeline, the same bearer
+tokens, rate limits and codes. Send a seat token (from POST /v1/matches/{id}/seats) or a match's host token (from
+POST /v1/matches) as `Authorization: Bearer <token>`. Every refusal is an RFC 9457 problem
+(application/problem+json) whose `code` is the one GraphQL gives for the same refusal. A match that is over answers
+an action with 409 MATCH_OVER (not 410: the match can still be read)."""
+TAGS = [
+    {"name": "titles", "description": "The playable games."},
+    {"name": "matches", "description": "The lobby: list, create and read matches."},
+    {"name": "seats", "description": "Take a seat, seat a bot, read a seat."},
+    {"name": "play", "description": "Submit actions and read what happened."},
+    {"name": "docs", "description": "This document and its offline renderer."},
+]
+HEADERS = {
+    "Location": {"description": "The path of what was created.", "schema": {"type": "string"}},
+    "Retry-After": {"description": "Seconds to wait before trying again.", "schema": {"type": "integer"}},
+    "WWW-Authenticate": {"description": "The scheme to authenticate with (Bearer).", "schema": {"type": "string"}},
+}
+PROBLEM_HEADERS = {401: "WWW-Authenticate", 429: "Retry-After", 503: "Retry-After"}
+
+
+def document(operations: list[Operation]) -> dict[str, Any]:
+    """The OpenAPI 3.1 document of these operations."""
+    paths: dict[str, dict[str, Any]] = {}
+    for operation in operations:
+        paths.setdefault(operation.path, {})[operation.method.lower()] = _operation(operation)
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Firebreak REST API", "version": VERSION, "description": DESCRIPTION},
+        "servers": [{"url": "/"}],
+        "tags": TAGS,
+        "paths": paths,
+        "components": {
+            "schemas": COMPONENTS,
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer",
+                                           "description": "A seat token, or a match's host token."}},
+        },
+        "x-problem-codes": {code: {"status": status, "description": text} for code, (status, text) in CODES.items()},
+    }
+
+
+def _operation(operation: Operation) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "operationId": operation.operation_id,
+        "summary": operation.summary,
+        "description": operation.description,
+        "tags": [operation.tag],
+    }
+    if operation.params:
+        out["parameters"] = [{"name": p.name, "in": p.where, "required": p.required or p.where == "path",
+                              "description": p.description, "schema": p.schema} for p in operation.params]
+    if operation.body:
+        media: dict[str, Any] = {"schema": ref(operation.body)}
+        if operation.example is not None:
+            media["example"] = operation.example
+        out["requestBody"] = {"required": True, "content": {"application/json": media}}
+    if operation.auth is Auth.REQUIRED:
+        out["security"] = [{"bearer": []}]
+    elif operation.auth is Auth.OPTIONAL:
+        out["security"] = [{}, {"bearer": []}]
+    schema = ref(operation.response) if operation.response else {"type": "string" if "html" in operation.media
+                                                                          else "object"}
+    success: dict[str, Any] = {"description": operation.summary, "content": {operation.media: {"schema": schema}}}
+    if operation.headers:
+        success["headers"] = {name: HEADERS[name] for name in operation.headers}
+    responses: dict[str, Any] = {str(operation.success): success}
+    for status, codes in operation.refusals().items():
+        response: dict[str, Any] = {
+            "description": f"{TITLES[status]}: {', '.join(codes)}.",
+            "content": {MEDIA_TYPE: {"schema": ref("Problem")}},
+        }
+        if status in PROBLEM_HEADERS:
+            name = PROBLEM_HEADERS[status]
+            response["headers"] = {name: HEADERS[name]}
+        responses[str(status)] = response
+    out["responses"] = responses
+    return out

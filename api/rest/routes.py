@@ -1,0 +1,58 @@
+"""Every REST operation, the Starlette routes that serve them, and the problem answers for unknown /v1 paths."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from api.rest import actions, docs, matches, openapi, seats, titles
+from api.rest.problems import problem
+from api.rest.serve import Endpoint, endpoint
+from api.rest.table import Operation
+from api.services import Services
+
+PREFIX = "/v1/"
+
+
+@functools.cache
+def document() -> dict[str, Any]:
+    """The OpenAPI document of every operation (built once)."""
+    return openapi.document(OPERATIONS)
+
+
+OPERATIONS: list[Operation] = [*titles.OPERATIONS, *matches.OPERATIONS, *seats.OPERATIONS, *actions.OPERATIONS,
+                               *docs.operations(document)]
+
+
+def rest_routes(services: Services) -> list[BaseRoute]:
+    """One route per path, serving each of its operations by method (so a 405 lists every allowed method)."""
+    by_path: dict[str, dict[str, Endpoint]] = {}
+    for op in OPERATIONS:
+        by_path.setdefault(op.path, {})[op.method] = endpoint(op, services)
+    return [Route(path, _by_method(endpoints), methods=list(endpoints)) for path, endpoints in by_path.items()]
+
+
+def _by_method(endpoints: dict[str, Endpoint]) -> Endpoint:
+    async def serve(request: Request) -> Response:
+        method = "GET" if request.method == "HEAD" else request.method
+        return await endpoints[method](request)
+
+    return serve
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    """404 and 405 from the router: a problem under /v1/, Starlette's plain text elsewhere."""
+    assert isinstance(exc, HTTPException)
+    if not request.url.path.startswith(PREFIX):
+        return PlainTextResponse(exc.detail, status_code=exc.status_code, headers=exc.headers)
+    if exc.status_code == 405:
+        refused = problem(405, "METHOD_NOT_ALLOWED", f"{request.method} is not allowed here")
+        refused.headers.update(exc.headers or {})
+    else:
+        refused = problem(exc.status_code, "NOT_FOUND", f"no such path: {request.url.path}")
+    return refused.response()

@@ -1,0 +1,174 @@
+"""The JSON Schemas (2020-12, as OpenAPI 3.1 takes them) of the REST bodies: requests, which the routes enforce,
+and responses, which the tests check every answer against. Names and fields are GraphQL's (camelCase)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from api.rest.problems import CODES
+
+INT32 = {"type": "integer", "minimum": -(2**31), "maximum": 2**31 - 1}  # GraphQL's Int
+ANY: dict[str, Any] = {"description": "Any JSON value."}
+
+
+def ref(name: str) -> dict[str, Any]:
+    """A reference to a component schema."""
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema, or null."""
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
+def obj(properties: dict[str, Any], description: str, required: list[str] | None = None) -> dict[str, Any]:
+    """An object schema; every property is required unless `required` says otherwise."""
+    return {"type": "object", "description": description, "properties": properties,
+            "required": list(properties) if required is None else required}
+
+
+def array(items: dict[str, Any], description: str = "") -> dict[str, Any]:
+    """An array schema."""
+    schema: dict[str, Any] = {"type": "array", "items": items}
+    if description:
+        schema["description"] = description
+    return schema
+
+
+STR = {"type": "string"}
+INT = {"type": "integer"}
+BOOL = {"type": "boolean"}
+JSON_OBJECT = {"type": "object"}
+
+REQUESTS: dict[str, dict[str, Any]] = {
+    "CreateMatch": {
+        "type": "object", "additionalProperties": False, "required": ["title", "seats"],
+        "description": "What to play: a title id, the number of seats, options (Title.options; defaults filled in), "
+                       "optionally a seed (a seeded match is reproducible; anyone who knows the seed can know the "
+                       "hidden cards) and a turn clock (none: no time limit).",
+        "properties": {
+            "title": {"type": "string", "description": "A title id (GET /v1/titles)."},
+            "seats": {**INT32, "description": "The number of seats (Title.minSeats-maxSeats)."},
+            "options": {"type": ["object", "null"], "description": "Option name -> value (Title.options)."},
+            "seed": {**INT32, "type": ["integer", "null"], "description": "The seed; random when left out."},
+            "clock": {
+                "type": ["object", "null"], "additionalProperties": False, "required": ["initialSeconds"],
+                "description": "A Fischer clock for every seat: initialSeconds to start with (above 0, at most 7 "
+                               "days), plus incrementSeconds (0 to 1 day) each time the seat's owner acts.",
+                "properties": {"initialSeconds": {"type": "number"}, "incrementSeconds": {"type": "number"}},
+            },
+        },
+    },
+    "JoinMatch": {
+        "type": "object", "additionalProperties": False, "required": ["name"],
+        "description": "A display name, and the seat wanted (null or left out: the first free one).",
+        "properties": {"name": {"type": "string"}, "seat": {**INT32, "type": ["integer", "null"]}},
+    },
+    "AddBot": {
+        "type": "object", "additionalProperties": False, "required": ["level"],
+        "description": "The bot level (Title.botLevels) and the seat (null or left out: the first free one).",
+        "properties": {"level": {"type": "string"}, "seat": {**INT32, "type": ["integer", "null"]}},
+    },
+    "Act": {
+        "type": "object", "additionalProperties": False, "required": ["action", "expectedVersion"],
+        "description": "An action copied as is from legalActions, and the version it was listed at.",
+        "properties": {"action": {"description": "One of the match's legalActions (a JSON object)."},
+                       "expectedVersion": {**INT32, "description": "The match version the action was read at."}},
+    },
+}
+
+OPTION_SPEC = obj({
+    "name": {**STR, "description": "The key in the options object."},
+    "kind": {"enum": ["BOOL", "INT", "CHOICE"], "description": "BOOL: true/false; INT: a whole number; CHOICE."},
+    "default": {**ANY, "description": "The value used when the option is left out."},
+    "description": STR, "choices": array(STR), "nullable": BOOL,
+    "minimum": {"type": ["integer", "null"]}, "maximum": {"type": ["integer", "null"]}, "seats": array(INT),
+}, "One option a title accepts when a match is created.")
+SCORE_COLUMN = obj({"key": STR, "label": STR, "description": STR}, "One named part of a final score.")
+BOT_LEVEL = obj({"name": STR, "description": STR}, "A bot level a seat of this title can be given.")
+TITLE_PROPERTIES: dict[str, Any] = {
+    "id": STR, "name": STR, "minSeats": INT, "maxSeats": INT,
+    "options": array(ref("OptionSpec")), "scoreColumns": array(ref("ScoreColumn")),
+    "botLevels": array(ref("BotLevel"), "random first"),
+}
+SEAT_INFO = obj({"seat": INT, "taken": BOOL, "name": {"type": ["string", "null"]},
+                 "kind": {"type": ["string", "null"], "description": "human | bot"},
+                 "level": {"type": ["string", "null"]}}, "Who sits in a seat (never their token).")
+SEAT_CLOCK = obj({"seat": INT, "secondsLeft": {"type": "number"}, "running": BOOL, "takenOver": BOOL},
+                 "One seat's turn clock as of this read.")
+MATCH_CLOCK = obj({"initialSeconds": {"type": "number"}, "incrementSeconds": {"type": "number"},
+                   "seats": array(ref("SeatClock"))}, "The match's Fischer clock.")
+SEAT_SCORE = obj({"seat": INT, "total": INT, "parts": array(obj({"key": STR, "value": INT}, "One part."))},
+                 "A seat's final score.")
+MATCH_RESULT = obj({"endReason": {"enum": ["FINISHED", "ABANDONED"]}, "reason": STR,
+                    "columns": array(ref("ScoreColumn")), "scores": array(ref("SeatScore")), "winners": array(INT)},
+                   "How an over match came out.")
+MATCH = obj({
+    "id": STR, "title": STR, "status": {"enum": ["WAITING", "ACTIVE", "OVER"]},
+    "version": {**INT, "description": "Rises by one per applied step; send it back as expectedVersion."},
+    "seatCount": INT, "options": JSON_OBJECT, "seats": array(ref("SeatInfo")),
+    "clock": nullable(ref("MatchClock")), "endReason": {"enum": ["FINISHED", "ABANDONED", None]},
+    "you": {"type": ["integer", "null"], "description": "The caller's seat, or null for a spectator."},
+    "toAct": array(INT, "Seats owing a decision now."),
+    "serviceToAct": {**BOOL, "description": "The next step is the service's (a bot seat, a non-player turn)."},
+    "view": {**JSON_OBJECT, "description": "The caller's view of the game (a spectator's without a seat token)."},
+    "legalActions": array(JSON_OBJECT, "The caller's legal actions now; submit any of them as is."),
+    "result": nullable(ref("MatchResult")),
+}, "A match as the caller may see it (the GraphQL Match type's fields, events apart).")
+EVENTS = array(JSON_OBJECT, "The step's events, redacted for the caller.")
+PROBLEM = {
+    "type": "object", "description": "RFC 9457 problem details, with the GraphQL code and, per code, more members.",
+    "required": ["type", "title", "status", "detail", "code"],
+    "properties": {
+        "type": {**STR, "description": "A URI reference to the problem's entry in the docs."},
+        "title": STR, "status": INT, "detail": STR,
+        "code": {"type": "string", "examples": sorted(CODES),
+                 "description": "The code GraphQL uses for the same refusal (instead of ILLEGAL_ACTION, a rules "
+                                "error may carry a more precise code, e.g. MALFORMED_ACTION)."},
+        "currentVersion": {**INT, "description": "STALE_VERSION: the match's version now."},
+        "version": {"type": ["integer", "null"], "description": "ILLEGAL_ACTION, NOT_YOUR_TURN, MATCH_OVER: the "
+                                                                "match's version (unchanged)."},
+        "retryAfter": {"type": "number", "description": "RATE_LIMITED: seconds to wait."},
+        "errors": array(obj({"pointer": STR, "detail": STR}, "Where and why.", ["detail"]),
+                        "VALIDATION_FAILED: each place the request breaks its schema."),
+    },
+}
+
+RESPONSES: dict[str, dict[str, Any]] = {
+    "Problem": PROBLEM,
+    "OptionSpec": OPTION_SPEC,
+    "ScoreColumn": SCORE_COLUMN,
+    "BotLevel": BOT_LEVEL,
+    "Title": obj(TITLE_PROPERTIES, "A playable game."),
+    "TitleDetail": obj({**TITLE_PROPERTIES, "schemas": obj(
+        {part: {**JSON_OBJECT, "description": f"A JSON Schema (2020-12): {what}."} for part, what in (
+            ("view", "Match.view"), ("action", "one of Match.legalActions"),
+            ("event", "one event of a step"), ("result", "Match.result"))},
+        "JSON Schemas of the title's dynamic parts (also published under docs/schemas/<title>/)."), "board": {
+        **ANY, "description": "The static data a client draws (the title's client module knows its shape); null "
+                              "for a title without any."}}, "A playable game, with its schemas and board data."),
+    "TitleList": obj({"items": array(ref("Title"))}, "The playable titles."),
+    "SeatInfo": SEAT_INFO,
+    "SeatClock": SEAT_CLOCK,
+    "MatchClock": MATCH_CLOCK,
+    "SeatScore": SEAT_SCORE,
+    "MatchResult": MATCH_RESULT,
+    "Match": MATCH,
+    "MatchPage": obj({"items": array(ref("Match")), "endCursor": {"type": ["string", "null"]},
+                      "hasNextPage": BOOL}, "A page of matches, newest first; pass endCursor as after for the next."),
+    "MatchCreated": obj({"matchId": STR, "hostToken": {**STR, "description": "Shown once: lets its holder add "
+                                                                               "bots."},
+                         "match": ref("Match")}, "A new waiting match."),
+    "SeatJoined": obj({"matchId": STR, "seat": INT, "token": {**STR, "description": "The seat's secret, shown "
+                                                                                      "once: Authorization: Bearer."},
+                       "started": BOOL}, "The caller's seat and its token."),
+    "BotAdded": obj({"matchId": STR, "seat": INT, "level": STR, "started": BOOL}, "A bot sits in the seat."),
+    "ActionAccepted": obj({"version": {**INT, "description": "The match's new version."}, "events": EVENTS,
+                           "match": ref("Match")},
+                          "The action was applied: the caller's events and the match as the caller now sees it."),
+    "MatchEvent": obj({"version": INT, "events": EVENTS}, "The events of one applied step; version is the "
+                                                           "match's version after it."),
+    "EventPage": obj({"items": array(ref("MatchEvent"))}, "Steps after a version, oldest first."),
+}
+
+COMPONENTS: dict[str, dict[str, Any]] = {**REQUESTS, **RESPONSES}

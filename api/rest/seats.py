@@ -1,0 +1,68 @@
+"""REST seats: take a seat as a person, seat a bot, and read who sits in a seat."""
+
+from __future__ import annotations
+
+from api.rest.convert import seats_json
+from api.rest.matches import load, location
+from api.rest.problems import for_code, problem
+from api.rest.table import PATH_ID, Auth, Call, Operation, Param, Reply
+from matches.lobby import LobbyError
+
+
+def seat_location(match_id: str, seat: int) -> str:
+    """The path of a seat."""
+    return f"{location(match_id)}/seats/{seat}"
+
+
+async def join_match(call: Call) -> Reply:
+    """Take a seat as a person; 201 with the seat's token (shown once)."""
+    try:
+        seated = await call.services.lobby.join(call.params["id"], call.body.get("seat"), call.body["name"])
+    except LobbyError as exc:
+        raise for_code(exc.code, str(exc)) from None
+    assert seated.token is not None
+    return Reply({"matchId": seated.match_id, "seat": seated.seat, "token": seated.token, "started": seated.started},
+                 201, {"Location": seat_location(seated.match_id, seated.seat)})
+
+
+async def add_bot(call: Call) -> Reply:
+    """Seat a bot (the host token or a seat token of the match as the bearer token); 201."""
+    context = call.context
+    level = call.body["level"]
+    try:
+        seated = await call.services.lobby.add_bot(call.params["id"], call.body.get("seat"), level, context.token)
+    except LobbyError as exc:
+        if exc.code == "UNAUTHORIZED" and context.presented:
+            await context.auth_failed()
+        raise for_code(exc.code, str(exc)) from None
+    return Reply({"matchId": seated.match_id, "seat": seated.seat, "level": level, "started": seated.started},
+                 201, {"Location": seat_location(seated.match_id, seated.seat)})
+
+
+async def get_seat(call: Call) -> Reply:
+    """Who sits in a seat (never their token)."""
+    loaded = await load(call)
+    seat = call.params["seat"]
+    if not 0 <= seat < loaded.seat_count:
+        raise problem(404, "SEAT_NOT_FOUND", f"seats of this match are 0-{loaded.seat_count - 1}")
+    return Reply(seats_json(loaded)[seat])
+
+
+SEAT = Param("seat", "path", {"type": "integer"}, "The seat number.", required=True)
+OPERATIONS = [
+    Operation("POST", "/v1/matches/{id}/seats", "joinMatch", "seats", "Take a seat",
+              "Take a seat as a person. The token in the answer is the seat's only credential and is shown only "
+              "this once: send it as Authorization: Bearer <token>.", join_match, success=201,
+              response="SeatJoined", params=(PATH_ID,), body="JoinMatch", example={"name": "ann"}, write=True,
+              codes=("MATCH_NOT_FOUND", "SEAT_TAKEN", "MATCH_STARTED", "BAD_SEAT"), headers=("Location",)),
+    Operation("POST", "/v1/matches/{id}/bots", "addBot", "seats", "Seat a bot",
+              "Seat a bot of one of the title's levels; needs the match's host token (or a seat token) as the "
+              "bearer token.", add_bot, success=201, response="BotAdded", params=(PATH_ID,), body="AddBot",
+              example={"level": "greedy"}, auth=Auth.REQUIRED, write=True,
+              codes=("MATCH_NOT_FOUND", "SEAT_TAKEN", "MATCH_STARTED", "BAD_SEAT", "UNKNOWN_BOT_LEVEL"),
+              headers=("Location",)),
+    Operation("GET", "/v1/matches/{id}/seats/{seat}", "getSeat", "seats", "Read a seat",
+              "Who sits in a seat: taken or not, the name, human or bot, the bot level.", get_seat,
+              response="SeatInfo", params=(PATH_ID, SEAT),
+              codes=("MATCH_NOT_FOUND", "SEAT_NOT_FOUND")),
+]

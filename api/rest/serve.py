@@ -1,0 +1,140 @@
+"""Serve one Operation: read and check its parameters and body against its schemas, apply the rate limits, run
+the handler, and answer every refusal (ours, a rate limit, an unreachable Redis, a fault) as problem+json."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from graphql import GraphQLError
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from api.context import Context
+from api.ratelimit import rate_limited, retry_after_header
+from api.rest.problems import Problem, problem
+from api.rest.schemas import COMPONENTS
+from api.rest.table import Call, Operation, Param
+from api.rest.validation import errors
+from api.services import Services
+from api.unavailable import HEADERS as UNAVAILABLE_HEADERS
+from api.unavailable import MESSAGE as UNAVAILABLE_MESSAGE
+from matches import connections
+
+log = logging.getLogger("firebreak.api")
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+
+def endpoint(operation: Operation, services: Services) -> Endpoint:
+    """The Starlette endpoint of an operation."""
+
+    async def serve(request: Request) -> Response:
+        context = Context(services=services, request=request)
+        try:
+            params = _params(operation, request)
+            raw = await request.body() if operation.body else b""  # BodyLimit's 413 passes through
+            body = _body(operation, request, raw)
+            await _limits(operation, context)
+            reply = await operation.handler(Call(services, context, request, params, body))
+        except Problem as refused:
+            return _answer(refused)
+        except GraphQLError as error:  # the shared context's refusals (UNAUTHORIZED, RATE_LIMITED)
+            return _answer(_from_graphql(error))
+        except connections.UNAVAILABLE:
+            return _answer(problem(503, "SERVICE_UNAVAILABLE", UNAVAILABLE_MESSAGE), UNAVAILABLE_HEADERS)
+        except Exception:  # a fault of ours: logged, never its text to the client
+            log.exception("unexpected error in %s %s", operation.method, operation.path)
+            return _answer(problem(500, "INTERNAL", "Internal error."))
+        if isinstance(reply, Response):
+            return reply
+        return JSONResponse(reply.body, status_code=reply.status, headers=reply.headers)
+
+    serve.__name__ = operation.operation_id
+    return serve
+
+
+def _answer(refused: Problem, headers: dict[str, str] | None = None) -> Response:
+    refused.headers.update(headers or {})
+    if refused.status == 401:
+        refused.headers.setdefault("WWW-Authenticate", 'Bearer realm="firebreak"')
+    return refused.response()
+
+
+def _from_graphql(error: GraphQLError) -> Problem:
+    extensions = error.extensions or {}
+    if extensions.get("code") == "RATE_LIMITED":
+        retry = float(extensions["retryAfter"])
+        return Problem(429, "RATE_LIMITED", error.message, {"retryAfter": retry},
+                       {"Retry-After": retry_after_header(retry)})
+    return Problem(401, str(extensions.get("code", "UNAUTHORIZED")), error.message)
+
+
+async def _limits(operation: Operation, context: Context) -> None:
+    """As the GraphQL surface: a credential from a blocked client is refused; a write takes one mutation from the
+    client's bucket and, with a token, from the token's."""
+    context.check_not_blocked()
+    if operation.write:
+        limits = context.services.limits
+        verdict = await limits.mutations(context.client, context.token, 1)
+        if not verdict.allowed:
+            context.services.metrics.rate_limited("mutations")
+            raise rate_limited(verdict.retry_after)
+
+
+def _params(operation: Operation, request: Request) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    problems: list[dict[str, str]] = []
+    for param in operation.params:
+        source = {"path": request.path_params, "query": request.query_params, "header": request.headers}[param.where]
+        text = source.get(param.name)
+        if text is None:
+            if param.required:
+                problems.append({"pointer": f"#/{param.where}/{param.name}", "detail": "is required"})
+            else:
+                out[param.name] = param.schema.get("default")
+            continue
+        value, why = _read(param, str(text))
+        if why is None:
+            why = next((e["detail"] for e in errors(value, param.schema, COMPONENTS)), None)
+        if why is not None:
+            problems.append({"pointer": f"#/{param.where}/{param.name}", "detail": why})
+        out[param.name] = value
+    if problems:
+        raise problem(422, "VALIDATION_FAILED", "a parameter is not acceptable", errors=problems)
+    return out
+
+
+def _read(param: Param, text: str) -> tuple[Any, str | None]:
+    """A parameter's text as its schema's type."""
+    if param.schema.get("type") == "integer":
+        try:
+            return int(text), None
+        except ValueError:
+            return text, "must be an integer"
+    return text, None
+
+
+def _body(operation: Operation, request: Request, raw: bytes) -> dict[str, Any]:
+    if operation.body is None:
+        return {}
+    content_type = request.headers.get("content-type", "").lower()
+    if "application/json" not in content_type:
+        raise problem(415, "UNSUPPORTED_MEDIA_TYPE", "the request body must be application/json")
+    try:
+        value = json.loads(raw)
+    except RecursionError:  # the guard refuses deep JSON first; this is the last line
+        raise problem(400, "JSON_TOO_DEEP", "JSON nested too deep") from None
+    except UnicodeDecodeError:
+        raise problem(400, "MALFORMED_JSON", "not valid UTF-8") from None
+    except ValueError as exc:
+        raise problem(400, "MALFORMED_JSON", f"not valid JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise problem(400, "BAD_REQUEST", "the request body must be a JSON object")
+    found = errors(value, COMPONENTS[operation.body], COMPONENTS)
+    if found:
+        raise problem(422, "VALIDATION_FAILED", "the request body does not match its schema "
+                                                f"({operation.body}): {found[0]['pointer']} {found[0]['detail']}",
+                      errors=found)
+    return value

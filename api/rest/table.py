@@ -1,0 +1,102 @@
+"""The route table of the REST surface: one Operation per method and path, with its parameters, request and
+response schemas and refusals. The routes are built from it and the OpenAPI document is written from it."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from api.context import Context
+from api.rest.problems import CODES
+from api.services import Services
+
+
+class Auth(StrEnum):
+    """What an operation does with the bearer token."""
+
+    NONE = "none"          # not read (a credential is still refused while its client is blocked)
+    OPTIONAL = "optional"  # a seat token reads as that seat, none as a spectator
+    REQUIRED = "required"  # a seat token (or the host token) must be sent
+
+
+@dataclass(frozen=True)
+class Param:
+    """A path, query or header parameter with its schema (query and path values are read as the schema's type)."""
+
+    name: str
+    where: str
+    schema: dict[str, Any]
+    description: str
+    required: bool = False
+
+
+@dataclass
+class Call:
+    """One request as an operation's handler sees it: services, the caller, the checked parameters and body."""
+
+    services: Services
+    context: Context
+    request: Request
+    params: dict[str, Any]
+    body: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A handler's JSON answer: status, body and headers."""
+
+    body: Any
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+Handler = Callable[[Call], Awaitable[Reply | Response]]
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One REST operation: method, path template, what it takes and answers, and the handler that serves it."""
+
+    method: str
+    path: str
+    operation_id: str
+    tag: str
+    summary: str
+    description: str
+    handler: Handler
+    success: int = 200
+    response: str | None = None       # the component schema of the success body (None: not JSON, see media)
+    media: str = "application/json"
+    params: tuple[Param, ...] = ()
+    body: str | None = None           # the component schema of the request body
+    example: Any = None               # an example request body
+    auth: Auth = Auth.NONE
+    write: bool = False               # charged to the mutation rate limits
+    store: bool = True                # reads or writes Redis (so may answer 503)
+    codes: tuple[str, ...] = ()       # the problem codes particular to this operation
+    headers: tuple[str, ...] = ()     # response headers of the success answer (Location)
+
+    def refusals(self) -> dict[int, list[str]]:
+        """Every problem code the operation may answer, its own and the common ones, by status."""
+        codes = ["RATE_LIMITED", *self.codes]
+        if self.body:
+            codes += ["MALFORMED_JSON", "JSON_TOO_DEEP", "BAD_REQUEST", "BODY_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE",
+                      "VALIDATION_FAILED"]
+        if any(p.where != "path" or p.schema.get("type") != "string" for p in self.params):
+            codes.append("VALIDATION_FAILED")
+        if self.auth is not Auth.NONE:
+            codes.append("UNAUTHORIZED")
+        if self.store:
+            codes.append("SERVICE_UNAVAILABLE")
+        out: dict[int, list[str]] = {}
+        for code in dict.fromkeys(codes):
+            out.setdefault(CODES[code][0], []).append(code)
+        return dict(sorted(out.items()))
+
+
+PATH_ID = Param("id", "path", {"type": "string"}, "The match id.", required=True)
