@@ -216,6 +216,9 @@ class Title(Protocol):
         ...
 
 
+OBSERVATION_HIGH = 255  # every number of an observation is a whole number from 0 to this
+
+
 class EncodedMatch(Match, Protocol):
     """A match of a title with an integer action space and an observation encoding (see EncodedTitle)."""
 
@@ -228,8 +231,8 @@ class EncodedMatch(Match, Protocol):
         ...
 
     def observation(self, seat: int) -> list[int]:
-        """Return the seat's observation as Title.observation_size(seats) numbers, computed from the state
-        and revealing nothing the seat's view does not."""
+        """Return the seat's observation as Title.observation_size(seats) whole numbers from 0 to
+        OBSERVATION_HIGH, computed from the state and revealing nothing the seat's view does not."""
         ...
 
 
