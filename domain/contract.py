@@ -235,6 +235,14 @@ class EncodedMatch(Match, Protocol):
         OBSERVATION_HIGH, computed from the state and revealing nothing the seat's view does not."""
         ...
 
+    def resample(self, seat: int, rng: random.Random) -> EncodedMatch:
+        """Return a copy with everything hidden from the seat redrawn (as Match.resample)."""
+        ...
+
+    def clone(self) -> EncodedMatch:
+        """Return an independent copy."""
+        ...
+
 
 class EncodedTitle(Title, Protocol):
     """Optional part of the contract for learning environments: a stable integer action space and an

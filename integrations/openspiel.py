@@ -79,7 +79,7 @@ def game_type(title: EncodedTitle) -> pyspiel.GameType:
     )
 
 
-class FirebreakGame(pyspiel.Game):  # type: ignore[misc]
+class FirebreakGame(pyspiel.Game):
     """An encoded title as an OpenSpiel game (one class serves every title; the title id is bound at
     registration)."""
 
@@ -153,7 +153,7 @@ class _Cell:
         return _Cell(None if self.match is None else self.match.clone())
 
 
-class FirebreakState(pyspiel.State):  # type: ignore[misc]
+class FirebreakState(pyspiel.State):
     """A match of the title, at the decision of its acting seat (or, first, the chance node of its seed)."""
 
     def __init__(self, game: FirebreakGame) -> None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -29,6 +29,7 @@ from domain.contract import OBSERVATION_HIGH, EncodedMatch, EncodedTitle
 from integrations.common import acting_seat, encoded_title, final_scores, run_system_steps, win_shares
 
 REWARDS = ("win", "score")
+RENDER_MODES = ("ansi",)
 
 
 def agent_name(seat: int) -> str:
@@ -36,26 +37,26 @@ def agent_name(seat: int) -> str:
     return f"player_{seat}"
 
 
-class FirebreakEnv(AECEnv):  # type: ignore[misc]
+class FirebreakEnv(AECEnv):
     """A match of an encoded title as an AEC environment: one agent per seat, the acting seat's turn at a time."""
 
-    metadata = {"render_modes": ["ansi"], "name": "firebreak_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES), "name": "firebreak_v0",
+                                          "is_parallelizable": False}
 
     def __init__(self, title_id: str = "greatfire", seats: int = 3, options: dict[str, Any] | None = None,
                  reward: str = "win", render_mode: str | None = None) -> None:
         super().__init__()
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be None or one of {', '.join(RENDER_MODES)}")
         self.title: EncodedTitle = encoded_title(title_id)
         self.options = self.title.check_options(seats, options)
         self.seats = seats
         self.reward = reward
         self.render_mode = render_mode
-        self.metadata = {**self.metadata, "name": f"firebreak_{title_id}_v0"}
         self.possible_agents = [agent_name(seat) for seat in range(seats)]
-        self.agents = []
+        self.agents: list[str] = []
         self.n_actions = len(self.title.action_space())
         size = self.title.observation_size(seats)
         box = spaces.Box(0, OBSERVATION_HIGH, shape=(size,), dtype=np.float32)
