@@ -13,8 +13,11 @@ ActionKey = tuple[tuple[str, Hashable], ...]
 
 
 def action_key(action: Action) -> ActionKey:
-    """A hashable key equal for equal actions (field order does not matter; bool and int differ)."""
-    return tuple(sorted((k, (type(v).__name__, v)) for k, v in action.items()))
+    """A hashable key equal for equal actions (field order does not matter; a bool is not the int 1)."""
+    key = tuple(sorted(action.items()))
+    if any(type(v) is bool for v in action.values()):
+        return tuple((k, (v, "bool") if type(v) is bool else v) for k, v in key)
+    return key
 
 
 class ActionIndex:

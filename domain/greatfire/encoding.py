@@ -133,7 +133,7 @@ def observation(s: State, seat: int) -> list[int]:
             0 if s.turns_left is None else s.turns_left + 1)
     out += [s.discard.count(card) for card in CARDS]
     out += _stage(s)
-    standing = [sum(row[c] for row in s.houses) for c in range(colours)]
+    standing = [sum(column) for column in zip(*s.houses, strict=True)]
     out += [HOUSES_PER_COLOUR - x for x in standing]
     hidden = bool(s.options.get("hiddenColours")) and not over
     for owner in order:

@@ -9,12 +9,12 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-import numpy as np  # noqa: E402
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+import numpy as np
+from pettingzoo.test import api_test, seed_test
 
-from domain.contract import EncodedTitle  # noqa: E402
-from domain.encoding import encoded_titles  # noqa: E402
-from integrations.pettingzoo import FirebreakEnv  # noqa: E402
+from domain.contract import EncodedTitle
+from domain.encoding import encoded_titles
+from integrations.pettingzoo import FirebreakEnv
 
 # api_test knows dict observations with an action mask only for PettingZoo's own environments (by name), so it
 # warns about them for any other; the chess and go environments use the same layout.
