@@ -2,7 +2,7 @@
 
     from integrations.openspiel import register_all
     register_all()                                   # registers "python_firebreak_<title id>"
-    game = pyspiel.load_game("python_firebreak_greatfire", {"players": 3, "seed": 7})
+    game = pyspiel.load_game(short_name(title_id), {"players": 3})
 
 What the games declare, and why:
 - sequential moves: the acting seat is the lowest of Match.to_act() (seats owing a decision at once are asked one
@@ -35,7 +35,7 @@ import pyspiel
 from domain.contract import EncodedMatch, EncodedTitle, OptionKind
 from integrations.common import acting_seat, encoded_title, encoded_title_ids, run_system_steps, win_shares
 
-MAX_GAME_LENGTH = 10_000  # moves; a Great Fire match takes a few hundred
+MAX_GAME_LENGTH = 10_000  # moves; the shipped titles' matches take a few hundred
 SEEDS = 1 << 16  # chance outcomes of the first move: the match seeds 0..SEEDS-1
 
 

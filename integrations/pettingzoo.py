@@ -1,6 +1,6 @@
 """A PettingZoo AEC environment for any title that provides the encoded contract (`pip install firebreak[rl]`).
 
-    env = FirebreakEnv("greatfire", seats=3)
+    env = FirebreakEnv(title_id, seats=3)
     env.reset(seed=42)                      # the match seed is 42: the same match the service sets up from it
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, info = env.last()
@@ -43,7 +43,7 @@ class FirebreakEnv(AECEnv):
     metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES), "name": "firebreak_v0",
                                           "is_parallelizable": False}
 
-    def __init__(self, title_id: str = "greatfire", seats: int = 3, options: dict[str, Any] | None = None,
+    def __init__(self, title_id: str, seats: int, options: dict[str, Any] | None = None,
                  reward: str = "win", render_mode: str | None = None) -> None:
         super().__init__()
         if reward not in REWARDS:
