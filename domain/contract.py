@@ -214,3 +214,49 @@ class Title(Protocol):
     def match_from_dict(self, data: dict[str, JSON]) -> Match:
         """Rebuild a match from to_dict() output."""
         ...
+
+
+OBSERVATION_HIGH = 255  # every number of an observation is a whole number from 0 to this
+
+
+class EncodedMatch(Match, Protocol):
+    """A match of a title with an integer action space and an observation encoding (see EncodedTitle)."""
+
+    def legal_action_ids(self, seat: int) -> list[int]:
+        """Return the ids (indices into Title.action_space()) of the seat's legal actions, ascending."""
+        ...
+
+    def apply_id(self, seat: int, action_id: int) -> list[Event]:
+        """Apply the action with this id; raise a RulesError and change nothing if it is unknown or illegal."""
+        ...
+
+    def observation(self, seat: int) -> list[int]:
+        """Return the seat's observation as Title.observation_size(seats) whole numbers from 0 to
+        OBSERVATION_HIGH, computed from the state and revealing nothing the seat's view does not."""
+        ...
+
+    def resample(self, seat: int, rng: random.Random) -> EncodedMatch:
+        """Return a copy with everything hidden from the seat redrawn (as Match.resample)."""
+        ...
+
+    def clone(self) -> EncodedMatch:
+        """Return an independent copy."""
+        ...
+
+
+class EncodedTitle(Title, Protocol):
+    """Optional part of the contract for learning environments: a stable integer action space and an
+    observation size. A title provides it when its matches are EncodedMatch objects."""
+
+    def action_space(self) -> list[Action]:
+        """Return every action the title can ever list, in a documented order built from its component data,
+        so that an action's id is its index (stable while the data are)."""
+        ...
+
+    def observation_size(self, seats: int) -> int:
+        """Return the length of Match.observation(seat) for a match of this many seats."""
+        ...
+
+    def new_match(self, seats: int, seed: int, options: dict[str, JSON] | None = None) -> EncodedMatch:
+        """Set up a new match from a seed (an EncodedMatch)."""
+        ...

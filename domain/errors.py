@@ -33,6 +33,12 @@ class IllegalAction(RulesError):
     code = "ILLEGAL_ACTION"
 
 
+class UnknownActionId(RulesError):
+    """Raised when an action id is not an index into the title's action space."""
+
+    code = "UNKNOWN_ACTION_ID"
+
+
 class NotYourTurn(RulesError):
     """Raised when a seat acts while it owes no decision."""
 

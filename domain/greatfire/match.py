@@ -7,8 +7,9 @@ from typing import Any
 
 from domain.contract import Action, Event, Result
 from domain.errors import GameOver, IllegalAction, MalformedAction, NoSystemStep, NotYourTurn, UnknownSeat
-from domain.greatfire import npc, scoring, setup, turns, views
+from domain.greatfire import encoding, npc, scoring, setup, turns, views
 from domain.greatfire.components import Components
+from domain.greatfire.encoding import shipped_index
 from domain.greatfire.geometry import Geometry
 from domain.greatfire.state import Phase, State
 from domain.rng import Rng
@@ -31,14 +32,32 @@ class GreatFireMatch(State):
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Return every legal action of the seat now; [] for a seat not to act."""
+        return [dict(a) for a in self._actions(seat)]
+
+    def _actions(self, seat: int) -> list[Action]:
+        """The seat's legal actions, computed once per version (the cached list itself: do not change it)."""
         if self.phase in (Phase.OVER, Phase.NON_PLAYER) or seat != self.turn:
             return []
         cached = self._legal
         if cached is not None and cached[0] == self.version:
-            return [dict(a) for a in cached[1]]
+            return cached[1]
         actions = setup.setup_actions(self) if self.phase in SETUP_PHASES else turns.turn_actions(self)
         self._legal = (self.version, actions)
-        return [dict(a) for a in actions]
+        return actions
+
+    def legal_action_ids(self, seat: int) -> list[int]:
+        """Return the ids of the seat's legal actions in the title's action space, ascending."""
+        return shipped_index().ids_of(self._actions(seat))
+
+    def apply_id(self, seat: int, action_id: int) -> list[Event]:
+        """Apply the action with this id (encoding.py); raise a RulesError and change nothing otherwise."""
+        return self.apply(seat, shipped_index().action(action_id))
+
+    def observation(self, seat: int) -> list[int]:
+        """Return the seat's observation (encoding.py), computed from the state; nothing its view hides."""
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
+            raise UnknownSeat(f"seat {seat!r} is not a seat of this {self.seats}-seat match")
+        return encoding.observation(self, seat)
 
     def _listed(self, seat: int, action: object) -> Action:
         """Check every precondition; return the listed action equal to the one given."""
@@ -52,12 +71,11 @@ class GreatFireMatch(State):
             raise NotYourTurn("the service is running the non-player turn; no seat owes a decision")
         if seat != self.turn:
             raise NotYourTurn(f"seat {seat} owes no decision; waiting for seat {self.turn}")
-        self.legal_actions(seat)
-        assert self._legal is not None
-        for listed in self._legal[1]:
+        legal = self._actions(seat)
+        for listed in legal:
             if listed == action and all(type(action[k]) is type(v) for k, v in listed.items()):
                 return listed
-        kinds = sorted({a["type"] for a in self._legal[1]})
+        kinds = sorted({a["type"] for a in legal})
         raise IllegalAction(f"{action['type']!r} with these fields is not legal now; legal types: {', '.join(kinds)}")
 
     def apply(self, seat: int, action: Action) -> list[Event]:

@@ -151,9 +151,10 @@ def view_schema() -> Schema:
     player = strict({
         "seat": SEAT, "colours": nullable({"type": "array", "items": colour}),
         "pawnColours": {"type": "array", "items": colour}, "handSize": COUNT, "putOut": COUNT,
-        "housesLost": nullable(COUNT), "tokens": {"anyOf": [COUNT, {"type": "array", "items": token}]},
+        "housesLost": nullable(COUNT), "tokens": {**COUNT, "description": "Tokens held: a count at every phase."},
         "hero": {"type": "boolean"}, "hand": secrets["hand"], "objectives": secrets["objectives"],
-    }, optional=("hand", "objectives"), description="A player; once over, also its secrets.")
+        "tokenKinds": {"type": "array", "items": token, "description": "Once over: the kinds of tokens held."},
+    }, optional=("hand", "objectives", "tokenKinds"), description="A player; once over, also its secrets.")
     score_row = {"type": "object", "additionalProperties": {"type": "integer"}}
     stage = {"type": "object", "description": "Where the pending decision stands inside its phase.",
              "properties": {"card": nullable(card), "source": nullable(district), "movesLeft": COUNT,

@@ -11,6 +11,7 @@ from domain.contract import Action, BotLevel, Budget, Match, OptionKind, OptionS
 from domain.errors import BadOptions
 from domain.greatfire.board import SHIPPED_BOARD, load_board
 from domain.greatfire.components import shipped_components
+from domain.greatfire.encoding import observation_size, shipped_index
 from domain.greatfire.geometry import geometry
 from domain.greatfire.greedy import greedy
 from domain.greatfire.match import GreatFireMatch
@@ -123,6 +124,14 @@ class GreatFireTitle:
         match.rng = Rng.from_seed(seed)
         deal_setup(match, seats, seed, opts, opts["startSeat"])
         return match
+
+    def action_space(self) -> list[Action]:
+        """Return every action the title can list, in the order documented in encoding.py (id = index)."""
+        return [dict(a) for a in shipped_index().space]
+
+    def observation_size(self, seats: int) -> int:
+        """Return the length of a seat's observation in a match of this many seats (encoding.py)."""
+        return observation_size(seats)
 
     def board(self) -> dict[str, Any]:
         """Return the shipped board data (districts with positions, links with directions), as validated."""

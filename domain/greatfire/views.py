@@ -48,7 +48,9 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
             "hero": s.hero == owner,
         }
         if over:
-            row.update(_secrets(s, owner))
+            revealed = _secrets(s, owner)
+            revealed["tokenKinds"] = revealed.pop("tokens")  # "tokens" stays a count at every phase
+            row.update(revealed)
         players.append(row)
     out: dict[str, Any] = {
         "title": "greatfire",

@@ -1,0 +1,65 @@
+"""Generic support for the optional encoded contract (integer action ids, observations): which titles provide
+it, and the action index a title builds once from its action space."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import TypeGuard
+
+from domain.contract import Action, EncodedTitle, Title
+from domain.errors import IllegalAction, UnknownActionId
+
+ActionKey = tuple[tuple[str, Hashable], ...]
+
+
+def action_key(action: Action) -> ActionKey:
+    """A hashable key equal for equal actions (field order does not matter; a bool is not the int 1)."""
+    key = tuple(sorted(action.items()))
+    if any(type(v) is bool for v in action.values()):
+        return tuple((k, (v, "bool") if type(v) is bool else v) for k, v in key)
+    return key
+
+
+class ActionIndex:
+    """An action space with its reverse lookup: action -> id and id -> action."""
+
+    def __init__(self, space: Sequence[Action]) -> None:
+        self.space: tuple[Action, ...] = tuple(dict(a) for a in space)
+        self._ids: dict[ActionKey, int] = {}
+        for i, action in enumerate(self.space):
+            key = action_key(action)
+            if key in self._ids:
+                raise ValueError(f"action {action!r} is listed twice in the action space")
+            self._ids[key] = i
+
+    def __len__(self) -> int:
+        return len(self.space)
+
+    def id_of(self, action: Action) -> int:
+        """Return the id of an action; raise IllegalAction for an action outside the space."""
+        try:
+            return self._ids[action_key(action)]
+        except KeyError:
+            raise IllegalAction(f"{action!r} is not in the title's action space") from None
+
+    def ids_of(self, actions: Sequence[Action]) -> list[int]:
+        """Return the ids of the actions, ascending."""
+        return sorted(self.id_of(a) for a in actions)
+
+    def action(self, action_id: object) -> Action:
+        """Return a copy of the action with this id; raise UnknownActionId for anything else."""
+        if not isinstance(action_id, int) or isinstance(action_id, bool) or not 0 <= action_id < len(self.space):
+            raise UnknownActionId(f"{action_id!r} is not an action id (0-{len(self.space) - 1})")
+        return dict(self.space[action_id])
+
+
+def is_encoded(title: Title) -> TypeGuard[EncodedTitle]:
+    """Return True when the title provides the encoded contract (action_space and observation_size)."""
+    return callable(getattr(title, "action_space", None)) and callable(getattr(title, "observation_size", None))
+
+
+def encoded_titles() -> list[EncodedTitle]:
+    """Every registered title that provides the encoded contract, sorted by id (the learning adapters' list)."""
+    from domain.titles import all_titles
+
+    return [title for title in all_titles() if is_encoded(title)]
