@@ -11,7 +11,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 hash=$(sha256sum pyproject.toml | cut -c1-16)
 if [ "${1:-}" = "--tests" ]; then
-  package='.[dev]' stamp=.venv/.installed-$hash-dev
+  package='.[dev,rl]' stamp=.venv/.installed-$hash-dev  # rl: the learning-environment tests (tests/rl)
 else
   package='.' stamp=.venv/.installed-$hash
 fi
