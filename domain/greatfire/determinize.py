@@ -15,11 +15,11 @@ from domain.greatfire.board import load_board
 from domain.greatfire.components import CARDS, DECKS, shipped_components
 from domain.greatfire.geometry import geometry
 from domain.greatfire.match import GreatFireMatch
-from domain.greatfire.setup import STACK_LETTERS
+from domain.greatfire.setup import STACK_LETTERS, seat_order
 from domain.greatfire.state import ACTION_POINTS, Phase
 from domain.rng import Rng
 
-UNSUPPORTED_PHASES = (Phase.REDEAL, Phase.OVER, Phase.NON_PLAYER)
+UNSUPPORTED_PHASES = (Phase.OVER,)  # nothing is hidden once the match is over: a clone is the only sample
 
 
 class Determinizer:
@@ -178,6 +178,9 @@ class Determinizer:
             s.ap = stage["actionPoints"]
         elif s.phase is Phase.PLACE_CONES:
             s.to_place, s.place_reason = stage["conesToPlace"], stage["reason"]
+        elif s.phase is Phase.REDEAL:
+            order = seat_order(s, s.start)  # R15: the seats still to be offered a redeal, from the one deciding
+            s.queue = order[order.index(s.turn):]
         elif s.phase is Phase.PLACE_BANDS:
             s.queue = [(s.turn + k) % s.seats for k in range(6 - sum(s.bands))]  # R16: in turn order
         elif s.phase is Phase.PLACE_PAWNS:

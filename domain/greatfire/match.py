@@ -129,6 +129,20 @@ class GreatFireMatch(State):
 
         return determinize(self.view(seat), seat, Rng(rng.getrandbits(64)))
 
+    def resample(self, seat: int, rng: random.Random) -> GreatFireMatch:
+        """Return a copy with everything hidden from the seat redrawn from its view alone (determinize.py).
+
+        Every phase but the end is sampled: in a redeal (R15) the other hands, the undealt deck and the seats still
+        to be offered a redeal are drawn (a redeal then draws from that sampled deck); in a non-player turn (R20)
+        no seat decides but the decks it flips from are hidden, so they are drawn too. Once the match is over
+        nothing is hidden any more (P5) and the copy is a clone.
+        """
+        from domain.greatfire.determinize import determinize
+
+        if self.phase is Phase.OVER:
+            return self.clone()
+        return determinize(self.view(seat), seat, Rng(rng.getrandbits(64)))
+
     def clone(self) -> GreatFireMatch:
         """Return an independent copy."""
         other = GreatFireMatch(self.geo, self.comps)
