@@ -1,15 +1,21 @@
-"""The registry of playable titles."""
+"""The registry of playable titles: the shipped ones, plus any a test session registers for itself."""
 
 from __future__ import annotations
 
 from domain.contract import Title
 from domain.errors import UnknownTitle
 
+_EXTRA: dict[str, Title] = {}  # titles registered at run time (tests and benches only; empty in the service)
 
-def _registry() -> dict[str, Title]:
+
+def _shipped() -> dict[str, Title]:
     from domain.greatfire.title import GREAT_FIRE
 
     return {GREAT_FIRE.id: GREAT_FIRE}
+
+
+def _registry() -> dict[str, Title]:
+    return {**_shipped(), **_EXTRA}
 
 
 def get(title_id: str) -> Title:
@@ -23,3 +29,17 @@ def get(title_id: str) -> Title:
 def all_titles() -> list[Title]:
     """Return every playable title, sorted by id."""
     return sorted(_registry().values(), key=lambda t: t.id)
+
+
+def register(title: Title) -> None:
+    """Add a title for this process only (a test or bench title); raise ValueError if its id is taken."""
+    if title.id in _registry():
+        raise ValueError(f"a title {title.id!r} is already registered")
+    _EXTRA[title.id] = title
+
+
+def unregister(title_id: str) -> None:
+    """Remove a title added by register(); raise ValueError for a shipped or unknown id."""
+    if title_id not in _EXTRA:
+        raise ValueError(f"{title_id!r} was not added by register()")
+    del _EXTRA[title_id]
