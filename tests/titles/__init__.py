@@ -1,0 +1,1 @@
+"""Titles used only by the tests and benches (registered for a test session, never shipped)."""
