@@ -165,7 +165,9 @@ class BlindAuctionMatch:
         copy.deck = [p for p in PRIZES if p not in shown]
         draw.shuffle(copy.deck)
         copy.deck = copy.deck[len(copy.deck) - len(self.deck):]
-        copy.bids = [b if b is None or s == seat else draw.below(self.coins[s] + 1) for s, b in enumerate(self.bids)]
+        if self.phase == "bid":  # sealed bids; once shown (history) they are public
+            copy.bids = [b if b is None or s == seat else draw.below(self.coins[s] + 1)
+                         for s, b in enumerate(self.bids)]
         copy.rng = Rng(draw.next_u64())
         copy.seed = 0
         return copy
@@ -193,7 +195,7 @@ class BlindAuctionMatch:
 
     def clone(self) -> BlindAuctionMatch:
         """Return an independent copy."""
-        other = BlindAuctionMatch()
+        other = type(self)()
         other.load(self.to_dict())
         return other
 
