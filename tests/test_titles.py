@@ -60,3 +60,24 @@ def test_defaults_are_filled_in() -> None:
     m = titles.get("greatfire").new_match(seats=3, seed=1)
     assert m.view(None)["options"] == {"hiddenColours": False, "moreDestruction": False, "startSeat": None,
                                                 "npcTies": "conductor"}
+
+
+def test_a_test_title_can_be_registered_for_a_while() -> None:
+    """register() adds a title (the reference title) to get() and all_titles(); a taken id is refused; unregister()
+    removes it and leaves the shipped registry as it was; shipped titles cannot be unregistered."""
+    from tests.titles.blind_auction import BLIND_AUCTION
+
+    shipped = [t.id for t in titles.all_titles()]
+    titles.register(BLIND_AUCTION)
+    try:
+        assert titles.get(BLIND_AUCTION.id) is BLIND_AUCTION
+        assert [t.id for t in titles.all_titles()] == sorted([*shipped, BLIND_AUCTION.id])
+        with pytest.raises(ValueError, match="already registered"):
+            titles.register(BLIND_AUCTION)
+    finally:
+        titles.unregister(BLIND_AUCTION.id)
+    assert [t.id for t in titles.all_titles()] == shipped
+    with pytest.raises(UnknownTitle):
+        titles.get(BLIND_AUCTION.id)
+    with pytest.raises(ValueError, match="not added by register"):
+        titles.unregister("greatfire")
