@@ -39,7 +39,8 @@ def test_option_specs_are_well_formed(title: Title) -> None:
 def test_defaults_pass_and_are_filled_in(title: Title) -> None:
     """With no options (None or {}) every seat count gets every applicable option at its default."""
     for seats in _seat_counts(title):
-        for given in (None, {}):
+        empty: list[dict[str, Any] | None] = [None, {}]
+        for given in empty:
             options = title.check_options(seats, given)
             for spec in title.option_specs():
                 if applies(spec, seats):
