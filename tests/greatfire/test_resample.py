@@ -13,7 +13,7 @@ from tests.greatfire.bot_positions import new_match
 from tests.greatfire.positions import scrambled
 
 
-def _check(m: GreatFireMatch, seat: int, rng: random.Random) -> GreatFireMatch:
+def _check(m: GreatFireMatch, seat: int) -> GreatFireMatch:
     """The resample shows the seat its view and pending step, depends on nothing the seat cannot see, and leaves
     the match alone."""
     before = m.to_dict()
@@ -34,7 +34,7 @@ def test_r15_a_redeal_is_resampled_with_the_seats_still_to_be_offered_one(seats:
     assert m.phase is Phase.REDEAL
     rng = random.Random(seed)
     for seat in range(seats):
-        copy = _check(m, seat, rng)
+        copy = _check(m, seat)
         assert copy.queue == m.queue
         for choice in m.legal_actions(m.turn):
             b = copy.clone()
@@ -57,7 +57,7 @@ def test_r20_a_non_player_turn_is_resampled_and_runs_on() -> None:
     while not m.is_over() and seen < 6:
         if m.system_due():
             for seat in (0, 1):
-                copy = _check(m, seat, rng)
+                copy = _check(m, seat)
                 copy.run_system_step()
             seen += 1
             m.run_system_step()
