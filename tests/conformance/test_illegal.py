@@ -1,9 +1,10 @@
 """Only listed actions are accepted: anything else raises a RulesError and changes nothing.
 
-At sampled steps of the seeded playouts each legal action is mutated (unknown type, no type, another value in
-one field, a field of the wrong type, an extra key, not an object at all) and offered by the seat, and legal
-actions are offered by the wrong seat (one not owing a decision, or no seat at all); an automated step asked
-for when none is due, and any action after the end, are refused the same way.
+At every step of the seeded playouts one legal action is mutated and offered, and a legal action is offered by
+a wrong seat. At sampled steps each of a few legal actions is mutated in every way (unknown type, no type,
+another value in one field, a field of the wrong type, an extra key, not an object at all) and offered by the
+seat, and offered by the wrong seats (one not owing a decision, or no seat at all); an automated step asked for
+when none is due, and any action after the end, are refused the same way.
 """
 
 from __future__ import annotations
@@ -59,19 +60,27 @@ def _refused(match: Match, seat: Any, action: Any, where: str) -> None:
 
 
 def test_actions_outside_the_legal_list_raise_and_change_nothing(case: Case) -> None:
-    """Mutated actions, wrong seats, untimely automated steps and moves after the end all raise a RulesError
-    and leave to_dict as it was."""
+    """At every step one near miss of a legal action, and at sampled steps many near misses, wrong seats,
+    untimely automated steps and moves after the end: all raise a RulesError and leave to_dict as it was."""
     t = trace(case)
     probe = sampled(t, 6)
     rng = random.Random(case.seed)
     seats = case.seats
     refused = 0
     for k, match, _ in walk(t):
-        if k not in probe:
-            continue
         where = f"{case} step {k}"
         acting = match.to_act()
         idle = [s for s in range(seats) if s not in acting]
+        if k not in probe:
+            if acting:  # the light check of every step
+                seat = rng.choice(acting)
+                legal = match.legal_actions(seat)
+                keys = {_key(a) for a in legal}
+                near = [bad for bad in mutations(rng.choice(legal), rng) if _key(bad) not in keys]
+                _refused(match, seat, rng.choice(near), where)
+                _refused(match, rng.choice([*idle, -1, seats]), legal[0], where)
+                refused += 2
+            continue
         for seat in acting:
             legal = match.legal_actions(seat)
             keys = {_key(a) for a in legal}
@@ -94,4 +103,4 @@ def test_actions_outside_the_legal_list_raise_and_change_nothing(case: Case) -> 
         else:
             for seat in idle[:2]:
                 _refused(match, seat, {"type": "noSuchActionType"}, where)
-    assert refused > 0
+    assert refused > len(t.log)
