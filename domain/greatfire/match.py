@@ -124,12 +124,6 @@ class GreatFireMatch(State):
         return scoring.typed_result(self) if self.phase is Phase.OVER else None
 
     def resample(self, seat: int, rng: random.Random) -> GreatFireMatch:
-        """Return a copy with what the seat cannot see redrawn from its view alone (determinize.py)."""
-        from domain.greatfire.determinize import determinize
-
-        return determinize(self.view(seat), seat, Rng(rng.getrandbits(64)))
-
-    def resample(self, seat: int, rng: random.Random) -> GreatFireMatch:
         """Return a copy with everything hidden from the seat redrawn from its view alone (determinize.py).
 
         Every phase but the end is sampled: in a redeal (R15) the other hands, the undealt deck and the seats still
