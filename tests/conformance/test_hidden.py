@@ -31,14 +31,12 @@ def test_private_events_reach_their_audience_only(case: Case) -> None:
     """Every "audience" is a non-empty list of the match's seats; visible_to gives a seat the public events and
     those it is in the audience of, a spectator the public ones, in order."""
     t = trace(case)
-    private = 0
     for k, match, step in walk(t):
         if k == len(t.log):
             break
         events = take(match.clone(), step)
         for event in events:
             if "audience" in event:
-                private += 1
                 audience = event["audience"]
                 assert isinstance(audience, list) and audience, f"{case} step {k}: {event}"
                 assert all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s < case.seats
@@ -47,7 +45,6 @@ def test_private_events_reach_their_audience_only(case: Case) -> None:
         for viewer in range(case.seats):
             shown = visible_to(events, viewer)
             assert shown == [e for e in events if "audience" not in e or viewer in e["audience"]]
-    assert private >= 0  # titles without secrets have no private events; the reference title has many
 
 
 def test_resample_keeps_what_the_seat_knows(case: Case) -> None:

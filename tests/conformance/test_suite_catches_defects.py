@@ -81,6 +81,14 @@ class StaleToAct(BlindAuctionMatch):
         return list(range(self.seats)) if self.phase == "bid" else []
 
 
+class StrayAudience(BlindAuctionMatch):
+    """Addresses the bidder's private event to a seat number the match does not have."""
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        events = super().apply(seat, action)
+        return [dict(e, audience=[self.seats]) if "audience" in e else e for e in events]
+
+
 class Broken(BlindAuctionTitle):
     """The reference title with matches of another class (and, for some defects, its own setup or options)."""
 
@@ -130,6 +138,8 @@ DEFECTS: list[tuple[str, Broken, Check]] = [
      test_playouts.test_the_end_has_a_typed_result_with_the_titles_score_columns),
     ("to_act lists seats with nothing to do", Broken(StaleToAct),
      test_playouts.test_random_playouts_reach_the_end_through_coherent_steps),
+    ("audience names no seat of the match", Broken(StrayAudience),
+     test_hidden.test_private_events_reach_their_audience_only),
     ("not reproducible from the seed", Broken(BlindAuctionMatch, "unseeded"),
      test_playouts.test_replaying_seed_and_log_gives_the_same_match),
 ]
