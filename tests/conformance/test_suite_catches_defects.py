@@ -13,7 +13,7 @@ import pytest
 from domain.contract import Action, Event, OptionKind, OptionSpec, Result, SeatScore
 from domain.errors import IllegalAction
 from domain.rng import Rng
-from tests.conformance import test_bots, test_hidden, test_illegal, test_options, test_playouts
+from tests.conformance import test_bots, test_hidden, test_illegal, test_options, test_playouts, test_schemas
 from tests.conformance.support import Case
 from tests.titles.blind_auction import OPTIONS, BlindAuctionMatch, BlindAuctionTitle
 
@@ -89,6 +89,13 @@ class StrayAudience(BlindAuctionMatch):
         return [dict(e, audience=[self.seats]) if "audience" in e else e for e in events]
 
 
+class OffSchema(BlindAuctionMatch):
+    """Adds a field its event schema does not list."""
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        return [dict(e, note="extra") if e["type"] == "bidSealed" else e for e in super().apply(seat, action)]
+
+
 class Broken(BlindAuctionTitle):
     """The reference title with matches of another class (and, for some defects, its own setup or options)."""
 
@@ -140,6 +147,7 @@ DEFECTS: list[tuple[str, Broken, Check]] = [
      test_playouts.test_random_playouts_reach_the_end_through_coherent_steps),
     ("audience names no seat of the match", Broken(StrayAudience),
      test_hidden.test_private_events_reach_their_audience_only),
+    ("an event outside the published schema", Broken(OffSchema), test_schemas.test_what_the_engine_sends_validates),
     ("not reproducible from the seed", Broken(BlindAuctionMatch, "unseeded"),
      test_playouts.test_replaying_seed_and_log_gives_the_same_match),
 ]

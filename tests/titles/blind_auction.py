@@ -20,6 +20,7 @@ from domain.contract import Action, BotLevel, Event, OptionKind, OptionSpec, Res
 from domain.errors import BadOptions, GameOver, IllegalAction, MalformedAction, NoSystemStep, NotYourTurn, UnknownSeat
 from domain.rng import Rng
 from domain.search import search_level
+from tests.titles.blind_auction_schemas import schemas
 
 PRIZES = (1, 2, 3, 4, 5, 6)
 OPTIONS = (
@@ -243,6 +244,10 @@ class BlindAuctionTitle:
     def bots(self) -> list[BotLevel]:
         """Return the generic search level."""
         return [search_level()]
+
+    def schemas(self) -> dict[str, Any]:
+        """Return the JSON Schemas of the view, a bid, an event and the result."""
+        return schemas(BlindAuctionMatch.title_id, self.score_columns())
 
     def new_match(self, seats: int, seed: int, options: dict[str, Any] | None = None) -> BlindAuctionMatch:
         """Set up a match: purses filled, the prizes shuffled from the seed."""
