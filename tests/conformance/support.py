@@ -163,7 +163,8 @@ def walk(t: Trace) -> Iterator[tuple[int, Match, Step]]:
 
 
 def sampled(t: Trace, count: int) -> set[int]:
-    """About count step indices spread over the playout (the first and the end included)."""
+    """About count step indices spread over the playout (the first and the end included), more in a short
+    playout (whose steps are cheap): count + 400 // steps."""
     rng = random.Random(t.case.seed + 1)
     every = range(len(t.log) + 1)
-    return {0, len(t.log), *rng.sample(every, min(count, len(every)))}
+    return {0, len(t.log), *rng.sample(every, min(count + 400 // len(every), len(every)))}
