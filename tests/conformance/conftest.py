@@ -1,4 +1,4 @@
-"""Parametrize the conformance tests over every case, and register the reference title for the session."""
+"""Parametrize the conformance tests over every case, and register the reference title while they run."""
 
 from __future__ import annotations
 

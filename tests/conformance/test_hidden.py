@@ -6,8 +6,10 @@ is match.resample(v) (it differs from the match only in facts hidden from v, by 
 v the same view). Both are played on with the same public choices: the automated step when it is due, else for
 the first seat owing a decision an action legal in both (v's own legal actions must be the same in both). Until
 the first step whose events visible to v differ (the rules revealed something hidden: a draw, a flip, sealed
-bids shown), v's views must stay equal. A spectator gets the same test with the twin resampled for a seat:
-whatever that seat cannot see, a spectator cannot see either.
+bids shown), v's views must stay equal; the end stops the comparison too (a title may show everything then).
+A spectator gets the same test with the twin resampled for a seat: whatever that seat cannot see, a spectator
+cannot see either. The criterion cannot tell a leak through events alone from a reveal (both are a difference in
+what v is shown); a leak through views, or through a step that changes v's view without an event, is caught.
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from domain import titles
 from domain.contract import OptionKind, OptionSpec, Title
 from domain.errors import BadOptions
 from tests.conformance.support import applies, invalid_values, valid_values
@@ -14,6 +15,12 @@ from tests.conformance.support import applies, invalid_values, valid_values
 
 def _seat_counts(title: Title) -> range:
     return range(title.min_seats, title.max_seats + 1)
+
+
+def test_the_registry_finds_the_title_by_its_id(title: Title) -> None:
+    """The title is reachable through the registry under its own id (the reference title while this suite runs)."""
+    assert titles.get(title.id) is title
+    assert title.id in [t.id for t in titles.all_titles()]
 
 
 def test_option_specs_are_well_formed(title: Title) -> None:
