@@ -32,6 +32,7 @@ from api.services import Services
 from api.unavailable import HEADERS, is_unavailable, is_unavailable_answer, unavailable_error
 from api.web import web_routes
 from matches.config import Settings
+from matches.plugins import register_titles
 
 
 class FirebreakGraphQL(GraphQL[Context, None]):
@@ -91,6 +92,7 @@ class FirebreakGraphQL(GraphQL[Context, None]):
 def create_app(settings: Settings | None = None) -> Starlette:
     """Build the service for the given (default: environment) settings."""
     settings = settings or Settings.from_env()
+    register_titles(settings.titles)
     services = Services.connect(settings)
     metrics = Metrics(settings.redis_url, settings.queue)
     services.metrics = metrics

@@ -36,6 +36,7 @@ class Settings:
     rate_auth_failures_per_second: float = 1.0
     rate_auth_failures_burst: int = 30
     rate_client_header: str = ""           # header naming the client behind a trusted proxy; "" = the peer address
+    titles: str = ""                       # extra titles to register, "module:attribute,..." (matches/plugins.py)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -88,6 +89,7 @@ class Settings:
                                                base.rate_auth_failures_per_second),
             rate_auth_failures_burst=num("FIREBREAK_RATE_AUTH_FAILURES_BURST", base.rate_auth_failures_burst),
             rate_client_header=env.get("FIREBREAK_RATE_CLIENT_HEADER", base.rate_client_header).strip().lower(),
+            titles=env.get("FIREBREAK_TITLES", base.titles),
         )
 
 

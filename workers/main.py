@@ -19,6 +19,7 @@ from rq import Queue, SimpleWorker
 
 from matches import connections, reconciler
 from matches.config import Settings
+from matches.plugins import register_titles
 from workers.budget import budget_from_env
 
 log = logging.getLogger("firebreak.workers")
@@ -45,6 +46,7 @@ def main() -> None:
     try:
         budget_from_env()
         settings = Settings.from_env()
+        register_titles(settings.titles)
     except ValueError as exc:
         parser.exit(2, f"workers.main: {exc}\n")
     connections.patient()
