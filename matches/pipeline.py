@@ -26,8 +26,25 @@ from matches.store import Loaded, MatchStore
 
 
 def engine(loaded: Loaded) -> Match:
-    """The engine's match for a stored state."""
+    """The engine's match for a stored state, built once per Loaded and shared by its readers (never mutate it:
+    a step applies to fresh())."""
+    if loaded.engine is None:
+        loaded.engine = fresh(loaded)
+    match: Match = loaded.engine
+    return match
+
+
+def fresh(loaded: Loaded) -> Match:
+    """A new engine match for a stored state, to apply a step to."""
     return titles.get(loaded.meta["title"]).match_from_dict(loaded.data)
+
+
+def stepped(loaded: Loaded, match: Match, data: dict[str, Any], timing: Timing) -> Loaded:
+    """The match as a committed step left it: what a fresh load would read, with the applied engine kept (so the
+    answer to act and the worker's next step need neither a read nor a rebuild)."""
+    status = "over" if match.is_over() else "active"
+    meta = {**loaded.meta, "status": status, "version": str(match.version), **timing.fields()}
+    return Loaded(loaded.id, meta, loaded.seats, match.version, data, engine=match)
 
 
 class Pipeline:
@@ -75,7 +92,7 @@ class Pipeline:
         if expected_version != loaded.version:
             return ActOutcome(o.STALE, version=loaded.version,
                               message=f"expected version {expected_version}, the match is at {loaded.version}"), None
-        match = engine(loaded)
+        match = fresh(loaded)
         now = time.time()
         timing = loaded.timing()
         running = timing.clock.running(match.to_act(), humans(loaded.seats)) if timing.clock else []
@@ -105,10 +122,7 @@ class Pipeline:
             return ActOutcome(o.STALE, version=committed.version,
                               message=f"the match moved on to version {committed.version}"), None
         await self.scheduler.after_step(loaded.id, match, loaded.seats)
-        status = "over" if match.is_over() else "active"
-        after = Loaded(loaded.id, {**loaded.meta, "status": status, "version": str(match.version),
-                                   **after_timing.fields()}, loaded.seats, match.version, data)
-        return outcome, after
+        return outcome, stepped(loaded, match, data, after_timing)
 
     async def advance(self, match_id: str, version: int, max_steps: int, max_seconds: float | None = None) -> str:
         """Do what the service owes a match from a version on (bot seats, non-player steps, seats whose clock ran
@@ -120,11 +134,12 @@ class Pipeline:
         """
         settings = self.store.settings
         deadline = None if max_seconds is None else time.monotonic() + max_seconds
+        kept: Loaded | None = None  # the match as this job's last commit left it: no read, no rebuild
         for step in range(max_steps):
-            loaded = await self.store.load(match_id)
+            loaded = kept or await self.store.load(match_id)
             if loaded is None or loaded.status != "active" or loaded.version != version:
                 return "stale"
-            match = engine(loaded)
+            match = loaded.engine if kept is not None else fresh(loaded)
             now = time.time()
             timing = loaded.timing()
             duty = duty_now(match, loaded.seats, timing, now, settings)
@@ -133,8 +148,9 @@ class Pipeline:
                 await self.store.reschedule(match_id, version, due_at(match, loaded.seats, timing, settings))
                 return "waiting" if step == 0 else "done"
             after, committed = await self._serve(loaded, match, timing, duty, now)
-            if not committed:
+            if committed is None:
                 return "stale"
+            kept = committed
             version += 1
             if duty.kind == duties.ABANDON:
                 return "abandoned"
@@ -148,8 +164,9 @@ class Pipeline:
         return "continued"
 
     async def _serve(self, loaded: Loaded, match: Match, timing: Timing, duty: Duty,
-                     now: float) -> tuple[Timing, bool]:
-        """Perform one duty and commit it; return the match's timing after it and whether the commit held."""
+                     now: float) -> tuple[Timing, Loaded | None]:
+        """Perform one duty on the match (applied in place) and commit it; return the match's timing after it and
+        the match as the commit left it (None when the commit did not hold)."""
         settings = self.store.settings
         clock = timing.clock
         events: list[Event] = []
@@ -161,7 +178,7 @@ class Pipeline:
             committed = await self.store.commit(
                 loaded, loaded.data, entry, [{"type": "matchAbandoned", "reason": reason}], True, after, None,
                 reason="abandoned")
-            return after, committed.ok
+            return after, loaded if committed.ok else None  # the caller stops here
         running = clock.running(match.to_act(), humans(loaded.seats)) if clock else []
         if duty.kind == duties.SYSTEM:
             events = match.run_system_step()
@@ -189,6 +206,7 @@ class Pipeline:
         if clock is not None:
             clock = clock.after_step(running, now - timing.at, None)
         after = Timing(now, timing.last_human, clock)
-        committed = await self.store.commit(loaded, match.to_dict(), entry, events, match.is_over(), after,
+        data = match.to_dict()
+        committed = await self.store.commit(loaded, data, entry, events, match.is_over(), after,
                                             due_at(match, loaded.seats, after, settings))
-        return after, committed.ok
+        return after, stepped(loaded, match, data, after) if committed.ok else None

@@ -6,7 +6,7 @@ import hashlib
 import json
 import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from redis.asyncio import Redis
@@ -89,6 +89,7 @@ class Loaded:
     seats: dict[int, dict[str, Any]]
     version: int
     data: dict[str, Any]
+    engine: Any = field(default=None, repr=False, compare=False)  # the engine match of `data` once built: read only
 
     @property
     def status(self) -> str:
