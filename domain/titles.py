@@ -8,8 +8,9 @@ from domain.errors import UnknownTitle
 
 def _registry() -> dict[str, Title]:
     from domain.greatfire.title import GREAT_FIRE
+    from domain.london.title import LONDON
 
-    return {GREAT_FIRE.id: GREAT_FIRE}
+    return {GREAT_FIRE.id: GREAT_FIRE, LONDON.id: LONDON}
 
 
 def get(title_id: str) -> Title:
