@@ -60,7 +60,8 @@ export function actionsPanel(client, state) {
   const disabled = state.busy ? true : null;
   return [h('div', { class: 'buttons' }, state.legalActions.map((action) => {
     const b = h('button', { type: 'button', class: action.type === 'cancel' ? 'small' : 'primary',
-      'data-testid': 'action', 'data-type': action.type, disabled }, describeAction(action, client.labels()));
+      'data-testid': 'action', 'data-type': action.type, 'data-card': action.card, 'data-borough': action.borough,
+      'data-stack': action.stack, disabled }, describeAction(action, client.labels()));
     b.addEventListener('click', () => client.ctx.act(action));
     return b;
   }))];
@@ -133,7 +134,7 @@ export function factsPanel(state) {
     h('dl', {}, rows.map(([k, val]) => [h('dt', {}, k), h('dd', {}, val)])));
 }
 
-/** The players table's London columns: money, loans, poverty, prestige, hand size, boroughs, stacks. */
+/** The players table's London columns: money, loans, poverty, prestige, hand size, boroughs. */
 export function playerColumns(view) {
   const bySeat = new Map(view.players.map((p) => [p.seat, p]));
   const column = (label, cell) => ({ label, numeric: true,
@@ -145,6 +146,5 @@ export function playerColumns(view) {
     column('Prestige', (p) => p.prestige),
     column('Hand', (p) => p.handSize),
     column('Boroughs', (p) => p.boroughs.length),
-    column('Stacks', (p) => p.stacks.length),
   ];
 }
