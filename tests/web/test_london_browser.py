@@ -17,6 +17,7 @@ from tests.service.conftest import Client
 from tests.web.test_browser import IDLE, MATCH, my_seat, opened, wait_ready
 
 FINISH_SECONDS = 240
+SEED = 1812  # the dealt hands; the person starts (startSeat 0) and builds its costliest playable card, paid for
 # The person's plain policy after their first card: draw (the deck runs out sooner), discard, stop, pay.
 PREFER = ("skipDraw", "drawDeck", "drawBoard", "drawThree", "discard", "endRun", "endDevelop", "newStack", "pay",
           "flip", "takeLoan")
@@ -31,8 +32,15 @@ def catalogue() -> dict[str, Any]:
     return board
 
 
-def start_london(page: Any, name: str, seed: int | None = None) -> str:
-    """In the lobby: create a 2-seat London match, join it, seat a greedy bot, open it; return the match id."""
+def cost(card_id: str | None) -> int:
+    """A card's printed cost (0 for anything else)."""
+    card = catalogue()["cards"].get(card_id or "")
+    return int(card["cost"]) if card else 0
+
+
+def start_london(page: Any, name: str, seed: int | None = None, start_seat: int | None = None) -> str:
+    """In the lobby: create a 2-seat London match (a seed, a start seat: L21), join it, seat a greedy bot, open
+    it; return the match id."""
     page.goto("/")
     page.get_by_test_id("title").first.wait_for()
     page.get_by_test_id("create-title").select_option("london")
@@ -41,6 +49,8 @@ def start_london(page: Any, name: str, seed: int | None = None) -> str:
     page.get_by_test_id("create-seats").fill("2")
     if seed is not None:
         page.get_by_test_id("create-seed").fill(str(seed))
+    if start_seat is not None:
+        page.locator("[data-testid=create-options] [data-option=startSeat]").fill(str(start_seat))
     rows = "[data-testid=my-matches] [data-testid=match-row]"
     before = set(page.eval_on_selector_all(rows, "els => els.map((e) => e.dataset.match)"))
     page.get_by_test_id("create-match").click()
@@ -138,8 +148,9 @@ def test_a_london_match_to_its_result_by_clicking(browser: Any, server: str, cli
     then pay or take a loan, L1/L5), then draws until the deck runs out (L17); the result table is shown."""
     with opened(browser, server) as p:
         page = p.page
-        match_id = start_london(page, "Ivy")
+        match_id = start_london(page, "Ivy", seed=SEED, start_seat=0)
         seat = my_seat(page)
+        assert seat == 0  # the first to join takes the first seat: the person's first turn follows from the seed
         hand = page.get_by_test_id("hand").locator("[data-testid=hand-card]")
         assert hand.count() >= 6  # the dealt hand, as card tiles with the catalogue's names
         names = {c["name"] for c in catalogue()["cards"].values()}
@@ -161,8 +172,9 @@ def test_a_london_match_to_its_result_by_clicking(browser: Any, server: str, cli
                     clicks.append("button:develop")
                     continue
                 if card.count():
-                    kind = card.first.get_attribute("data-type")
-                    click(page, card.first)
+                    costliest = max(card.all(), key=lambda c: cost(c.get_attribute("data-card")))
+                    kind = costliest.get_attribute("data-type")
+                    click(page, costliest)
                     clicks.append(f"card:{kind}")
                     continue
             clicks.append(click_button(page, PREFER))
@@ -224,5 +236,18 @@ def test_the_page_shows_no_card_another_seat_keeps_hidden(browser: Any, server: 
         city = page.locator(f"[data-testid=city][data-seat='{other}']")
         assert f"{hand_size} card(s) in hand" in city.inner_text()
         assert city.locator("[data-testid=hand-card]").count() == 0
+        # Nor in what the service sent the page: no player row of the view has a hand before the end.
+        rows = [row for body in p.bodies() for row in _player_rows(body)]
+        assert rows and all("hand" not in row for row in rows), [r for r in rows if "hand" in r][:1]
         own_size = next(pl["handSize"] for pl in public["view"]["players"] if pl["seat"] == seat)
         assert page.get_by_test_id("hand").locator("[data-testid=hand-card]").count() == own_size
+
+
+def _player_rows(value: Any) -> list[dict[str, Any]]:
+    """The player rows of every view in a decoded JSON value (objects holding a seat and its stacks)."""
+    if isinstance(value, dict):
+        found = [value] if "stacks" in value and "seat" in value else []
+        return found + [row for item in value.values() for row in _player_rows(item)]
+    if isinstance(value, list):
+        return [row for item in value for row in _player_rows(item)]
+    return []
