@@ -1,0 +1,1 @@
+"""London's own bots."""

@@ -1,0 +1,1 @@
+"""The rules of London (2nd edition), one module per part of the rulebook."""

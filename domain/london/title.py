@@ -1,0 +1,97 @@
+"""The London (2nd edition) title: metadata, typed options, score columns, bots, and the match factory."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from typing import Any
+
+from domain.contract import BotLevel, OptionKind, OptionSpec, ScoreColumn
+from domain.errors import BadOptions
+from domain.london.data import shipped_catalogue
+from domain.london.match import LondonMatch
+from domain.london.rules.setup import deal
+from domain.london.state import BOARD_COLUMNS
+
+OPTIONS = (
+    OptionSpec("startSeat", OptionKind.INT, None, "The first player; null draws one from the seed.",
+               nullable=True, minimum=0, maximum=None),
+)
+COLUMNS = (
+    ScoreColumn("land", "Land", "Prestige gained buying boroughs."),
+    ScoreColumn("play", "Play", "Prestige gained during play from cards and boroughs."),
+    ScoreColumn("city", "City", "Final scoring step 2: the end-game prestige of every card in the city."),
+    ScoreColumn("loans", "Loans", "Steps 3-4: -7 for each loan that could not be repaid with £15."),
+    ScoreColumn("money", "Money", "Step 5: +1 for each £3 left."),
+    ScoreColumn("poverty", "Poverty", "Steps 1, 6-7: the poverty table for what is left after the comparison."),
+)
+
+
+@functools.cache
+def catalogue_data() -> dict[str, Any]:
+    """The static card catalogue a client draws cards from (every card and borough by id)."""
+    cat = shipped_catalogue()
+    return {
+        "cards": {c.id: dataclasses.asdict(c) for c in cat.cards.values()},
+        "boroughs": {b.id: dataclasses.asdict(b) for b in cat.boroughs.values()},
+        "boardColumns": {str(k): v for k, v in BOARD_COLUMNS.items()},
+    }
+
+
+class LondonTitle:
+    """London (2nd edition) by Martin Wallace, 2-4 players."""
+
+    id = "london"
+    name = "London (2nd edition)"
+    min_seats = 2
+    max_seats = 4
+    takeover_level = "greedy"
+
+    def option_specs(self) -> list[OptionSpec]:
+        """Return the options this title accepts."""
+        return list(OPTIONS)
+
+    def check_options(self, seats: object, options: dict[str, Any] | None) -> dict[str, Any]:
+        """Return the options with defaults filled in; raise BadOptions for anything unsupported."""
+        if not isinstance(seats, int) or isinstance(seats, bool) or not self.min_seats <= seats <= self.max_seats:
+            raise BadOptions(f"{self.name} takes {self.min_seats}-{self.max_seats} seats, not {seats!r}")
+        given = dict(options or {})
+        unknown = sorted(set(given) - {o.name for o in OPTIONS})
+        if unknown:
+            raise BadOptions(f"unknown option(s): {', '.join(unknown)}")
+        start = given.get("startSeat")
+        if start is not None and (not isinstance(start, int) or isinstance(start, bool) or not 0 <= start < seats):
+            raise BadOptions(f"option startSeat must be null or a seat 0-{seats - 1}")
+        return {"startSeat": start}
+
+    def score_columns(self) -> list[ScoreColumn]:
+        """Return the parts of a final score, in the order of the rulebook's final scoring."""
+        return list(COLUMNS)
+
+    def bots(self) -> list[BotLevel]:
+        """Return London's own bot levels."""
+        from domain.london.bots.greedy import LEVEL
+
+        return [LEVEL]
+
+    def new_match(self, seats: int, seed: int, options: dict[str, Any] | None = None) -> LondonMatch:
+        """Set up a new match from a seed (all setup randomness comes from it)."""
+        opts = self.check_options(seats, options)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise BadOptions("seed must be an integer")
+        match = LondonMatch(shipped_catalogue())
+        deal(match, seats, seed, opts)
+        return match
+
+    def board(self) -> dict[str, Any]:
+        """Return the card catalogue (cards and boroughs by id) and the board's columns by player count."""
+        return catalogue_data()
+
+    def match_from_dict(self, data: dict[str, Any]) -> LondonMatch:
+        """Rebuild a match from to_dict() output."""
+        match = LondonMatch(shipped_catalogue())
+        match.load(data)
+        return match
+
+
+LONDON = LondonTitle()
