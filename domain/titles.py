@@ -10,8 +10,9 @@ _EXTRA: dict[str, Title] = {}  # titles registered at run time (tests and benche
 
 def _shipped() -> dict[str, Title]:
     from domain.greatfire.title import GREAT_FIRE
+    from domain.london.title import LONDON
 
-    return {GREAT_FIRE.id: GREAT_FIRE}
+    return {GREAT_FIRE.id: GREAT_FIRE, LONDON.id: LONDON}
 
 
 def _registry() -> dict[str, Title]:

@@ -11,7 +11,7 @@ from domain.errors import BadOptions, UnknownTitle
 
 def test_registry_lists_great_fire() -> None:
     title = titles.get("greatfire")
-    assert [t.id for t in titles.all_titles()] == ["greatfire"]
+    assert [t.id for t in titles.all_titles()] == ["greatfire", "london"]
     assert (title.min_seats, title.max_seats) == (2, 6)
     assert [spec.name for spec in title.option_specs()] == ["hiddenColours", "moreDestruction", "startSeat",
                                                             "npcTies"]

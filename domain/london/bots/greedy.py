@@ -1,15 +1,143 @@
-"""Placeholder greedy bot."""
+"""The greedy bot: a sensible economy with one cheap look-ahead from the seat's own view.
+
+For each legal action it plays the action in a copy of the match resampled from the seat's view
+(LondonMatch.resample), finishes the turn with a plain rule-of-thumb policy, and rates the seat's position when
+the turn has passed; it takes the best-rated action. Loans are taken only when a payment needs one.
+"""
 
 from __future__ import annotations
 
 import random
 
-from domain.contract import Action, BotLevel, Budget, Match
+from domain.contract import Action, BotLevel, Budget, Event, Match
+from domain.london.bots.rating import card_worth, rate
+from domain.london.match import LondonMatch
+from domain.london.rules import develop, land, running
+from domain.london.state import LOAN, Phase
+
+MAX_STEPS = 80
+BOARD_PICK = 3.0
 
 
 def choose(match: Match, seat: int, rng: random.Random, budget: Budget) -> Action:
-    """Pick the first legal action."""
-    return match.legal_actions(seat)[0]
+    """Pick the legal action whose turn, finished by the rule-of-thumb policy, rates best for the seat."""
+    legal = match.legal_actions(seat)
+    if len(legal) == 1:
+        return legal[0]
+    assert isinstance(match, LondonMatch)
+    base = match.resample(seat, rng)
+    candidates = _candidates(base, seat, legal)
+    if len(candidates) == 1:
+        return candidates[0]
+    best: tuple[float, int] | None = None
+    choice = candidates[0]
+    for i, action in enumerate(candidates):
+        copy = base.clone()
+        events = copy.apply(seat, action)
+        events += finish_turn(copy, seat)
+        ran = any(e["type"] == "povertyGained" for e in events)
+        score = (rate(copy, seat, ran), -i)
+        if best is None or score > best:
+            best, choice = score, action
+    return choice
 
 
-LEVEL = BotLevel("greedy", "placeholder", choose)
+def _candidates(m: LondonMatch, seat: int, legal: list[Action]) -> list[Action]:
+    """The actions worth trying: no voluntary loans, no cancelling, no card or land it cannot pay for without
+    a loan (a borough may take one loan), so that the bot never goes round in circles."""
+    money = m.money[seat]
+    if m.phase is Phase.PAY:
+        assert m.pending is not None
+        kinds = {a["type"]: a for a in legal}
+        if "pay" in kinds:
+            return [kinds["pay"]]
+        return [kinds["takeLoan"]] if m.pending["for"] == "land" and "takeLoan" in kinds else [kinds["cancel"]]
+    out = []
+    for a in legal:
+        kind = a["type"]
+        if kind in ("takeLoan", "cancel"):
+            continue
+        if kind == "drawBoard" and m.deck and card_worth(m.card(a["card"])) < BOARD_PICK:
+            continue  # the deck keeps the game moving towards its end; only a good card is worth taking
+        if kind == "develop" and not any(develop.cost_of(m, seat, c) <= money for c in develop.playable(m, seat)):
+            continue
+        if kind == "play" and develop.cost_of(m, seat, a["card"]) > money:
+            continue
+        if kind == "buyLand" and land.price(m, seat, a["borough"]) > money + LOAN:
+            continue
+        if kind == "activate" and _activation_money(m, a["card"]) > money:
+            continue
+        out.append(a)
+    return out or [a for a in legal if a["type"] in ("endDevelop", "cancel")][:1] or legal[:1]
+
+
+def _activation_money(m: LondonMatch, card_id: str) -> int:
+    act = m.card(card_id).activation
+    return act.money if act is not None else 0
+
+
+def finish_turn(m: LondonMatch, seat: int) -> list[Event]:
+    """Play the seat's turn on to its end with the rule-of-thumb policy; return the events."""
+    events: list[Event] = []
+    for _ in range(MAX_STEPS):
+        if m.is_over() or m.turn != seat:
+            break
+        events += m.apply(seat, policy(m, seat))
+    return events
+
+
+def policy(m: LondonMatch, seat: int) -> Action:
+    """A quick rule-of-thumb action for the seat (it owes the decision)."""
+    legal = m.legal_actions(seat)
+    kinds = {a["type"]: a for a in legal}
+    phase = m.phase
+    if phase is Phase.START:
+        if "repayLoan" in kinds and m.money[seat] >= 20:
+            return kinds["repayLoan"]
+        return kinds.get("drawDeck") or _best_card(m, legal)
+    if phase is Phase.ACTION:
+        return kinds["run"] if running.runnable(m, seat) else kinds["drawThree"]
+    if phase is Phase.DRAW:
+        return kinds.get("drawDeck") or _best_card(m, legal)
+    if phase is Phase.DEVELOP:
+        plays = [a for a in legal if a["type"] == "play" and develop.cost_of(m, seat, a["card"]) <= m.money[seat]]
+        if plays:
+            return max(plays, key=lambda a: card_worth(m.card(a["card"])))
+        return kinds.get("endDevelop") or kinds["cancel"]
+    if phase in (Phase.DISCARD_FOR, Phase.ACTIVATION_DISCARD, Phase.HAND_LIMIT):
+        options = [a for a in legal if a["type"] == "discard"]
+        return min(options, key=lambda a: card_worth(m.card(a["card"]))) if options else kinds["cancel"]
+    if phase is Phase.PLACE:
+        down = [a for a in legal if a["type"] == "placeOn"
+                and m.stacks[seat][a["stack"]][-1] in m.face_down[seat]]
+        return down[0] if down else kinds["newStack"]
+    if phase is Phase.PAY:
+        assert m.pending is not None
+        if "pay" in kinds:
+            return kinds["pay"]
+        if m.pending["for"] == "land" and "takeLoan" in kinds:
+            return kinds["takeLoan"]
+        return kinds["cancel"]
+    if phase is Phase.RUN:
+        acts = [a for a in legal if a["type"] == "activate" and _worth_running(m, seat, a["card"])]
+        if acts:
+            return acts[0]
+        return kinds.get("runBorough") or kinds["endRun"]
+    return min(legal, key=lambda a: card_worth(m.card(a["card"])))  # FLIP: keep the better card face up
+
+
+def _worth_running(m: LondonMatch, seat: int, card_id: str) -> bool:
+    act = m.card(card_id).activation
+    assert act is not None
+    if act.money > m.money[seat]:
+        return False
+    return not act.card or any(m.card(c).kind == "beggar" for c in m.hands[seat]) or act.gain.money >= 5
+
+
+def _best_card(m: LondonMatch, legal: list[Action]) -> Action:
+    cards = [a for a in legal if "card" in a]
+    return max(cards, key=lambda a: card_worth(m.card(a["card"]))) if cards else legal[0]
+
+
+LEVEL = BotLevel("greedy", "Plays a sensible economy: tries each action, finishes the turn by rules of thumb "
+                 "in a copy resampled from its own view, and keeps the best-rated outcome.", choose)

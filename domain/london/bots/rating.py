@@ -1,0 +1,80 @@
+"""How good a position is for a seat, in estimated final prestige (the greedy bot's yardstick)."""
+
+from __future__ import annotations
+
+from domain.london.data import Card, Gain
+from domain.london.rules.poverty import prestige_lost
+from domain.london.rules.scoring import final_scores
+from domain.london.state import LOAN_REPAY, UNPAID_LOAN_PRESTIGE, Phase, State
+
+CARDS_PER_TURN = 2.5
+
+
+def gain_worth(g: Gain) -> float:
+    """A rough worth of a gain in prestige (money a third to a half, poverty a little under one)."""
+    return g.money * 0.45 + g.prestige + g.poverty_down * 0.8 - g.poverty_up * 0.9 + g.draw * 0.6
+
+
+def card_worth(card: Card) -> float:
+    """A rough worth of holding a card: what it scores plus what it does, less its cost; beggars are a burden."""
+    if card.kind == "beggar":
+        return -3.0
+    worth = card.prestige - card.cost * 0.3
+    if card.activation is not None:
+        worth += 1.5 * gain_worth(card.activation.gain) - card.activation.money * 0.45 - card.activation.card * 0.6
+    if card.ongoing is not None:
+        worth += 1.5
+    if card.action is not None:
+        worth += gain_worth(card.action)
+    return worth
+
+
+def turns_left(s: State) -> float:
+    """Roughly how many more turns each seat plays."""
+    if s.turns_left is not None:
+        return 0.5
+    return len(s.deck) / (CARDS_PER_TURN * s.seats)
+
+
+def _expected_poverty(s: State, seat: int, runs: float) -> float:
+    """The seat's poverty at the end if it runs its city `runs` more times as it stands (a hand costs at each run)."""
+    return s.poverty[seat] + (len(s.stacks[seat]) + s.loans[seat]) * runs + len(s.hands[seat]) * (0.7 + runs * 0.4)
+
+
+def rate(s: State, seat: int, ran: bool = False) -> float:
+    """The seat's estimated final prestige, relative to the best other seat's when the match is over.
+
+    ran: the seat ran its city in the turn just rated (that run's poverty is one of the runs already expected).
+    """
+    if s.phase is Phase.OVER:
+        scores = final_scores(s)
+        mine = scores[seat].total
+        return mine - max(f.total for f in scores if f.seat != seat) + 1000
+    left = turns_left(s)
+    runs = min(left / 3.0, 4.0)  # how many more times the city will run
+    prestige = s.prestige_land[seat] + s.prestige_play[seat]
+    prestige += sum(s.card(c).prestige for stack in s.stacks[seat] for c in stack)
+    money, loans = s.money[seat], s.loans[seat]
+    repaid = min(loans, money // LOAN_REPAY)
+    final_money = (money - repaid * LOAN_REPAY) / 3 - UNPAID_LOAN_PRESTIGE * (loans - repaid)
+    use = min(left, 4.0) * 0.06 * min(money, 20)  # money buys cards and land while there is time
+    playable = sorted((card_worth(s.card(c)) for c in s.hands[seat] if s.card(c).kind != "beggar"), reverse=True)
+    hand_worth = sum(min(w, 3.0) * 0.35 for w in playable[:6]) if left > 1 else 0.0
+    expected = [_expected_poverty(s, o, runs) for o in range(s.seats)]
+    if ran:
+        expected[seat] -= min(len(s.stacks[seat]) + s.loans[seat], (len(s.stacks[seat]) + s.loans[seat]) * runs)
+    over = expected[seat] - min(expected)
+    poverty_cost = prestige_lost(int(over)) + (over - int(over)) * 2 + expected[seat] * 0.15
+    engine = 0.0
+    for c in s.face_up_tops(seat):
+        card = s.card(c)
+        if card.activation is not None:
+            per_run = gain_worth(s.scaled(seat, card.activation.gain)) - card.activation.money * 0.45
+            engine += max(per_run, 0.0) * (0.4 if card.activation.flip else runs * 0.5)
+        if card.ongoing is not None:
+            engine += min(left, 3.0) * 0.4
+    engine += sum(0.8 for c in s.face_down[seat] if any(st[-1] == c for st in s.stacks[seat])) * min(left, 2.0)
+    top = s.top_borough(seat)
+    if top is not None and top.run is not None:
+        engine += gain_worth(top.run) * runs * 0.8
+    return prestige + final_money + use + hand_worth + engine - poverty_cost
