@@ -38,6 +38,7 @@ def resample_into(s: State, seat: int, rng: random.Random) -> None:
         pool.extend(unknown)
         s.hands[owner] = list(s.known[owner])
     pool.extend(s.deck)
+    pool.sort()  # from here on only what the seat knows and the generator decide (L18)
     rng.shuffle(pool)
     letter = {c: s.card(c).deck for c in pool}
     need = Counter(letter[c] for c in s.deck)
@@ -66,6 +67,7 @@ def resample_into(s: State, seat: int, rng: random.Random) -> None:
     s.deck = deck
     for owner, card in zip(hand_slots, pool, strict=True):
         s.hands[owner].append(card)
+    s.borough_deck.sort()
     rng.shuffle(s.borough_deck)
     if s.turn != seat:
         s.activated = [c for c in s.activated if c == "borough" or c in s.face_up_tops(s.turn)]

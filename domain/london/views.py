@@ -63,6 +63,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "phase": public_step(s), "toAct": [] if over else [s.turn], "turn": None if over else s.turn,
         "start": s.start, "turnsLeft": s.turns_left, "drawsLeft": s.draws_left,
         "played": list(s.played) if not over else [],
+        "activated": [] if over else [c for c in s.activated if c == "borough" or c in s.face_up_tops(s.turn)],
         "deck": {"count": len(s.deck), "byDeck": by_deck},
         "board": {"columns": len(s.board_top), "top": list(s.board_top), "bottom": list(s.board_bottom)},
         "discardPile": list(s.discard),
@@ -73,8 +74,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         mine = s.turn == seat and not over
         out["you"] = {"seat": seat, "hand": sorted(s.hands[seat]),
                       "step": s.phase.value if mine else None,
-                      "pending": dict(s.pending) if mine and s.pending is not None else None,
-                      "activated": list(s.activated) if mine else []}
+                      "pending": dict(s.pending) if mine and s.pending is not None else None}
     if over:
         out["result"] = result(s).to_dict()
     return out
