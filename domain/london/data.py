@@ -167,6 +167,12 @@ def _activation(data: object, where: str) -> Activation:
     return Activation(money, card, _gain(raw.get("gain"), f"{where} gain"), raw["flip"])
 
 
+def _where(kind: str, i: int, entry: object) -> str:
+    """How an error names an entry: its place in the list and, when it has one, its name."""
+    name = entry.get("name") if isinstance(entry, dict) else None
+    return f"{kind}[{i}] {name!r}" if isinstance(name, str) else f"{kind}[{i}]"
+
+
 def parse_cards(data: object) -> list[Card]:
     """Validate decoded cards.json; return the cards of the box, copies expanded."""
     entries = _keys(data, {"note", "cards"}, "cards").get("cards")
@@ -175,13 +181,12 @@ def parse_cards(data: object) -> list[Card]:
     out: list[Card] = []
     numbers: dict[str, int] = {}
     for i, entry in enumerate(entries):
-        where = f"cards[{i}]"
+        where = _where("cards", i, entry)
         raw = _keys(entry, {"name", "deck", "colour", "kind", "copies", "cost", "prestige", "activation",
                             "ongoing", "action"}, where)
         name = raw.get("name")
         if not isinstance(name, str) or not slug(name):
             raise DataError(f"{where}: 'name' must be a non-empty string")
-        where = f"cards[{i}] {name!r}"
         deck, colour = _choice(raw, "deck", DECKS, where), _choice(raw, "colour", COLOURS, where)
         kind = _choice(raw, "kind", KINDS, where)
         copies, cost, prestige = (_int(raw, "copies", where, None, 1), _int(raw, "cost", where),
@@ -216,12 +221,11 @@ def parse_boroughs(data: object) -> list[Borough]:
         raise DataError("boroughs: 'boroughs' must be a list")
     out: list[Borough] = []
     for i, entry in enumerate(entries):
-        raw = _keys(entry, {"name", "side", "river", "start", "cost", "immediate", "run", "ongoing"},
-                    f"boroughs[{i}]")
+        where = _where("boroughs", i, entry)
+        raw = _keys(entry, {"name", "side", "river", "start", "cost", "immediate", "run", "ongoing"}, where)
         name = raw.get("name")
         if not isinstance(name, str) or not slug(name):
-            raise DataError(f"boroughs[{i}]: 'name' must be a non-empty string")
-        where = f"boroughs[{i}] {name!r}"
+            raise DataError(f"{where}: 'name' must be a non-empty string")
         side = _choice(raw, "side", ("N", "S"), where)
         river, start = raw.get("river"), raw.get("start", False)
         if not isinstance(river, bool) or not isinstance(start, bool):
