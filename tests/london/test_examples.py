@@ -94,6 +94,7 @@ def _run_example():
 
 
 def test_running_example_part_1() -> None:
+    """L9 (per blue card), L10 (per river borough), L11 (the Hospital flips instead), L12 (the borough's run)."""
     m = _run_example()
     play(m, {"type": "run"}, {"type": "activate", "card": DOCKS})
     assert m.phase is Phase.ACTIVATION_DISCARD
