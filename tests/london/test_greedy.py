@@ -1,0 +1,53 @@
+"""The greedy bot: legal choices only, from the seat's view alone, and a better economy than random."""
+
+from __future__ import annotations
+
+import random
+
+from domain import titles
+from domain.bots import levels, random_choice
+from domain.contract import Budget
+from domain.london.bots.greedy import choose
+from domain.london.match import LondonMatch
+from tests.london.positions import at, cid, new, set_hand
+
+TITLE = titles.get("london")
+
+
+def test_greedy_is_a_level_and_the_takeover() -> None:
+    assert list(levels(TITLE)) == ["random", "greedy"]
+
+
+def test_greedy_choice_depends_on_the_view_only() -> None:
+    m = TITLE.new_match(seats=3, seed=8)
+    assert isinstance(m, LondonMatch)
+    rng = random.Random(1)
+    for _ in range(60):
+        seat = m.turn
+        m.apply(seat, random_choice(m, seat, rng))
+    seat = m.turn
+    twin = m.resample(seat, random.Random(4))  # same view, other hidden cards
+    assert choose(m, seat, random.Random(3), Budget()) == choose(twin, seat, random.Random(3), Budget())
+
+
+def test_greedy_builds_rather_than_hoards() -> None:
+    m = new()
+    set_hand(m, 0, cid("Vintners"), cid("Brewery"), cid("Theatre"), cid("Library"))
+    at(m, money=[5, 5])
+    assert choose(m, 0, random.Random(0), Budget()) == {"type": "develop"}
+
+
+def test_greedy_plays_legal_actions_to_the_end_and_beats_random() -> None:
+    wins = 0
+    for seed in range(3):
+        m = TITLE.new_match(seats=2, seed=seed)
+        rng = random.Random(seed)
+        while not m.is_over():
+            seat = m.to_act()[0]
+            action = choose(m, seat, rng, Budget()) if seat == 0 else random_choice(m, seat, rng)
+            assert action in m.legal_actions(seat)
+            m.apply(seat, action)
+        result = m.result()
+        assert result is not None
+        wins += result.winners == (0,)
+    assert wins == 3
