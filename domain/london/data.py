@@ -270,9 +270,3 @@ def shipped_catalogue() -> Catalogue:
     """Return the shipped card data, validated."""
     return load_catalogue(DATA_DIR)
 
-
-def raw_data() -> dict[str, Any]:
-    """The shipped data files as decoded JSON (for the client's card catalogue)."""
-    shipped_catalogue()
-    return {name: json.loads((DATA_DIR / f"{name}.json").read_text(encoding="utf-8"))
-            for name in ("cards", "boroughs")}
