@@ -9,7 +9,8 @@ from domain.bots import levels, random_choice
 from domain.contract import Budget
 from domain.london.bots.greedy import choose
 from domain.london.match import LondonMatch
-from tests.london.positions import at, cid, new, set_hand
+from domain.london.state import Phase
+from tests.london.positions import at, build, cid, new, set_hand
 
 TITLE = titles.get("london")
 
@@ -30,11 +31,21 @@ def test_greedy_choice_depends_on_the_view_only() -> None:
     assert choose(m, seat, random.Random(3), Budget()) == choose(twin, seat, random.Random(3), Budget())
 
 
-def test_greedy_builds_rather_than_hoards() -> None:
+def test_greedy_never_runs_an_empty_city() -> None:
     m = new()
-    set_hand(m, 0, cid("Vintners"), cid("Brewery"), cid("Theatre"), cid("Library"))
-    at(m, money=[5, 5])
-    assert choose(m, 0, random.Random(0), Budget()) == {"type": "develop"}
+    set_hand(m, 0, cid("Paupers"), cid("Paupers", 2), cid("Vintners"))
+    at(m, money=[0, 5])
+    assert {"type": "run"} in m.legal_actions(0)
+    for seed in range(3):
+        assert choose(m, 0, random.Random(seed), Budget()) != {"type": "run"}
+
+
+def test_greedy_activates_what_pays_when_it_runs() -> None:
+    m = new()
+    build(m, 0, [cid("Vintners")], [cid("Brewery")])
+    set_hand(m, 0)
+    at(m, Phase.RUN, money=[0, 5])
+    assert choose(m, 0, random.Random(0), Budget())["type"] == "activate"
 
 
 def test_greedy_plays_legal_actions_to_the_end_and_beats_random() -> None:

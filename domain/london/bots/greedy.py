@@ -1,8 +1,9 @@
 """The greedy bot: a sensible economy with one cheap look-ahead from the seat's own view.
 
-For each legal action it plays the action in a copy of the match resampled from the seat's view
+For each legal action it plays the action in a few copies of the match resampled from the seat's view
 (LondonMatch.resample), finishes the turn with a plain rule-of-thumb policy, and rates the seat's position when
-the turn has passed; it takes the best-rated action. Loans are taken only when a payment needs one.
+the turn has passed; it takes the action with the best mean rating. Loans are taken only when a payment needs
+one. It does not search, so it ignores the budget.
 """
 
 from __future__ import annotations
@@ -10,12 +11,13 @@ from __future__ import annotations
 import random
 
 from domain.contract import Action, BotLevel, Budget, Event, Match
-from domain.london.bots.rating import card_worth, rate
+from domain.london.bots.rating import card_worth, gain_worth, rate
 from domain.london.match import LondonMatch
 from domain.london.rules import develop, land, running
 from domain.london.state import LOAN, Phase
 
 MAX_STEPS = 80
+SAMPLES = 3  # resampled copies each action is tried in (what the seat cannot see differs between them)
 BOARD_PICK = 3.0
 
 
@@ -25,18 +27,20 @@ def choose(match: Match, seat: int, rng: random.Random, budget: Budget) -> Actio
     if len(legal) == 1:
         return legal[0]
     assert isinstance(match, LondonMatch)
-    base = match.resample(seat, rng)
-    candidates = _candidates(base, seat, legal)
+    bases = [match.resample(seat, rng) for _ in range(SAMPLES)]
+    candidates = _candidates(bases[0], seat, legal)
     if len(candidates) == 1:
         return candidates[0]
     best: tuple[float, int] | None = None
     choice = candidates[0]
     for i, action in enumerate(candidates):
-        copy = base.clone()
-        events = copy.apply(seat, action)
-        events += finish_turn(copy, seat)
-        ran = any(e["type"] == "povertyGained" for e in events)
-        score = (rate(copy, seat, ran), -i)
+        total = 0.0
+        for base in bases:
+            copy = base.clone()
+            events = copy.apply(seat, action)
+            events += finish_turn(copy, seat)
+            total += rate(copy, seat, any(e["type"] == "povertyGained" for e in events))
+        score = (total / SAMPLES, -i)
         if best is None or score > best:
             best, choice = score, action
     return choice
@@ -59,6 +63,8 @@ def _candidates(m: LondonMatch, seat: int, legal: list[Action]) -> list[Action]:
             continue
         if kind == "drawBoard" and m.deck and card_worth(m.card(a["card"])) < BOARD_PICK:
             continue  # the deck keeps the game moving towards its end; only a good card is worth taking
+        if kind == "run" and not running.runnable(m, seat) and not _borough_pays(m, seat):
+            continue  # nothing to activate: running would only add poverty
         if kind == "develop" and not any(develop.cost_of(m, seat, c) <= money for c in develop.playable(m, seat)):
             continue
         if kind == "play" and develop.cost_of(m, seat, a["card"]) > money:
@@ -69,6 +75,11 @@ def _candidates(m: LondonMatch, seat: int, legal: list[Action]) -> list[Action]:
             continue
         out.append(a)
     return out or [a for a in legal if a["type"] in ("endDevelop", "cancel")][:1] or legal[:1]
+
+
+def _borough_pays(m: LondonMatch, seat: int) -> bool:
+    top = m.top_borough(seat)
+    return top is not None and top.run is not None and gain_worth(top.run) > 0
 
 
 def _activation_money(m: LondonMatch, card_id: str) -> int:

@@ -2,12 +2,31 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from domain.london.data import Card, Gain
 from domain.london.rules.poverty import prestige_lost
 from domain.london.rules.scoring import final_scores
 from domain.london.state import LOAN_REPAY, UNPAID_LOAN_PRESTIGE, Phase, State
 
 CARDS_PER_TURN = 2.5
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The tunable weights of the rating (prestige per unit)."""
+
+    stack_run: float = 1.0       # poverty a stack (or a loan) is expected to cost per future run
+    hand_run: float = 0.25       # poverty a card in hand is expected to cost per future run
+    flip_engine: float = 0.7     # worth kept of a face-up card that flips when run
+    lasting_engine: float = 0.5  # worth per future run of a face-up card that does not flip
+    money_use: float = 0.12      # worth of £1 per turn left (up to 4) while it can still buy things
+    hand_card: float = 0.35      # worth of a good card in hand (up to 6 cards)
+    spent_slot: float = 0.8      # worth of a face-down top card: a stack to build on without more poverty
+    runs_divisor: float = 3.0    # turns per run of the city
+
+
+WEIGHTS = Weights()
 
 
 def gain_worth(g: Gain) -> float:
@@ -36,31 +55,33 @@ def turns_left(s: State) -> float:
     return len(s.deck) / (CARDS_PER_TURN * s.seats)
 
 
-def _expected_poverty(s: State, seat: int, runs: float) -> float:
+def _expected_poverty(s: State, seat: int, runs: float, w: Weights) -> float:
     """The seat's poverty at the end if it runs its city `runs` more times as it stands (a hand costs at each run)."""
-    return s.poverty[seat] + (len(s.stacks[seat]) + s.loans[seat]) * runs + len(s.hands[seat]) * (0.7 + runs * 0.4)
+    return s.poverty[seat] + (len(s.stacks[seat]) + s.loans[seat]) * runs * w.stack_run + len(s.hands[seat]) * (
+        0.7 + runs * w.hand_run)
 
 
-def rate(s: State, seat: int, ran: bool = False) -> float:
+def rate(s: State, seat: int, ran: bool = False, weights: Weights | None = None) -> float:
     """The seat's estimated final prestige, relative to the best other seat's when the match is over.
 
     ran: the seat ran its city in the turn just rated (that run's poverty is one of the runs already expected).
     """
+    w = weights or WEIGHTS
     if s.phase is Phase.OVER:
         scores = final_scores(s)
         mine = scores[seat].total
         return mine - max(f.total for f in scores if f.seat != seat) + 1000
     left = turns_left(s)
-    runs = min(left / 3.0, 4.0)  # how many more times the city will run
+    runs = min(left / w.runs_divisor, 4.0)  # how many more times the city will run
     prestige = s.prestige_land[seat] + s.prestige_play[seat]
     prestige += sum(s.card(c).prestige for stack in s.stacks[seat] for c in stack)
     money, loans = s.money[seat], s.loans[seat]
     repaid = min(loans, money // LOAN_REPAY)
     final_money = (money - repaid * LOAN_REPAY) / 3 - UNPAID_LOAN_PRESTIGE * (loans - repaid)
-    use = min(left, 4.0) * 0.06 * min(money, 20)  # money buys cards and land while there is time
+    use = min(left, 4.0) * w.money_use * min(money, 20)  # money buys cards and land while there is time
     playable = sorted((card_worth(s.card(c)) for c in s.hands[seat] if s.card(c).kind != "beggar"), reverse=True)
-    hand_worth = sum(min(w, 3.0) * 0.35 for w in playable[:6]) if left > 1 else 0.0
-    expected = [_expected_poverty(s, o, runs) for o in range(s.seats)]
+    hand_worth = sum(min(x, 3.0) * w.hand_card for x in playable[:6]) if left > 1 else 0.0
+    expected = [_expected_poverty(s, o, runs, w) for o in range(s.seats)]
     if ran:
         expected[seat] -= min(len(s.stacks[seat]) + s.loans[seat], (len(s.stacks[seat]) + s.loans[seat]) * runs)
     over = expected[seat] - min(expected)
@@ -70,10 +91,10 @@ def rate(s: State, seat: int, ran: bool = False) -> float:
         card = s.card(c)
         if card.activation is not None:
             per_run = gain_worth(s.scaled(seat, card.activation.gain)) - card.activation.money * 0.45
-            engine += max(per_run, 0.0) * (0.4 if card.activation.flip else runs * 0.5)
+            engine += max(per_run, 0.0) * (w.flip_engine if card.activation.flip else runs * w.lasting_engine)
         if card.ongoing is not None:
             engine += min(left, 3.0) * 0.4
-    engine += sum(0.8 for c in s.face_down[seat] if any(st[-1] == c for st in s.stacks[seat])) * min(left, 2.0)
+    engine += sum(w.spent_slot for c in s.face_down[seat] if any(st[-1] == c for st in s.stacks[seat])) * min(left, 2.0)
     top = s.top_borough(seat)
     if top is not None and top.run is not None:
         engine += gain_worth(top.run) * runs * 0.8
