@@ -105,7 +105,7 @@ def policy(m: LondonMatch, seat: int) -> Action:
     if phase is Phase.START:
         if "repayLoan" in kinds and m.money[seat] >= 20:
             return kinds["repayLoan"]
-        return kinds.get("drawDeck") or _best_card(m, legal)
+        return kinds.get("drawDeck") or kinds.get("skipDraw") or _best_card(m, legal)
     if phase is Phase.ACTION:
         return kinds["run"] if running.runnable(m, seat) else kinds["drawThree"]
     if phase is Phase.DRAW:
@@ -146,9 +146,9 @@ def _worth_running(m: LondonMatch, seat: int, card_id: str) -> bool:
 
 
 def _best_card(m: LondonMatch, legal: list[Action]) -> Action:
-    cards = [a for a in legal if "card" in a]
-    return max(cards, key=lambda a: card_worth(m.card(a["card"]))) if cards else legal[0]
+    cards = [a for a in legal if a["type"] == "drawBoard"]
+    return max(cards, key=lambda a: card_worth(m.card(a["card"])))
 
 
 LEVEL = BotLevel("greedy", "Plays a sensible economy: tries each action, finishes the turn by rules of thumb "
-                 "in a copy resampled from its own view, and keeps the best-rated outcome.", choose)
+                 "in copies resampled from its own view, and keeps the best-rated outcome.", choose)
