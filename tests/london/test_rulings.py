@@ -204,3 +204,16 @@ def test_l19_a_cost_is_fixed_when_staged_even_covering_the_discount() -> None:
     assert m.pending is not None and m.pending["amount"] == 1
     play(m, {"type": "pay"})
     assert m.money[0] == 4 and m.stacks[0] == [[cid("Alderman"), cid("Hospital")]]
+
+
+def test_l1_an_action_card_with_a_cost_is_paid_then_leaves_the_game() -> None:
+    m = new()
+    set_hand(m, 0, cid("Great Exhibition"))
+    at(m, money=[1, 5])
+    play(m, {"type": "develop"}, {"type": "play", "card": cid("Great Exhibition")})
+    assert m.legal_actions(0) == [{"type": "takeLoan"}, {"type": "cancel"}]
+    events = play(m, {"type": "takeLoan"}, {"type": "pay"})
+    assert (m.money[0], m.loans[0], m.prestige_play[0]) == (9, 1, 3)
+    assert m.discard == [cid("Great Exhibition")] and m.stacks[0] == [] and m.phase is Phase.DEVELOP
+    assert [e["type"] for e in events] == ["loanTaken", "actionPlayed", "gained"]
+    assert m.legal_actions(0)[-1] == {"type": "endDevelop"}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 
 from domain.london.rules.poverty import compared, prestige_lost
@@ -81,3 +83,8 @@ def test_the_end_every_other_seat_takes_a_last_turn() -> None:
         while m.turn == seat and not m.is_over():
             play(m, m.legal_actions(seat)[-1])
     assert m.is_over() and m.result() is not None and m.to_act() == [] and m.legal_actions(0) == []
+
+
+def test_the_poverty_table_only_grows() -> None:
+    losses = [prestige_lost(p) for p in range(40)]
+    assert losses == sorted(losses) and all(b - a <= 3 for a, b in pairwise(losses))
