@@ -11,7 +11,9 @@ from domain.errors import BadOptions
 from domain.london.data import shipped_catalogue
 from domain.london.match import LondonMatch
 from domain.london.rules.setup import deal
+from domain.london.schemas import action_schema, event_schema, view_schema
 from domain.london.state import BOARD_COLUMNS
+from domain.schemas import result_schema
 
 OPTIONS = (
     OptionSpec("startSeat", OptionKind.INT, None, "The first player; null draws one from the seed.",
@@ -73,6 +75,11 @@ class LondonTitle:
         from domain.london.bots.greedy import LEVEL
 
         return [LEVEL]
+
+    def schemas(self) -> dict[str, Any]:
+        """Return the JSON Schemas of the view, an action, an event and the result (schemas.py)."""
+        return {"view": view_schema(), "action": action_schema(), "event": event_schema(),
+                "result": result_schema(self.id, list(COLUMNS))}
 
     def new_match(self, seats: int, seed: int, options: dict[str, Any] | None = None) -> LondonMatch:
         """Set up a new match from a seed (all setup randomness comes from it)."""
