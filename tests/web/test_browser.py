@@ -132,9 +132,10 @@ def start_match(page: Any, name: str, shot: Path | None = None, client: str | No
 def create_match(page: Any, name: str, seats: int, options: dict[str, Any] | None = None) -> str:
     """In the lobby: fill the create form (seats, then options by their inputs), create a match; return its id."""
     page.goto("/")
-    title = page.get_by_test_id("title")
+    title = page.locator("[data-testid=title][data-title=greatfire]")  # one card per registered title
     title.wait_for()
     assert "The Great Fire: London 1666" in title.inner_text()
+    page.get_by_test_id("create-title").select_option("greatfire")
     page.get_by_test_id("player-name").fill(name)
     page.get_by_test_id("bot-level").select_option("random")
     page.get_by_test_id("create-seats").fill(str(seats))
