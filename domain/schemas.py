@@ -32,14 +32,18 @@ def strict(properties: dict[str, Schema], optional: tuple[str, ...] = (), descri
 
 
 def tagged(kinds: dict[str, tuple[str, dict[str, Schema]]], common: dict[str, Schema] | None = None,
-           optional: dict[str, tuple[str, ...]] | None = None) -> Schema:
-    """One of several objects told apart by their "type" (kind -> (description, properties))."""
-    variants = []
+           optional: dict[str, tuple[str, ...]] | None = None, suffix: str = "") -> Schema:
+    """One of several objects told apart by their "type" (kind -> (description, properties)).
+
+    Each variant is a named definition ("$defs", e.g. keepHand -> KeepHand + suffix) referenced from the oneOf, so
+    code generators name one class per type; a document built from this keeps the "$defs" at its root.
+    """
+    variants: dict[str, Schema] = {}
     for kind, (description, properties) in kinds.items():
         props = {"type": {"const": kind}, **properties, **(common or {})}
         optional_here = (*(optional or {}).get(kind, ()), *(common or {}))
-        variants.append({"title": kind, **strict(props, optional_here, description)})
-    return {"oneOf": variants}
+        variants[kind[:1].upper() + kind[1:] + suffix] = {"title": kind, **strict(props, optional_here, description)}
+    return {"oneOf": [{"$ref": f"#/$defs/{name}"} for name in variants], "$defs": variants}
 
 
 def document(title_id: str, part: str, description: str, schema: Schema) -> Schema:

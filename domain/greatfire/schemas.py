@@ -42,7 +42,8 @@ def _defs() -> Schema:
 
 
 def _published(part: str, description: str, schema: Schema) -> Schema:
-    return {**document(ID, part, description, schema), "$defs": _defs()}
+    published = document(ID, part, description, schema)
+    return {**published, "$defs": {**published.get("$defs", {}), **_defs()}}
 
 
 def action_schema() -> Schema:
@@ -67,7 +68,7 @@ def action_schema() -> Schema:
         "demolish": ("Actions: demolish a district next to your pawn.", at),
         "endActions": ("Actions: end the phase (R18b: also at 0 points).", {}),
         "breakTie": ("2 players (R21): break the non-player turn's tie.", at),
-    }))
+    }, suffix="Action"))
 
 
 def event_schema() -> Schema:
@@ -132,7 +133,7 @@ def event_schema() -> Schema:
         "tieBroken": ("2 players (R21): a tie was broken (by a seat, or by the seed).",
                       {"kind": {"type": "string"}, **at, "by": {"anyOf": [SEAT, {"const": "seed"}]}}),
         **service_events(),
-    }, common=event_envelope(), optional={"tieToBreak": ("band", "tied", "wanted")}))
+    }, common=event_envelope(), optional={"tieToBreak": ("band", "tied", "wanted")}, suffix="Event"))
 
 
 def view_schema() -> Schema:

@@ -32,6 +32,8 @@ def _by_type(schema: dict[str, Any]) -> dict[str, Draft202012Validator] | None:
     variants = schema.get("oneOf")
     if not isinstance(variants, list):
         return None
+    defs = schema.get("$defs", {})
+    variants = [defs.get(v["$ref"].removeprefix("#/$defs/"), {}) if set(v) == {"$ref"} else v for v in variants]
     kinds = [v.get("properties", {}).get("type", {}).get("const") for v in variants]
     if not all(isinstance(k, str) for k in kinds) or len(set(kinds)) != len(kinds):
         return None
