@@ -201,7 +201,7 @@ def test_the_page_shows_no_card_another_seat_keeps_hidden(browser: Any, server: 
     """L18: the bot's hand is a count only. The cards it was dealt that are not public now (the spectator's view
     lists the public ones) appear nowhere in the person's page, by id or by a name no visible card has."""
     seed = 4242
-    with opened(browser, server) as p:
+    with opened(browser, server) as p, opened(browser, server) as spectator:
         page = p.page
         match_id = start_london(page, "Jo", seed=seed)
         seat = my_seat(page)
@@ -241,6 +241,15 @@ def test_the_page_shows_no_card_another_seat_keeps_hidden(browser: Any, server: 
         assert rows and all("hand" not in row for row in rows), [r for r in rows if "hand" in r][:1]
         own_size = next(pl["handSize"] for pl in public["view"]["players"] if pl["seat"] == seat)
         assert page.get_by_test_id("hand").locator("[data-testid=hand-card]").count() == own_size
+        # A spectator sees the same London client without any hand: neither seat's cards in hand are there.
+        watcher = spectator.page
+        watcher.goto(f"/#/watch/{match_id}")
+        watcher.locator(f"{MATCH}[data-viewer=spectator][data-client=london]").wait_for()
+        watcher.get_by_test_id("dev-board").wait_for()
+        assert watcher.get_by_test_id("hand").count() == 0 and watcher.get_by_test_id("action").count() == 0
+        shown = set(watcher.eval_on_selector_all("[data-card]", "els => els.map((e) => e.dataset.card)"))
+        assert shown <= seen_publicly, shown - seen_publicly
+        assert watcher.locator("[data-testid=city]").count() == 2
 
 
 def _player_rows(value: Any) -> list[dict[str, Any]]:
