@@ -9,16 +9,13 @@ from collections import Counter
 from domain.london.state import Phase, State
 from domain.rng import Rng
 
-BACK_TO = {"play": Phase.DEVELOP, "land": Phase.ACTION, "activate": Phase.RUN}
-
 
 def resample_into(s: State, seat: int, rng: random.Random) -> None:
     """Redraw, in place, everything hidden from the seat, consistently with its view (which stays identical)."""
     if s.phase is Phase.OVER:
         return
-    if s.turn != seat and s.pending is not None and s.pending["for"] in BACK_TO:
-        # another seat's half-staged choice names a card the seat cannot see: undo it (its view shows no step).
-        s.phase, s.pending = BACK_TO[s.pending["for"]], None
+    # another seat's half-staged card (and its chosen discard) stays in its hand: the staging goes on in the copy
+    staged = [s.pending[k] for k in ("card", "discard") if k in s.pending] if s.pending and s.turn != seat else []
     # the slots to refill
     stack_slots: list[tuple[int, int, int]] = []
     pool: list[str] = []
@@ -31,12 +28,11 @@ def resample_into(s: State, seat: int, rng: random.Random) -> None:
                 if j < len(stack) - 1 or card in s.face_down[owner]:
                     stack_slots.append((owner, i, j))
                     pool.append(card)
-        unknown = list(s.hands[owner])
-        for card in s.known[owner]:
-            unknown.remove(card)
+        kept = [c for c in s.hands[owner] if c in s.known[owner] or (owner == s.turn and c in staged)]
+        unknown = [c for c in s.hands[owner] if c not in kept]
         hand_slots.extend([owner] * len(unknown))
         pool.extend(unknown)
-        s.hands[owner] = list(s.known[owner])
+        s.hands[owner] = kept
     pool.extend(s.deck)
     pool.sort()  # from here on only what the seat knows and the generator decide (L18)
     rng.shuffle(pool)

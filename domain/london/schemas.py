@@ -29,7 +29,8 @@ def _defs() -> Schema:
 
 
 def _published(part: str, description: str, schema: Schema) -> Schema:
-    return {**document(ID, part, description, schema), "$defs": _defs()}
+    published = document(ID, part, description, schema)
+    return {**published, "$defs": {**published.get("$defs", {}), **_defs()}}
 
 
 def action_schema() -> Schema:
@@ -56,7 +57,7 @@ def action_schema() -> Schema:
         "runBorough": ("Run: apply your top borough's run effect now.", {}),
         "flip": ("Run: this card turns face down (the activated one, or a Hospital in its place).", card),
         "endRun": ("Run: finish (the borough's effect if still owed, then poverty).", {}),
-    }))
+    }, suffix="Action"))
 
 
 def event_schema() -> Schema:
@@ -98,7 +99,7 @@ def event_schema() -> Schema:
                           {**seat, "stacks": COUNT, "loans": COUNT, "hand": COUNT, "total": COUNT,
                            "poverty": COUNT}),
         **service_events(),
-    }, common=event_envelope(), optional={"drew": ("deckLeft", "card")}))
+    }, common=event_envelope(), optional={"drew": ("deckLeft", "card")}, suffix="Event"))
 
 
 def view_schema() -> Schema:
