@@ -1,0 +1,76 @@
+// London's client module (the interface is described in web/clients.js): the seat's hand as cards, every city's
+// stacks and boroughs, the development board, the boroughs on offer, and every legal action as a labelled button.
+
+import { h } from '../../dom.js';
+import { STEPS, describeAction, describeEvent, namer, prompt } from './describe.js';
+import { actionsPanel, boardPanel, boroughsPanel, citiesPanel, factsPanel, handPanel, playerColumns } from './panels.js';
+
+/** Add this module's stylesheet to the page once; resolves when it is loaded (or failed: the page still works). */
+function addStyle() {
+  const href = new URL('./style.css', import.meta.url).href;
+  if ([...document.querySelectorAll('link[rel=stylesheet]')].some((l) => l.href === href)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const link = h('link', { rel: 'stylesheet', href });
+    link.addEventListener('load', resolve);
+    link.addEventListener('error', resolve);
+    document.head.append(link);
+  });
+}
+
+class LondonClient {
+  constructor(slots, ctx) {
+    Object.assign(this, { slots, ctx });
+    this.offersActions = true;
+    this.autoSend = ['skipDraw']; // L4: nothing left to draw; alone, it asks nothing
+    this.state = null;
+    this.words = { ...namer(ctx.title.board), name: (seat) => ctx.name(seat) };
+    this.boardBox = h('div', { class: 'london' });
+    slots.main.replaceChildren(this.boardBox);
+  }
+
+  /** The words for labels, with what the last rendered view says (the staged choice, the caller's stacks). */
+  labels() {
+    const view = this.state ? this.state.view : null;
+    const you = view && view.you;
+    const own = you && view.players.find((p) => p.seat === you.seat);
+    return { ...this.words, pending: you ? you.pending : null,
+      stackTop: (i) => (own && own.stacks[i] ? own.stacks[i][own.stacks[i].length - 1].card || null : null) };
+  }
+
+  render(state) {
+    this.state = state;
+    const v = state.view;
+    this.boardBox.replaceChildren(
+      v.you ? handPanel(this, state) : null, boroughsPanel(this, state), boardPanel(this, state),
+      citiesPanel(this, state));
+    this.slots.actions.replaceChildren(...actionsPanel(this, state));
+    this.slots.side.replaceChildren(factsPanel(state));
+    this.slots.below.replaceChildren();
+  }
+
+  turn(state) {
+    const v = state.view;
+    const facts = [`Step: ${STEPS[v.phase] || v.phase}`];
+    if (v.turn !== null && v.turn !== undefined) facts.push(`turn of ${this.ctx.name(v.turn)}`);
+    facts.push(`deck ${v.deck.count}`);
+    return { prompt: prompt(v.you, this.words), facts: facts.join(' \u00b7 ') };
+  }
+
+  playerColumns(state) {
+    return playerColumns(state.view);
+  }
+
+  describeEvent(event) {
+    return describeEvent(event, this.words);
+  }
+
+  describeAction(action) {
+    return describeAction(action, this.labels());
+  }
+}
+
+/** Mount the London client in the frame's slots (see web/clients.js). */
+export async function mount(slots, ctx) {
+  await addStyle();
+  return new LondonClient(slots, ctx);
+}
