@@ -71,10 +71,10 @@ class LondonTitle:
         return list(COLUMNS)
 
     def bots(self) -> list[BotLevel]:
-        """Return London's own bot levels."""
-        from domain.london.bots.greedy import LEVEL
+        """Return London's own bot levels: greedy, and search (the generic information-set search)."""
+        from domain.london.bots import greedy, search
 
-        return [LEVEL]
+        return [greedy.LEVEL, search.LEVEL]
 
     def schemas(self) -> dict[str, Any]:
         """Return the JSON Schemas of the view, an action, an event and the result (schemas.py)."""

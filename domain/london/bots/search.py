@@ -1,0 +1,32 @@
+"""London's search level: the generic information-set search (domain/search.py) over London's resample, with the
+greedy bot's rules of thumb as the playout policy and its prestige estimate scoring playouts cut short."""
+
+from __future__ import annotations
+
+import math
+import random
+
+from domain.contract import Action, Match
+from domain.london.bots.greedy import policy
+from domain.london.bots.rating import rate
+from domain.london.match import LondonMatch
+from domain.search import search_level
+
+PLAYOUT_STEPS = 120  # decisions and automated steps a playout runs before its leaf is scored (a few turns)
+SCALE = 10.0         # prestige lead at which the leaf's score is tanh(1) ~ 0.76
+
+
+def _policy(match: Match, seat: int, rng: random.Random) -> Action:
+    assert isinstance(match, LondonMatch)
+    return policy(match, seat)
+
+
+def _leaf(match: Match, seat: int) -> float:
+    """The seat's estimated prestige lead over the best rival, squashed into [-1, 1]."""
+    assert isinstance(match, LondonMatch)
+    mine = rate(match, seat)
+    best = max(rate(match, other) for other in range(match.seats) if other != seat)
+    return math.tanh((mine - best) / SCALE)
+
+
+LEVEL = search_level(policy=_policy, leaf=_leaf, max_steps=PLAYOUT_STEPS)
