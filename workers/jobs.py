@@ -1,9 +1,19 @@
-"""RQ job functions. They take ids and versions only, and a job whose version has moved on does nothing."""
+"""RQ job functions. They take ids and versions only, and a job whose version has moved on does nothing.
+
+A worker process keeps one event loop and one pair of Redis clients (matches, queue) for all its jobs, built at
+its first job: a cluster client discovers the cluster's nodes once per process, not once per job, and pooled
+connections are reused. (The pipeline is asynchronous; an asyncio client belongs to the loop it first ran on,
+so jobs run on this one long-lived loop rather than each on a fresh asyncio.run loop.)
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from dataclasses import dataclass
+
+from rq import Queue
 
 from matches import connections, keys
 from matches.config import Settings
@@ -15,24 +25,62 @@ from workers.budget import budget_from_env
 log = logging.getLogger("firebreak.workers")
 
 
+@dataclass
+class Runtime:
+    """What one worker process keeps across jobs: its settings, event loop, clients and pipeline."""
+
+    settings: Settings
+    loop: asyncio.AbstractEventLoop
+    redises: connections.Redises
+    pipeline: Pipeline
+
+    @classmethod
+    def build(cls, settings: Settings) -> Runtime:
+        """A fresh loop, and clients of both roles (asks whether REDIS_URL is a cluster)."""
+        loop = asyncio.new_event_loop()
+        redises = connections.Redises.connect(settings.redis_url, settings.queue_redis_url, settings.redis_cluster,
+                                              decode_responses=True)
+        queue = Queue(settings.queue, connection=connections.sync_client(redises.queue_url))
+        store = MatchStore(redises.matches, settings, redises.queue)
+        return cls(settings, loop, redises, Pipeline(store, Scheduler(redises.queue, settings, queue),
+                                                     budget_from_env()))
+
+
+_runtime: list[Runtime] = []
+
+
+def runtime() -> Runtime:
+    """This process's runtime, built at the first job (again if the settings in the environment changed)."""
+    settings = Settings.from_env()
+    if not _runtime or _runtime[0].settings != settings:
+        if _runtime:
+            old = _runtime.pop()
+            old.loop.run_until_complete(old.redises.aclose())
+            old.loop.close()
+        _runtime.append(Runtime.build(settings))
+    return _runtime[0]
+
+
 def advance(match_id: str, version: int) -> str:
     """Run the service's decisions (bots, non-player steps) of a match from a version; return the outcome."""
-    return asyncio.run(_advance(Settings.from_env(), match_id, version))
-
-
-async def _advance(settings: Settings, match_id: str, version: int) -> str:
-    redis = connections.async_client(settings.redis_url, decode_responses=True)
+    rt = runtime()
+    task = rt.loop.create_task(_advance(rt, str(match_id), int(version)))
     try:
-        store = MatchStore(redis, settings)
-        pipeline = Pipeline(store, Scheduler(redis, settings), budget_from_env())
-        try:
-            outcome = await pipeline.advance(str(match_id), int(version), settings.steps_per_job,
-                                           settings.seconds_per_job)
-        except Exception:
-            await redis.hincrby(keys.JOBS_COUNTER, "error", 1)
-            log.exception("advance failed for match %s at version %s", match_id, version)
-            raise
-        await redis.hincrby(keys.JOBS_COUNTER, outcome, 1)
-        return outcome
-    finally:
-        await redis.aclose()
+        return rt.loop.run_until_complete(task)
+    except BaseException:  # e.g. RQ's job timeout, raised by a signal handler while the loop ran
+        task.cancel()
+        with contextlib.suppress(BaseException):  # the job's own error is the one to raise
+            rt.loop.run_until_complete(task)
+        raise
+
+
+async def _advance(rt: Runtime, match_id: str, version: int) -> str:
+    settings, queue = rt.settings, rt.redises.queue
+    try:
+        outcome = await rt.pipeline.advance(match_id, version, settings.steps_per_job, settings.seconds_per_job)
+    except Exception:
+        await queue.hincrby(keys.JOBS_COUNTER, "error", 1)
+        log.exception("advance failed for match %s at version %s", match_id, version)
+        raise
+    await queue.hincrby(keys.JOBS_COUNTER, outcome, 1)
+    return outcome

@@ -29,6 +29,7 @@ class Subscription:
         without gaps. The seat comes from the connection_init payload ({"authorization": "Bearer ..."}); a token that
         is not this match's (a seat's or the host's) gets an error with code UNAUTHORIZED and no events."""
         store = info.context.services.store
+        fanout = info.context.services.fanout
         loaded = await store.load(str(match_id))
         if loaded is None:
             raise GraphQLError(f"no match {str(match_id)!r}", extensions={"code": "MATCH_NOT_FOUND"})
@@ -40,7 +41,10 @@ class Subscription:
                 current = await store.load(loaded.id)
                 if current is None or (current.status == "over" and current.version <= after):
                     return
-                rows = await store.wait_events(loaded.id, after, BLOCK_MS)
+                # this process's one reader of the match wakes us (no connection held per subscriber)
+                if not await fanout.wait(loaded.id, after, BLOCK_MS / 1000):
+                    continue
+                rows = await store.events_after(loaded.id, after)
             for version, events in rows:
                 yield MatchEvent(version=version, events=visible_to(events, seat), match_id=loaded.id, viewer=seat,
                                  latest=version == rows[-1][0])
