@@ -65,6 +65,7 @@ class Fanout:
                 if rows:
                     watch.latest = max(watch.latest, rows[-1][0])
                     self._wake(watch)
+                    await asyncio.sleep(0)  # the woken leave (or come back) before the next read is decided
         except Exception as exc:  # Redis unreachable: every waiter hears of it, the next wait starts afresh
             watch.failure = exc
             self._wake(watch)

@@ -181,7 +181,7 @@ class ClusterRefused(RuntimeError):
 class _AsyncCluster(AsyncRedisCluster):
     """redis-py's asyncio cluster client, each command under this module's Retry (backoff, outage log)."""
 
-    patience: LoggedAsyncRetry
+    patience: LoggedAsyncRetry | None = None  # set once built (commands run while it is built go unwrapped)
 
     async def execute_command(self, *args: Any, **kwargs: Any) -> Any:
         """Run a command through the cluster's own loop, retried while the cluster is unreachable."""
@@ -191,18 +191,24 @@ class _AsyncCluster(AsyncRedisCluster):
         async def nothing(_: Exception) -> None:
             return None
 
+        if self.patience is None:
+            return await once()
         return await self.patience.call_with_retry(once, nothing)
 
 
 class _SyncCluster(RedisCluster):
     """redis-py's blocking cluster client, each command under this module's Retry (backoff, outage log)."""
 
-    patience: LoggedRetry
+    patience: LoggedRetry | None = None  # set once built (commands run while it is built go unwrapped)
 
     def execute_command(self, *args: Any, **kwargs: Any) -> Any:
         """Run a command through the cluster's own loop, retried while the cluster is unreachable."""
-        return self.patience.call_with_retry(lambda: RedisCluster.execute_command(self, *args, **kwargs),  # type: ignore[no-untyped-call]
-                                             lambda _: None)
+        def once() -> Any:
+            return RedisCluster.execute_command(self, *args, **kwargs)  # type: ignore[no-untyped-call]
+
+        if self.patience is None:
+            return once()
+        return self.patience.call_with_retry(once, lambda _: None)
 
 
 def _cluster_options(kwargs: dict[str, Any]) -> dict[str, Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -38,6 +39,23 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+CLUSTER_BUS_OFFSET = 10000  # a cluster node also listens on its port + 10000 (the cluster bus)
+
+
+def free_cluster_port() -> int:
+    """A port on 127.0.0.1 free together with its cluster bus port (so at most 55535)."""
+    for _ in range(200):
+        port = random.randint(20000, 65535 - CLUSTER_BUS_OFFSET)
+        try:
+            with socket.socket() as a, socket.socket() as b:
+                a.bind(("127.0.0.1", port))
+                b.bind(("127.0.0.1", port + CLUSTER_BUS_OFFSET))
+        except OSError:
+            continue
+        return port
+    raise RuntimeError("no free port pair for a cluster node")
 
 
 class EmbeddedRedis:
@@ -110,11 +128,11 @@ class EmbeddedCluster:
 
     def __init__(self, data_dir: str | Path, masters: int = 3, prefer_bundled: bool = False) -> None:
         root = Path(data_dir)
-        self.nodes = [EmbeddedRedis(root / f"node{n}", appendonly=False, prefer_bundled=prefer_bundled,
-                                    extra=("--cluster-enabled", "yes", "--cluster-config-file",
-                                           str((root / f"node{n}" / "nodes.conf").resolve()),
-                                           "--cluster-node-timeout", "5000"))
-                      for n in range(masters)]
+        self.nodes = [
+            EmbeddedRedis(root / f"node{n}", free_cluster_port(), appendonly=False, prefer_bundled=prefer_bundled,
+                          extra=("--cluster-enabled", "yes", "--cluster-node-timeout", "5000",
+                                 "--cluster-config-file", str((root / f"node{n}" / "nodes.conf").resolve())))
+            for n in range(masters)]
 
     @property
     def url(self) -> str:

@@ -1,9 +1,11 @@
 """RQ job functions. They take ids and versions only, and a job whose version has moved on does nothing.
 
-A worker process keeps one event loop and one pair of Redis clients (matches, queue) for all its jobs, built at
-its first job: a cluster client discovers the cluster's nodes once per process, not once per job, and pooled
-connections are reused. (The pipeline is asynchronous; an asyncio client belongs to the loop it first ran on,
-so jobs run on this one long-lived loop rather than each on a fresh asyncio.run loop.)
+A worker process (workers.main calls keep_runtime()) keeps one event loop and one pair of Redis clients
+(matches, queue) for all the jobs of its main thread, where RQ runs them, built at its first job: a cluster
+client thus discovers the cluster's nodes once per process, not once per job, and pooled connections are
+reused. The pipeline is asynchronous and an asyncio client belongs to the loop it first ran on, so those jobs
+run on this one long-lived loop rather than each on a fresh asyncio.run loop. Any other caller (another
+thread, a process that did not ask) gets a runtime of its own for the one call, closed after it.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 from dataclasses import dataclass
 
 from rq import Queue
@@ -42,28 +45,46 @@ class Runtime:
                                               decode_responses=True)
         queue = Queue(settings.queue, connection=connections.sync_client(redises.queue_url))
         store = MatchStore(redises.matches, settings, redises.queue)
-        return cls(settings, loop, redises, Pipeline(store, Scheduler(redises.queue, settings, queue),
-                                                     budget_from_env()))
+        scheduler = Scheduler(redises.queue, settings, queue)
+        return cls(settings, loop, redises, Pipeline(store, scheduler, budget_from_env()))
+
+    def close(self) -> None:
+        """Close the clients and the loop."""
+        self.loop.run_until_complete(self.redises.aclose())
+        self.pipeline.scheduler.queue.connection.close()
+        self.loop.close()
 
 
-_runtime: list[Runtime] = []
+_kept: list[Runtime] = []
+_keeping = threading.Event()
 
 
-def runtime() -> Runtime:
-    """This process's runtime, built at the first job (again if the settings in the environment changed)."""
+def keep_runtime() -> None:
+    """Keep one runtime for the jobs of this process's main thread (a worker process calls it at start)."""
+    _keeping.set()
+
+
+def _kept_runtime() -> Runtime:
     settings = Settings.from_env()
-    if not _runtime or _runtime[0].settings != settings:
-        if _runtime:
-            old = _runtime.pop()
-            old.loop.run_until_complete(old.redises.aclose())
-            old.loop.close()
-        _runtime.append(Runtime.build(settings))
-    return _runtime[0]
+    if _kept and _kept[0].settings != settings:
+        _kept.pop().close()
+    if not _kept:
+        _kept.append(Runtime.build(settings))
+    return _kept[0]
 
 
 def advance(match_id: str, version: int) -> str:
     """Run the service's decisions (bots, non-player steps) of a match from a version; return the outcome."""
-    rt = runtime()
+    if _keeping.is_set() and threading.current_thread() is threading.main_thread():
+        return _run(_kept_runtime(), match_id, version)
+    rt = Runtime.build(Settings.from_env())
+    try:
+        return _run(rt, match_id, version)
+    finally:
+        rt.close()
+
+
+def _run(rt: Runtime, match_id: str, version: int) -> str:
     task = rt.loop.create_task(_advance(rt, str(match_id), int(version)))
     try:
         return rt.loop.run_until_complete(task)

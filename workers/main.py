@@ -20,6 +20,7 @@ from rq import Queue, SimpleWorker
 
 from matches import connections, reconciler
 from matches.config import Settings
+from workers import jobs
 from workers.budget import budget_from_env
 
 log = logging.getLogger("firebreak.workers")
@@ -54,6 +55,7 @@ def main() -> None:
     except connections.ClusterRefused as exc:
         parser.exit(2, f"workers.main: {exc}\n")
     connections.patient()
+    jobs.keep_runtime()  # one loop and client pair for every job of this process
     connection = connections.sync_client(settings.queue_url)
     queue = Queue(settings.queue, connection=connection)
     if not args.burst:
