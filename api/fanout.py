@@ -1,32 +1,57 @@
 """One stream reader per watched match in an API process, whatever the number of its subscribers.
 
-A subscriber that has caught up waits here for the match's next step instead of blocking a Redis connection
-of its own in XREAD: a per-match reader task holds the one blocking read and wakes every waiter when the
-stream grows; each waiter then reads what it has not seen (XRANGE, which does not block). So the connections
-an API process holds grow with the matches watched, not with the subscribers (bench/subscribers.py).
+A subscriber that has caught up waits here for the match's next steps instead of blocking a Redis connection of
+its own in XREAD: a per-match reader task holds the one blocking read, keeps the steps it read, and wakes every
+waiter when the stream grows; each waiter takes the new steps from the reader (no Redis call of its own). After
+each read the reader also looks at the match's status, so that subscribers learn once for all that the match
+is over (or gone). So the connections and Redis calls of an API process grow with the matches watched, not
+with the subscribers (bench/subscribers.py).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
 
 from matches.store import MatchStore
 
 BLOCK_MS = 10_000   # one blocking read's length; a reader with no waiter left stops after its read
-log = logging.getLogger("firebreak.fanout")
+RECENT = 64         # steps a reader keeps for waiters that are a little behind (others read the stream)
+
+Rows = list[tuple[int, list[Any]]]
+
+
+@dataclass
+class Next:
+    """What a waiter gets: the steps after its version (None: more than the reader keeps: read the stream),
+    and whether the match has ended (over, or expired) with nothing after its version."""
+
+    rows: Rows | None
+    ended: bool = False
 
 
 class _Watch:
-    """The reader of one match: the newest version it saw, and an event set (then replaced) on each growth."""
+    """The reader of one match: the newest version it saw, its recent steps, whether the match ended, and an
+    event set (then replaced) whenever one of those changes."""
 
     def __init__(self, after: int) -> None:
         self.latest = after
-        self.grown = asyncio.Event()
+        self.recent: deque[tuple[int, list[Any]]] = deque(maxlen=RECENT)
+        self.ended = False
+        self.changed = asyncio.Event()
         self.waiters = 0
         self.task: asyncio.Task[None] | None = None
         self.failure: BaseException | None = None
+
+    def after(self, version: int) -> Next | None:
+        """The answer for a waiter at `version`, or None while there is nothing new for it."""
+        if self.latest > version:
+            rows = [row for row in self.recent if row[0] > version]
+            return Next(rows if rows and rows[0][0] == version + 1 else None)
+        return Next([], True) if self.ended else None
 
 
 class Fanout:
@@ -36,47 +61,68 @@ class Fanout:
         self.store = store
         self.watches: dict[str, _Watch] = {}
 
-    async def wait(self, match_id: str, after: int, timeout: float) -> bool:
-        """Wait up to timeout seconds for a step after version `after`; return whether one came (the caller
-        reads it with store.events_after). A reader's failed read (Redis away) is raised here too."""
+    async def next(self, match_id: str, after: int, timeout: float) -> Next:
+        """The steps after version `after`, waiting up to timeout seconds for some (Next([]) if none came). A
+        reader's failed read (Redis away) is raised here too."""
         watch = self.watches.get(match_id)
         if watch is None:
             watch = self.watches[match_id] = _Watch(after)
-        if watch.latest > after:
-            return True
+        ready = watch.after(after)
+        if ready is not None:
+            return ready
         watch.waiters += 1
         try:
             if watch.task is None or watch.task.done():
                 watch.failure = None
                 watch.task = asyncio.create_task(self._read(match_id, watch), name=f"fanout-{match_id}")
-            grown = watch.grown
+            changed = watch.changed
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(grown.wait(), timeout)
+                await asyncio.wait_for(changed.wait(), timeout)
             if watch.failure is not None:
                 raise watch.failure
-            return watch.latest > after
+            return watch.after(after) or Next([])
         finally:
             watch.waiters -= 1
+            self._forget(match_id, watch)
 
     async def _read(self, match_id: str, watch: _Watch) -> None:
         try:
-            while watch.waiters > 0:
+            while watch.waiters > 0 and not watch.ended:
+                status = await self.store.status(match_id)
+                if status in (None, "over"):  # the last step is stored by now: take whatever is left
+                    while rows := await self.store.events_after(match_id, watch.latest):
+                        self._add(watch, rows)
+                    watch.ended = True
+                    self._wake(watch)
+                    break
                 rows = await self.store.wait_events(match_id, watch.latest, BLOCK_MS)
                 if rows:
-                    watch.latest = max(watch.latest, rows[-1][0])
+                    self._add(watch, rows)
                     self._wake(watch)
                     await asyncio.sleep(0)  # the woken leave (or come back) before the next read is decided
         except Exception as exc:  # Redis unreachable: every waiter hears of it, the next wait starts afresh
             watch.failure = exc
             self._wake(watch)
         finally:
-            if watch.waiters == 0 and self.watches.get(match_id) is watch:
-                del self.watches[match_id]
+            self._forget(match_id, watch, reading=False)
+
+    @staticmethod
+    def _add(watch: _Watch, rows: Rows) -> None:
+        fresh = [row for row in rows if row[0] > watch.latest]
+        if fresh:
+            watch.recent.extend(fresh)
+            watch.latest = fresh[-1][0]
 
     @staticmethod
     def _wake(watch: _Watch) -> None:
-        grown, watch.grown = watch.grown, asyncio.Event()
-        grown.set()
+        changed, watch.changed = watch.changed, asyncio.Event()
+        changed.set()
+
+    def _forget(self, match_id: str, watch: _Watch, reading: bool = True) -> None:
+        """Drop a watch nobody waits on and no reader serves."""
+        idle = watch.task is None or watch.task.done() or not reading
+        if watch.waiters == 0 and idle and self.watches.get(match_id) is watch:
+            del self.watches[match_id]
 
     async def close(self) -> None:
         """Stop every reader (the process is stopping)."""

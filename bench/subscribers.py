@@ -77,22 +77,23 @@ class Subscriber:
 
 
 @contextlib.contextmanager
-def service(root: Path, layout: str) -> Iterator[tuple[str, int, str]]:
-    """Redis (or a cluster and a queue Redis), one API process and one worker; yields (base URL, API pid,
-    matches Redis URL)."""
+def service(root: Path, layout: str, logs: Path | None = None) -> Iterator[tuple[str, int, str]]:
+    """Redis (or a cluster and a queue Redis), one API process and one worker (their logs and data in a temp
+    folder, or in `logs` to keep); yields (base URL, API pid, matches Redis URL)."""
     with tempfile.TemporaryDirectory(prefix="firebreak-subscribers-") as tmp:
-        folder = Path(tmp)
+        folder = Path(tmp) if logs is None else logs
+        folder.mkdir(parents=True, exist_ok=True)
         single = EmbeddedRedis(folder / "redis", appendonly=False, prefer_bundled=False)
         cluster = ClusterRedises(folder) if layout == "cluster" else None
         env = {**os.environ, "FIREBREAK_QUEUE": "firebreak-subscribers", "PYTHONPATH": str(root),
                "FIREBREAK_RATE_CLIENT_PER_SECOND": "0"}
         env.update(cluster.start() if cluster else {"REDIS_URL": single.start()})
         port = free_port()
-        logs = [(folder / "api.log").open("wb"), (folder / "worker.log").open("wb")]
+        files = [(folder / "api.log").open("wb"), (folder / "worker.log").open("wb")]
         procs = [subprocess.Popen([sys.executable, "-m", "uvicorn", "api.app:create_app", "--factory", "--host",
                                    "127.0.0.1", "--port", str(port), "--no-access-log"], cwd=root, env=env,
-                                  stdout=logs[0], stderr=subprocess.STDOUT),
-                 subprocess.Popen([sys.executable, "-m", "workers.main"], cwd=root, env=env, stdout=logs[1],
+                                  stdout=files[0], stderr=subprocess.STDOUT),
+                 subprocess.Popen([sys.executable, "-m", "workers.main"], cwd=root, env=env, stdout=files[1],
                                   stderr=subprocess.STDOUT)]
         try:
             base = f"http://127.0.0.1:{port}"
@@ -109,8 +110,12 @@ def service(root: Path, layout: str) -> Iterator[tuple[str, int, str]]:
             for proc in procs:
                 proc.terminate()
             for proc in procs:
-                proc.wait(timeout=15)
-            for log in logs:
+                try:
+                    proc.wait(timeout=15)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+            for log in files:
                 log.close()
             if cluster:
                 cluster.stop()
@@ -247,9 +252,10 @@ def main() -> int:
     parser.add_argument("--levels", default="500,1000,2000,3000,4000", help="subscriber counts, ascending")
     parser.add_argument("--layout", choices=("single", "cluster"), default="single")
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout whose API and worker to run")
+    parser.add_argument("--logs", type=Path, help="keep the processes' logs in this folder")
     args = parser.parse_args()
     levels = [int(x) for x in args.levels.split(",")]
-    with service(args.root.resolve(), args.layout) as (base, pid, redis_url):
+    with service(args.root.resolve(), args.layout, args.logs) as (base, pid, redis_url):
         lines = asyncio.run(measure(base, pid, redis_url, args.matches, levels))
     print(f"code: {args.root.resolve()}  layout: {args.layout}  matches watched: {args.matches}")
     print("\n".join(lines))

@@ -210,6 +210,11 @@ class MatchStore:
             data=json.loads(state["data"]),
         )
 
+    async def status(self, match_id: str) -> str | None:
+        """The match's status (waiting, active, over), or None for an unknown (or expired) match."""
+        status: str | None = await self.redis.hget(keys.meta(match_id), "status")
+        return status
+
     async def claim_seat(self, match_id: str, seat: int | None, record: dict[str, Any],
                          seat_count: int) -> tuple[int, bool] | str:
         """Take a seat (None: the first free one); return (seat, now full) or "not-waiting" / "taken"."""

@@ -35,17 +35,16 @@ class Subscription:
             raise GraphQLError(f"no match {str(match_id)!r}", extensions={"code": "MATCH_NOT_FOUND"})
         seat = await info.context.seat_in(loaded)
         after = max(0, after_version)
+        rows = await store.events_after(loaded.id, after)
         while True:
-            rows = await store.events_after(loaded.id, after)
-            if not rows:
-                current = await store.load(loaded.id)
-                if current is None or (current.status == "over" and current.version <= after):
-                    return
-                # this process's one reader of the match wakes us (no connection held per subscriber)
-                if not await fanout.wait(loaded.id, after, BLOCK_MS / 1000):
-                    continue
-                rows = await store.events_after(loaded.id, after)
             for version, events in rows:
                 yield MatchEvent(version=version, events=visible_to(events, seat), match_id=loaded.id, viewer=seat,
                                  latest=version == rows[-1][0])
                 after = version
+            if loaded.status == "over" and after >= loaded.version:
+                return
+            # this process's one reader of the match brings the next steps (no connection held per subscriber)
+            step = await fanout.next(loaded.id, after, BLOCK_MS / 1000)
+            if step.ended:
+                return
+            rows = await store.events_after(loaded.id, after) if step.rows is None else step.rows
