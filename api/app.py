@@ -115,6 +115,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         # Everything imported so far lives as long as the process: keep it out of the collector's sweeps,
         # which otherwise paused the server ~50 ms at a time under load.
         gc.freeze()
+        await services.open()
         yield
         await services.close()
 

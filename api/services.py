@@ -48,6 +48,10 @@ class Services:
         return cls(settings, redises, store, scheduler, Lobby(store, scheduler), Pipeline(store, scheduler),
                    Limits(settings, RateLimiter(redises.queue)), Snapshots(store), Fanout(store))
 
+    async def open(self) -> None:
+        """Connect what must be connected before requests come (a cluster client's view of the cluster)."""
+        await self.redises.open()
+
     async def close(self) -> None:
         """Release the connections."""
         await self.fanout.close()

@@ -16,6 +16,7 @@ patience in workers) around that loop; a connection's own retries stay off, as r
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import socket
 import threading
@@ -28,7 +29,7 @@ from redis.asyncio import Redis as AsyncRedis
 from redis.asyncio import RedisCluster as AsyncRedisCluster
 from redis.asyncio.retry import Retry as AsyncRetry
 from redis.backoff import ExponentialWithJitterBackoff, NoBackoff
-from redis.exceptions import ClusterDownError, RedisError, SlotNotCoveredError, TryAgainError
+from redis.exceptions import ClusterDownError, NoScriptError, RedisError, SlotNotCoveredError, TryAgainError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.retry import Retry
@@ -281,6 +282,18 @@ class Redises:
         queue = matches if queue_url == redis_url and not cluster else async_client(queue_url, **kwargs)
         return cls(matches, queue, cluster, queue_url)
 
+    async def open(self) -> None:
+        """Learn a cluster's nodes and slots now, before requests share the client: redis-py's asyncio cluster
+        client, initialized by many concurrent first commands, closed connections other commands were using. A
+        cluster that does not answer yet is left to the first command (logged)."""
+        if not self.cluster:
+            return
+        try:
+            await self.matches.initialize()
+        except UNAVAILABLE as exc:
+            log.warning("the Redis Cluster did not answer at start (%s); the first request retries",
+                        type(exc).__name__)
+
     async def aclose(self) -> None:
         """Close both clients."""
         await self.matches.aclose()
@@ -291,3 +304,22 @@ class Redises:
 def sync_matches_client(redis_url: str, cluster: bool, **kwargs: Any) -> Any:
     """A blocking client of the matches Redis (a cluster client on a cluster), with this process's policy."""
     return sync_cluster_client(redis_url, **kwargs) if cluster else sync_client(redis_url, **kwargs)
+
+
+class Script:
+    """A Lua script run by its SHA1 (EVALSHA), sent whole (EVAL, which also caches it on that node) when the node
+    does not know it yet. Unlike redis-py's registered scripts, a miss does not SCRIPT LOAD to every node: with
+    the asyncio cluster client, many such loads at once (a fresh process under load, or a restarted node) broke
+    connections that other requests were using."""
+
+    def __init__(self, client: Any, text: str) -> None:
+        self.client = client
+        self.text = text
+        self.sha = hashlib.sha1(text.encode()).hexdigest()
+
+    async def __call__(self, keys: list[str], args: list[Any] | None = None) -> Any:
+        """Run it over those keys (one hash slot on a cluster) and arguments."""
+        try:
+            return await self.client.evalsha(self.sha, len(keys), *keys, *(args or []))
+        except NoScriptError:
+            return await self.client.eval(self.text, len(keys), *keys, *(args or []))

@@ -11,7 +11,7 @@ from typing import Any
 
 from redis.asyncio import Redis
 
-from matches import keys
+from matches import connections, keys
 from matches.clocks import Clock, Timing
 from matches.config import Settings
 
@@ -62,9 +62,17 @@ end
 return 1
 """
 
-# Claim a seat of a waiting match. KEYS: meta, seats; ARGV: seat (-1: first free), seat record, seat count, now.
-# The claim that fills the match starts it: its clocks and abandonment time count from now (the caller wrote
-# a due entry "look soon" before, and sets the exact due time after).
+# Read a match in one round trip, as one snapshot. KEYS: meta, seats, state. (A script rather than a pipeline:
+# redis-py's asyncio cluster pipeline, mixed with other commands under load, closed connections that other
+# requests were using.)
+_LOAD = """
+return {redis.call('HGETALL', KEYS[1]), redis.call('HGETALL', KEYS[2]), redis.call('HGETALL', KEYS[3])}
+"""
+
+# Claim a seat of a waiting match. KEYS: meta, seats, state, log, events; ARGV: seat (-1: first free), seat
+# record, seat count, now, waiting ttl. The claim that fills the match starts it: its clocks and abandonment
+# time count from now, and its keys stop expiring (the caller wrote a due entry "look soon" before, and sets
+# the exact due time after); a claim that does not fill it gives the seats the waiting match's time to live.
 _CLAIM = """
 if redis.call('HGET', KEYS[1], 'status') ~= 'waiting' then return {-1, 0} end
 local n = tonumber(ARGV[3])
@@ -80,7 +88,10 @@ end
 local full = 0
 if redis.call('HLEN', KEYS[2]) == n then
   redis.call('HSET', KEYS[1], 'status', 'active', 'at', ARGV[4], 'lastHuman', ARGV[4])
+  for i = 1, 5 do redis.call('PERSIST', KEYS[i]) end
   full = 1
+else
+  redis.call('EXPIRE', KEYS[2], tonumber(ARGV[5]))
 end
 return {seat, full}
 """
@@ -170,10 +181,11 @@ class MatchStore:
         self.redis: Any = redis  # decode_responses=True: replies are str; redis-py's stubs cannot say so
         self.queue: Any = redis if queue is None else queue
         self.settings = settings
-        self._create = redis.register_script(_CREATE)
-        self._commit = redis.register_script(_COMMIT)
-        self._claim = redis.register_script(_CLAIM)
-        self._set_due = self.queue.register_script(_SET_DUE)
+        self._create = connections.Script(redis, _CREATE)
+        self._commit = connections.Script(redis, _COMMIT)
+        self._claim = connections.Script(redis, _CLAIM)
+        self._load = connections.Script(redis, _LOAD)
+        self._set_due = connections.Script(self.queue, _SET_DUE)
         self.due_key = keys.due(settings.queue)
         self.due_versions_key = keys.due_versions(settings.queue)
 
@@ -195,11 +207,8 @@ class MatchStore:
         """Read meta, seats and state together; None for an unknown (or expired) match."""
         if not _valid_id(match_id):
             return None
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.hgetall(keys.meta(match_id))
-        pipe.hgetall(keys.seats(match_id))
-        pipe.hgetall(keys.state(match_id))
-        meta, seats, state = await pipe.execute()
+        meta, seats, state = (_pairs(flat) for flat in await self._load(
+            keys=[keys.meta(match_id), keys.seats(match_id), keys.state(match_id)]))
         if not meta or not state:
             return None
         return Loaded(
@@ -220,24 +229,20 @@ class MatchStore:
         """Take a seat (None: the first free one); return (seat, now full) or "not-waiting" / "taken"."""
         now = time.time()
         await self.look_soon(match_id, now)  # this claim may start the match
-        result = await self._claim(keys=[keys.meta(match_id), keys.seats(match_id)],
-                                   args=[-1 if seat is None else seat, json.dumps(record), seat_count, repr(now)])
+        result = await self._claim(keys=[keys.meta(match_id), keys.seats(match_id), keys.state(match_id),
+                                         keys.log(match_id), keys.events(match_id)],
+                                   args=[-1 if seat is None else seat, json.dumps(record), seat_count, repr(now),
+                                         self.settings.waiting_ttl])
         got, full = int(result[0]), bool(int(result[1]))
         if got == -1:
             return "not-waiting"
         if got == -2:
             return "taken"
         if full:
-            pipe = self.redis.pipeline(transaction=False)
-            for key in keys.all_of(match_id):
-                pipe.persist(key)
-            await pipe.execute()
             pipe = self.queue.pipeline(transaction=False)
             pipe.zrem(keys.lobby("waiting"), match_id)
             pipe.zadd(keys.lobby("active"), {match_id: time.time()})
             await pipe.execute()
-        else:
-            await self.redis.expire(keys.seats(match_id), self.settings.waiting_ttl)
         return got, full
 
     async def commit(self, loaded: Loaded, data: dict[str, Any], entry: dict[str, Any],
@@ -341,6 +346,11 @@ class MatchStore:
         """Drop lobby entries whose match has expired."""
         if match_ids:
             await self.queue.zrem(keys.lobby(status), *match_ids)
+
+
+def _pairs(flat: list[str]) -> dict[str, str]:
+    """A hash from HGETALL's flat reply inside a script (field, value, field, value...)."""
+    return dict(zip(flat[::2], flat[1::2], strict=True))
 
 
 def _valid_id(match_id: str) -> bool:

@@ -43,6 +43,7 @@ class Runtime:
         loop = asyncio.new_event_loop()
         redises = connections.Redises.connect(settings.redis_url, settings.queue_redis_url, settings.redis_cluster,
                                               decode_responses=True)
+        loop.run_until_complete(redises.open())
         queue = Queue(settings.queue, connection=connections.sync_client(redises.queue_url))
         store = MatchStore(redises.matches, settings, redises.queue)
         scheduler = Scheduler(redises.queue, settings, queue)
