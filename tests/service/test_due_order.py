@@ -30,6 +30,7 @@ class CrashAfterTheMatchWrite(MatchStore):
 
 
 def settings_for(redis_url: str, queue: str) -> Settings:
+    """Fast reconciler settings on a private queue."""
     return Settings.from_env({**h.service_env(redis_url), "FIREBREAK_QUEUE": queue, **FAST})
 
 
