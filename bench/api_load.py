@@ -605,8 +605,8 @@ def targets(args: argparse.Namespace) -> list[Target]:
     if args.url:
         out = []
         for n, url in enumerate(args.url):
-            redis_url = args.redis_url[n] if n < len(args.redis_url) else None
-            queue_url = args.queue_redis_url[n] if n < len(args.queue_redis_url) else None
+            redis_url = (args.redis_url[n] if n < len(args.redis_url) else "") or None
+            queue_url = (args.queue_redis_url[n] if n < len(args.queue_redis_url) else "") or None
             out.append(Target(f"{layout_of(redis_url)} ({url})", url, redis_url, queue_url))
         return out
     layouts = ["single", "cluster"] if args.layout == "both" else [args.layout]
@@ -701,7 +701,8 @@ def main() -> int:
                         help="with --url (by position): its REDIS_URL (loopback; a cluster node is recognised), "
                              "for the memory figures and the label")
     parser.add_argument("--queue-redis-url", action="append", default=[],
-                        help="with --url (by position): its QUEUE_REDIS_URL when it has one (the lobby counts)")
+                        help="with --url (by position; \"\" for a service without one): its QUEUE_REDIS_URL (the "
+                             "lobby counts)")
     args = parser.parse_args()
     if args.matches < 1 or args.seconds <= 0 or args.warmup < 0 or args.api_processes < 1 or args.rate < 0:
         parser.error("--matches and --api-processes must be >= 1, --seconds > 0, --warmup and --rate >= 0")
