@@ -26,6 +26,7 @@ from api.explorer import offline_graphiql_html
 from api.guard import JsonGuard, Refusal
 from api.metrics import Metrics
 from api.middleware import BodyLimit, Timing
+from api.readiness import readiness
 from api.rest.routes import http_error, rest_routes
 from api.schema import schema
 from api.services import Services
@@ -94,7 +95,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings.from_env()
     register_titles(settings.titles)
     services = Services.connect(settings)
-    metrics = Metrics(settings.redis_url, settings.queue)
+    metrics = Metrics(services.redises.queue_url, settings.queue)
     services.metrics = metrics
     graphql = FirebreakGraphQL(services, keep_alive=True, keep_alive_interval=15)
 
@@ -102,12 +103,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return JSONResponse({"status": "ok"})
 
     async def readyz(_: Request) -> Response:
-        try:
-            await services.redis.ping()
-        except Exception as exc:  # any failure to reach Redis means not ready
-            return JSONResponse({"status": "unavailable", "redis": type(exc).__name__}, status_code=503,
-                                headers=HEADERS)
-        return JSONResponse({"status": "ready", "redis": "ok"})
+        answer = await readiness(services.redises)
+        if answer["status"] != "ready":
+            return JSONResponse(answer, status_code=503, headers=HEADERS)
+        return JSONResponse(answer)
 
     async def metrics_endpoint(_: Request) -> Response:
         # render() reads the job counts with a blocking client: off the event loop
@@ -119,6 +118,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         # Everything imported so far lives as long as the process: keep it out of the collector's sweeps,
         # which otherwise paused the server ~50 ms at a time under load.
         gc.freeze()
+        await services.open()
         yield
         await services.close()
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from redis.asyncio import Redis
-
+from api.fanout import Fanout
 from api.ratelimit import Limits
 from api.snapshots import Snapshots
 from matches import connections
@@ -22,30 +21,38 @@ SOCKET_TIMEOUT = 30.0  # seconds; the subscription blocks at most BLOCK_MS (10 s
 
 @dataclass
 class Services:
-    """Redis, the store, the lobby and pipeline over it, and the rate limits."""
+    """The two Redis roles' clients, the store, the lobby and pipeline over them, and the rate limits."""
 
     settings: Settings
-    redis: Redis
+    redises: connections.Redises
     store: MatchStore
     scheduler: Scheduler
     lobby: Lobby
     pipeline: Pipeline
     limits: Limits
     snapshots: Snapshots
+    fanout: Fanout
     metrics: Any = field(default=None)  # api.metrics.Metrics, set by the app factory
 
     @classmethod
     def connect(cls, settings: Settings) -> Services:
-        """Build the services for a Redis URL (connections open lazily)."""
+        """Build the services for the settings' Redis URLs (connections open lazily); asks REDIS_URL whether
+        it is a cluster (see connections.Redises; raises connections.ClusterRefused without QUEUE_REDIS_URL)."""
         # socket_timeout must outlast the subscription's blocking stream reads (redis-py 8 defaults to 5 s,
         # which cut every idle subscription short). Health checks and retries: matches/connections.py.
-        redis = connections.async_client(settings.redis_url, decode_responses=True, max_connections=2000,
-                                         socket_timeout=SOCKET_TIMEOUT)
-        store = MatchStore(redis, settings)
-        scheduler = Scheduler(redis, settings)
-        return cls(settings, redis, store, scheduler, Lobby(store, scheduler), Pipeline(store, scheduler),
-                   Limits(settings, RateLimiter(redis)), Snapshots(store))
+        redises = connections.Redises.connect(settings.redis_url, settings.queue_redis_url, settings.redis_cluster,
+                                              decode_responses=True, max_connections=2000,
+                                              socket_timeout=SOCKET_TIMEOUT)
+        store = MatchStore(redises.matches, settings, redises.queue)
+        scheduler = Scheduler(redises.queue, settings)
+        return cls(settings, redises, store, scheduler, Lobby(store, scheduler), Pipeline(store, scheduler),
+                   Limits(settings, RateLimiter(redises.queue)), Snapshots(store), Fanout(store))
+
+    async def open(self) -> None:
+        """Connect what must be connected before requests come (a cluster client's view of the cluster)."""
+        await self.redises.open()
 
     async def close(self) -> None:
         """Release the connections."""
-        await self.redis.aclose()
+        await self.fanout.close()
+        await self.redises.aclose()

@@ -13,10 +13,15 @@ append-only file on under that policy, in a folder on the project's disk (var/be
 --rounds rounds of each, interleaved (a fresh service each), and prints accepted actions/s per round, each
 policy's mean and the ratio always / everysec.
 
+--layout cluster starts match state on a 3-master Redis Cluster beside a plain queue Redis (issue 14);
+--layout both runs the single-Redis layout, then the cluster one, and prints a line per layout at the end.
+--url (repeatable, each with its --redis-url / --queue-redis-url by position) loads running deployments
+instead, one after the other, each labelled by the kind of Redis its --redis-url names.
+
 Run: python -m bench.api_load [--matches 50] [--seats 4] [--seconds 30] [--warmup 5] [--rate 0]
-         [--api-processes 1] [--seed 1] [--client-pool per-match|shared]
+         [--api-processes 1] [--seed 1] [--client-pool per-match|shared] [--layout single|cluster|both]
          [--appendfsync everysec|always|both [--rounds 3]]
-         [--url http://127.0.0.1:8000 [--redis-url redis://127.0.0.1:6379/0]]
+         [--url http://127.0.0.1:8000 [--redis-url redis://127.0.0.1:6379/0] [--queue-redis-url ...]]...
 """
 
 from __future__ import annotations
@@ -42,10 +47,9 @@ from typing import IO, Any
 from urllib.parse import urlsplit
 
 import httpx
-from redis.asyncio import Redis
 
+from bench.layouts import ClusterRedises, RedisFigures, layout_of, redis_figures
 from domain import titles
-from matches import keys
 from matches.embedded import FSYNC_POLICIES, EmbeddedRedis, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -132,14 +136,28 @@ class LocalService:
         self.children[name] = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
                                                start_new_session=True)
 
+    @property
+    def redis_url(self) -> str:
+        """REDIS_URL of the service (the matches Redis)."""
+        return self.redis.url
+
+    @property
+    def queue_redis_url(self) -> str | None:
+        """QUEUE_REDIS_URL of the service (None: REDIS_URL's)."""
+        return None
+
+    def start_redis(self) -> dict[str, str]:
+        """Start the Redis servers; return the settings that name them."""
+        return {"REDIS_URL": self.redis.start()}
+
     def start(self, timeout: float = 30.0) -> None:
         """Start everything and wait until the API is ready (its /readyz reaches Redis)."""
         try:
-            url = self.redis.start()
+            redis_env = self.start_redis()
         except RuntimeError as exc:
             raise BenchError(f"Redis did not start: {exc}") from None
         env = dict(os.environ)
-        env.update({"REDIS_URL": url, "FIREBREAK_QUEUE": QUEUE, "PYTHONPATH": str(ROOT)})
+        env.update({**redis_env, "FIREBREAK_QUEUE": QUEUE, "PYTHONPATH": str(ROOT)})
         env.update(BENCH_SETTINGS)
         self._spawn("worker", [sys.executable, "-m", "workers.main"], env)
         self._spawn("api", [sys.executable, "-m", "uvicorn", "api.app:create_app", "--factory",
@@ -158,6 +176,10 @@ class LocalService:
             time.sleep(0.1)
         raise BenchError(f"the API was not ready in {timeout:.0f} s:\n{_tail(self.folder / 'api.log')}")
 
+    def stop_redis(self) -> None:
+        """Stop the Redis servers."""
+        self.redis.stop()
+
     def stop(self) -> None:
         """Stop the children and Redis, and remove the temp folder (safe to call twice)."""
         for child in self.children.values():
@@ -170,17 +192,48 @@ class LocalService:
                 child.kill()
                 child.wait(timeout=5)
         self.children.clear()
-        self.redis.stop()
+        self.stop_redis()
         for log in self.logs:
             log.close()
         self.logs.clear()
         self.tmp.cleanup()
 
 
+class ClusterService(LocalService):
+    """LocalService with match state on a 3-master Redis Cluster and RQ on a plain queue Redis."""
+
+    def __init__(self, api_processes: int) -> None:
+        super().__init__(api_processes)
+        self.redises = ClusterRedises(self.folder)
+
+    @property
+    def redis_url(self) -> str:
+        """REDIS_URL: the cluster's first node."""
+        return self.redises.cluster.url
+
+    @property
+    def queue_redis_url(self) -> str | None:
+        """QUEUE_REDIS_URL: the plain queue Redis."""
+        return self.redises.queue.url
+
+    def start_redis(self) -> dict[str, str]:
+        """Start the cluster and the queue Redis."""
+        return self.redises.start()
+
+    def stop_redis(self) -> None:
+        """Stop the cluster and the queue Redis."""
+        self.redises.stop()
+
+    def pids(self) -> dict[str, int]:
+        """Process ids by role: the API, the worker, each cluster node, the queue Redis."""
+        return {**{name: child.pid for name, child in self.children.items()}, **self.redises.pids()}
+
+
 @contextlib.contextmanager
-def local_service(api_processes: int, appendfsync: str | None = None) -> Iterator[LocalService]:
-    """A started LocalService that is stopped however the block ends."""
-    service = LocalService(api_processes, appendfsync)
+def local_service(api_processes: int, appendfsync: str | None = None,
+                  layout: str = "single") -> Iterator[LocalService]:
+    """A started LocalService (layout "cluster": a ClusterService) that is stopped however the block ends."""
+    service = ClusterService(api_processes) if layout == "cluster" else LocalService(api_processes, appendfsync)
     try:
         service.start()
         yield service
@@ -384,47 +437,6 @@ class Driver:
 
 
 @dataclass
-class RedisFigures:
-    """Redis memory while the matches are live."""
-
-    per_match: float                   # bytes, MEMORY USAGE summed over a match's keys, averaged
-    per_key: dict[str, float]          # bytes by key kind, averaged over the sampled matches
-    sampled: int
-    mean_version: float
-    used_memory: int
-    active: int                        # matches the lobby lists as active
-    over: int                          # finished matches still kept (finished_ttl)
-
-
-async def redis_figures(redis_url: str, match_ids: list[str]) -> RedisFigures:
-    """MEMORY USAGE of every key of a few live matches, and INFO memory over the active match count."""
-    redis = Redis.from_url(redis_url, decode_responses=True)
-    try:
-        totals: list[int] = []
-        per_key: Counter[str] = Counter()
-        versions: list[int] = []
-        for match_id in match_ids:
-            if await redis.hget(keys.meta(match_id), "status") != "active":
-                continue
-            total = 0
-            for key in keys.all_of(match_id):
-                size = await redis.memory_usage(key, samples=0) or 0
-                per_key[key.rsplit(":", 1)[-1]] += size
-                total += size
-            totals.append(total)
-            versions.append(int(await redis.hget(keys.state(match_id), "v") or 0))
-        info = await redis.info("memory")
-        active = await redis.zcard(keys.lobby("active"))
-        over = await redis.zcard(keys.lobby("over"))
-    finally:
-        await redis.aclose()
-    n = max(1, len(totals))
-    return RedisFigures(per_match=sum(totals) / n, per_key={k: v / n for k, v in per_key.items()},
-                        sampled=len(totals), mean_version=sum(versions) / n, used_memory=int(info["used_memory"]),
-                        active=int(active), over=int(over))
-
-
-@dataclass
 class Report:
     """Everything printed at the end."""
 
@@ -434,8 +446,8 @@ class Report:
     cpu: dict[str, float]              # role -> CPU seconds in the window
 
 
-async def drive(base: str, redis_url: str | None, matches: int, seats: int, seconds: float, warmup: float,
-                seed: int, pids: dict[str, int], pool: str, rate: float) -> Report:
+async def drive(base: str, redis_url: str | None, queue_url: str | None, matches: int, seats: int,
+                seconds: float, warmup: float, seed: int, pids: dict[str, int], pool: str, rate: float) -> Report:
     """Run the slots through the warm-up and the window, measure Redis at the window's end, stop the slots."""
     tally = Tally()
     count, size = (1, matches + 10) if pool == "shared" else (matches, 2)
@@ -456,7 +468,7 @@ async def drive(base: str, redis_url: str | None, matches: int, seats: int, seco
             figures = None
             if redis_url is not None:
                 sample = sorted(tally.live.values())[:REDIS_SAMPLE_MATCHES]
-                figures = await redis_figures(redis_url, sample)
+                figures = await redis_figures(redis_url, queue_url, sample)
             driver.stopping = True
             _, pending = await asyncio.wait(tasks, timeout=DRAIN_SECONDS)
             if pending:
@@ -576,24 +588,66 @@ def _interrupt(signum: int, _frame: FrameType | None) -> None:
     raise KeyboardInterrupt(f"signal {signum}")
 
 
-def run(args: argparse.Namespace, appendfsync: str | None) -> Report:
+@dataclass(frozen=True)
+class Target:
+    """One deployment to load: a running one (url) or one to start (layout), and its Redis URLs if known."""
+
+    label: str
+    url: str | None = None
+    redis_url: str | None = None
+    queue_url: str | None = None
+    layout: str = "single"
+
+
+def targets(args: argparse.Namespace) -> list[Target]:
+    """The deployments of this run: each --url (its --redis-url / --queue-redis-url by position, its label the
+    kind of Redis found there), else the layouts to start."""
+    if args.url:
+        out = []
+        for n, url in enumerate(args.url):
+            redis_url = (args.redis_url[n] if n < len(args.redis_url) else "") or None
+            queue_url = (args.queue_redis_url[n] if n < len(args.queue_redis_url) else "") or None
+            out.append(Target(f"{layout_of(redis_url)} ({url})", url, redis_url, queue_url))
+        return out
+    layouts = ["single", "cluster"] if args.layout == "both" else [args.layout]
+    return [Target(layout, layout=layout) for layout in layouts]
+
+
+def run(args: argparse.Namespace, appendfsync: str | None, target: Target | None = None) -> Report:
     """One load run against a started (or the given) service."""
+    target = target or Target("single")
     with contextlib.ExitStack() as stack:
-        if args.url:
-            base = _loopback(args.url, "--url")
-            redis_url = _loopback(args.redis_url, "--redis-url") if args.redis_url else None
+        if target.url:
+            base = _loopback(target.url, "--url")
+            redis_url = _loopback(target.redis_url, "--redis-url") if target.redis_url else None
+            queue_url = _loopback(target.queue_url, "--queue-redis-url") if target.queue_url else None
             pids: dict[str, int] = {}
         else:
             durability = f", appendfsync {appendfsync}" if appendfsync else ""
-            print(f"starting Redis{durability}, the API ({args.api_processes} process(es)) and a worker...",
+            what = "a 3-master Redis Cluster and a queue Redis" if target.layout == "cluster" else "Redis"
+            print(f"starting {what}{durability}, the API ({args.api_processes} process(es)) and a worker...",
                   file=sys.stderr)
-            service = stack.enter_context(local_service(args.api_processes, appendfsync))
-            base, redis_url, pids = service.base, service.redis.url, service.pids()
+            service = stack.enter_context(local_service(args.api_processes, appendfsync, target.layout))
+            base, redis_url, queue_url, pids = (service.base, service.redis_url, service.queue_redis_url,
+                                                service.pids())
         print(f"loading {base} with {args.matches} matches: {args.warmup:g} s warm-up, "
               f"{args.seconds:g} s measured...", file=sys.stderr)
         with _runner() as runner:
-            return runner.run(drive(base, redis_url, args.matches, args.seats, args.seconds, args.warmup,
-                                    args.seed, pids, args.client_pool, args.rate))
+            return runner.run(drive(base, redis_url, queue_url, args.matches, args.seats, args.seconds,
+                                    args.warmup, args.seed, pids, args.client_pool, args.rate))
+
+
+def side_by_side(reports: list[tuple[Target, Report]], command: str) -> str:
+    """Accepted actions/s and act latency per deployment, one line each."""
+    lines = []
+    width = max(len(t.label) for t, _ in reports)
+    for target, report in reports:
+        ordered = sorted(report.tally.latencies)
+        rate = report.tally.accepted / report.measured
+        lines.append(f"{target.label:<{width}}  {rate:8.1f} accepted actions/s  act p50 "
+                     f"{percentile(ordered, 50) * 1000:.1f} ms  p99 {percentile(ordered, 99) * 1000:.1f} ms")
+    lines.append(f"command  {command}")
+    return "\n".join(lines)
 
 
 def compare(reports: list[tuple[str, Report]], command: str) -> str:
@@ -637,8 +691,18 @@ def main() -> int:
                         help="the embedded Redis with its append-only file on under this fsync policy "
                              "(both: --rounds rounds of each, interleaved); default: no append-only file")
     parser.add_argument("--rounds", type=int, default=3, help="with --appendfsync both: rounds of each policy")
-    parser.add_argument("--url", help="use this running service (loopback) instead of starting one")
-    parser.add_argument("--redis-url", help="with --url: its Redis (loopback), for the memory figures")
+    parser.add_argument("--layout", choices=("single", "cluster", "both"), default="single",
+                        help="the service to start: one Redis, a 3-master Redis Cluster beside a queue Redis, or "
+                             "both one after the other (a line per layout at the end)")
+    parser.add_argument("--url", action="append", default=[],
+                        help="use this running service (loopback) instead of starting one; repeat to load several "
+                             "one after the other (a line per service at the end)")
+    parser.add_argument("--redis-url", action="append", default=[],
+                        help="with --url (by position): its REDIS_URL (loopback; a cluster node is recognised), "
+                             "for the memory figures and the label")
+    parser.add_argument("--queue-redis-url", action="append", default=[],
+                        help="with --url (by position; \"\" for a service without one): its QUEUE_REDIS_URL (the "
+                             "lobby counts)")
     args = parser.parse_args()
     if args.matches < 1 or args.seconds <= 0 or args.warmup < 0 or args.api_processes < 1 or args.rate < 0:
         parser.error("--matches and --api-processes must be >= 1, --seconds > 0, --warmup and --rate >= 0")
@@ -646,6 +710,8 @@ def main() -> int:
         parser.error("--rounds must be >= 1")
     if args.url and args.appendfsync:
         parser.error("--appendfsync starts its own Redis: it cannot be used with --url")
+    if args.appendfsync and args.layout != "single":
+        parser.error("--appendfsync applies to the single-Redis layout only")
     title = titles.get("greatfire")
     if not title.min_seats <= args.seats <= title.max_seats:
         parser.error(f"--seats must be {title.min_seats}-{title.max_seats}")
@@ -661,14 +727,23 @@ def main() -> int:
                       f"{reports[-1][1].tally.accepted / reports[-1][1].measured:.1f} accepted actions/s",
                       file=sys.stderr)
         else:
-            report = run(args, args.appendfsync)
+            runs = [(target, run(args, args.appendfsync, target)) for target in targets(args)]
     except KeyboardInterrupt:
         print("interrupted; the service the bench started is stopped", file=sys.stderr)
         return 130
     except BenchError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    print(compare(reports, command) if args.appendfsync == "both" else render(report, args, command))
+    if args.appendfsync == "both":
+        print(compare(reports, command))
+        return 0
+    for target, report in runs:
+        if len(runs) > 1:
+            print(f"== {target.label}")
+        print(render(report, args, command))
+    if len(runs) > 1:
+        print("== side by side")
+        print(side_by_side(runs, command))
     return 0
 
 

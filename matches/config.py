@@ -9,12 +9,16 @@ from dataclasses import dataclass
 
 from matches.embedded import FSYNC_POLICIES
 
+CLUSTER_MODES = ("auto", "yes", "no")
+
 
 @dataclass(frozen=True)
 class Settings:
     """What a deployment may tune; every field has a working default."""
 
-    redis_url: str = "redis://127.0.0.1:6379/0"
+    redis_url: str = "redis://127.0.0.1:6379/0"  # the matches Redis: a plain server or any node of a cluster
+    queue_redis_url: str = ""              # the queue Redis (RQ, due-set, lobby, counters); "": redis_url's
+    redis_cluster: str = "auto"            # whether redis_url is a cluster: "auto" (ask it at start), "yes", "no"
     queue: str = "firebreak"
     finished_ttl: int = 7 * 24 * 3600      # seconds a finished match is kept
     waiting_ttl: int = 24 * 3600           # seconds an unfilled match is kept
@@ -37,6 +41,11 @@ class Settings:
     rate_auth_failures_burst: int = 30
     rate_client_header: str = ""           # header naming the client behind a trusted proxy; "" = the peer address
     titles: str = ""                       # extra titles to register, "module:attribute,..." (matches/plugins.py)
+
+    @property
+    def queue_url(self) -> str:
+        """The URL of the queue Redis: QUEUE_REDIS_URL, else REDIS_URL (one plain Redis plays both roles)."""
+        return self.queue_redis_url or self.redis_url
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -69,6 +78,8 @@ class Settings:
                 raise ValueError(f"{name} must be above 0")
         return cls(
             redis_url=env.get("REDIS_URL", base.redis_url),
+            queue_redis_url=env.get("QUEUE_REDIS_URL", base.queue_redis_url).strip(),
+            redis_cluster=_choice("FIREBREAK_REDIS_CLUSTER", base.redis_cluster, CLUSTER_MODES, env),
             queue=env.get("FIREBREAK_QUEUE", base.queue),
             finished_ttl=num("FIREBREAK_FINISHED_TTL", base.finished_ttl),
             waiting_ttl=num("FIREBREAK_WAITING_TTL", base.waiting_ttl),
@@ -76,7 +87,7 @@ class Settings:
             steps_per_job=num("FIREBREAK_STEPS_PER_JOB", base.steps_per_job),
             seconds_per_job=float(env.get("FIREBREAK_SECONDS_PER_JOB", base.seconds_per_job)),
             max_body_bytes=num("FIREBREAK_MAX_BODY_BYTES", base.max_body_bytes),
-            appendfsync=_choice("FIREBREAK_APPENDFSYNC", base.appendfsync, FSYNC_POLICIES),
+            appendfsync=_choice("FIREBREAK_APPENDFSYNC", base.appendfsync, FSYNC_POLICIES, env),
             tick_seconds=tick,
             stall_seconds=stall,
             takeover_delay=seconds("FIREBREAK_TAKEOVER_DELAY", base.takeover_delay),
@@ -93,8 +104,8 @@ class Settings:
         )
 
 
-def _choice(name: str, default: str, allowed: tuple[str, ...]) -> str:
-    value = os.environ.get(name, default)
+def _choice(name: str, default: str, allowed: tuple[str, ...], env: Mapping[str, str]) -> str:
+    value = env.get(name, default)
     if value not in allowed:
         raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
     return value

@@ -5,21 +5,31 @@ An API process retries for at most about 2 s (API_RETRIES), then lets the error 
 SERVICE_UNAVAILABLE). A worker process calls patient() at start: its clients retry until Redis answers again,
 so a job in progress pauses through an outage instead of failing, until stop_retrying() (the worker is asked to
 stop) makes every retry loop give up at once.
+
+Two roles (see matches/keys.py): the matches Redis (REDIS_URL: a plain server or any node of a Redis Cluster)
+and the queue Redis (QUEUE_REDIS_URL, always plain: RQ and the global bookkeeping). redises() builds both;
+on one plain Redis both roles share one client. The cluster clients (redis-py's RedisCluster) get the same
+policy: redis-py's own cluster loop retries a failed command at once on a re-read topology, with no backoff
+and no outage log, so each command of ours is wrapped in this module's Retry (backoff, the outage lines,
+patience in workers) around that loop; a connection's own retries stay off, as redis-py sets them.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import socket
 import threading
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
-from redis import Redis
+from redis import Redis, RedisCluster
 from redis.asyncio import Redis as AsyncRedis
+from redis.asyncio import RedisCluster as AsyncRedisCluster
 from redis.asyncio.retry import Retry as AsyncRetry
-from redis.backoff import ExponentialWithJitterBackoff
+from redis.backoff import ExponentialWithJitterBackoff, NoBackoff
+from redis.exceptions import ClusterDownError, NoScriptError, RedisError, SlotNotCoveredError, TryAgainError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.retry import Retry
@@ -32,7 +42,11 @@ BACKOFF_BASE = 0.05         # first retry after up to 0.1 s, doubling...
 BACKOFF_CAP = 0.5           # ...up to 0.5 s between attempts
 API_RETRIES = 6             # at most about 2 s of retries: a quick Redis restart is bridged, not a long outage
 RETRY_AFTER = 2             # seconds: what the API tells clients to wait while Redis is unreachable
-UNAVAILABLE = (RedisConnectionError, RedisTimeoutError)  # what "Redis is unreachable" looks like (LOADING too)
+CLUSTER_RETRIES = 3         # redis-py's immediate retries on a re-read cluster topology, per attempt of ours
+# What "Redis is unreachable" looks like (LOADING too; on a cluster also a failover under way: CLUSTERDOWN,
+# TRYAGAIN, a slot no reachable node serves)
+UNAVAILABLE = (RedisConnectionError, RedisTimeoutError, ClusterDownError, TryAgainError, SlotNotCoveredError)
+_SUPPORTED: tuple[type[RedisError], ...] = (RedisConnectionError, RedisTimeoutError, ClusterDownError, TryAgainError)
 
 log = logging.getLogger("firebreak.redis")
 
@@ -159,3 +173,153 @@ def sync_client(url: str, retries: int | None = None, **kwargs: Any) -> Redis:
     client options)."""
     retry = LoggedRetry(_backoff(), _policy["retries"] if retries is None else retries)
     return Redis.from_url(url, retry=retry, **_options(), **kwargs)
+
+
+class ClusterRefused(RuntimeError):
+    """Raised when the settings cannot work with the Redis found (a cluster without QUEUE_REDIS_URL)."""
+
+
+class _AsyncCluster(AsyncRedisCluster):
+    """redis-py's asyncio cluster client, each command under this module's Retry (backoff, outage log)."""
+
+    patience: LoggedAsyncRetry | None = None  # set once built (commands run while it is built go unwrapped)
+
+    async def execute_command(self, *args: Any, **kwargs: Any) -> Any:
+        """Run a command through the cluster's own loop, retried while the cluster is unreachable."""
+        async def once() -> Any:
+            return await AsyncRedisCluster.execute_command(self, *args, **kwargs)
+
+        async def nothing(_: Exception) -> None:
+            return None
+
+        if self.patience is None:
+            return await once()
+        return await self.patience.call_with_retry(once, nothing)
+
+
+class _SyncCluster(RedisCluster):
+    """redis-py's blocking cluster client, each command under this module's Retry (backoff, outage log)."""
+
+    patience: LoggedRetry | None = None  # set once built (commands run while it is built go unwrapped)
+
+    def execute_command(self, *args: Any, **kwargs: Any) -> Any:
+        """Run a command through the cluster's own loop, retried while the cluster is unreachable."""
+        def once() -> Any:
+            return RedisCluster.execute_command(self, *args, **kwargs)  # type: ignore[no-untyped-call]
+
+        if self.patience is None:
+            return once()
+        return self.patience.call_with_retry(once, lambda _: None)
+
+
+def _cluster_options(kwargs: dict[str, Any]) -> dict[str, Any]:
+    options = {**_options(), **kwargs}
+    options.pop("retry_on_error")  # a connection of a cluster node does not retry: the command is retried whole
+    return options
+
+
+def async_cluster_client(url: str, retries: int | None = None, **kwargs: Any) -> AsyncRedisCluster:
+    """An asyncio Redis Cluster client from any node's URL with this process's retry policy (see async_client)."""
+    client: Any = _AsyncCluster.from_url(url, retry=AsyncRetry(NoBackoff(), CLUSTER_RETRIES),
+                                         **_cluster_options(kwargs))
+    client.patience = LoggedAsyncRetry(_backoff(), _policy["retries"] if retries is None else retries,
+                                       supported_errors=_SUPPORTED)
+    return cast(AsyncRedisCluster, client)
+
+
+def sync_cluster_client(url: str, retries: int | None = None, **kwargs: Any) -> RedisCluster:
+    """A blocking Redis Cluster client from any node's URL with this process's retry policy (see sync_client)."""
+    client: Any = _SyncCluster.from_url(url, retry=Retry(NoBackoff(), CLUSTER_RETRIES), **_cluster_options(kwargs))
+    client.patience = LoggedRetry(_backoff(), _policy["retries"] if retries is None else retries,
+                                  supported_errors=_SUPPORTED)
+    return cast(RedisCluster, client)
+
+
+def is_cluster(url: str, mode: str = "auto") -> bool:
+    """Whether the Redis at url is a cluster node: mode "yes"/"no" says so; "auto" asks it (INFO cluster), and
+    takes a server that does not answer within a few seconds for a plain one (logged)."""
+    if mode != "auto":
+        return mode == "yes"
+    probe = sync_client(url, retries=API_RETRIES, socket_timeout=CONNECT_TIMEOUT)
+    try:
+        return bool(int(probe.info("cluster").get("cluster_enabled", 0)))
+    except UNAVAILABLE as exc:
+        log.warning("Redis did not answer at start (%s): taken for a plain Redis (FIREBREAK_REDIS_CLUSTER=yes "
+                    "says otherwise)", type(exc).__name__)
+        return False
+    finally:
+        probe.close()
+
+
+def queue_url_for(redis_url: str, queue_redis_url: str, cluster: bool) -> str:
+    """The queue Redis's URL; raise ClusterRefused for a cluster without a queue Redis of its own."""
+    if cluster and not queue_redis_url:
+        raise ClusterRefused("REDIS_URL names a Redis Cluster node: set QUEUE_REDIS_URL to a plain (non-cluster) "
+                             "Redis for the job queue and the service's global bookkeeping")
+    return queue_redis_url or redis_url
+
+
+class Redises:
+    """The two roles' asyncio clients of one process: .matches (every match:{id}:* key; a cluster client on a
+    cluster) and .queue (RQ's Redis: due-set, lobby, counters, rate limits; the same client on one plain Redis)."""
+
+    def __init__(self, matches: Any, queue: AsyncRedis, cluster: bool, queue_url: str) -> None:
+        self.matches: Any = matches  # AsyncRedis | AsyncRedisCluster: the commands we use are common to both
+        self.queue = queue
+        self.cluster = cluster
+        self.queue_url = queue_url
+
+    @classmethod
+    def connect(cls, redis_url: str, queue_redis_url: str = "", mode: str = "auto", **kwargs: Any) -> Redises:
+        """Detect the matches Redis's kind and build both clients (kwargs: more client options for both);
+        raise ClusterRefused for a cluster without a queue Redis."""
+        cluster = is_cluster(redis_url, mode)
+        queue_url = queue_url_for(redis_url, queue_redis_url, cluster)
+        if cluster:
+            matches: Any = async_cluster_client(redis_url, **kwargs)
+        else:
+            matches = async_client(redis_url, **kwargs)
+        queue = matches if queue_url == redis_url and not cluster else async_client(queue_url, **kwargs)
+        return cls(matches, queue, cluster, queue_url)
+
+    async def open(self) -> None:
+        """Learn a cluster's nodes and slots now, before requests share the client: redis-py's asyncio cluster
+        client, initialized by many concurrent first commands, closed connections other commands were using. A
+        cluster that does not answer yet is left to the first command (logged)."""
+        if not self.cluster:
+            return
+        try:
+            await self.matches.initialize()
+        except UNAVAILABLE as exc:
+            log.warning("the Redis Cluster did not answer at start (%s); the first request retries",
+                        type(exc).__name__)
+
+    async def aclose(self) -> None:
+        """Close both clients."""
+        await self.matches.aclose()
+        if self.queue is not self.matches:
+            await self.queue.aclose()
+
+
+def sync_matches_client(redis_url: str, cluster: bool, **kwargs: Any) -> Any:
+    """A blocking client of the matches Redis (a cluster client on a cluster), with this process's policy."""
+    return sync_cluster_client(redis_url, **kwargs) if cluster else sync_client(redis_url, **kwargs)
+
+
+class Script:
+    """A Lua script run by its SHA1 (EVALSHA), sent whole (EVAL, which also caches it on that node) when the node
+    does not know it yet. Unlike redis-py's registered scripts, a miss does not SCRIPT LOAD to every node: with
+    the asyncio cluster client, many such loads at once (a fresh process under load, or a restarted node) broke
+    connections that other requests were using."""
+
+    def __init__(self, client: Any, text: str) -> None:
+        self.client = client
+        self.text = text
+        self.sha = hashlib.sha1(text.encode()).hexdigest()
+
+    async def __call__(self, keys: list[str], args: list[Any] | None = None) -> Any:
+        """Run it over those keys (one hash slot on a cluster) and arguments."""
+        try:
+            return await self.client.evalsha(self.sha, len(keys), *keys, *(args or []))
+        except NoScriptError:
+            return await self.client.eval(self.text, len(keys), *keys, *(args or []))

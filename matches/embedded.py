@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import socket
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 FSYNC_POLICIES = ("everysec", "always")  # appendfsync: fsync the append-only file each second, or before replies
 
@@ -39,11 +41,28 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+CLUSTER_BUS_OFFSET = 10000  # a cluster node also listens on its port + 10000 (the cluster bus)
+
+
+def free_cluster_port() -> int:
+    """A port on 127.0.0.1 free together with its cluster bus port (so at most 55535)."""
+    for _ in range(200):
+        port = random.randint(20000, 65535 - CLUSTER_BUS_OFFSET)
+        try:
+            with socket.socket() as a, socket.socket() as b:
+                a.bind(("127.0.0.1", port))
+                b.bind(("127.0.0.1", port + CLUSTER_BUS_OFFSET))
+        except OSError:
+            continue
+        return port
+    raise RuntimeError("no free port pair for a cluster node")
+
+
 class EmbeddedRedis:
     """A redis-server child process bound to 127.0.0.1, with its data (append-only file) in a folder."""
 
     def __init__(self, data_dir: str | Path, port: int | None = None, *, appendonly: bool = True,
-                 appendfsync: str = "always", prefer_bundled: bool = True) -> None:
+                 appendfsync: str = "always", prefer_bundled: bool = True, extra: tuple[str, ...] = ()) -> None:
         if appendfsync not in FSYNC_POLICIES:
             raise ValueError(f"appendfsync must be one of {', '.join(FSYNC_POLICIES)}, not {appendfsync!r}")
         self.data_dir = Path(data_dir).resolve()  # redis-server reads its paths after changing into --dir
@@ -51,6 +70,7 @@ class EmbeddedRedis:
         self.appendonly = appendonly
         self.appendfsync = appendfsync
         self.binary = redis_server_binary(prefer_bundled)
+        self.extra = extra  # more redis-server arguments (e.g. cluster mode)
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -67,7 +87,7 @@ class EmbeddedRedis:
             [self.binary, "--bind", "127.0.0.1", "--port", str(self.port), "--dir", str(self.data_dir),
              "--appendonly", "yes" if self.appendonly else "no", "--appendfsync", self.appendfsync,
              "--save", "", "--protected-mode", "yes",
-             "--daemonize", "no", "--logfile", str(self.data_dir / "redis.log")],
+             "--daemonize", "no", "--logfile", str(self.data_dir / "redis.log"), *self.extra],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
         deadline = time.monotonic() + timeout
@@ -97,3 +117,67 @@ class EmbeddedRedis:
             except subprocess.TimeoutExpired:
                 self.process.kill()
         self.process = None
+
+
+SLOTS = 16384  # a Redis Cluster's hash slots
+
+
+class EmbeddedCluster:
+    """A Redis Cluster of `masters` redis-server children on 127.0.0.1 (no replicas, no persistence), set up
+    without redis-cli: each node is given an equal range of slots (CLUSTER ADDSLOTSRANGE), then they meet."""
+
+    def __init__(self, data_dir: str | Path, masters: int = 3, prefer_bundled: bool = False) -> None:
+        root = Path(data_dir)
+        self.nodes = [
+            EmbeddedRedis(root / f"node{n}", free_cluster_port(), appendonly=False, prefer_bundled=prefer_bundled,
+                          extra=("--cluster-enabled", "yes", "--cluster-node-timeout", "5000",
+                                 "--cluster-config-file", str((root / f"node{n}" / "nodes.conf").resolve())))
+            for n in range(masters)]
+
+    @property
+    def url(self) -> str:
+        """The redis:// URL of the first node (any node's URL finds the whole cluster)."""
+        return self.nodes[0].url
+
+    def start(self, timeout: float = 30.0) -> str:
+        """Start the nodes, assign the slots, join them, and wait until every node says cluster_state:ok."""
+        from redis import Redis  # the embedded server module otherwise needs no client
+
+        for node in self.nodes:
+            node.start(timeout)
+        clients = [Redis(host="127.0.0.1", port=node.port, decode_responses=True) for node in self.nodes]
+        try:
+            share = SLOTS // len(self.nodes)
+            for n, client in enumerate(clients):
+                last = SLOTS - 1 if n == len(clients) - 1 else (n + 1) * share - 1
+                client.execute_command("CLUSTER", "ADDSLOTSRANGE", n * share, last)  # type: ignore[no-untyped-call]
+            for node in self.nodes[1:]:
+                clients[0].execute_command("CLUSTER", "MEET", "127.0.0.1", node.port)  # type: ignore[no-untyped-call]
+            deadline = time.monotonic() + timeout
+            while not all(_cluster_ok(c, len(clients)) for c in clients):
+                if time.monotonic() > deadline:
+                    self.stop()
+                    raise RuntimeError("the cluster did not reach cluster_state:ok in time")
+                time.sleep(0.1)
+        finally:
+            for client in clients:
+                client.close()
+        return self.url
+
+    def stop(self) -> None:
+        """Stop every node."""
+        for node in self.nodes:
+            node.stop()
+
+
+def cluster_info(client: Any) -> dict[str, str]:
+    """A node's CLUSTER INFO as a dict (e.g. cluster_state, cluster_slots_assigned)."""
+    info = client.execute_command("CLUSTER", "INFO")
+    text = info if isinstance(info, str) else info.decode()
+    return dict(line.split(":", 1) for line in text.split() if ":" in line)
+
+
+def _cluster_ok(client: Any, nodes: int) -> bool:
+    fields = cluster_info(client)
+    return (fields.get("cluster_state") == "ok" and int(fields.get("cluster_slots_assigned", 0)) == SLOTS
+            and int(fields.get("cluster_known_nodes", 0)) == nodes)

@@ -1,4 +1,11 @@
-"""Every Redis key the service uses. A match's keys share a {match_id} hash tag (one Redis Cluster slot)."""
+"""Every Redis key the service uses, and which Redis holds it.
+
+The matches Redis (REDIS_URL: one server, or a Redis Cluster) holds every match:{match_id}:* key but the job
+guard; a match's keys share the {match_id} hash tag (one cluster slot), so each multi-key script stays in one
+slot. The queue Redis (QUEUE_REDIS_URL, always one plain server; REDIS_URL's when that is not a cluster)
+holds what is global: RQ's keys, the due-set, the lobby indexes, the job guards, the counters and the rate
+buckets. Keys on the queue Redis never meet a match's keys in one command or script.
+"""
 
 from __future__ import annotations
 
@@ -34,7 +41,8 @@ def idempotency(match_id: str, seat: int, key: str) -> str:
 
 
 def job_guard(match_id: str, version: int) -> str:
-    """String with a TTL: the id of the latest job enqueued for (match, version)."""
+    """String with a TTL, on the queue Redis (beside the jobs it guards): the id of the latest job enqueued for
+    (match, version)."""
     return f"match:{{{match_id}}}:job:{version}"
 
 
@@ -44,27 +52,36 @@ def all_of(match_id: str) -> list[str]:
 
 
 def lobby(status: str) -> str:
-    """Sorted set of match ids by creation time, one per status (waiting, active, over)."""
+    """Sorted set of match ids by creation time, one per status (waiting, active, over); on the queue Redis,
+    written after the match's own keys (an entry whose match is gone is pruned when listed)."""
     return f"lobby:{status}"
 
 
 def due(queue: str) -> str:
-    """Sorted set: match id -> when the service must next look at the match (a pending service step's
-    watchdog, a running turn clock's deadline, the abandonment time), for the matches served on that queue.
+    """Sorted set on the queue Redis: match id -> when the service must next look at the match (a pending
+    service step's watchdog, a running turn clock's deadline, the abandonment time), for the matches served on
+    that queue.
 
-    Written by the commit and claim scripts together with the match's own keys. On a Redis Cluster this one
-    key would be in another slot than the match's: there it would become one due-set per shard (e.g.
-    "due:<queue>:{s<n>}", with each match's keys tagged "{s<n>}" too, n = hash(match_id) mod N shards, instead
-    of "{match_id}"), each reconciler tick walking the N shards; not built while the service runs on one Redis.
+    Not written in one script with the match (another Redis, or another slot): a write that may leave the
+    service something to do is preceded by a "look soon" entry (ZADD LT now + stall_seconds) and followed by
+    the exact time (store.MatchStore.commit), so a crash in between leaves an entry too early (harmless: the
+    reconciler finds nothing due and reschedules or drops it), never a missing or late one.
     """
     return f"due:{queue}"
 
 
+def due_versions(queue: str) -> str:
+    """Hash on the queue Redis: match id -> the version whose due time the due-set holds (a later version's
+    time is never overwritten by an earlier one's, whichever write arrives last)."""
+    return f"due:{queue}:versions"
+
+
 def rate_bucket(kind: str, who: str) -> str:
-    """Hash with a TTL: a token bucket (tokens, at) of one token or client address for one kind of request. Every
-    bucket shares the {rate} hash tag, so one script can take from a token's and a client's bucket at once."""
+    """Hash with a TTL on the queue Redis: a token bucket (tokens, at) of one token or client address for one kind
+    of request. Every bucket shares the {rate} hash tag, so one script can take from a token's and a client's
+    bucket at once."""
     return f"rate:{{rate}}:{kind}:{who}"
 
 
-JOBS_COUNTER = "stats:jobs"  # hash: outcome -> count, written by workers, read by /metrics
-RECONCILER_COUNTER = "stats:reconciler"  # hash: enqueued -> jobs the reconcilers enqueued, read by /metrics
+JOBS_COUNTER = "stats:jobs"  # hash on the queue Redis: outcome -> count, written by workers, read by /metrics
+RECONCILER_COUNTER = "stats:reconciler"  # hash on the queue Redis: enqueued -> jobs the reconcilers enqueued

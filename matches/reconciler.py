@@ -11,7 +11,11 @@ decides what is due (see matches.duties) and applies each step with a compare-an
 never applies a step twice.
 
 It runs as a thread in every worker process (workers.main); a tick reads only the due entries it claims. At
-start it adopts the active matches stored before the due-set existed.
+start it adopts the active matches stored before the due-set existed. It reads a match's meta from the
+matches Redis and everything else (due-set, lobby, RQ, guards, counters) from the queue Redis. An entry may
+come early (a "look soon" written before a commit or claim that then failed or left nothing due): for an
+active match the job finds nothing to do and sets the exact time; for a waiting or over match the entry is
+dropped, unless a write moved it meanwhile.
 """
 
 from __future__ import annotations
@@ -42,32 +46,48 @@ for _, id in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[3], id) end
 return due
 """
 
+# Drop a claimed entry of a match with nothing due, unless a writer moved it since the claim.
+# KEYS: due-set, due versions; ARGV: match id, the claimed time.
+_DROP = """
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if score and tonumber(score) == tonumber(ARGV[2]) then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+  redis.call('HDEL', KEYS[2], ARGV[1])
+  return 1
+end
+return 0
+"""
+
 
 class Reconciler:
     """Enqueues advance jobs for the matches whose due time has come."""
 
-    def __init__(self, connection: Redis, settings: Settings) -> None:
-        self.redis: Any = connection  # bytes replies (RQ needs them); redis-py's stubs cannot say which
+    def __init__(self, connection: Redis, settings: Settings, matches: Any = None) -> None:
+        self.redis: Any = connection  # the queue Redis; bytes replies (RQ needs them)
+        self.matches: Any = connection if matches is None else matches  # the matches Redis (plain or cluster)
         self.settings = settings
         self.queue = Queue(settings.queue, connection=connection)
         self.due_key = keys.due(settings.queue)
         self._claim = connection.register_script(_CLAIM_DUE)
+        self._drop = connection.register_script(_DROP)
 
     def tick(self, now: float | None = None) -> list[str]:
         """Claim the due entries and enqueue a job where none is waiting; return the jobs enqueued."""
         now = time.time() if now is None else now
-        claimed = self._claim(keys=[self.due_key], args=[repr(now), BATCH, repr(now + self.settings.stall_seconds)])
+        again = repr(now + self.settings.stall_seconds)
+        claimed = self._claim(keys=[self.due_key], args=[repr(now), BATCH, again])
         enqueued = []
         for raw in claimed:
-            job = self._ensure_job(raw.decode())
+            job = self._ensure_job(raw.decode(), again)
             if job:
                 enqueued.append(job)
         return enqueued
 
-    def _ensure_job(self, match_id: str) -> str | None:
-        status, version = self.redis.hmget(keys.meta(match_id), ["status", "version"])
+    def _ensure_job(self, match_id: str, claimed_at: str) -> str | None:
+        status, version = self.matches.hmget(keys.meta(match_id), ["status", "version"])
         if status != b"active" or version is None:
-            self.redis.zrem(self.due_key, match_id)  # over, or expired and gone
+            # waiting (an early entry), over, or expired and gone
+            self._drop(keys=[self.due_key, keys.due_versions(self.settings.queue)], args=[match_id, claimed_at])
             return None
         guard = keys.job_guard(match_id, int(version))
         latest = self.redis.get(guard)
@@ -100,7 +120,7 @@ class Reconciler:
             ids = self.redis.zrange(keys.lobby("active"), start, start + ADOPT_CHUNK - 1)
             if not ids:
                 return added
-            pipe = self.redis.pipeline(transaction=False)
+            pipe = self.matches.pipeline(transaction=False)
             for raw in ids:
                 pipe.hexists(keys.meta(raw.decode()), "at")
             legacy = [raw for raw, new in zip(ids, pipe.execute(), strict=True) if not new]
@@ -123,10 +143,14 @@ class Reconciler:
             stop.wait(self.settings.tick_seconds)
 
 
-def start(settings: Settings) -> tuple[threading.Thread, threading.Event]:
-    """Run a reconciler in a daemon thread of this process; set the returned event to stop it."""
+def start(settings: Settings, cluster: bool = False) -> tuple[threading.Thread, threading.Event]:
+    """Run a reconciler in a daemon thread of this process (cluster: the matches Redis is one); set the returned
+    event to stop it."""
     stop = threading.Event()
-    reconciler = Reconciler(connections.sync_client(settings.redis_url), settings)  # health-checked, retried
+    queue = connections.sync_client(settings.queue_url)  # health-checked, retried
+    shared = not cluster and settings.queue_url == settings.redis_url
+    matches = queue if shared else connections.sync_matches_client(settings.redis_url, cluster)
+    reconciler = Reconciler(queue, settings, matches)
     thread = threading.Thread(target=reconciler.run, args=(stop,), name="reconciler", daemon=True)
     thread.start()
     return thread, stop

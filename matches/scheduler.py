@@ -37,11 +37,12 @@ def automated_next(match: Match, seats: dict[int, dict[str, Any]]) -> bool:
 
 
 class Scheduler:
-    """Enqueues advance(match_id, version) jobs; a job id and a guard key make each (match, version) unique."""
+    """Enqueues advance(match_id, version) jobs; a job id and a guard key make each (match, version) unique.
+    Everything here is on the queue Redis (`redis`, and RQ's blocking client; `queue`: one to share)."""
 
-    def __init__(self, redis: Redis, settings: Settings) -> None:
+    def __init__(self, redis: Redis, settings: Settings, queue: Queue | None = None) -> None:
         self.redis = redis
-        self.queue = Queue(settings.queue, connection=connections.sync_client(settings.redis_url))
+        self.queue = queue or Queue(settings.queue, connection=connections.sync_client(settings.queue_url))
 
     async def enqueue(self, match_id: str, version: int) -> bool:
         """Enqueue the job for this version unless one already was; return whether this call enqueued it."""

@@ -11,15 +11,24 @@ from typing import Any
 
 from redis.asyncio import Redis
 
-from matches import keys
+from matches import connections, keys
 from matches.clocks import Clock, Timing
 from matches.config import Settings
 
+# Store a new waiting match. KEYS: meta, state (one hash slot); ARGV: meta fields (a JSON object of strings),
+# state data, ttl.
+_CREATE = """
+for name, value in pairs(cjson.decode(ARGV[1])) do redis.call('HSET', KEYS[1], name, value) end
+redis.call('HSET', KEYS[2], 'v', 0, 'data', ARGV[2])
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
+redis.call('EXPIRE', KEYS[2], tonumber(ARGV[3]))
+return 1
+"""
+
 # Commit one step atomically: the version must still be the one the step was computed from.
-# KEYS: state, log, events, meta, seats, idempotency (same hash slot; only written when ARGV[6] ~= ''), due-set
-# (the one key outside the match's slot, see keys.due).
+# KEYS: state, log, events, meta, seats, idempotency (one hash slot; the last only written when ARGV[6] ~= '').
 # ARGV: version, data, log entry, events, status, idempotency outcome, idempotency ttl, expire-after (0: keep),
-# more meta fields (a JSON object of strings), due time ('': off the due-set), match id.
+# more meta fields (a JSON object of strings). The due-set lives on the queue Redis: see MatchStore.commit.
 _COMMIT = """
 local v = tonumber(redis.call('HGET', KEYS[1], 'v'))
 if v ~= tonumber(ARGV[1]) then return {0, v or -1} end
@@ -34,22 +43,36 @@ local ttl = tonumber(ARGV[8])
 if ttl > 0 then
   for i = 1, 5 do redis.call('EXPIRE', KEYS[i], ttl) end
 end
-if ARGV[10] == '' then redis.call('ZREM', KEYS[7], ARGV[11]) else redis.call('ZADD', KEYS[7], ARGV[10], ARGV[11]) end
 return {1, nv}
 """
 
-# Set when the service must next look at a match, unless the match has moved on from the version this was
-# computed at. KEYS: state, due-set; ARGV: version, due time ('': off the due-set), match id.
-_RESCHEDULE = """
-if tonumber(redis.call('HGET', KEYS[1], 'v')) ~= tonumber(ARGV[1]) then return 0 end
-if ARGV[2] == '' then redis.call('ZREM', KEYS[2], ARGV[3]) else redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3]) end
+# On the queue Redis: set when the service must next look at a match as of a version, unless a later version's
+# time is already there (writes from two versions may arrive in either order). KEYS: due-set, due versions;
+# ARGV: match id, version, due time ('': off the due-set).
+_SET_DUE = """
+local known = tonumber(redis.call('HGET', KEYS[2], ARGV[1]))
+if known and known > tonumber(ARGV[2]) then return 0 end
+if ARGV[3] == '' then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+  redis.call('HDEL', KEYS[2], ARGV[1])
+else
+  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+  redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+end
 return 1
 """
 
-# Claim a seat of a waiting match. KEYS: meta, seats, due-set; ARGV: seat (-1: first free), seat record, seat
-# count, now, watchdog time, match id. The claim that fills the match starts it: its clocks and abandonment
-# time count from now, and it enters the due-set (the caller then sets the exact due time, or a reconciler
-# does once the watchdog time comes).
+# Read a match in one round trip, as one snapshot. KEYS: meta, seats, state. (A script rather than a pipeline:
+# redis-py's asyncio cluster pipeline, mixed with other commands under load, closed connections that other
+# requests were using.)
+_LOAD = """
+return {redis.call('HGETALL', KEYS[1]), redis.call('HGETALL', KEYS[2]), redis.call('HGETALL', KEYS[3])}
+"""
+
+# Claim a seat of a waiting match. KEYS: meta, seats, state, log, events; ARGV: seat (-1: first free), seat
+# record, seat count, now, waiting ttl. The claim that fills the match starts it: its clocks and abandonment
+# time count from now, and its keys stop expiring (the caller wrote a due entry "look soon" before, and sets
+# the exact due time after); a claim that does not fill it gives the seats the waiting match's time to live.
 _CLAIM = """
 if redis.call('HGET', KEYS[1], 'status') ~= 'waiting' then return {-1, 0} end
 local n = tonumber(ARGV[3])
@@ -65,8 +88,10 @@ end
 local full = 0
 if redis.call('HLEN', KEYS[2]) == n then
   redis.call('HSET', KEYS[1], 'status', 'active', 'at', ARGV[4], 'lastHuman', ARGV[4])
-  redis.call('ZADD', KEYS[3], ARGV[5], ARGV[6])
+  for i = 1, 5 do redis.call('PERSIST', KEYS[i]) end
   full = 1
+else
+  redis.call('EXPIRE', KEYS[2], tonumber(ARGV[5]))
 end
 return {seat, full}
 """
@@ -143,15 +168,27 @@ class Committed:
 
 
 class MatchStore:
-    """All Redis access for matches goes through here."""
+    """All Redis access for matches goes through here: a match's own keys on the matches Redis (`redis`: plain
+    or cluster, each operation inside the match's slot), the due-set and lobby on the queue Redis (`queue`;
+    the same client by default).
 
-    def __init__(self, redis: Redis, settings: Settings) -> None:
+    Writes to the two cannot be atomic together, so they are ordered for a crash between any two to strand
+    nothing: a due entry "look soon" before a write that may leave the service something to do (a reconciler
+    finding nothing due drops or reschedules it), the exact due time after it; the lobby after the match (an
+    orphan match expires, a listed match that is gone is pruned).
+    """
+
+    def __init__(self, redis: Any, settings: Settings, queue: Redis | None = None) -> None:
         self.redis: Any = redis  # decode_responses=True: replies are str; redis-py's stubs cannot say so
+        self.queue: Any = redis if queue is None else queue
         self.settings = settings
-        self._commit = redis.register_script(_COMMIT)
-        self._claim = redis.register_script(_CLAIM)
-        self._reschedule = redis.register_script(_RESCHEDULE)
+        self._create = connections.Script(redis, _CREATE)
+        self._commit = connections.Script(redis, _COMMIT)
+        self._claim = connections.Script(redis, _CLAIM)
+        self._load = connections.Script(redis, _LOAD)
+        self._set_due = connections.Script(self.queue, _SET_DUE)
         self.due_key = keys.due(settings.queue)
+        self.due_versions_key = keys.due_versions(settings.queue)
 
     async def create(self, title: str, seats: int, options: dict[str, Any], seed: int,
                      data: dict[str, Any], clock: Clock | None = None) -> tuple[str, str]:
@@ -159,29 +196,20 @@ class MatchStore:
         match_id = secrets.token_hex(8)
         host_token = secrets.token_urlsafe(24)
         now = time.time()
-        ttl = self.settings.waiting_ttl
-        pipe = self.redis.pipeline(transaction=True)
-        pipe.hset(keys.meta(match_id), mapping={
-            "title": title, "seats": seats, "options": json.dumps(options), "seed": seed,
-            "status": "waiting", "created": now, "version": 0, "hostHash": hash_token(host_token),
-            **({"clock": clock.to_json()} if clock is not None else {}),
-        })
-        pipe.hset(keys.state(match_id), mapping={"v": 0, "data": json.dumps(data)})
-        for key in (keys.meta(match_id), keys.state(match_id)):
-            pipe.expire(key, ttl)
-        pipe.zadd(keys.lobby("waiting"), {match_id: now})
-        await pipe.execute()
+        meta = {"title": title, "seats": str(seats), "options": json.dumps(options), "seed": str(seed),
+                "status": "waiting", "created": repr(now), "version": "0", "hostHash": hash_token(host_token),
+                **({"clock": clock.to_json()} if clock is not None else {})}
+        await self._create(keys=[keys.meta(match_id), keys.state(match_id)],
+                           args=[json.dumps(meta), json.dumps(data), self.settings.waiting_ttl])
+        await self.queue.zadd(keys.lobby("waiting"), {match_id: now})
         return match_id, host_token
 
     async def load(self, match_id: str) -> Loaded | None:
         """Read meta, seats and state together; None for an unknown (or expired) match."""
         if not _valid_id(match_id):
             return None
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.hgetall(keys.meta(match_id))
-        pipe.hgetall(keys.seats(match_id))
-        pipe.hgetall(keys.state(match_id))
-        meta, seats, state = await pipe.execute()
+        meta, seats, state = (_pairs(flat) for flat in await self._load(
+            keys=[keys.meta(match_id), keys.seats(match_id), keys.state(match_id)]))
         if not meta or not state:
             return None
         return Loaded(
@@ -192,27 +220,30 @@ class MatchStore:
             data=json.loads(state["data"]),
         )
 
+    async def status(self, match_id: str) -> str | None:
+        """The match's status (waiting, active, over), or None for an unknown (or expired) match."""
+        status: str | None = await self.redis.hget(keys.meta(match_id), "status")
+        return status
+
     async def claim_seat(self, match_id: str, seat: int | None, record: dict[str, Any],
                          seat_count: int) -> tuple[int, bool] | str:
         """Take a seat (None: the first free one); return (seat, now full) or "not-waiting" / "taken"."""
         now = time.time()
-        result = await self._claim(keys=[keys.meta(match_id), keys.seats(match_id), self.due_key],
+        await self.look_soon(match_id, now)  # this claim may start the match
+        result = await self._claim(keys=[keys.meta(match_id), keys.seats(match_id), keys.state(match_id),
+                                         keys.log(match_id), keys.events(match_id)],
                                    args=[-1 if seat is None else seat, json.dumps(record), seat_count, repr(now),
-                                         repr(now + self.settings.stall_seconds), match_id])
+                                         self.settings.waiting_ttl])
         got, full = int(result[0]), bool(int(result[1]))
         if got == -1:
             return "not-waiting"
         if got == -2:
             return "taken"
         if full:
-            pipe = self.redis.pipeline(transaction=False)
+            pipe = self.queue.pipeline(transaction=False)
             pipe.zrem(keys.lobby("waiting"), match_id)
             pipe.zadd(keys.lobby("active"), {match_id: time.time()})
-            for key in keys.all_of(match_id):
-                pipe.persist(key)
             await pipe.execute()
-        else:
-            await self.redis.expire(keys.seats(match_id), self.settings.waiting_ttl)
         return got, full
 
     async def commit(self, loaded: Loaded, data: dict[str, Any], entry: dict[str, Any],
@@ -220,33 +251,49 @@ class MatchStore:
                      idempotency: tuple[str, str] | None = None, reason: str | None = None) -> Committed:
         """Save one applied step if the stored version is still loaded.version (compare-and-set).
 
-        In the same atomic write: the new timing (meta), the match's due time (None: off the due-set), the
-        idempotency outcome (key, outcome JSON) and the reason an ending match ended.
+        In the same atomic write: the new timing (meta), the idempotency outcome (key, outcome JSON) and the
+        reason an ending match ended. Around it, on the queue Redis: the due entry "look soon" before, the
+        match's due time (None: off the due-set) after.
         """
         match_id = loaded.id
         idem_key, idem_value = idempotency or (keys.idempotency(match_id, -1, "-"), "")
+        await self.look_soon(match_id)
         result = await self._commit(
             keys=[keys.state(match_id), keys.log(match_id), keys.events(match_id), keys.meta(match_id),
-                  keys.seats(match_id), idem_key, self.due_key],
+                  keys.seats(match_id), idem_key],
             args=[loaded.version, json.dumps(data), json.dumps(entry), json.dumps(events),
                   "over" if over else "active", idem_value, self.settings.idempotency_ttl,
                   self.settings.finished_ttl if over else 0,
-                  json.dumps({**timing.fields(), **({"reason": reason} if reason else {})}),
-                  "" if due is None or over else repr(due), match_id],
+                  json.dumps({**timing.fields(), **({"reason": reason} if reason else {})})],
         )
         committed = Committed(bool(int(result[0])), int(result[1]))
+        if committed.ok:
+            await self.set_due(match_id, committed.version, None if over else due)
         if committed.ok and over:
-            pipe = self.redis.pipeline(transaction=False)
+            pipe = self.queue.pipeline(transaction=False)
             pipe.zrem(keys.lobby("active"), match_id)
             pipe.zadd(keys.lobby("over"), {match_id: time.time()})
             await pipe.execute()
         return committed
 
+    async def look_soon(self, match_id: str, now: float | None = None) -> None:
+        """Make the match due within stall_seconds at the latest (an earlier due time stays): written before a
+        write that may leave the service something to do, so that a crash right after it strands nothing."""
+        soon = (time.time() if now is None else now) + self.settings.stall_seconds
+        await self.queue.zadd(self.due_key, {match_id: soon}, lt=True)
+
+    async def set_due(self, match_id: str, version: int, due: float | None) -> bool:
+        """Set the match's due time as of a version (None: off the due-set) unless a later version's is there."""
+        done = await self._set_due(keys=[self.due_key, self.due_versions_key],
+                                   args=[match_id, version, "" if due is None else repr(due)])
+        return bool(int(done))
+
     async def reschedule(self, match_id: str, version: int, due: float | None) -> bool:
         """Set the match's due time unless it has moved on from `version`; return whether it was set."""
-        done = await self._reschedule(keys=[keys.state(match_id), self.due_key],
-                                      args=[version, "" if due is None else repr(due), match_id])
-        return bool(int(done))
+        stored = await self.redis.hget(keys.state(match_id), "v")
+        if stored is None or int(stored) != version:
+            return False
+        return await self.set_due(match_id, version, due)
 
     async def remembered(self, match_id: str, seat: int, key: str) -> dict[str, Any] | None:
         """The first outcome of an act with this idempotency key, if any."""
@@ -286,12 +333,12 @@ class MatchStore:
                 score = float(score_text)
             except ValueError:
                 return [], False, None
-            rows = await self.redis.zrevrangebyscore(lobby, score, "-inf", start=0, num=first + 1 + CURSOR_SLACK,
+            rows = await self.queue.zrevrangebyscore(lobby, score, "-inf", start=0, num=first + 1 + CURSOR_SLACK,
                                                      withscores=True)
             # equal scores come in reverse id order: drop those at or before the cursor
             rows = [(m, s) for m, s in rows if not (s == score and m >= last_id)]
         else:
-            rows = await self.redis.zrevrange(lobby, 0, first, withscores=True)
+            rows = await self.queue.zrevrange(lobby, 0, first, withscores=True)
         page = rows[:first]
         cursor = f"{page[-1][1]!r}:{page[-1][0]}" if page else None
         return [m for m, _ in page], len(rows) > first, cursor
@@ -299,7 +346,12 @@ class MatchStore:
     async def prune_lobby(self, status: str, match_ids: list[str]) -> None:
         """Drop lobby entries whose match has expired."""
         if match_ids:
-            await self.redis.zrem(keys.lobby(status), *match_ids)
+            await self.queue.zrem(keys.lobby(status), *match_ids)
+
+
+def _pairs(flat: list[str]) -> dict[str, str]:
+    """A hash from HGETALL's flat reply inside a script (field, value, field, value...)."""
+    return dict(zip(flat[::2], flat[1::2], strict=True))
 
 
 def _valid_id(match_id: str) -> bool:

@@ -1,6 +1,6 @@
 """Health check of the workers on this host (docker compose runs it): python -m workers.health.
 
-Exits 0 when Redis answers and a live RQ worker of this host is registered on the Firebreak queue; otherwise
+Exits 0 when the queue Redis answers and a live RQ worker of this host is registered on the Firebreak queue; otherwise
 prints why on stderr and exits 1.
 """
 
@@ -31,7 +31,7 @@ def alive(pid: int | None) -> bool:
 
 def problem(settings: Settings) -> str | None:
     """Why the workers of this host are not healthy, or None."""
-    connection = connections.sync_client(settings.redis_url, socket_timeout=2)
+    connection = connections.sync_client(settings.queue_url, socket_timeout=2)
     try:
         connection.ping()
         host = socket.gethostname()

@@ -1,9 +1,22 @@
-"""RQ job functions. They take ids and versions only, and a job whose version has moved on does nothing."""
+"""RQ job functions. They take ids and versions only, and a job whose version has moved on does nothing.
+
+A worker process (workers.main calls keep_runtime()) keeps one event loop and one pair of Redis clients
+(matches, queue) for all the jobs of its main thread, where RQ runs them, built at its first job: a cluster
+client thus discovers the cluster's nodes once per process, not once per job, and pooled connections are
+reused. The pipeline is asynchronous and an asyncio client belongs to the loop it first ran on, so those jobs
+run on this one long-lived loop rather than each on a fresh asyncio.run loop. Any other caller (another
+thread, a process that did not ask) gets a runtime of its own for the one call, closed after it.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import threading
+from dataclasses import dataclass
+
+from rq import Queue
 
 from matches import connections, keys
 from matches.config import Settings
@@ -15,24 +28,81 @@ from workers.budget import budget_from_env
 log = logging.getLogger("firebreak.workers")
 
 
+@dataclass
+class Runtime:
+    """What one worker process keeps across jobs: its settings, event loop, clients and pipeline."""
+
+    settings: Settings
+    loop: asyncio.AbstractEventLoop
+    redises: connections.Redises
+    pipeline: Pipeline
+
+    @classmethod
+    def build(cls, settings: Settings) -> Runtime:
+        """A fresh loop, and clients of both roles (asks whether REDIS_URL is a cluster)."""
+        loop = asyncio.new_event_loop()
+        redises = connections.Redises.connect(settings.redis_url, settings.queue_redis_url, settings.redis_cluster,
+                                              decode_responses=True)
+        loop.run_until_complete(redises.open())
+        queue = Queue(settings.queue, connection=connections.sync_client(redises.queue_url))
+        store = MatchStore(redises.matches, settings, redises.queue)
+        scheduler = Scheduler(redises.queue, settings, queue)
+        return cls(settings, loop, redises, Pipeline(store, scheduler, budget_from_env()))
+
+    def close(self) -> None:
+        """Close the clients and the loop."""
+        self.loop.run_until_complete(self.redises.aclose())
+        self.pipeline.scheduler.queue.connection.close()
+        self.loop.close()
+
+
+_kept: list[Runtime] = []
+_keeping = threading.Event()
+
+
+def keep_runtime() -> None:
+    """Keep one runtime for the jobs of this process's main thread (a worker process calls it at start)."""
+    _keeping.set()
+
+
+def _kept_runtime() -> Runtime:
+    settings = Settings.from_env()
+    if _kept and _kept[0].settings != settings:
+        _kept.pop().close()
+    if not _kept:
+        _kept.append(Runtime.build(settings))
+    return _kept[0]
+
+
 def advance(match_id: str, version: int) -> str:
     """Run the service's decisions (bots, non-player steps) of a match from a version; return the outcome."""
-    return asyncio.run(_advance(Settings.from_env(), match_id, version))
-
-
-async def _advance(settings: Settings, match_id: str, version: int) -> str:
-    redis = connections.async_client(settings.redis_url, decode_responses=True)
+    if _keeping.is_set() and threading.current_thread() is threading.main_thread():
+        return _run(_kept_runtime(), match_id, version)
+    rt = Runtime.build(Settings.from_env())
     try:
-        store = MatchStore(redis, settings)
-        pipeline = Pipeline(store, Scheduler(redis, settings), budget_from_env())
-        try:
-            outcome = await pipeline.advance(str(match_id), int(version), settings.steps_per_job,
-                                           settings.seconds_per_job)
-        except Exception:
-            await redis.hincrby(keys.JOBS_COUNTER, "error", 1)
-            log.exception("advance failed for match %s at version %s", match_id, version)
-            raise
-        await redis.hincrby(keys.JOBS_COUNTER, outcome, 1)
-        return outcome
+        return _run(rt, match_id, version)
     finally:
-        await redis.aclose()
+        rt.close()
+
+
+def _run(rt: Runtime, match_id: str, version: int) -> str:
+    task = rt.loop.create_task(_advance(rt, str(match_id), int(version)))
+    try:
+        return rt.loop.run_until_complete(task)
+    except BaseException:  # e.g. RQ's job timeout, raised by a signal handler while the loop ran
+        task.cancel()
+        with contextlib.suppress(BaseException):  # the job's own error is the one to raise
+            rt.loop.run_until_complete(task)
+        raise
+
+
+async def _advance(rt: Runtime, match_id: str, version: int) -> str:
+    settings, queue = rt.settings, rt.redises.queue
+    try:
+        outcome = await rt.pipeline.advance(match_id, version, settings.steps_per_job, settings.seconds_per_job)
+    except Exception:
+        await queue.hincrby(keys.JOBS_COUNTER, "error", 1)
+        log.exception("advance failed for match %s at version %s", match_id, version)
+        raise
+    await queue.hincrby(keys.JOBS_COUNTER, outcome, 1)
+    return outcome

@@ -1,4 +1,5 @@
-"""Start an RQ worker on the Firebreak queue: python -m workers.main (REDIS_URL selects the Redis).
+"""Start an RQ worker on the Firebreak queue: python -m workers.main (REDIS_URL selects the matches Redis, a
+plain one or a cluster; QUEUE_REDIS_URL the queue Redis, required with a cluster: RQ runs on a plain Redis only).
 
 A worker outlives Redis outages: its connections retry with backoff until Redis answers again (one log line when
 the outage starts, one when it ends) and a job in progress pauses and goes on. Should RQ's loop still give up on
@@ -20,6 +21,7 @@ from rq import Queue, SimpleWorker
 from matches import connections, reconciler
 from matches.config import Settings
 from matches.plugins import register_titles
+from workers import jobs
 from workers.budget import budget_from_env
 
 log = logging.getLogger("firebreak.workers")
@@ -49,11 +51,17 @@ def main() -> None:
         register_titles(settings.titles)
     except ValueError as exc:
         parser.exit(2, f"workers.main: {exc}\n")
+    try:
+        cluster = connections.is_cluster(settings.redis_url, settings.redis_cluster)
+        connections.queue_url_for(settings.redis_url, settings.queue_redis_url, cluster)
+    except connections.ClusterRefused as exc:
+        parser.exit(2, f"workers.main: {exc}\n")
     connections.patient()
-    connection = connections.sync_client(settings.redis_url)
+    jobs.keep_runtime()  # one loop and client pair for every job of this process
+    connection = connections.sync_client(settings.queue_url)
     queue = Queue(settings.queue, connection=connection)
     if not args.burst:
-        reconciler.start(settings)  # every worker also re-enqueues what is due (matches/reconciler.py)
+        reconciler.start(settings, cluster)  # every worker also re-enqueues what is due (matches/reconciler.py)
     pause = RESTART_PAUSE
     while True:
         # SimpleWorker runs jobs in-process (no fork per job): bot moves answer in milliseconds. Jobs catch

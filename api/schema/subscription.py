@@ -29,19 +29,22 @@ class Subscription:
         without gaps. The seat comes from the connection_init payload ({"authorization": "Bearer ..."}); a token that
         is not this match's (a seat's or the host's) gets an error with code UNAUTHORIZED and no events."""
         store = info.context.services.store
+        fanout = info.context.services.fanout
         loaded = await store.load(str(match_id))
         if loaded is None:
             raise GraphQLError(f"no match {str(match_id)!r}", extensions={"code": "MATCH_NOT_FOUND"})
         seat = await info.context.seat_in(loaded)
         after = max(0, after_version)
+        rows = await store.events_after(loaded.id, after)
         while True:
-            rows = await store.events_after(loaded.id, after)
-            if not rows:
-                current = await store.load(loaded.id)
-                if current is None or (current.status == "over" and current.version <= after):
-                    return
-                rows = await store.wait_events(loaded.id, after, BLOCK_MS)
             for version, events in rows:
                 yield MatchEvent(version=version, events=visible_to(events, seat), match_id=loaded.id, viewer=seat,
                                  latest=version == rows[-1][0])
                 after = version
+            if loaded.status == "over" and after >= loaded.version:
+                return
+            # this process's one reader of the match brings the next steps (no connection held per subscriber)
+            step = await fanout.next(loaded.id, after, BLOCK_MS / 1000)
+            if step.ended:
+                return
+            rows = await store.events_after(loaded.id, after) if step.rows is None else step.rows

@@ -16,7 +16,7 @@ TITLE = titles.get("london")
 
 
 def test_greedy_is_a_level_and_the_takeover() -> None:
-    assert list(levels(TITLE)) == ["random", "greedy"]
+    assert list(levels(TITLE)) == ["random", "greedy", "search"]
 
 
 def test_greedy_choice_depends_on_the_view_only() -> None:

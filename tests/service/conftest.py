@@ -44,15 +44,18 @@ def service_env(redis_url: str) -> dict[str, str]:
 
 
 @contextlib.contextmanager
-def worker_processes(redis_url: str, logs: Path, count: int = WORKERS) -> Iterator[list[subprocess.Popen[bytes]]]:
-    """RQ worker processes on the test queue over the given Redis, logging into a folder; stopped on exit."""
+def worker_processes(redis_url: str, logs: Path, count: int = WORKERS,
+                     env: dict[str, str] | None = None) -> Iterator[list[subprocess.Popen[bytes]]]:
+    """RQ worker processes on the test queue over the given Redis (env: extra settings), logging into a folder;
+    stopped on exit."""
     procs = []
     files = []
     try:
         for n in range(count):
             files.append((logs / f"worker{n}.log").open("wb"))
             procs.append(subprocess.Popen([sys.executable, "-m", "workers.main"], cwd=ROOT,
-                                          env=service_env(redis_url), stdout=files[-1], stderr=subprocess.STDOUT))
+                                          env={**service_env(redis_url), **(env or {})}, stdout=files[-1],
+                                          stderr=subprocess.STDOUT))
         yield procs
     finally:
         for proc in procs:
