@@ -81,3 +81,19 @@ def test_a_test_title_can_be_registered_for_a_while() -> None:
         titles.get(BLIND_AUCTION.id)
     with pytest.raises(ValueError, match="not added by register"):
         titles.unregister("greatfire")
+
+
+@pytest.mark.parametrize(("title_id", "seats", "options"), [
+    ("greatfire", 4, {"npcTies": "random"}),       # a 2-player option at 4 seats, not its default
+    ("greatfire", 3, {"startSeat": 3}),            # a seat number: below the seat count
+    ("london", 2, {"startSeat": None, "x": 1}),
+    ("london", 3, "startSeat=1"),
+])
+def test_option_specs_check_every_title_alike(title_id: str, seats: int, options: object) -> None:
+    """domain/options.py checks any title's options from its specs (kind, range, seat counts, unknown names)."""
+    with pytest.raises(BadOptions):
+        titles.get(title_id).check_options(seats, options)  # type: ignore[arg-type]
+
+
+def test_an_option_for_other_seat_counts_may_be_left_at_its_default() -> None:
+    assert titles.get("greatfire").check_options(4, {"npcTies": "conductor"})["npcTies"] == "conductor"

@@ -18,6 +18,7 @@ from domain.greatfire.match import GreatFireMatch
 from domain.greatfire.schemas import action_schema, event_schema, view_schema
 from domain.greatfire.search import search
 from domain.greatfire.setup import deal_setup
+from domain.options import check_seats, checked
 from domain.rng import Rng
 from domain.schemas import result_schema
 
@@ -32,7 +33,6 @@ OPTION_SPECS = [
                "2 players: who breaks a true tie in a non-player turn (R21): the conductor (the player whose "
                "turn it is not) or the seed.", choices=("conductor", "random"), seats=(2,)),
 ]
-OPTIONS = {spec.name: spec for spec in OPTION_SPECS}
 SCORE_COLUMNS = [
     ScoreColumn("houses", "Houses", "2 VP for each of your houses left on the board"),
     ScoreColumn("putOut", "Put out", "1 VP for each fire cone you put out"),
@@ -90,29 +90,8 @@ class GreatFireTitle:
 
     def check_options(self, seats: object, options: dict[str, Any] | None) -> dict[str, Any]:
         """Return the options with defaults filled in; raise BadOptions for anything unsupported."""
-        if not isinstance(seats, int) or isinstance(seats, bool) or not self.min_seats <= seats <= self.max_seats:
-            raise BadOptions(f"{self.name} takes {self.min_seats}-{self.max_seats} seats, not {seats!r}")
-        given = dict(options or {})
-        unknown = sorted(set(given) - set(OPTIONS))
-        if unknown:
-            raise BadOptions(f"unknown option(s): {', '.join(unknown)}")
-        out = {name: spec.default for name, spec in OPTIONS.items()}
-        for name in ("hiddenColours", "moreDestruction"):
-            if name in given:
-                if not isinstance(given[name], bool):
-                    raise BadOptions(f"option {name} must be true or false")
-                out[name] = given[name]
-        if given.get("npcTies", "conductor") not in ("conductor", "random"):
-            raise BadOptions('option npcTies must be "conductor" or "random"')
-        out["npcTies"] = given.get("npcTies", "conductor")
-        if seats == 2 and out["moreDestruction"]:
-            raise BadOptions("moreDestruction is not part of the 2-player game (its end is fixed by R22)")
-        start = given.get("startSeat")
-        if start is not None and (not isinstance(start, int) or isinstance(start, bool)
-                                  or not 0 <= start < seats):
-            raise BadOptions(f"option startSeat must be null or a seat 0-{seats - 1}")
-        out["startSeat"] = start
-        return out
+        count = check_seats(self.name, self.min_seats, self.max_seats, seats)
+        return checked(OPTION_SPECS, count, options)
 
     def new_match(self, seats: int, seed: int, options: dict[str, Any] | None = None) -> GreatFireMatch:
         """Set up a new match from a seed (R14: all setup randomness comes from it)."""

@@ -13,6 +13,7 @@ from domain.london.match import LondonMatch
 from domain.london.rules.setup import deal
 from domain.london.schemas import action_schema, event_schema, view_schema
 from domain.london.state import BOARD_COLUMNS
+from domain.options import check_seats, checked
 from domain.schemas import result_schema
 
 OPTIONS = (
@@ -55,16 +56,7 @@ class LondonTitle:
 
     def check_options(self, seats: object, options: dict[str, Any] | None) -> dict[str, Any]:
         """Return the options with defaults filled in; raise BadOptions for anything unsupported."""
-        if not isinstance(seats, int) or isinstance(seats, bool) or not self.min_seats <= seats <= self.max_seats:
-            raise BadOptions(f"{self.name} takes {self.min_seats}-{self.max_seats} seats, not {seats!r}")
-        given = dict(options or {})
-        unknown = sorted(set(given) - {o.name for o in OPTIONS})
-        if unknown:
-            raise BadOptions(f"unknown option(s): {', '.join(unknown)}")
-        start = given.get("startSeat")
-        if start is not None and (not isinstance(start, int) or isinstance(start, bool) or not 0 <= start < seats):
-            raise BadOptions(f"option startSeat must be null or a seat 0-{seats - 1}")
-        return {"startSeat": start}
+        return checked(OPTIONS, check_seats(self.name, self.min_seats, self.max_seats, seats), options)
 
     def score_columns(self) -> list[ScoreColumn]:
         """Return the parts of a final score, in the order of the rulebook's final scoring."""

@@ -52,7 +52,7 @@ def test_title_metadata() -> None:
     assert (title.id, title.name, title.min_seats, title.max_seats) == ("london", "London (2nd edition)", 2, 4)
     assert [s.name for s in title.option_specs()] == ["startSeat"]
     assert [c.key for c in title.score_columns()] == ["land", "play", "city", "loans", "money", "poverty"]
-    assert [b.name for b in title.bots()] == ["greedy"] and title.takeover_level == "greedy"
+    assert [b.name for b in title.bots()] == ["greedy", "search"] and title.takeover_level == "greedy"
     board = title.board()
     assert board is not None and len(board["cards"]) == 101 and len(board["boroughs"]) == 20
     with pytest.raises(BadOptions):

@@ -18,6 +18,7 @@ from typing import Any
 
 from domain.contract import Action, BotLevel, Event, OptionKind, OptionSpec, Result, ScoreColumn, SeatScore
 from domain.errors import BadOptions, GameOver, IllegalAction, MalformedAction, NoSystemStep, NotYourTurn, UnknownSeat
+from domain.options import check_seats, checked
 from domain.rng import Rng
 from domain.search import search_level
 from tests.titles.blind_auction_schemas import schemas
@@ -216,25 +217,7 @@ class BlindAuctionTitle:
 
     def check_options(self, seats: object, options: dict[str, Any] | None) -> dict[str, Any]:
         """Return the options with defaults filled in; raise BadOptions for anything unsupported."""
-        if not isinstance(seats, int) or isinstance(seats, bool) or not self.min_seats <= seats <= self.max_seats:
-            raise BadOptions(f"{self.name} takes {self.min_seats}-{self.max_seats} seats, not {seats!r}")
-        if options is not None and not isinstance(options, dict):
-            raise BadOptions("options must be an object")
-        given = dict(options or {})
-        unknown = sorted(set(given) - {spec.name for spec in OPTIONS})
-        if unknown:
-            raise BadOptions(f"unknown option(s): {', '.join(unknown)}")
-        out: dict[str, Any] = {}
-        for spec in OPTIONS:
-            value = given.get(spec.name, spec.default)
-            if spec.kind is OptionKind.INT:
-                assert spec.minimum is not None and spec.maximum is not None
-                if not isinstance(value, int) or isinstance(value, bool) or not spec.minimum <= value <= spec.maximum:
-                    raise BadOptions(f"option {spec.name} must be a whole number {spec.minimum}-{spec.maximum}")
-            elif value not in spec.choices:
-                raise BadOptions(f"option {spec.name} must be one of {', '.join(spec.choices)}")
-            out[spec.name] = value
-        return out
+        return checked(OPTIONS, check_seats(self.name, self.min_seats, self.max_seats, seats), options)
 
     def score_columns(self) -> list[ScoreColumn]:
         """Return the parts of a total: prizes won and coins kept."""
