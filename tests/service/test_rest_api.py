@@ -283,7 +283,9 @@ def test_create_join_add_a_bot_read_and_list_over_rest(rest: Rest, gql: h.Client
     added = rest.bot(s, "greedy")
     assert added["started"] and added["level"] == "greedy"
     assert rest.ok("GET", f"/v1/matches/{s.match_id}/seats/{added['seat']}", "SeatInfo")["level"] == "greedy"
-    # the same fields, names and values as GraphQL's Match, for a seat and for a spectator
+    # the same fields, names and values as GraphQL's Match, for a seat and for a spectator, read once the bots
+    # have moved up to the person's decision (the match stands still until ann acts)
+    h.wait_for(lambda: not rest.match(s.match_id)["serviceToAct"], "the bots to reach ann's decision")
     for token in (s.humans[2], None, s.host):
         assert timeless(rest.match(s.match_id, token)) == timeless(graphql_match(gql, s.match_id, token))
     mine = rest.match(s.match_id, s.humans[2])
