@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import time
+from pathlib import Path
 from typing import Any
 
 from redis import Redis
@@ -30,7 +31,19 @@ def _no_other_hand(m: dict[str, Any], seat: int) -> None:
         assert "hand" not in player, f"seat {player['seat']}'s hand is in seat {seat}'s view"
 
 
-def test_a_london_match_with_a_person_and_two_bots_plays_to_its_end(client: Client, redis: Redis) -> None:
+def test_a_london_match_with_a_person_and_two_bots_plays_to_its_end(redis_url: str, redis: Redis,
+                                                                    tmp_path: Path) -> None:
+    """On its own queue and workers, so the session's other bot matches do not hold its bots up."""
+    with h.private_service(redis_url, tmp_path, "firebreak-london", api=True, workers=1) as service:
+        assert service.base is not None
+        client = Client(service.base)
+        try:
+            _play(client, redis)
+        finally:
+            client.http.close()
+
+
+def _play(client: Client, redis: Redis) -> None:
     s = _create(client, 3, 4242)
     h.join(client, s, "ann")
     h.add_bot(client, s, "greedy")
