@@ -12,6 +12,7 @@ from domain.errors import IllegalAction, NotYourTurn, UnknownActionId, UnknownSe
 from domain.london.data import shipped_catalogue
 from domain.london.encoding import PHASES, build_action_space, observation_size, stack_cap
 from domain.london.match import LondonMatch
+from domain.london.state import Phase
 from domain.rng import Rng
 from tests.london.positions import build, cid, new, set_hand
 
@@ -41,7 +42,8 @@ def test_action_space_is_the_documented_order_over_the_catalogue() -> None:
     assert len(space) == 5 * N + len(BOROUGHS) + cap + 13 == 624
     assert space[:4] == [{"type": "repayLoan"}, {"type": "takeLoan"}, {"type": "drawDeck"},
                          {"type": "drawBoard", "card": CARDS[0]}]
-    assert space[3 + N:6 + N] == [{"type": "skipDraw"}, {"type": "develop"}, {"type": "buyLand", "borough": BOROUGHS[0]}]
+    assert space[3 + N:6 + N] == [{"type": "skipDraw"}, {"type": "develop"},
+                                  {"type": "buyLand", "borough": BOROUGHS[0]}]
     assert {"type": "placeOn", "stack": cap - 1} in space and {"type": "placeOn", "stack": cap} not in space
     assert space[-2:] == [{"type": "flip", "card": CARDS[-1]}, {"type": "endRun"}]
     kinds = {a["type"] for a in space}
@@ -129,6 +131,23 @@ def test_l18_observation_hides_what_the_view_hides(seats: int) -> None:
         _step(m, rng)
         steps += 1
     assert differed > 0
+
+
+def test_l18_what_another_seat_is_staging_stays_out_of_the_observation() -> None:
+    """While seat 0 stages a play (its card and discard chosen), seat 1 sees the step "develop" only: a copy where
+    seat 0 has staged nothing yet gives seat 1 the same view and observation, but not seat 0."""
+    m = _match(3, 11)
+    rng = random.Random(3)
+    while m.phase not in (Phase.PLACE, Phase.PAY) or m.pending is None or m.pending["for"] != "play":
+        _step(m, rng)
+    staging = m.turn
+    copy = m.clone()
+    copy.phase, copy.pending = Phase.DEVELOP, None
+    for seat in range(3):
+        if seat != staging:
+            assert copy.view(seat) == m.view(seat)
+            assert copy.observation(seat) == m.observation(seat)
+    assert copy.observation(staging) != m.observation(staging)
 
 
 def test_l18_observation_shows_the_seats_own_hand_and_city_but_not_others() -> None:
