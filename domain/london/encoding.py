@@ -129,7 +129,7 @@ def observation(s: State, seat: int) -> list[int]:
         out += _seat(s, owner, owner == seat, cards, boroughs)
     out += _per(cards, s.hands[seat])
     out += _staged(s, cards, boroughs) if mine else [0] * (len(PHASES) + len(PENDING_FOR) + 3 * n + nb + 3)
-    return [min(max(x, 0), OBSERVATION_HIGH) for x in out]
+    return [x if 0 <= x <= OBSERVATION_HIGH else (0 if x < 0 else OBSERVATION_HIGH) for x in out]
 
 
 def _seat(s: State, owner: int, open_all: bool, cards: dict[str, int], boroughs: dict[str, int]) -> list[int]:

@@ -183,3 +183,15 @@ def test_observation_size_per_seat_count() -> None:
     sizes = [TITLE.observation_size(seats) for seats in (2, 3, 4)]
     assert sizes == [observation_size(seats) for seats in (2, 3, 4)]
     assert sizes == sorted(sizes) and len(set(sizes)) == 3
+
+
+def test_numbers_are_clipped_to_the_contract_range() -> None:
+    """Money above 255 reads 255 and a negative prestige reads 0 (the contract's 0-255)."""
+    m = new(2)
+    m.money[0], m.prestige_land[1], m.prestige_play[1] = 400, -3, 0
+    obs = m.observation(0)
+    row = len(obs) - STAGED - N - 2 * (10 + 3 * N + 2 * len(BOROUGHS))
+    assert obs[row] == OBSERVATION_HIGH
+    assert obs[row + 10 + 3 * N + 2 * len(BOROUGHS) + 3] == 0
+    m.prestige_land[1] = 7
+    assert m.observation(0)[row + 10 + 3 * N + 2 * len(BOROUGHS) + 3] == 7
