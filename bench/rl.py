@@ -8,7 +8,8 @@ steps of a 2-player non-player turn run in all of them but are not counted):
   openspiel    the registered game: legal_actions + observation_tensor + apply_action
 The issue's outside adapter ran at 203 decisions/s through the JSON view.
 
-Run: python -m bench.rl [--games 5] [--seats 3] [--title greatfire] (needs `pip install firebreak[rl]`)
+Run: python -m bench.rl [--games 5] [--seats 3] [--title greatfire] (needs `pip install firebreak[rl]`); without
+--title it prints one block per encoded title (Great Fire, London).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from collections.abc import Callable
 import numpy as np
 
 from domain.contract import EncodedTitle
+from domain.encoding import encoded_titles
 from integrations.common import encoded_title
 
 
@@ -118,16 +120,17 @@ def measure(title_id: str, seats: int, games: int) -> dict[str, float]:
 def main() -> None:
     """Print each loop's decisions/s and its ratio to the raw engine."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--title", default="greatfire")
+    parser.add_argument("--title", default=None, help="one encoded title (default: every one)")
     parser.add_argument("--seats", type=int, default=3)
     parser.add_argument("--games", type=int, default=5, help="games per loop (seeds 0..games-1)")
     args = parser.parse_args()
-    rates = measure(args.title, args.seats, args.games)
-    raw = rates["raw engine"]
-    print(f"{args.title}, {args.seats} seats, {args.games} random games per loop")
-    print("loop          decisions/s  vs raw engine")
-    for name, rate in rates.items():
-        print(f"{name:<12} {rate:>12.0f} {rate / raw:>14.2f}")
+    for title_id in [args.title] if args.title else [t.id for t in encoded_titles()]:
+        rates = measure(title_id, args.seats, args.games)
+        raw = rates["raw engine"]
+        print(f"{title_id}, {args.seats} seats, {args.games} random games per loop")
+        print("loop          decisions/s  vs raw engine")
+        for name, rate in rates.items():
+            print(f"{name:<12} {rate:>12.0f} {rate / raw:>14.2f}")
 
 
 if __name__ == "__main__":

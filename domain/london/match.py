@@ -7,7 +7,7 @@ from typing import Any
 
 from domain.contract import Action, Event, Result
 from domain.errors import GameOver, IllegalAction, MalformedAction, NoSystemStep, NotYourTurn, UnknownSeat
-from domain.london import hidden, views
+from domain.london import encoding, hidden, views
 from domain.london.data import Catalogue
 from domain.london.rules import scoring, turn
 from domain.london.state import Phase, State
@@ -35,6 +35,20 @@ class LondonMatch(State):
             cached = (self.version, turn.turn_actions(self))
             self._legal = cached
         return [dict(a) for a in cached[1]]
+
+    def legal_action_ids(self, seat: int) -> list[int]:
+        """Return the ids of the seat's legal actions in the title's action space, ascending (encoding.py)."""
+        return encoding.shipped_index().ids_of(self.legal_actions(seat))
+
+    def apply_id(self, seat: int, action_id: int) -> list[Event]:
+        """Apply the action with this id (encoding.py); raise a RulesError and change nothing otherwise."""
+        return self.apply(seat, encoding.shipped_index().action(action_id))
+
+    def observation(self, seat: int) -> list[int]:
+        """Return the seat's observation (encoding.py), computed from the state; nothing its view hides."""
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
+            raise UnknownSeat(f"seat {seat!r} is not a seat of this {self.seats}-seat match")
+        return encoding.observation(self, seat)
 
     def _listed(self, seat: int, action: object) -> Action:
         """Check every precondition; return the listed action equal to the one given."""

@@ -6,9 +6,10 @@ import dataclasses
 import functools
 from typing import Any
 
-from domain.contract import BotLevel, OptionKind, OptionSpec, ScoreColumn
+from domain.contract import Action, BotLevel, OptionKind, OptionSpec, ScoreColumn
 from domain.errors import BadOptions
 from domain.london.data import shipped_catalogue
+from domain.london.encoding import observation_size, shipped_index
 from domain.london.match import LondonMatch
 from domain.london.rules.setup import deal
 from domain.london.schemas import action_schema, event_schema, view_schema
@@ -81,6 +82,14 @@ class LondonTitle:
         match = LondonMatch(shipped_catalogue())
         deal(match, seats, seed, opts)
         return match
+
+    def action_space(self) -> list[Action]:
+        """Return every action the title can list, in the order documented in encoding.py (id = index)."""
+        return [dict(a) for a in shipped_index().space]
+
+    def observation_size(self, seats: int) -> int:
+        """Return the length of a seat's observation in a match of this many seats (encoding.py)."""
+        return observation_size(seats)
 
     def board(self) -> dict[str, Any]:
         """Return the card catalogue (cards and boroughs by id) and the board's columns by player count."""
