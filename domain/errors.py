@@ -73,3 +73,10 @@ class UnknownTitle(DomainError):
     """Raised when a title id is not in the registry."""
 
     code = "UNKNOWN_TITLE"
+
+
+def check_seat(seat: object, seats: int) -> int:
+    """Return the seat; raise UnknownSeat unless it is a seat number (0-based) of a match with this many seats."""
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
+        raise UnknownSeat(f"seat {seat!r} is not a seat of this {seats}-seat match")
+    return seat

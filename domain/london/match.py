@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from domain.contract import Action, Event, Result
-from domain.errors import GameOver, IllegalAction, MalformedAction, NoSystemStep, NotYourTurn, UnknownSeat
+from domain.errors import GameOver, IllegalAction, MalformedAction, NoSystemStep, NotYourTurn, check_seat
 from domain.london import encoding, hidden, views
 from domain.london.data import Catalogue
 from domain.london.rules import scoring, turn
@@ -46,16 +46,14 @@ class LondonMatch(State):
 
     def observation(self, seat: int) -> list[int]:
         """Return the seat's observation (encoding.py), computed from the state; nothing its view hides."""
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
-            raise UnknownSeat(f"seat {seat!r} is not a seat of this {self.seats}-seat match")
+        check_seat(seat, self.seats)
         return encoding.observation(self, seat)
 
     def _listed(self, seat: int, action: object) -> Action:
         """Check every precondition; return the listed action equal to the one given."""
         if self.phase is Phase.OVER:
             raise GameOver("the match is over")
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.seats:
-            raise UnknownSeat(f"seat {seat!r} is not a seat of this {self.seats}-seat match")
+        check_seat(seat, self.seats)
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise MalformedAction('an action must be a JSON object with a string "type"')
         if seat != self.turn:
@@ -90,8 +88,8 @@ class LondonMatch(State):
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """Return what the seat (None: a spectator) may see."""
-        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.seats):
-            raise UnknownSeat(f"seat {seat!r} is not a seat of this {self.seats}-seat match")
+        if seat is not None:
+            check_seat(seat, self.seats)
         return views.view(self, seat)
 
     def is_over(self) -> bool:
@@ -104,8 +102,7 @@ class LondonMatch(State):
 
     def resample(self, seat: int, rng: random.Random) -> LondonMatch:
         """Return a copy in which everything hidden from the seat is redrawn, consistently with its view."""
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.seats:
-            raise UnknownSeat(f"seat {seat!r} is not a seat of this {self.seats}-seat match")
+        check_seat(seat, self.seats)
         other = self.clone()
         hidden.resample_into(other, seat, rng)
         return other
