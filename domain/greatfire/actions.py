@@ -30,15 +30,14 @@ def demolition_sites(s: State) -> list[int]:
 def action_phase_actions(s: State) -> list[Action]:
     """Every legal action of the actions phase."""
     geo, ids, seat = s.geo, s.geo.ids, s.turn
+    enterable = geo.enterable  # R11: pawns and bands never enter Pudding Lane
     out: list[Action] = []
     if s.ap:
         for pawn, at in enumerate(s.pawns[seat]):
-            out.extend({"type": "movePawn", "pawn": pawn, "to": ids[e]}
-                       for e in geo.adjacent[at] if e != geo.origin)
-        for d, bands in enumerate(s.bands):
-            if bands > s.cones[d]:
-                out.extend({"type": "moveBand", "from": ids[d], "to": ids[e]}
-                           for e in geo.adjacent[d] if e != geo.origin)
+            out.extend({"type": "movePawn", "pawn": pawn, "to": ids[e]} for e in enterable[at])
+        for d, (cones, bands) in enumerate(zip(s.cones, s.bands, strict=True)):
+            if bands > cones:
+                out.extend({"type": "moveBand", "from": ids[d], "to": ids[e]} for e in enterable[d])
         for d in sorted(set(s.pawns[seat])):
             if s.contained(d):
                 out.append({"type": "putOut", "district": ids[d]})

@@ -2,30 +2,53 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from itertools import compress
+from operator import gt
+
 from domain.contract import Event
-from domain.greatfire.state import State
+from domain.greatfire.state import BurningGroups, State
 from domain.greatfire.supply import add_cones, refill_origin
 
 
-def burning_groups(s: State) -> list[int]:
-    """Label each district with its group of connected burning districts (R2), -1 when not burning."""
-    n = len(s.cones)
-    label = [-1] * n
+def groups(s: State) -> BurningGroups:
+    """The groups of connected burning districts (R2) and those a cone may leave (R1).
+
+    The answer for the last cones and bands asked about is kept (State.groups_cache) and handed out again
+    while they stand.
+    """
+    cones, bands = tuple(s.cones), tuple(s.bands)
+    cached = s.groups_cache
+    if cached is not None and cached[0] == cones and cached[1] == bands:
+        return cached[2]
+    unseen = list(map(gt, cones, bands))  # burning and not yet labelled
+    label = [-1] * len(unseen)
+    live: list[int] = []
+    members: list[int] = []
     adjacent = s.geo.adjacent
-    group = 0
-    for start in range(n):
-        if label[start] != -1 or s.cones[start] <= s.bands[start]:
-            continue
+    # compress reads unseen as it goes, so a district labelled from an earlier start is skipped.
+    for group, start in enumerate(compress(range(len(unseen)), unseen)):
+        unseen[start] = False
         label[start] = group
-        stack = [start]
-        while stack:
-            d = stack.pop()
+        component = [start]
+        for d in component:  # grows while it is read: breadth first
             for e in adjacent[d]:
-                if label[e] == -1 and s.cones[e] > s.bands[e]:
+                if unseen[e]:
+                    unseen[e] = False
                     label[e] = group
-                    stack.append(e)
-        group += 1
-    return label
+                    component.append(e)
+        if max(map(cones.__getitem__, component)) >= 2:
+            live.append(group)
+            members.extend(component)
+    members.sort()
+    found = BurningGroups(tuple(label), frozenset(live), tuple(members))
+    s.groups_cache = (cones, bands, found)
+    return found
+
+
+def burning_groups(s: State) -> tuple[int, ...]:
+    """Label each district with its group of connected burning districts (R2), -1 when not burning."""
+    return groups(s).label
 
 
 def target_class(s: State, d: int) -> int:
@@ -33,17 +56,22 @@ def target_class(s: State, d: int) -> int:
     return (1 if any(s.houses[d]) else 3) + (1 if s.bands[d] else 0)
 
 
-def reachable(s: State, card: str, label: list[int], group: int) -> set[int]:
+def reachable(s: State, card: str, label: Sequence[int], group: int) -> set[int]:
     """Every target (any class) a cone from this burning group can reach with the card (R2-R4)."""
-    reach = s.geo.card_adjacent[card]
-    burnable = s.geo.burnable
-    found: set[int] = set()
-    for d, g in enumerate(label):
-        if g != group:
-            continue
-        for e in reach[d]:
-            if burnable[e] and label[e] == -1 and not s.demolished[e]:
-                found.add(e)
+    members = [d for d, g in enumerate(label) if g == group]
+    return group_reach(s, card, label, members).get(group, set())
+
+
+def group_reach(s: State, card: str, label: Sequence[int], members: Iterable[int]) -> dict[int, set[int]]:
+    """For each group of the member districts (by index) that reaches a target with the card, every target
+    its members reach (R2-R4); keyed in the order of each group's first member that reaches one."""
+    reach = s.geo.fire_reach[card]
+    demolished = s.demolished
+    found: dict[int, set[int]] = {}
+    for d in members:
+        hit = [e for e in reach[d] if label[e] == -1 and not demolished[e]]
+        if hit:
+            found.setdefault(label[d], set()).update(hit)
     return found
 
 
@@ -51,28 +79,45 @@ def best_class(s: State, found: set[int]) -> list[int]:
     """R5: only the targets of the best priority class, sorted by index."""
     if not found:
         return []
-    best = min(target_class(s, e) for e in found)
-    return sorted(e for e in found if target_class(s, e) == best)
+    classes = {e: target_class(s, e) for e in found}
+    best = min(classes.values())
+    return sorted(e for e, k in classes.items() if k == best)
 
 
-def group_targets(s: State, card: str, label: list[int], group: int) -> list[int]:
+def group_targets(s: State, card: str, label: Sequence[int], group: int) -> list[int]:
     """Targets of the best class reachable with the card from a burning group (R3-R5), sorted by index."""
     return best_class(s, reachable(s, card, label, group))
 
 
-def sources(s: State, card: str, label: list[int] | None = None) -> list[int]:
-    """R1: burning districts with >= 2 cones from which the card leads somewhere."""
-    label = burning_groups(s) if label is None else label
-    useful: dict[int, bool] = {}
-    out = []
-    for d, g in enumerate(label):
-        if g == -1 or s.cones[d] < 2:
-            continue
-        if g not in useful:
-            useful[g] = bool(group_targets(s, card, label, g))
-        if useful[g]:
-            out.append(d)
+def spreading_groups(s: State, card: str, found: BurningGroups, first: bool = False) -> set[int]:
+    """The live groups from which the card reaches at least one target (R1-R4); with first, stop at one."""
+    reach = s.geo.fire_reach[card]
+    demolished = s.demolished
+    label = found.label
+    out: set[int] = set()
+    for d in found.live_members:
+        g = label[d]
+        if g not in out:
+            for e in reach[d]:
+                if label[e] == -1 and not demolished[e]:
+                    out.add(g)
+                    if first:
+                        return out
+                    break
     return out
+
+
+def sources(s: State, card: str) -> list[int]:
+    """R1: burning districts with >= 2 cones from which the card leads somewhere."""
+    found = groups(s)
+    useful = spreading_groups(s, card, found)
+    label, cones = found.label, s.cones
+    return [d for d in found.live_members if label[d] in useful and cones[d] >= 2]
+
+
+def has_move(s: State, card: str) -> bool:
+    """Whether the card gives at least one legal move (sources(s, card) is not empty)."""
+    return bool(spreading_groups(s, card, groups(s), first=True))
 
 
 def targets(s: State, card: str, source: int) -> list[int]:
@@ -85,8 +130,10 @@ def targets(s: State, card: str, source: int) -> list[int]:
 
 def playable_cards(s: State, hand: list[str]) -> list[str]:
     """Distinct cards of a hand that give at least one legal move (R8 when empty), in N, E, S, W order."""
-    label = burning_groups(s)
-    return [card for card in ("N", "E", "S", "W") if card in hand and sources(s, card, label)]
+    found = groups(s)
+    if not found.live:
+        return []
+    return [card for card in ("N", "E", "S", "W") if card in hand and spreading_groups(s, card, found, first=True)]
 
 
 def spread(s: State, seat: int | None, source: int, target: int, events: list[Event]) -> None:

@@ -27,6 +27,8 @@ class Geometry:
     index: dict[str, int]
     adjacent: tuple[tuple[int, ...], ...]
     card_adjacent: dict[str, tuple[tuple[int, ...], ...]]
+    fire_reach: dict[str, tuple[tuple[int, ...], ...]]  # card_adjacent kept to burnable districts (R2-R4)
+    enterable: tuple[tuple[int, ...], ...]  # adjacent without Pudding Lane: where a pawn or band may step
     burnable: tuple[bool, ...]
     size: tuple[int, ...]
     setup_sites: tuple[int, ...]
@@ -46,19 +48,30 @@ class Geometry:
                     queue.append(e)
         return dist
 
-    def paths_to(self, target: int, crossable: Sequence[bool] | None = None) -> tuple[list[int], list[int]]:
+    def paths_to(self, target: int, crossable: Sequence[bool] | None = None,
+                 within: int | None = None) -> tuple[list[int], list[int]]:
         """Breadth first from target over districts a piece may enter (never Pudding Lane; only crossable ones
-        when given): each district's steps to target (len(ids) + 1 when none) and its next step towards it."""
-        far = len(self.ids) + 1
-        dist, hop = [far] * len(self.ids), [-1] * len(self.ids)
+        when given): each district's steps to target (len(ids) + 1 when none, or when more than `within`
+        steps away if given) and its next step towards it."""
+        n = len(self.ids)
+        far = n + 1
+        dist, hop = [far] * n, [-1] * n
+        # open_[d]: d may still be entered (not yet reached, crossable); the target counts as reached.
+        open_ = [True] * n if crossable is None else list(crossable)
+        open_[target] = False
         dist[target] = 0
+        enterable = self.enterable
         frontier = [target]
-        while frontier:
+        steps = 0
+        limit = n if within is None else within
+        while frontier and steps < limit:
+            steps += 1
             following = []
             for e in frontier:
-                for d in self.adjacent[e]:
-                    if dist[d] == far and d != self.origin and (crossable is None or crossable[d]):
-                        dist[d] = dist[e] + 1
+                for d in enterable[e]:
+                    if open_[d]:
+                        open_[d] = False
+                        dist[d] = steps
                         hop[d] = e
                         following.append(d)
             frontier = following
@@ -81,6 +94,8 @@ def geometry(board: Board) -> Geometry:
         card: tuple(tuple(j for j, way in board.neighbours[d.index] if way in dirs) for d in ds)
         for card, dirs in CARD_DIRECTIONS.items()
     }
+    fire_reach = {card: tuple(tuple(e for e in row if ds[e].kind == "burnable") for row in rows)
+                  for card, rows in card_adjacent.items()}
     fill = [d.index for region in REGION_FILL_ORDER for d in ds if d.region == region and d.kind == "burnable"]
     fill += [d.index for d in ds if d.kind == "burnable" and d.region not in REGION_FILL_ORDER]
     geo = Geometry(
@@ -90,6 +105,8 @@ def geometry(board: Board) -> Geometry:
         index={d.id: d.index for d in ds},
         adjacent=adjacent,
         card_adjacent=card_adjacent,
+        fire_reach=fire_reach,
+        enterable=tuple(tuple(e for e in row if e != board.origin) for row in adjacent),
         burnable=tuple(d.kind == "burnable" for d in ds),
         size=tuple(d.size or 0 for d in ds),
         setup_sites=tuple(d.index for d in ds if d.region != "green" and d.kind != "origin"),

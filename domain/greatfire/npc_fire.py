@@ -20,14 +20,17 @@ def colour_order(s: State) -> tuple[int, ...]:
 
 def moves(s: State, card: str) -> dict[int, list[int]]:
     """Every possible expansion with the card: target -> the sources (>= 2 cones) whose fire reaches it."""
-    label = fire.burning_groups(s)
+    burning = fire.groups(s)
+    label, cones = burning.label, s.cones
+    group_sources: dict[int, list[int]] = {}
+    for d in burning.live_members:
+        if cones[d] >= 2:
+            group_sources.setdefault(label[d], []).append(d)
+    reached = fire.group_reach(s, card, label, burning.live_members)
     out: dict[int, list[int]] = {}
-    for group in set(label) - {-1}:
-        group_sources = [d for d, g in enumerate(label) if g == group and s.cones[d] >= 2]
-        if not group_sources:
-            continue
-        for target in fire.reachable(s, card, label, group):
-            out.setdefault(target, []).extend(group_sources)
+    for group in sorted(reached):
+        for target in reached[group]:
+            out.setdefault(target, []).extend(group_sources[group])
     return out
 
 

@@ -51,12 +51,26 @@ def _play(s: State, seat: int, steps: Steps) -> None:
         s.version += 1
 
 
-def band_paths(s: State, target: int) -> tuple[list[int], list[int]]:
-    """Steps a band needs from each district to target and its next step (R11: it stops on an uncovered cone).
+def band_crossable(s: State) -> list[bool]:
+    """Where a band may pass on its way: every district that is not burning (R11: it stops on an uncovered cone)."""
+    return [c <= b for c, b in zip(s.cones, s.bands, strict=True)]
 
-    Breadth first from the target over districts a band can cross: not Pudding Lane and not burning.
+
+def band_paths(s: State, target: int, within: int, crossable: list[bool]) -> tuple[list[int], list[int]]:
+    """Steps a band needs from each district to target and its next step, at most `within` steps (the action
+    points left; further districts count as far).
+
+    Breadth first from the target over districts a band can cross (band_crossable(s)): not Pudding Lane and
+    not burning.
     """
-    return s.geo.paths_to(target, [c <= b for c, b in zip(s.cones, s.bands, strict=True)])
+    return s.geo.paths_to(target, crossable, within)
+
+
+def in_reach(s: State, target: int, free: list[int], need: int, within: int) -> bool:
+    """False when `need` units of the free bands cannot reach target in `within` steps even over burning
+    districts (the pawns' distances, a lower bound of the bands'): no band path search needed then."""
+    steps = pawn_reach(s.geo).steps[target]
+    return min(steps[b] for b in free) * need <= within
 
 
 def _walk(ids: tuple[str, ...], hop: list[int] | tuple[int, ...], start: int, steps: int,
@@ -93,6 +107,7 @@ def macros(s: State, seat: int) -> list[Steps]:
     if not free:
         return out + _demolitions(s, seat, free)
     own = s.colours[seat]
+    crossable = band_crossable(s)
     for t in range(n):
         if t == geo.origin:
             continue
@@ -102,9 +117,11 @@ def macros(s: State, seat: int) -> list[Steps]:
                  and any(cones[e] > bands[e] for e in geo.adjacent[t]))
         if not burning and not guard:
             continue
-        dist, hop = band_paths(s, t)
-        units = sorted((dist[b], b) for b in free for _ in range(bands[b] - cones[b]) if dist[b] <= ap)
         need = cones[t] - bands[t] if burning else 1
+        if not in_reach(s, t, free, need, ap):
+            continue
+        dist, hop = band_paths(s, t, ap, crossable)
+        units = sorted((dist[b], b) for b in free for _ in range(bands[b] - cones[b]) if dist[b] <= ap)
         if len(units) < need or sum(k for k, _ in units[:need]) > ap:
             continue
         steps_list: list[Action] = []
@@ -119,6 +136,7 @@ def _demolitions(s: State, seat: int, free: list[int]) -> list[Steps]:
     if "demolition" not in s.tokens[seat]:
         return []
     geo, ids = s.geo, s.geo.ids
+    crossable = band_crossable(s)
     out: list[Steps] = []
     for d in range(len(ids)):
         if (s.cones[d] or not geo.burnable[d] or s.demolished[d] or (geo.size[d] >= 3 and any(s.houses[d]))
@@ -128,7 +146,9 @@ def _demolitions(s: State, seat: int, free: list[int]) -> list[Steps]:
         if s.bands[d]:
             out.append((blow,))
             continue
-        dist, hop = band_paths(s, d)
+        if not free or not in_reach(s, d, free, 1, s.ap):
+            continue
+        dist, hop = band_paths(s, d, s.ap, crossable)
         near = [(dist[b], b) for b in free if dist[b] <= s.ap]
         if near:
             k, b = min(near)

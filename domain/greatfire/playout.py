@@ -14,7 +14,7 @@ from domain.contract import Action, Event
 from domain.greatfire import fire, npc, scoring, setup, turns
 from domain.greatfire.actions import demolition_sites
 from domain.greatfire.components import CARDS
-from domain.greatfire.plans import band_paths
+from domain.greatfire.plans import band_crossable, band_paths, in_reach
 from domain.greatfire.rating import EXPOSURE, pawn_reach
 from domain.greatfire.state import Phase, State
 
@@ -54,13 +54,21 @@ def colour_weights(s: State, seat: int) -> list[float]:
     return weights
 
 
-def target_value(s: State, seat: int, target: int, weights: list[float]) -> float:
-    """What burning the target is worth to the seat: houses and objectives lost, a token, the new threat."""
+def house_worth(row: list[int], weights: list[float]) -> float:
+    """VP a district's houses are worth to the seat whose colour_weights these are."""
+    return sum(n * w for n, w in zip(row, weights, strict=True) if n)
+
+
+def target_value(s: State, seat: int, target: int, weights: list[float], worth: dict[int, float]) -> float:
+    """What burning the target is worth to the seat: houses and objectives lost, a token, the new threat.
+
+    worth memoises house_worth by district for one state and one set of weights (start it empty).
+    """
     if s.bands[target] > s.cones[target]:
         return 0.0  # R6: a free band covers the arriving cone; nothing burns
     geo = s.geo
     row = s.houses[target]
-    value = sum(n * w for n, w in zip(row, weights, strict=True) if n)
+    value = house_worth(row, weights)
     district = geo.ids[target]
     vp = geo.objective_vp[target]
     if vp and any(row):
@@ -70,9 +78,13 @@ def target_value(s: State, seat: int, target: int, weights: list[float]) -> floa
                 value += -vp if other == seat else vp / rivals
     if s.board_tokens[target] is not None:
         value += TOKEN_VALUE
+    cones, bands, houses = s.cones, s.bands, s.houses
     for e in geo.adjacent[target]:
-        if s.cones[e] <= s.bands[e]:
-            value += 0.5 * THREAT * sum(n * w for n, w in zip(s.houses[e], weights, strict=True) if n)
+        if cones[e] <= bands[e]:
+            near = worth.get(e)
+            if near is None:
+                near = worth[e] = house_worth(houses[e], weights)
+            value += 0.5 * THREAT * near
     return value
 
 
@@ -84,11 +96,11 @@ def fire_moves(s: State, seat: int, played: str | None) -> list[FireMove]:
     way the choice of source changes much.
     """
     geo = s.geo
-    cones, bands, demolished, burnable = s.cones, s.bands, s.demolished, geo.burnable
-    label = fire.burning_groups(s)
-    burning = [d for d, g in enumerate(label) if g != -1]
+    cones, bands = s.cones, s.bands
+    found = fire.groups(s)
+    label = found.label
     sources: dict[int, list[int]] = {}
-    for d in burning:
+    for d in found.live_members:
         if cones[d] >= 2:
             sources.setdefault(label[d], []).append(d)
     if not sources:
@@ -100,15 +112,7 @@ def fire_moves(s: State, seat: int, played: str | None) -> list[FireMove]:
         picks[group] = [canonical] + [d for d in options if d != canonical and bands[d] and cones[d] == bands[d] + 1]
     out: list[FireMove] = []
     for c in cards:
-        reach = geo.card_adjacent[c]
-        found: dict[int, set[int]] = {}
-        for d in burning:
-            group = label[d]
-            if group in sources:
-                for e in reach[d]:
-                    if burnable[e] and label[e] == -1 and not demolished[e]:
-                        found.setdefault(group, set()).add(e)
-        for group, targets in found.items():
+        for group, targets in fire.group_reach(s, c, label, found.live_members).items():
             for target in fire.best_class(s, targets):
                 out.extend(FireMove(None if played else c, d, target) for d in picks[group])
     return out
@@ -127,9 +131,10 @@ def _best_fire_move(s: State, seat: int, card: str | None, rng: random.Random) -
     weights = colour_weights(s, seat)
     best: tuple[FireMove, float] | None = None
     seen: dict[int, float] = {}
+    worth: dict[int, float] = {}
     for move in fire_moves(s, seat, card):
         if move.target not in seen:
-            seen[move.target] = target_value(s, seat, move.target, weights)
+            seen[move.target] = target_value(s, seat, move.target, weights, worth)
         value = seen[move.target] + NOISE * rng.random()
         if best is None or value > best[1]:
             best = (move, value)
@@ -174,7 +179,8 @@ def _fire_phase(s: State, seat: int, rng: random.Random) -> None:
         assert s.card is not None
         targets = fire.targets(s, s.card, s.source)
         weights = colour_weights(s, seat)
-        pick = max(targets, key=lambda t: target_value(s, seat, t, weights) + NOISE * rng.random())
+        worth: dict[int, float] = {}
+        pick = max(targets, key=lambda t: target_value(s, seat, t, weights, worth) + NOISE * rng.random())
         apply(s, seat, {"type": "spreadFire", "district": s.geo.ids[pick]})
         return
     if s.card is not None and s.moves_left == 0:
@@ -206,7 +212,7 @@ def _actions_phase(s: State, seat: int) -> None:
             sites = demolition_sites(s)
             if sites:
                 weights = colour_weights(s, seat)
-                value = {d: -sum(n * w for n, w in zip(s.houses[d], weights, strict=True) if n) for d in sites}
+                value = {d: -house_worth(s.houses[d], weights) for d in sites}
                 best = max(sites, key=value.__getitem__)
                 if value[best] < 0 and any(s.houses[e][c] for e in adjacent[best] for c in own):
                     action = {"type": "demolish", "district": ids[best]}
@@ -239,18 +245,26 @@ def _containing_band_move(s: State, own: list[int]) -> Action | None:
     """A step of the nearest free band towards a burning district next to own houses that the free bands in
     reach can contain this turn."""
     geo = s.geo
-    free = [d for d, bands in enumerate(s.bands) if bands > s.cones[d]]
+    cones, bands, houses, ap = s.cones, s.bands, s.houses, s.ap
+    free = [d for d, (c, b) in enumerate(zip(cones, bands, strict=True)) if b > c]
     if not free:
         return None
+    units_free = sum(bands[b] - cones[b] for b in free)
+    crossable: list[bool] | None = None
     best: tuple[int, int, list[int]] | None = None  # steps of the first band, band, its path's next steps
-    for t, cones in enumerate(s.cones):
-        need = cones - s.bands[t]
-        if need <= 0 or need > 2 or t == geo.origin or not any(
-                s.houses[x][c] for x in geo.adjacent[t] for c in own):
+    for t, (c, b) in enumerate(zip(cones, bands, strict=True)):
+        need = c - b
+        if need <= 0 or need > 2 or need > units_free or t == geo.origin:
             continue
-        dist, hop = band_paths(s, t)
-        units = sorted(dist[b] for b in free for _ in range(s.bands[b] - s.cones[b]))
-        if len(units) < need or sum(units[:need]) > s.ap:
+        # A band already found at k steps is beaten only from fewer steps: at most k - 1, need units at most ap.
+        if not in_reach(s, t, free, need, ap) or (best is not None and not in_reach(s, t, free, 1, best[0] - 1)):
+            continue
+        if not any(houses[x][colour] for x in geo.adjacent[t] for colour in own):
+            continue
+        crossable = band_crossable(s) if crossable is None else crossable
+        dist, hop = band_paths(s, t, ap, crossable)
+        units = sorted(dist[f] for f in free for _ in range(bands[f] - cones[f]))
+        if sum(units[:need]) > ap:
             continue
         first = min(free, key=dist.__getitem__)
         if best is None or dist[first] < best[0]:

@@ -50,41 +50,37 @@ def pawn_reach(geo: Geometry) -> Reach:
     return reach
 
 
-def live_groups(s: State) -> tuple[list[int], set[int]]:
-    """Burning groups (fire.burning_groups) and those able to spread: holding a district with >= 2 cones (R1)."""
-    label = fire.burning_groups(s)
-    cones = s.cones
-    return label, {g for d, g in enumerate(label) if g != -1 and cones[d] >= 2}
-
-
 def rating(s: State, seat: int) -> float:
     """The seat's R17 score less what the fire threatens, plus put-outs in reach, against the rivals' mean."""
     geo = s.geo
     own = s.colours[seat]
     cones, bands, houses = s.cones, s.bands, s.houses
-    label, live = live_groups(s)
-    objectives = {geo.index[o] for o in s.objectives[seat]}
-    mine = other = 0
+    found = fire.groups(s)
+    label, live = found.label, found.live
+    adjacent = geo.adjacent
+    totals = list(map(sum, houses))
+    mine = sum([row[c] for row in houses for c in own])
+    other = sum(totals) - mine
+    # Exposure: the standing houses of districts that are not burning but border a group that can spread,
+    # added up by district index.
     own_risk = other_risk = 0.0
-    objective_vp = 0.0
-    for d, row in enumerate(houses):
-        total = sum(row)
+    exposed: dict[int, float] = {}
+    bordering = {e for d in found.live_members for e in adjacent[d] if label[e] == -1}
+    for d in sorted(bordering):
+        total = totals[d]
         if not total:
             continue
-        held = sum(row[c] for c in own)
-        mine += held
-        other += total - held
-        burning = label[d] != -1
-        risk = 0.0
-        if not burning:
-            groups = {label[e] for e in geo.adjacent[d] if label[e] in live}
-            risk = EXPOSURE[min(len(groups), 3)]
-            if risk and bands[d] > cones[d]:
-                risk *= GUARDED
-            own_risk += 2 * held * risk
-            other_risk += 2 * (total - held) * risk
-        if d in objectives and not burning:
-            objective_vp += geo.objective_vp[d] * (1 - risk)
+        risk = EXPOSURE[min(len({label[e] for e in adjacent[d] if label[e] in live}), 3)]
+        if bands[d] > cones[d]:
+            risk *= GUARDED
+        held = sum([houses[d][c] for c in own])
+        own_risk += 2 * held * risk
+        other_risk += 2 * (total - held) * risk
+        exposed[d] = risk
+    objective_vp = 0.0
+    for d in sorted({geo.index[o] for o in s.objectives[seat]}):
+        if totals[d] and label[d] == -1:
+            objective_vp += geo.objective_vp[d] * (1 - exposed.get(d, 0.0))
     put_out = s.put_out[seat]
     mine_total = (2 * mine - own_risk + put_out + objective_vp + token_value(s.tokens[seat])
                   + HERO_VP * (s.hero == seat) + _reach(s, seat))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from domain.greatfire.components import Components
 from domain.greatfire.geometry import Geometry
@@ -44,6 +44,53 @@ _FIELDS = (
     "npc_stage", "npc_card", "priority_deck", "priority_discard", "npc_priority", "movement_deck",
     "movement_discard", "npc_objective", "npc_target", "npc_bands", "npc_choice", "npc_intensify",
 )
+# The same fields by how copy_into copies them; it rebuilds rng, options, npc_choice and npc_bands itself
+# (tests/greatfire/test_state.py checks that these cover _FIELDS).
+_SHARED = (  # immutable values
+    "seats", "seed", "version", "phase", "turn", "start", "supply", "hero", "card", "source", "moves_left",
+    "double_played", "ap", "to_place", "place_reason", "place_returned", "turns_left", "npc_stage", "npc_card",
+    "npc_priority", "npc_objective", "npc_target", "npc_intensify",
+)
+_FLAT_LISTS = (
+    "queue", "cones", "bands", "demolished", "board_tokens", "deck", "box", "discard", "put_out",
+    "priority_deck", "priority_discard", "movement_deck", "movement_discard",
+)
+_NESTED_LISTS = ("houses", "hands", "colours", "pawn_colours", "pawns", "objectives", "tokens")
+_FLAT, _NESTED = "flat", "nested"
+# how to_dict and load copy each field (None: _special); phase and rng are converted, the rest kept as they are
+_KINDS: dict[str, str | None] = {**dict.fromkeys(_SHARED, ""), **dict.fromkeys(_FLAT_LISTS, _FLAT),
+                                 **dict.fromkeys(_NESTED_LISTS, _NESTED), "phase": None}
+
+
+def _copied(name: str, value: Any, out: bool) -> Any:
+    """A field's value copied by its kind, in its saved form (out) or the state's."""
+    kind = _KINDS.get(name)
+    if kind is _FLAT:
+        return value[:]
+    if kind is _NESTED:
+        return [row[:] for row in value]
+    if kind is None:
+        return _special(name, value, out)
+    return value
+
+
+def _special(name: str, value: Any, out: bool) -> Any:
+    """The saved form (out) or the state's form of a field copied its own way."""
+    if name == "rng":
+        return value.state if out else Rng(value)
+    if name == "phase":
+        return value.value if out else Phase(value)
+    if name == "npc_bands":
+        return None if value is None else [row[:] for row in value]
+    return None if value is None else dict(value)  # options, npc_choice
+
+
+class BurningGroups(NamedTuple):
+    """The connected groups of burning districts (R2), as fire.groups finds them."""
+
+    label: tuple[int, ...]          # [district] -> its group, -1 when not burning
+    live: frozenset[int]            # groups holding a district with >= 2 cones: a cone may leave them (R1)
+    live_members: tuple[int, ...]   # the districts of the live groups, by index
 
 
 class State:
@@ -99,10 +146,13 @@ class State:
     npc_bands: list[list[int]] | None  # bands still to move: [district, steps]; None until selected
     npc_choice: dict[str, Any] | None  # the tie the conducting seat must break: {"kind", "options"}
     npc_intensify: bool            # the flip uncovered a stack card: intensify at the end (R20)
+    # derived, not saved: the cones and bands fire.groups last labelled, and its answer
+    groups_cache: tuple[tuple[int, ...], tuple[int, ...], BurningGroups] | None
 
     def __init__(self, geo: Geometry, comps: Components) -> None:
         self.geo = geo
         self.comps = comps
+        self.groups_cache = None
 
     # ----- predicates the rules share (R1-R6 words) -------------------------------------------
     def burning(self, d: int) -> bool:
@@ -115,42 +165,34 @@ class State:
 
     def seat_houses(self, seat: int) -> int:
         """Houses of the seat's colour(s) still on the map."""
-        return sum(row[c] for row in self.houses for c in self.colours[seat])
+        return sum([row[c] for row in self.houses for c in self.colours[seat]])
 
     # ----- serialisation ---------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        """Return every fact as JSON-able data."""
-        out: dict[str, Any] = {}
-        for name in _FIELDS:
-            value = getattr(self, name)
-            if name == "rng":
-                value = value.state
-            elif name == "phase":
-                value = value.value
-            elif isinstance(value, list):
-                value = [list(v) if isinstance(v, list) else v for v in value]
-            elif isinstance(value, dict):
-                value = dict(value)
-            out[name] = value
-        return out
+        """Return every fact as JSON-able data (each list copied once, by its field's kind)."""
+        mine = vars(self)
+        return {name: _copied(name, mine[name], out=True) for name in _FIELDS}
 
     def load(self, data: dict[str, Any]) -> None:
-        """Set every fact from to_dict() output."""
+        """Set every fact from to_dict() output (each list copied once, by its field's kind)."""
         missing = [name for name in _FIELDS if name not in data]
         if missing:
             raise ValueError(f"match data lacks {', '.join(missing)}")
+        mine = vars(self)
         for name in _FIELDS:
-            value = data[name]
-            if name == "rng":
-                value = Rng(value)
-            elif name == "phase":
-                value = Phase(value)
-            elif isinstance(value, list):
-                value = [list(v) if isinstance(v, list) else v for v in value]
-            elif isinstance(value, dict):
-                value = dict(value)
-            setattr(self, name, value)
+            mine[name] = _copied(name, data[name], out=False)
 
     def copy_into(self, other: State) -> None:
-        """Copy every fact into another state (used by clone)."""
-        other.load(self.to_dict())
+        """Copy every fact into another state (used by clone), as load(to_dict()) would but copying once."""
+        mine, theirs = vars(self), vars(other)
+        for name in _SHARED:
+            theirs[name] = mine[name]
+        for name in _FLAT_LISTS:
+            theirs[name] = mine[name][:]
+        for name in _NESTED_LISTS:
+            theirs[name] = [row[:] for row in mine[name]]
+        other.rng = Rng(self.rng.state)
+        other.options = dict(self.options)
+        other.npc_choice = None if self.npc_choice is None else dict(self.npc_choice)
+        other.npc_bands = None if self.npc_bands is None else [row[:] for row in self.npc_bands]
+        other.groups_cache = self.groups_cache

@@ -92,7 +92,7 @@ def apply_turn(s: State, seat: int, action: Action, events: list[Event]) -> None
 def _after_move(s: State, events: list[Event]) -> None:
     """After a fire move: a granted extra move, the pause that may end the fire phase (R7, R18b), or actions."""
     assert s.card is not None
-    has_move = bool(fire.sources(s, s.card))
+    has_move = fire.has_move(s, s.card)
     if s.moves_left and has_move:
         return
     s.moves_left = 0
@@ -184,4 +184,4 @@ def next_player(s: State, events: list[Event]) -> None:
 
 def fire_cards_left(s: State) -> int:
     """Fire cards still in the deck (stack cards not counted)."""
-    return sum(1 for c in s.deck if not c.startswith("#"))
+    return sum([not c.startswith("#") for c in s.deck])

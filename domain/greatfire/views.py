@@ -34,9 +34,10 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
             "pawns": pawns_at.get(d, []),
         }
     hidden = bool(s.options.get("hiddenColours")) and not over
+    standing = [sum(column) for column in zip(*s.houses, strict=True)]  # [colour] -> houses on the map
     players = []
     for owner in range(s.seats):
-        lost = sum(HOUSES_PER_COLOUR - _standing(s, c) for c in s.colours[owner])
+        lost = sum(HOUSES_PER_COLOUR - standing[c] for c in s.colours[owner])
         row: dict[str, Any] = {
             "seat": owner,
             "colours": None if hidden else [colours[c] for c in s.colours[owner]],
@@ -69,7 +70,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "discardPile": len(s.discard),
         "discardCards": {card: s.discard.count(card) for card in CARDS},  # played or flipped face up
         "turnsLeft": s.turns_left,
-        "scoreTrack": {colours[c]: HOUSES_PER_COLOUR - _standing(s, c) for c in range(len(colours))},
+        "scoreTrack": {colours[c]: HOUSES_PER_COLOUR - standing[c] for c in range(len(colours))},
         "hero": s.hero,
         "players": players,
         "stage": _stage(s),
@@ -81,10 +82,6 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
     if over:
         out["result"] = result(s)
     return out
-
-
-def _standing(s: State, colour: int) -> int:
-    return sum(row[colour] for row in s.houses)
 
 
 def _secrets(s: State, seat: int) -> dict[str, Any]:
