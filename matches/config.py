@@ -23,6 +23,7 @@ class Settings:
     finished_ttl: int = 7 * 24 * 3600      # seconds a finished match is kept
     waiting_ttl: int = 24 * 3600           # seconds an unfilled match is kept
     idempotency_ttl: int = 24 * 3600       # seconds an idempotency key remembers its outcome
+    idempotency_kept: int = 64             # idempotency records a match keeps (the oldest goes first)
     steps_per_job: int = 200               # automated steps one worker job may run before handing on
     seconds_per_job: float = 20.0          # ...and seconds (search bots think for seconds; RQ kills a job at 300)
     max_body_bytes: int = 64 * 1024
@@ -72,8 +73,9 @@ class Settings:
         tick = seconds("FIREBREAK_TICK_SECONDS", base.tick_seconds)
         stall = seconds("FIREBREAK_STALL_SECONDS", base.stall_seconds)
         abandoned = num("FIREBREAK_ABANDONED_TTL", base.abandoned_ttl)
+        kept = num("FIREBREAK_IDEMPOTENCY_KEPT", base.idempotency_kept)
         for name, value in (("FIREBREAK_TICK_SECONDS", tick), ("FIREBREAK_STALL_SECONDS", stall),
-                            ("FIREBREAK_ABANDONED_TTL", abandoned)):
+                            ("FIREBREAK_ABANDONED_TTL", abandoned), ("FIREBREAK_IDEMPOTENCY_KEPT", kept)):
             if value <= 0:  # a zero tick would spin; a zero stall would let reconcilers claim one entry twice
                 raise ValueError(f"{name} must be above 0")
         return cls(
@@ -84,6 +86,7 @@ class Settings:
             finished_ttl=num("FIREBREAK_FINISHED_TTL", base.finished_ttl),
             waiting_ttl=num("FIREBREAK_WAITING_TTL", base.waiting_ttl),
             idempotency_ttl=num("FIREBREAK_IDEMPOTENCY_TTL", base.idempotency_ttl),
+            idempotency_kept=kept,
             steps_per_job=num("FIREBREAK_STEPS_PER_JOB", base.steps_per_job),
             seconds_per_job=float(env.get("FIREBREAK_SECONDS_PER_JOB", base.seconds_per_job)),
             max_body_bytes=num("FIREBREAK_MAX_BODY_BYTES", base.max_body_bytes),

@@ -26,18 +26,31 @@ def state(match_id: str) -> str:
 
 
 def log(match_id: str) -> str:
-    """List: one JSON entry per applied step ({"seat", "action"} or {"system": true})."""
+    """List: the applied steps in order, the oldest folded into packed chunks (see matches/history.py)."""
     return f"match:{{{match_id}}}:log"
 
 
 def events(match_id: str) -> str:
-    """Stream: entry id "<version>-0", field events = the step's JSON events (with audiences)."""
+    """Stream of the newest steps (history.EVENTS_KEPT): entry id "<version>-0", field events = the step's JSON
+    events (with audiences); older steps' events are replayed from the log."""
     return f"match:{{{match_id}}}:events"
 
 
-def idempotency(match_id: str, seat: int, key: str) -> str:
-    """String with a TTL: the first outcome of an act with this idempotency key."""
-    return f"match:{{{match_id}}}:idem:{seat}:{key}"
+def idempotency(match_id: str) -> str:
+    """Hash with a TTL: "<seat>:<key>" -> "<time>|<first outcome JSON>" of acts sent with an idempotency key, at
+    most Settings.idempotency_kept records, each honoured for Settings.idempotency_ttl seconds."""
+    return f"match:{{{match_id}}}:idem"
+
+
+def idempotency_field(seat: int, key: str) -> str:
+    """A seat's idempotency key's field in the idempotency hash."""
+    return f"{seat}:{key}"
+
+
+def archive(match_id: str) -> str:
+    """String with the finished match's time to live: the whole match packed in one value (meta, seats, state,
+    log), which replaces its other keys once it is over (the idempotency hash stays until it expires)."""
+    return f"match:{{{match_id}}}:archive"
 
 
 def job_guard(match_id: str, version: int) -> str:
@@ -62,7 +75,8 @@ def due(queue: str) -> str:
     service step's watchdog, a running turn clock's deadline, the abandonment time), for the matches served on
     that queue.
 
-    Not written in one script with the match (another Redis, or another slot): a write that may leave the
+    On one plain Redis the commit script writes it with the step. On a separate queue Redis it cannot be written
+    in one script with the match (another Redis, or another slot): a write that may leave the
     service something to do is preceded by a "look soon" entry (ZADD LT now + stall_seconds) and followed by
     the exact time (store.MatchStore.commit), so a crash in between leaves an entry too early (harmless: the
     reconciler finds nothing due and reschedules or drops it), never a missing or late one.

@@ -3,100 +3,19 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import secrets
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
 from redis.asyncio import Redis
 
-from matches import connections, keys
+from matches import connections, history, keys, packing, scripts
 from matches.clocks import Clock, Timing
 from matches.config import Settings
 
-# Store a new waiting match. KEYS: meta, state (one hash slot); ARGV: meta fields (a JSON object of strings),
-# state data, ttl.
-_CREATE = """
-for name, value in pairs(cjson.decode(ARGV[1])) do redis.call('HSET', KEYS[1], name, value) end
-redis.call('HSET', KEYS[2], 'v', 0, 'data', ARGV[2])
-redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
-redis.call('EXPIRE', KEYS[2], tonumber(ARGV[3]))
-return 1
-"""
-
-# Commit one step atomically: the version must still be the one the step was computed from.
-# KEYS: state, log, events, meta, seats, idempotency (one hash slot; the last only written when ARGV[6] ~= '').
-# ARGV: version, data, log entry, events, status, idempotency outcome, idempotency ttl, expire-after (0: keep),
-# more meta fields (a JSON object of strings). The due-set lives on the queue Redis: see MatchStore.commit.
-_COMMIT = """
-local v = tonumber(redis.call('HGET', KEYS[1], 'v'))
-if v ~= tonumber(ARGV[1]) then return {0, v or -1} end
-local nv = v + 1
-redis.call('HSET', KEYS[1], 'v', nv, 'data', ARGV[2])
-redis.call('RPUSH', KEYS[2], ARGV[3])
-redis.call('XADD', KEYS[3], nv .. '-0', 'events', ARGV[4])
-redis.call('HSET', KEYS[4], 'status', ARGV[5], 'version', nv)
-for name, value in pairs(cjson.decode(ARGV[9])) do redis.call('HSET', KEYS[4], name, value) end
-if ARGV[6] ~= '' then redis.call('SET', KEYS[6], ARGV[6], 'EX', tonumber(ARGV[7])) end
-local ttl = tonumber(ARGV[8])
-if ttl > 0 then
-  for i = 1, 5 do redis.call('EXPIRE', KEYS[i], ttl) end
-end
-return {1, nv}
-"""
-
-# On the queue Redis: set when the service must next look at a match as of a version, unless a later version's
-# time is already there (writes from two versions may arrive in either order). KEYS: due-set, due versions;
-# ARGV: match id, version, due time ('': off the due-set).
-_SET_DUE = """
-local known = tonumber(redis.call('HGET', KEYS[2], ARGV[1]))
-if known and known > tonumber(ARGV[2]) then return 0 end
-if ARGV[3] == '' then
-  redis.call('ZREM', KEYS[1], ARGV[1])
-  redis.call('HDEL', KEYS[2], ARGV[1])
-else
-  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
-  redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
-end
-return 1
-"""
-
-# Read a match in one round trip, as one snapshot. KEYS: meta, seats, state. (A script rather than a pipeline:
-# redis-py's asyncio cluster pipeline, mixed with other commands under load, closed connections that other
-# requests were using.)
-_LOAD = """
-return {redis.call('HGETALL', KEYS[1]), redis.call('HGETALL', KEYS[2]), redis.call('HGETALL', KEYS[3])}
-"""
-
-# Claim a seat of a waiting match. KEYS: meta, seats, state, log, events; ARGV: seat (-1: first free), seat
-# record, seat count, now, waiting ttl. The claim that fills the match starts it: its clocks and abandonment
-# time count from now, and its keys stop expiring (the caller wrote a due entry "look soon" before, and sets
-# the exact due time after); a claim that does not fill it gives the seats the waiting match's time to live.
-_CLAIM = """
-if redis.call('HGET', KEYS[1], 'status') ~= 'waiting' then return {-1, 0} end
-local n = tonumber(ARGV[3])
-local seat = tonumber(ARGV[1])
-if seat < 0 then
-  for s = 0, n - 1 do
-    if redis.call('HSETNX', KEYS[2], s, ARGV[2]) == 1 then seat = s; break end
-  end
-  if seat < 0 then return {-2, 0} end
-elseif redis.call('HSETNX', KEYS[2], seat, ARGV[2]) == 0 then
-  return {-2, 0}
-end
-local full = 0
-if redis.call('HLEN', KEYS[2]) == n then
-  redis.call('HSET', KEYS[1], 'status', 'active', 'at', ARGV[4], 'lastHuman', ARGV[4])
-  for i = 1, 5 do redis.call('PERSIST', KEYS[i]) end
-  full = 1
-else
-  redis.call('EXPIRE', KEYS[2], tonumber(ARGV[5]))
-end
-return {seat, full}
-"""
-
-
+REPLAYS_KEPT = 16  # replayed histories an API process keeps (a long match's is a few hundred KB)
 CURSOR_SLACK = 100  # matches created in the very same instant as the cursor's that a page may skip past
 
 
@@ -123,7 +42,7 @@ class Loaded:
 
     def meta_options(self) -> dict[str, Any]:
         """The options the match was created with."""
-        options: dict[str, Any] = json.loads(self.meta.get("options", "{}"))
+        options: dict[str, Any] = packing.loads(self.meta.get("options", "{}"))
         return options
 
     def timing(self) -> Timing:
@@ -182,13 +101,23 @@ class MatchStore:
         self.redis: Any = redis  # decode_responses=True: replies are str; redis-py's stubs cannot say so
         self.queue: Any = redis if queue is None else queue
         self.settings = settings
-        self._create = connections.Script(redis, _CREATE)
-        self._commit = connections.Script(redis, _COMMIT)
-        self._claim = connections.Script(redis, _CLAIM)
-        self._load = connections.Script(redis, _LOAD)
-        self._set_due = connections.Script(self.queue, _SET_DUE)
+        # On one plain Redis the commit also writes the due-set, in the same script (no "look soon" needed).
+        self.one_redis = self.queue is redis
+        self._create = connections.Script(redis, scripts.CREATE)
+        self._commit = connections.Script(redis, scripts.COMMIT)
+        self._claim = connections.Script(redis, scripts.CLAIM)
+        self._load = connections.Script(redis, scripts.LOAD)
+        self._status = connections.Script(redis, scripts.STATUS)
+        self._events = connections.Script(redis, scripts.EVENTS)
+        self._remember = connections.Script(redis, scripts.REMEMBER)
+        self._fold = connections.Script(redis, scripts.FOLD)
+        self._archive = connections.Script(redis, scripts.ARCHIVE)
+        self._set_due = connections.Script(self.queue, scripts.SET_DUE)
         self.due_key = keys.due(settings.queue)
         self.due_versions_key = keys.due_versions(settings.queue)
+        # the whole replayed history of a few matches, by (match id, its length): pages and resuming
+        # subscribers of the same match (a finished one above all, whose history no longer changes) replay once
+        self._replays: OrderedDict[tuple[str, int], list[tuple[int, list[Any]]]] = OrderedDict()
 
     async def create(self, title: str, seats: int, options: dict[str, Any], seed: int,
                      data: dict[str, Any], clock: Clock | None = None) -> tuple[str, str]:
@@ -196,33 +125,39 @@ class MatchStore:
         match_id = secrets.token_hex(8)
         host_token = secrets.token_urlsafe(24)
         now = time.time()
-        meta = {"title": title, "seats": str(seats), "options": json.dumps(options), "seed": str(seed),
+        meta = {"title": title, "seats": str(seats), "options": packing.dumps(options), "seed": str(seed),
                 "status": "waiting", "created": repr(now), "version": "0", "hostHash": hash_token(host_token),
                 **({"clock": clock.to_json()} if clock is not None else {})}
         await self._create(keys=[keys.meta(match_id), keys.state(match_id)],
-                           args=[json.dumps(meta), json.dumps(data), self.settings.waiting_ttl])
+                           args=[packing.dumps(meta), packing.dumps(data), self.settings.waiting_ttl])
         await self.queue.zadd(keys.lobby("waiting"), {match_id: now})
         return match_id, host_token
 
     async def load(self, match_id: str) -> Loaded | None:
-        """Read meta, seats and state together; None for an unknown (or expired) match."""
+        """Read meta, seats and state together (a finished match's from its archive); None for an unknown (or
+        expired) match."""
         if not _valid_id(match_id):
             return None
-        meta, seats, state = (_pairs(flat) for flat in await self._load(
-            keys=[keys.meta(match_id), keys.seats(match_id), keys.state(match_id)]))
+        flat_meta, flat_seats, flat_state, archived = await self._load(keys=[
+            keys.meta(match_id), keys.seats(match_id), keys.state(match_id), keys.archive(match_id)])
+        if archived:
+            record = packing.unpack(archived)
+            return Loaded(id=match_id, meta=record["meta"], seats={int(k): v for k, v in record["seats"].items()},
+                          version=int(record["v"]), data=record["data"])
+        meta, state = _pairs(flat_meta), _pairs(flat_state)
         if not meta or not state:
             return None
         return Loaded(
             id=match_id,
             meta=meta,
-            seats={int(k): json.loads(v) for k, v in seats.items()},
+            seats={int(k): packing.loads(v) for k, v in _pairs(flat_seats).items()},
             version=int(state["v"]),
-            data=json.loads(state["data"]),
+            data=packing.loads(state["data"]),
         )
 
     async def status(self, match_id: str) -> str | None:
         """The match's status (waiting, active, over), or None for an unknown (or expired) match."""
-        status: str | None = await self.redis.hget(keys.meta(match_id), "status")
+        status: str | None = await self._status(keys=[keys.meta(match_id), keys.archive(match_id)])
         return status
 
     async def claim_seat(self, match_id: str, seat: int | None, record: dict[str, Any],
@@ -232,7 +167,7 @@ class MatchStore:
         await self.look_soon(match_id, now)  # this claim may start the match
         result = await self._claim(keys=[keys.meta(match_id), keys.seats(match_id), keys.state(match_id),
                                          keys.log(match_id), keys.events(match_id)],
-                                   args=[-1 if seat is None else seat, json.dumps(record), seat_count, repr(now),
+                                   args=[-1 if seat is None else seat, packing.dumps(record), seat_count, repr(now),
                                          self.settings.waiting_ttl])
         got, full = int(result[0]), bool(int(result[1]))
         if got == -1:
@@ -248,33 +183,72 @@ class MatchStore:
 
     async def commit(self, loaded: Loaded, data: dict[str, Any], entry: dict[str, Any],
                      events: list[dict[str, Any]], over: bool, timing: Timing, due: float | None,
-                     idempotency: tuple[str, str] | None = None, reason: str | None = None) -> Committed:
+                     idempotency: tuple[str, dict[str, Any]] | None = None, reason: str | None = None) -> Committed:
         """Save one applied step if the stored version is still loaded.version (compare-and-set).
 
-        In the same atomic write: the new timing (meta), the idempotency outcome (key, outcome JSON) and the
-        reason an ending match ended. Around it, on the queue Redis: the due entry "look soon" before, the
-        match's due time (None: off the due-set) after.
+        In the same atomic write: the new timing (meta), the idempotency outcome (field, outcome) and the
+        reason an ending match ended; on one plain Redis also the match's due time (None: off the due-set).
+        On a separate queue Redis: the due entry "look soon" before, the due time after. Then, now and then, the
+        log's oldest entries are folded into a packed chunk, and a match that ended is archived.
         """
         match_id = loaded.id
-        idem_key, idem_value = idempotency or (keys.idempotency(match_id, -1, "-"), "")
-        await self.look_soon(match_id)
+        idem_field, idem_record = "", ""
+        if idempotency is not None:
+            idem_field, idem_record = idempotency[0], _idempotency_record(idempotency[1])
+        match_keys = [keys.state(match_id), keys.log(match_id), keys.events(match_id), keys.meta(match_id),
+                      keys.seats(match_id), keys.idempotency(match_id)]
+        due_text = "" if over or due is None else repr(due)
+        if self.one_redis:
+            match_keys += [self.due_key, self.due_versions_key]
+        else:
+            await self.look_soon(match_id)
         result = await self._commit(
-            keys=[keys.state(match_id), keys.log(match_id), keys.events(match_id), keys.meta(match_id),
-                  keys.seats(match_id), idem_key],
-            args=[loaded.version, json.dumps(data), json.dumps(entry), json.dumps(events),
-                  "over" if over else "active", idem_value, self.settings.idempotency_ttl,
-                  self.settings.finished_ttl if over else 0,
-                  json.dumps({**timing.fields(), **({"reason": reason} if reason else {})})],
+            keys=match_keys,
+            args=[loaded.version, packing.dumps(data), packing.dumps(entry), packing.dumps(events),
+                  "over" if over else "active", idem_field, idem_record, self.settings.idempotency_ttl,
+                  self.settings.idempotency_kept, self.settings.finished_ttl if over else 0,
+                  packing.dumps({**timing.fields(), **({"reason": reason} if reason else {})}),
+                  history.EVENTS_KEPT, match_id, due_text],
         )
         committed = Committed(bool(int(result[0])), int(result[1]))
-        if committed.ok:
+        if not committed.ok:
+            return committed
+        if not self.one_redis:
             await self.set_due(match_id, committed.version, None if over else due)
-        if committed.ok and over:
+        items = int(result[2])
+        chunks = (committed.version - items) // (history.CHUNK - 1)  # version = chunks * CHUNK + plain entries
+        if items - chunks >= history.CHUNK:
+            await self.fold_log(match_id, chunks)
+        if over:
             pipe = self.queue.pipeline(transaction=False)
             pipe.zrem(keys.lobby("active"), match_id)
             pipe.zadd(keys.lobby("over"), {match_id: time.time()})
             await pipe.execute()
+            await self.archive(match_id, committed.version)
         return committed
+
+    async def fold_log(self, match_id: str, chunks: int) -> bool:
+        """Fold the log's oldest whole runs of plain entries (after `chunks` packed chunks) into packed chunks;
+        return whether this call did (another process may have)."""
+        items: list[str] = await self.redis.lrange(keys.log(match_id), chunks, -1)
+        before, packed, folded = history.foldable(items)
+        if not packed:
+            return False
+        done = await self._fold(keys=[keys.log(match_id)], args=[chunks + before, folded, *packed])
+        return bool(int(done))
+
+    async def archive(self, match_id: str, version: int) -> bool:
+        """Replace a finished match's keys by one packed value (its replay still served from the log inside);
+        return whether this call did."""
+        loaded = await self.load(match_id)
+        if loaded is None or loaded.status != "over" or loaded.version != version:
+            return False
+        log = history.entries(await self.redis.lrange(keys.log(match_id), 0, -1))
+        record = {"meta": loaded.meta, "seats": loaded.seats, "v": version, "data": loaded.data, "log": log}
+        done = await self._archive(keys=[keys.meta(match_id), keys.seats(match_id), keys.state(match_id),
+                                         keys.log(match_id), keys.events(match_id), keys.archive(match_id)],
+                                   args=[version, packing.pack(record)])
+        return bool(int(done))
 
     async def look_soon(self, match_id: str, now: float | None = None) -> None:
         """Make the match due within stall_seconds at the latest (an earlier due time stays): written before a
@@ -296,29 +270,68 @@ class MatchStore:
         return await self.set_due(match_id, version, due)
 
     async def remembered(self, match_id: str, seat: int, key: str) -> dict[str, Any] | None:
-        """The first outcome of an act with this idempotency key, if any."""
-        raw = await self.redis.get(keys.idempotency(match_id, seat, key))
-        return None if raw is None else json.loads(raw)
+        """The first outcome of an act with this idempotency key, if it is still honoured."""
+        raw = await self.redis.hget(keys.idempotency(match_id), keys.idempotency_field(seat, key))
+        return None if raw is None else self._honoured(raw)
 
     async def remember(self, match_id: str, seat: int, key: str, outcome: dict[str, Any]) -> dict[str, Any]:
         """Remember a refused act's outcome unless one is already there; return the one that holds."""
-        full = keys.idempotency(match_id, seat, key)
-        if await self.redis.set(full, json.dumps(outcome), nx=True, ex=self.settings.idempotency_ttl):
-            return outcome
-        raw = await self.redis.get(full)
-        return outcome if raw is None else json.loads(raw)
+        record = _idempotency_record(outcome)
+        raw = await self._remember(keys=[keys.idempotency(match_id)],
+                                   args=[keys.idempotency_field(seat, key), record, self.settings.idempotency_ttl,
+                                         self.settings.idempotency_kept])
+        return self._honoured(raw) or outcome
+
+    def _honoured(self, record: str) -> dict[str, Any] | None:
+        """A stored idempotency record's outcome, or None once it is older than idempotency_ttl."""
+        at, _, outcome = record.partition("|")
+        if float(at) + self.settings.idempotency_ttl < time.time():
+            return None
+        answer: dict[str, Any] = packing.loads(outcome)
+        return answer
 
     async def events_after(self, match_id: str, after: int, count: int = 1000) -> list[tuple[int, list[Any]]]:
-        """The stored steps after a version: (version, events) in order."""
-        rows = await self.redis.xrange(keys.events(match_id), min=f"({after}-0", max="+", count=count)
-        return [(int(entry_id.split("-")[0]), json.loads(fields["events"])) for entry_id, fields in rows]
+        """The stored steps after a version: (version, events) in order, at most count. The stream holds the
+        newest steps; older ones (and a finished match's) are replayed from the seed and log."""
+        rows, version = await self._events(keys=[keys.events(match_id), keys.state(match_id)],
+                                           args=[after, count])
+        steps = [(int(entry_id.split("-")[0]), packing.loads(fields[1])) for entry_id, fields in rows]
+        if 0 <= int(version) <= after or (steps and steps[0][0] == after + 1):
+            return steps
+        key = (match_id, int(version))  # -1: archived, its history final
+        replayed = self._replays.get(key)
+        if replayed is None:
+            record = await self.history(match_id)
+            if record is None or record[1] <= after:
+                return steps
+            meta, length, log = record
+            key = (match_id, length if int(version) >= 0 else -1)
+            replayed = self._replays[key] = history.replay(meta, log, 0, length)
+            while len(self._replays) > REPLAYS_KEPT:
+                self._replays.popitem(last=False)
+        self._replays.move_to_end(key)
+        return replayed[max(0, after):max(0, after) + count]
+
+    async def history(self, match_id: str) -> tuple[dict[str, str], int, list[dict[str, Any]]] | None:
+        """The meta, version and whole log of a live or archived match (None: gone)."""
+        archived = await self.redis.get(keys.archive(match_id))
+        if not archived:
+            meta: dict[str, str] = await self.redis.hgetall(keys.meta(match_id))
+            log = history.entries(await self.redis.lrange(keys.log(match_id), 0, -1))
+            if meta and log:  # (a commit in between only adds steps: the log is read after the meta)
+                return meta, len(log), log
+            archived = await self.redis.get(keys.archive(match_id))  # archived meanwhile?
+        if not archived:
+            return None
+        record = packing.unpack(archived)
+        return record["meta"], int(record["v"]), record["log"]
 
     async def wait_events(self, match_id: str, after: int, block_ms: int) -> list[tuple[int, list[Any]]]:
         """Block up to block_ms for steps after a version (a Redis Stream read; resumable by version)."""
         reply = await self.redis.xread({keys.events(match_id): f"{after}-0"}, count=500, block=block_ms)
         out: list[tuple[int, list[Any]]] = []
         for _stream, rows in reply or []:
-            out.extend((int(entry_id.split("-")[0]), json.loads(fields["events"])) for entry_id, fields in rows)
+            out.extend((int(entry_id.split("-")[0]), packing.loads(fields["events"])) for entry_id, fields in rows)
         return out
 
     async def list_ids(self, status: str, first: int, after: str | None) -> tuple[list[str], bool, str | None]:
@@ -347,6 +360,11 @@ class MatchStore:
         """Drop lobby entries whose match has expired."""
         if match_ids:
             await self.queue.zrem(keys.lobby(status), *match_ids)
+
+
+def _idempotency_record(outcome: dict[str, Any]) -> str:
+    """An idempotency hash value: when it was written, then the outcome (read back by MatchStore._honoured)."""
+    return f"{time.time()!r}|{packing.dumps(outcome)}"
 
 
 def _pairs(flat: list[str]) -> dict[str, str]:

@@ -29,7 +29,7 @@ from redis import Redis
 from redis.asyncio import Redis as AsyncRedis
 
 from domain import titles
-from matches import keys
+from matches import history, keys, packing
 from matches.config import Settings
 from matches.lobby import Lobby
 from matches.pipeline import Pipeline
@@ -308,16 +308,24 @@ def check_event_log(c: Client, s: Setup, final_version: int) -> None:
 # ----- the store, read directly --------------------------------------------------------------------------
 
 def stored(redis: Redis, match_id: str) -> dict[str, Any]:
-    """The version, log and event stream length as Redis holds them."""
-    st: Any = redis.hgetall(keys.state(match_id))
-    stream: Any = redis.xrange(keys.events(match_id))
-    return {
-        "version": int(st["v"]),
-        "data": json.loads(st["data"]),
-        "log": [json.loads(x) for x in cast(Any, redis.lrange(keys.log(match_id), 0, -1))],
-        "stream": [int(entry_id.split("-")[0]) for entry_id, _ in stream],
-        "status": redis.hget(keys.meta(match_id), "status"),
-    }
+    """The match as Redis holds it, live or archived: version, state data, log, the versions the event stream
+    holds (none once archived), status and meta. (Read again when a match ending meanwhile was archived between
+    the reads.)"""
+    for _ in range(5):
+        archived: Any = redis.get(keys.archive(match_id))
+        if archived:
+            record = packing.unpack(archived)
+            return {"version": record["v"], "data": record["data"], "log": record["log"], "stream": [],
+                    "status": record["meta"]["status"], "meta": record["meta"], "archived": True}
+        st: Any = redis.hgetall(keys.state(match_id))
+        stream: Any = redis.xrange(keys.events(match_id))
+        meta: Any = redis.hgetall(keys.meta(match_id))
+        log = history.entries(cast(Any, redis.lrange(keys.log(match_id), 0, -1)))
+        if st and meta and not redis.exists(keys.archive(match_id)):
+            return {"version": int(st["v"]), "data": json.loads(st["data"]), "log": log,
+                    "stream": [int(entry_id.split("-")[0]) for entry_id, _ in stream],
+                    "status": meta.get("status"), "meta": meta, "archived": False}
+    raise AssertionError(f"match {match_id} is neither live nor archived")
 
 
 def replay(s: Setup, log: list[dict[str, Any]]) -> tuple[Any, list[list[dict[str, Any]]]]:
@@ -342,19 +350,25 @@ def check_replay(redis: Redis, s: Setup) -> dict[str, Any]:
     every step was applied exactly once and in order. Returns the stored record."""
     record = stored(redis, s.match_id)
     assert record["version"] == len(record["log"]), (record["version"], len(record["log"]))
-    assert record["stream"] == list(range(1, record["version"] + 1)), "the event stream has gaps or duplicates"
+    kept = [] if record["archived"] else list(range(max(1, record["version"] - history.EVENTS_KEPT + 1),
+                                                     record["version"] + 1))
+    assert record["stream"] == kept, "the event stream has gaps or duplicates, or is not trimmed"
     match, steps = replay(s, record["log"])
     assert json.loads(json.dumps(match.to_dict())) == record["data"], "the stored state differs from the replay"
-    engine_events = [[e for e in events if e.get("type") not in SERVICE_EVENT_TYPES]
-                     for events in raw_events(redis, s.match_id)]
+    events = raw_events(redis, s.match_id)
+    engine_events = [[e for e in step if e.get("type") not in SERVICE_EVENT_TYPES] for step in events]
     assert [json.loads(json.dumps(e)) for e in steps] == engine_events, "the stored events differ from the replay's"
+    stream: Any = redis.xrange(keys.events(s.match_id))
+    assert [json.loads(fields["events"]) for _, fields in stream] == events[len(events) - len(stream):], \
+        "the events the stream kept differ from the log's replay"
     return record
 
 
 def raw_events(redis: Redis, match_id: str) -> list[list[dict[str, Any]]]:
-    """Each stored step's events as the service keeps them (audiences included), in version order."""
-    stream: Any = redis.xrange(keys.events(match_id))
-    return [json.loads(fields["events"]) for _, fields in stream]
+    """Each stored step's events as the service keeps them (audiences included), in version order: replayed
+    from the seed and log, as the service serves steps older than its stream."""
+    record = stored(redis, match_id)
+    return [events for _, events in history.replay(record["meta"], record["log"], 0, len(record["log"]))]
 
 
 def check_redaction(c: Client, redis: Redis, s: Setup, extra: dict[str | None, int | None] | None = None) -> None:

@@ -55,7 +55,7 @@ def snapshot(c: Client, redis: Redis, s: h.Setup) -> Any:
     """Everything a bad request must leave as it was: each viewer's read, the stored state and log, the seats."""
     reads = [h.state(c, s.match_id, t) for t in [None, s.host, *s.humans.values()]]
     return reads, redis.hgetall(keys.state(s.match_id)), redis.lrange(keys.log(s.match_id), 0, -1), \
-        redis.hgetall(keys.seats(s.match_id)), redis.hgetall(keys.meta(s.match_id))
+        redis.hgetall(keys.seats(s.match_id)), redis.hgetall(keys.meta(s.match_id)), redis.get(keys.archive(s.match_id))
 
 
 def lobby_counts(redis: Redis) -> dict[str, int]:

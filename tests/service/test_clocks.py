@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -163,12 +162,16 @@ def test_a_match_nobody_acts_in_is_abandoned(redis_url: str, redis: Redis, tmp_p
                 assert last["events"] == [{"type": "matchAbandoned", "reason": "no human action for 2 s"}]
             late = h.act(c, s.match_id, token, m["legalActions"][0], over["version"])
             assert late["__typename"] == "MatchOver", late
-        meta = redis.hgetall(keys.meta(s.match_id))
+        record = h.stored(redis, s.match_id)
+        meta = record["meta"]
         assert meta["status"] == "over" and meta["reason"] == "abandoned"
         assert float(meta["at"]) - float(meta["lastHuman"]) >= 2, "abandoned before the TTL passed"
-        assert all(0 < redis.ttl(key) <= svc.settings.finished_ttl for key in keys.all_of(s.match_id))
+        assert record["archived"], "the finished match was not archived"
+        assert not any(redis.exists(key) for key in keys.all_of(s.match_id))
+        assert 0 < redis.ttl(keys.archive(s.match_id)) <= svc.settings.finished_ttl
         assert redis.zscore(keys.lobby("over"), s.match_id) is not None
         assert redis.zscore(keys.lobby("active"), s.match_id) is None
         assert redis.zscore(keys.due(svc.settings.queue), s.match_id) is None
-        assert json.loads(redis.lindex(keys.log(s.match_id), -1) or "{}") == {"service": "abandoned"}
+        assert record["log"][-1] == {"service": "abandoned", "events": [
+            {"type": "matchAbandoned", "reason": "no human action for 2 s"}]}
         h.check_replay(redis, s)

@@ -42,15 +42,17 @@ def test_a_crash_after_a_commit_leaves_the_match_due_within_the_stall_time(redis
 
     async def step() -> None:
         connection = AsyncRedis.from_url(redis_url, decode_responses=True)
+        queue_connection = AsyncRedis.from_url(redis_url, decode_responses=True)  # the queue role's own client
         try:
-            store = CrashAfterTheMatchWrite(connection, settings)
+            store = CrashAfterTheMatchWrite(connection, settings, queue=queue_connection)
             try:
-                await Pipeline(store, Scheduler(connection, settings)).advance(s.match_id, 0, 1)
+                await Pipeline(store, Scheduler(queue_connection, settings)).advance(s.match_id, 0, 1)
             except Crash:
                 return
             raise AssertionError("the step did not reach the due-time write")
         finally:
             await connection.aclose()
+            await queue_connection.aclose()
 
     before = time.time()
     asyncio.run(step())
@@ -65,6 +67,31 @@ def test_a_crash_after_a_commit_leaves_the_match_due_within_the_stall_time(redis
     queue.empty()
     reconciler.redis.close()
     queue.connection.close()
+    forget(redis, settings.queue, [s.match_id])
+
+
+def test_on_one_redis_the_commit_writes_the_exact_due_time_itself(redis_url: str, redis: Redis) -> None:
+    """With one plain Redis in both roles the commit script also sets the due time: no write is left for a crash
+    to separate from the step (the store never calls set_due)."""
+    settings = settings_for(redis_url, "firebreak-due-one")
+    s = h.bot_match(settings, 952, seats=3, levels=("random",))
+
+    async def step() -> None:
+        connection = AsyncRedis.from_url(redis_url, decode_responses=True)
+        try:
+            store = CrashAfterTheMatchWrite(connection, settings)
+            assert store.one_redis
+            await Pipeline(store, Scheduler(connection, settings)).advance(s.match_id, 0, 1)
+        finally:
+            await connection.aclose()
+
+    before = time.time()
+    asyncio.run(step())
+    assert redis.hget(keys.state(s.match_id), "v") == "1", "the step was committed"
+    score = redis.zscore(keys.due(settings.queue), s.match_id)
+    assert score is not None and before + settings.stall_seconds <= score <= time.time() + settings.stall_seconds
+    assert redis.hget(keys.due_versions(settings.queue), s.match_id) == "1"
+    Queue(settings.queue, connection=Redis.from_url(redis_url)).empty()
     forget(redis, settings.queue, [s.match_id])
 
 

@@ -68,6 +68,8 @@ def forget(redis: Redis, queue: str, match_ids: list[str]) -> None:
 
 def version_of(redis: Redis, match_id: str) -> tuple[str, int]:
     status, version = redis.hmget(keys.meta(match_id), ["status", "version"])
+    if status is None and redis.exists(keys.archive(match_id)):  # finished, and archived
+        return "over", int(h.stored(redis, match_id)["version"])
     return str(status), int(version or 0)
 
 

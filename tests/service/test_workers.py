@@ -39,7 +39,7 @@ def worker_env(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def frozen(redis: Redis, match_id: str) -> Any:
     return (redis.hgetall(keys.state(match_id)), redis.lrange(keys.log(match_id), 0, -1),
-            redis.xlen(keys.events(match_id)), redis.hgetall(keys.meta(match_id)))
+            redis.xlen(keys.events(match_id)), redis.hgetall(keys.meta(match_id)), redis.get(keys.archive(match_id)))
 
 
 def run_job(queue: Queue, match_id: str, version: int) -> Any:
