@@ -6,9 +6,9 @@ the same commit, so neither can apply a step to a version that has moved on.
 
 from __future__ import annotations
 
-import json
 import random
 import time
+from collections import OrderedDict
 from typing import Any
 
 from domain import titles
@@ -24,6 +24,8 @@ from matches.outcomes import ActOutcome
 from matches.scheduler import Scheduler
 from matches.store import Loaded, MatchStore
 
+RECENT_KEPT = 256  # matches an API process keeps as its own acts left them (one per live match it serves)
+
 
 def engine(loaded: Loaded) -> Match:
     """The engine's match for a stored state, built once per Loaded and shared by its readers (never mutate it:
@@ -35,7 +37,10 @@ def engine(loaded: Loaded) -> Match:
 
 
 def fresh(loaded: Loaded) -> Match:
-    """A new engine match for a stored state, to apply a step to."""
+    """A new engine match for a stored state, to apply a step to (a copy of the built one, if any)."""
+    if loaded.engine is not None:
+        match: Match = loaded.engine.clone()
+        return match
     return titles.get(loaded.meta["title"]).match_from_dict(loaded.data)
 
 
@@ -48,11 +53,13 @@ def stepped(loaded: Loaded, match: Match, data: dict[str, Any], timing: Timing) 
 
 
 class Pipeline:
-    """Applies steps to live matches; stateless apart from its connections."""
+    """Applies steps to live matches; holds nothing but its connections and the matches its own acts left (by
+    version, so never a wrong one: at worst an old one, which the commit's compare-and-set refuses)."""
 
     def __init__(self, store: MatchStore, scheduler: Scheduler, budget: Budget | None = None) -> None:
         self.store = store
         self.scheduler = scheduler
+        self.recent: OrderedDict[tuple[str, int], Loaded] = OrderedDict()  # (match id, version) -> as committed
         self.budget = Budget() if budget is None else budget  # a bot decision's thinking time (workers' settings)
 
     async def act(self, match_id: str, token: str | None, action: Any, expected_version: int,
@@ -60,8 +67,14 @@ class Pipeline:
         """Apply a seat's action at the version it expects; every refusal is an outcome, not an exception.
 
         Also returns the match as this call left it when the call applied the action (None otherwise).
+
+        When this process's own commit left the match at the expected version, it starts from that (no read: a
+        version names one state, and the commit's compare-and-set refuses it if the match has moved on); a
+        refusal found that way is checked again against the stored match, so that every refusal answers the
+        match as it stands.
         """
-        loaded = await self.store.load(match_id)
+        recent = self.recent.get((match_id, expected_version))
+        loaded = recent or await self.store.load(match_id)
         if loaded is None:
             return ActOutcome(o.NOT_FOUND, message=f"no match {match_id!r}"), None
         seat = loaded.seat_of(token)
@@ -73,6 +86,11 @@ class Pipeline:
             if first is not None:
                 return ActOutcome.from_json(first), None
         outcome, after = await self._try(loaded, seat, action, expected_version, idempotency_key)
+        if recent is not None and after is None:
+            stored = await self.store.load(match_id)
+            if stored is None:
+                return ActOutcome(o.NOT_FOUND, message=f"no match {match_id!r}"), None
+            outcome, after = await self._try(stored, seat, action, expected_version, idempotency_key)
         if idempotency_key and after is None:
             if outcome.kind == o.STALE:
                 # Perhaps a twin request with the same key won the race: its outcome is the answer.
@@ -105,24 +123,30 @@ class Pipeline:
         except RulesError as exc:
             return ActOutcome(o.ILLEGAL, version=loaded.version, code=exc.code, message=str(exc)), None
         clock = None
+        entry: dict[str, Any] = {"seat": seat, "action": action}
         if timing.clock is not None:
             if seat in timing.clock.taken_over:
-                events = [{"type": "seatReturned", "seat": seat}, *events]
+                entry["pre"] = [{"type": "seatReturned", "seat": seat}]
+                events = [*entry["pre"], *events]
             clock = timing.clock.after_step(running, now - timing.at, seat)
         after_timing = Timing(now, now, clock)
         outcome = ActOutcome(o.ACCEPTED, version=match.version, events=visible_to(events, seat))
         idem = None
         if idempotency_key:
-            idem = (keys.idempotency(loaded.id, seat, idempotency_key), json.dumps(outcome.to_json()))
+            idem = (keys.idempotency_field(seat, idempotency_key), outcome.to_json())
         data = match.to_dict()
-        committed = await self.store.commit(loaded, data, {"seat": seat, "action": action}, events,
+        committed = await self.store.commit(loaded, data, entry, events,
                                             match.is_over(), after_timing,
                                             due_at(match, loaded.seats, after_timing, self.store.settings), idem)
         if not committed.ok:
             return ActOutcome(o.STALE, version=committed.version,
                               message=f"the match moved on to version {committed.version}"), None
         await self.scheduler.after_step(loaded.id, match, loaded.seats)
-        return outcome, stepped(loaded, match, data, after_timing)
+        after = stepped(loaded, match, data, after_timing)
+        self.recent[(after.id, after.version)] = after
+        while len(self.recent) > RECENT_KEPT:
+            self.recent.popitem(last=False)
+        return outcome, after
 
     async def advance(self, match_id: str, version: int, max_steps: int, max_seconds: float | None = None) -> str:
         """Do what the service owes a match from a version on (bot seats, non-player steps, seats whose clock ran
@@ -170,14 +194,15 @@ class Pipeline:
         settings = self.store.settings
         clock = timing.clock
         events: list[Event] = []
+        pre: list[Event] = []  # the service's events before the engine's (stored in the log for replays)
         entry: dict[str, Any]
         if duty.kind == duties.ABANDON:
             after = Timing(now, timing.last_human, clock)
             reason = f"no human action for {settings.abandoned_ttl} s"
-            entry = {"service": "abandoned"}
-            committed = await self.store.commit(
-                loaded, loaded.data, entry, [{"type": "matchAbandoned", "reason": reason}], True, after, None,
-                reason="abandoned")
+            events = [{"type": "matchAbandoned", "reason": reason}]
+            entry = {"service": "abandoned", "events": events}
+            committed = await self.store.commit(loaded, loaded.data, entry, events, True, after, None,
+                                                reason="abandoned")
             return after, loaded if committed.ok else None  # the caller stops here
         running = clock.running(match.to_act(), humans(loaded.seats)) if clock else []
         if duty.kind == duties.SYSTEM:
@@ -193,16 +218,18 @@ class Pipeline:
                 assert clock is not None
                 level = takeover_level(title)
                 if duty.expired:
-                    events = [{"type": "clockExpired", "seat": seat},
-                              {"type": "seatTakenOver", "seat": seat, "level": level}]
+                    pre = [{"type": "clockExpired", "seat": seat},
+                           {"type": "seatTakenOver", "seat": seat, "level": level}]
                     running = [s for s in running if s != seat]
                     clock = clock.take_over(seat)
             action = choose_action(title, level, match, seat, random.Random(f"{loaded.id}:{loaded.version}"),
                                    self.budget)
-            events = [*events, *match.apply(seat, action)]
+            events = [*pre, *match.apply(seat, action)]
             entry = {"seat": seat, "action": action, "bot": level}
             if duty.kind == duties.TAKEOVER:
                 entry["takeover"] = True
+            if pre:
+                entry["pre"] = pre
         if clock is not None:
             clock = clock.after_step(running, now - timing.at, None)
         after = Timing(now, timing.last_human, clock)

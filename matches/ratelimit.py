@@ -1,7 +1,16 @@
-"""Token buckets in Redis, shared by every API process: one Lua script takes from several buckets atomically."""
+"""Token buckets in Redis, shared by every API process: one Lua script takes from several buckets atomically.
+
+A process may take a few tokens more than a request costs (a lease, at most LEASE_SHARE of the bucket's burst and
+LEASE_MAX tokens) and spend them on the next requests charged to that bucket without asking Redis again, for
+LEASE_SECONDS. Leased tokens come out of the shared bucket, so every process together never takes more than the
+limit allows; a lease that runs out of time unspent is lost, which only makes the limit stricter. A bucket too
+small to share (a burst under 1 / LEASE_SHARE) is never leased: each request asks Redis, as before.
+"""
 
 from __future__ import annotations
 
+import math
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -9,18 +18,19 @@ from redis.asyncio import Redis
 
 from matches import keys
 
-# KEYS: the buckets; ARGV: per bucket (rate per second, burst, cost). Takes cost from every bucket, or from none
-# when one of them holds too little; answers {1, 0} or {0, milliseconds until the take would succeed}.
-# Redis's clock (TIME) is the one clock of every API process.
+# KEYS: the buckets; ARGV: per bucket (rate per second, burst, cost, lease: the most tokens to take beyond the
+# cost). Takes cost from every bucket, or from none when one of them holds too little; answers {1, 0, leased
+# tokens per bucket...} or {0, milliseconds until the take would succeed}. Redis's clock (TIME) is the one clock
+# of every API process.
 _TAKE = """
 local now = redis.call('TIME')
 local now_ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
 local levels = {}
 local wait = 0
 for i = 1, #KEYS do
-  local rate = tonumber(ARGV[3 * i - 2])
-  local burst = tonumber(ARGV[3 * i - 1])
-  local cost = tonumber(ARGV[3 * i])
+  local rate = tonumber(ARGV[4 * i - 3])
+  local burst = tonumber(ARGV[4 * i - 2])
+  local cost = tonumber(ARGV[4 * i - 1])
   local bucket = redis.call('HMGET', KEYS[i], 'tokens', 'at')
   local tokens = tonumber(bucket[1]) or burst
   local at = tonumber(bucket[2]) or now_ms
@@ -33,14 +43,18 @@ end
 if wait > 0 then
   return {0, math.ceil(wait)}
 end
+local answer = {1, 0}
 for i = 1, #KEYS do
-  local rate = tonumber(ARGV[3 * i - 2])
-  local burst = tonumber(ARGV[3 * i - 1])
-  local left = levels[i] - tonumber(ARGV[3 * i])
+  local rate = tonumber(ARGV[4 * i - 3])
+  local burst = tonumber(ARGV[4 * i - 2])
+  local left = levels[i] - tonumber(ARGV[4 * i - 1])
+  local leased = math.max(0, math.min(tonumber(ARGV[4 * i]), math.floor(left)))
+  left = left - leased
+  answer[i + 2] = leased
   redis.call('HSET', KEYS[i], 'tokens', tostring(left), 'at', now_ms)
   redis.call('PEXPIRE', KEYS[i], math.ceil((burst - left) * 1000 / rate) + 1000)
 end
-return {1, 0}
+return answer
 """
 
 
@@ -75,24 +89,59 @@ class Verdict:
 
 
 ALLOWED = Verdict(True)
+LEASE_SHARE = 1 / 16   # a lease is at most this share of the bucket's burst...
+LEASE_MAX = 8          # ...and at most this many tokens
+LEASE_SECONDS = 30.0   # an unspent lease is dropped after this long
+MAX_LEASES = 10_000    # leases one process keeps (expired ones are dropped first)
+
+
+def _cost(charge: Charge) -> int:
+    return min(charge.cost, charge.rate.burst)
+
+
+def lease_size(rate: Rate) -> int:
+    """The most tokens a process takes beyond a request's cost from a bucket of this rate."""
+    return min(LEASE_MAX, math.floor(rate.burst * LEASE_SHARE))
 
 
 class RateLimiter:
-    """Takes from buckets atomically; a bucket is a Redis hash that expires once it would be full again."""
+    """Takes from buckets atomically; a bucket is a Redis hash that expires once it would be full again. Tokens
+    this process leased (see the module's docstring) are spent first."""
 
     def __init__(self, redis: Redis) -> None:
         self._take = redis.register_script(_TAKE)
+        self.leases: dict[str, tuple[int, float]] = {}  # bucket key -> (tokens, time.monotonic() it lapses)
 
     async def take(self, charges: list[Charge]) -> Verdict:
         """Take every charge's cost from its bucket (all or none); limits that are off are skipped."""
         live = [c for c in charges if c.rate.enabled]
         if not live:
             return ALLOWED
+        now = time.monotonic()
+        if all(self._leased(c.key, now) >= _cost(c) for c in live):
+            for c in live:  # no await from the check to here: no other request spends these meanwhile
+                tokens, lapses = self.leases[c.key]
+                self.leases[c.key] = (tokens - _cost(c), lapses)
+            return ALLOWED
         args: list[Any] = []
-        for c in live:
-            args += [c.rate.per_second, c.rate.burst, min(c.cost, c.rate.burst)]
-        allowed, wait_ms = await self._take(keys=[c.key for c in live], args=args)
-        return ALLOWED if allowed else Verdict(False, int(wait_ms) / 1000)
+        for c in live:  # Redis decides for all (all or none), leasing a few more tokens of each bucket
+            args += [c.rate.per_second, c.rate.burst, _cost(c), lease_size(c.rate)]
+        answer = await self._take(keys=[c.key for c in live], args=args)
+        if not int(answer[0]):
+            return Verdict(False, int(answer[1]) / 1000)
+        now = time.monotonic()
+        if len(self.leases) >= MAX_LEASES:
+            self.leases = {k: lease for k, lease in self.leases.items() if lease[1] > now}
+        for c, leased in zip(live, answer[2:], strict=True):
+            self.leases[c.key] = (self._leased(c.key, now) + int(leased), now + LEASE_SECONDS)
+        return ALLOWED
+
+    def _leased(self, key: str, now: float) -> int:
+        """The tokens this process holds for a bucket (0 once the lease lapsed)."""
+        lease = self.leases.get(key)
+        if lease is None or lease[1] <= now:
+            return 0
+        return lease[0]
 
 
 def token_bucket(token_hash: str, kind: str) -> str:

@@ -116,3 +116,27 @@ def test_a_second_api_process_serves_the_same_matches(server: str, second_server
         accepted = h.act(b, s.match_id, token, m["legalActions"][0], m["version"])
         assert accepted["__typename"] == "ActionAccepted", accepted
         assert h.state(a, s.match_id, None)["version"] == m["version"] + 1
+
+
+def test_a_process_starting_from_its_own_last_commit_still_answers_the_match_as_stored(
+        server: str, second_server: str, redis: Redis) -> None:
+    """A process acts from the match its own commit left (no read); once another process has moved the match on,
+    every answer it gives at the old version, refusals included, is the stored match's: STALE_VERSION with the
+    current version, never a refusal worked out on the old copy."""
+    with h.recording(server) as a, h.recording(second_server) as b:
+        s = h.all_human_match(a, seats=3, seed=18)
+        _seat, token, m = h.to_act(a, s)
+        assert h.act(a, s.match_id, token, m["legalActions"][0], m["version"])["__typename"] == "ActionAccepted"
+        old_seat, old_token, old = h.to_act(a, s)  # the version process a's own commit left
+        moved = h.act(b, s.match_id, old_token, old["legalActions"][0], old["version"])
+        assert moved["__typename"] == "ActionAccepted", moved
+        current = old["version"] + 1
+        others = [t for seat, t in s.humans.items() if seat != old_seat]
+        for token_, action in ((old_token, old["legalActions"][-1]),                    # legal at the old version
+                               (old_token, {"type": "demolish", "district": "nowhere"}),  # illegal at it
+                               (others[0], old["legalActions"][0])):                    # not that seat's turn
+            answer = h.act(a, s.match_id, token_, action, old["version"])
+            assert answer["__typename"] == "StaleVersion" and answer["currentVersion"] == current, answer
+        _seat, token, m = h.to_act(a, s)
+        assert h.act(a, s.match_id, token, m["legalActions"][0], current)["__typename"] == "ActionAccepted"
+        assert h.check_replay(redis, s)["version"] == current + 1
