@@ -3,6 +3,10 @@
 A subscription that selects MatchEvent.match needs the state after the step it delivers; every subscriber of the
 match wants the same read at the same moment, so the first asks Redis and the others await its answer. Views
 are then computed once per (step, seat) through the shared per-seat cache the Match type memoizes into.
+
+MatchEvent.viewChanges sends a subscriber only what changed in its view: each subscription keeps a ViewTrail (the
+view it last delivered, which is the shared cache's own object, so a subscriber costs a reference, not a view), and
+the patch from one version's view to the next is computed once per (step, seat, base version) in the same cache.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import asyncio
 from collections import OrderedDict
 from typing import Any
 
+from api.view_diff import Op, diff
 from matches.store import Loaded, MatchStore
 
 KEPT = 256  # recent steps remembered (a few per live match with subscribers)
@@ -53,3 +58,28 @@ class Snapshots:
         while len(self._reads) > self.kept:
             key, _ = self._reads.popitem(last=False)
             self._memos.pop(key, None)
+
+
+class ViewTrail:
+    """One subscription's last delivered view (and that delivery's patch), the base of its next viewChanges."""
+
+    def __init__(self) -> None:
+        self.version: int | None = None
+        self.view: dict[str, Any] | None = None
+        self.changes: list[Op] = []
+
+    def advance(self, version: int, view: dict[str, Any], cache: dict[str, Any]) -> list[Op]:
+        """The patch from the last delivered view to this version's view (the first time: one op replacing the
+        whole document with it), computed once per base version in the step's per-seat cache; the view becomes
+        the delivered one."""
+        if version == self.version:  # the same step asked twice (an aliased field): the same answer
+            return self.changes
+        if self.version is None:  # (view and version are set together)
+            changes: list[Op] = [{"op": "replace", "path": "", "value": view}]
+        else:
+            key = f"viewChanges@{self.version}"
+            if key not in cache:
+                cache[key] = diff(self.view, view)
+            changes = cache[key]
+        self.version, self.view, self.changes = version, view, changes
+        return changes

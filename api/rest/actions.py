@@ -48,9 +48,17 @@ async def act(call: Call) -> Reply:
         await context.auth_failed()
     if outcome.kind != o.ACCEPTED:
         raise refusal(outcome)
+    answer = {"version": outcome.version, "events": outcome.events}
+    if minimal(call.params["Prefer"]):
+        return Reply(answer, headers={"Preference-Applied": "return=minimal"})
     loaded = after or await load(call)  # a replayed outcome: the match as it stands now
-    return Reply({"version": outcome.version, "events": outcome.events,
-                  "match": match_json(loaded, loaded.seat_of(context.token))})
+    return Reply({**answer, "match": match_json(loaded, loaded.seat_of(context.token))})
+
+
+def minimal(prefer: str | None) -> bool:
+    """Whether a Prefer header (RFC 7240) asks for return=minimal."""
+    return prefer is not None and any(part.split(";")[0].strip().lower() == "return=minimal"
+                                      for part in prefer.split(","))
 
 
 async def events(call: Call) -> Reply:
@@ -65,6 +73,9 @@ async def events(call: Call) -> Reply:
 IDEMPOTENCY_KEY = Param("Idempotency-Key", "header", {"type": "string"},
                         f"Optional, 1-{MAX_IDEMPOTENCY_KEY} characters: a resubmission with the same key (over REST "
                         "or GraphQL's idempotencyKey) answers the first outcome and never applies twice.")
+PREFER = Param("Prefer", "header", {"type": "string"},
+               "Optional: return=minimal (RFC 7240) answers the version and events only, without the match (a "
+               "cheaper answer for a client that reads the match another way).")
 AFTER_VERSION = Param("afterVersion", "query", {"type": "integer", "default": 0}, "Steps after this version.")
 LIMIT = Param("limit", "query", {"type": "integer", "default": 200}, f"At most this many steps (1-{MAX_EVENTS_PAGE}).")
 ACT_EXAMPLE = {"action": {"type": "anAction", "note": "copied as is from legalActions"}, "expectedVersion": 12}
@@ -74,8 +85,8 @@ OPERATIONS = [
               "Submit one of your legalActions as is, with the version you read it at, as the seat's token holder. "
               "Refusals change nothing: 409 STALE_VERSION (currentVersion in the body), 403 NOT_YOUR_TURN, 422 "
               "ILLEGAL_ACTION (or the title's more precise rules code), 409 MATCH_OVER / MATCH_NOT_STARTED, 404, "
-              "401.", act, response="ActionAccepted", params=(PATH_ID, IDEMPOTENCY_KEY), body="Act",
-              example=ACT_EXAMPLE, auth=Auth.REQUIRED, write=True,
+              "401.", act, response="ActionAccepted", params=(PATH_ID, IDEMPOTENCY_KEY, PREFER), body="Act",
+              example=ACT_EXAMPLE, auth=Auth.REQUIRED, write=True, headers=("Preference-Applied",),
               codes=("STALE_VERSION", "NOT_YOUR_TURN", "ILLEGAL_ACTION", "BAD_IDEMPOTENCY_KEY", "MATCH_NOT_FOUND",
                      "MATCH_OVER", "MATCH_NOT_STARTED")),
     Operation("GET", "/v1/matches/{id}/events", "listEvents", "play", "Read the events after a version",

@@ -24,6 +24,8 @@ TAGS = [
 ]
 HEADERS = {
     "Location": {"description": "The path of what was created.", "schema": {"type": "string"}},
+    "Preference-Applied": {"description": "return=minimal when the request's Prefer header asked for it (RFC 7240).",
+                           "schema": {"type": "string"}},
     "Retry-After": {"description": "Seconds to wait before trying again.", "schema": {"type": "integer"}},
     "WWW-Authenticate": {"description": "The scheme to authenticate with (Bearer).", "schema": {"type": "string"}},
 }

@@ -165,7 +165,8 @@ RESPONSES: dict[str, dict[str, Any]] = {
     "BotAdded": obj({"matchId": STR, "seat": INT, "level": STR, "started": BOOL}, "A bot sits in the seat."),
     "ActionAccepted": obj({"version": {**INT, "description": "The match's new version."}, "events": EVENTS,
                            "match": ref("Match")},
-                          "The action was applied: the caller's events and the match as the caller now sees it."),
+                          "The action was applied: the caller's events and the match as the caller now sees it "
+                          "(left out when the request said Prefer: return=minimal).", ["version", "events"]),
     "MatchEvent": obj({"version": INT, "events": EVENTS}, "The events of one applied step; version is the "
                                                            "match's version after it."),
     "EventPage": obj({"items": array(ref("MatchEvent"))}, "Steps after a version, oldest first."),

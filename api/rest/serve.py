@@ -21,10 +21,18 @@ from api.rest.validation import errors
 from api.services import Services
 from api.unavailable import HEADERS as UNAVAILABLE_HEADERS
 from api.unavailable import MESSAGE as UNAVAILABLE_MESSAGE
-from matches import connections
+from matches import connections, packing
 
 log = logging.getLogger("firebreak.api")
 Endpoint = Callable[[Request], Awaitable[Response]]
+
+
+class CompactJSON(JSONResponse):
+    """Starlette's JSON response, rendered by orjson (the same compact UTF-8 text, several times faster)."""
+
+    def render(self, content: Any) -> bytes:
+        """The body's bytes."""
+        return packing.dump_bytes(content)
 
 
 def endpoint(operation: Operation, services: Services) -> Endpoint:
@@ -49,7 +57,7 @@ def endpoint(operation: Operation, services: Services) -> Endpoint:
             return _answer(problem(500, "INTERNAL", "Internal error."))
         if isinstance(reply, Response):
             return reply
-        return JSONResponse(reply.body, status_code=reply.status, headers=reply.headers)
+        return CompactJSON(reply.body, status_code=reply.status, headers=reply.headers)
 
     serve.__name__ = operation.operation_id
     return serve

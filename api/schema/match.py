@@ -12,6 +12,7 @@ import strawberry
 from api.context import Info
 from api.schema.title import ScoreColumn, score_columns
 from api.schema.types import JSON, MatchStatus
+from api.snapshots import ViewTrail
 from domain.contract import Match as EngineMatch
 from domain.contract import Result
 from domain.events import visible_to
@@ -112,12 +113,10 @@ class MatchEvent:
     match_id: strawberry.Private[str | None] = None
     viewer: strawberry.Private[int | None] = None
     latest: strawberry.Private[bool] = False
+    trail: strawberry.Private[ViewTrail | None] = None
 
-    @strawberry.field
-    async def match(self, info: Info) -> Match | None:
-        """The match as the subscriber sees it right after this step (view, toAct, legalActions...), so a bot
-        needs no extra read: set on the newest step delivered while the match is still at its version; null on
-        older steps replayed on resumption and in events() pages (a newer step follows)."""
+    async def _current(self, info: Info) -> Match | None:
+        """The subscriber's match at this step's version (sharing the step's per-seat cache), or None."""
         if not self.latest or self.match_id is None:
             return None
         snapshots = info.context.services.snapshots
@@ -126,6 +125,28 @@ class MatchEvent:
             return None
         return Match(loaded=loaded, viewer=self.viewer, cache=snapshots.seat_cache(loaded.id, loaded.version,
                                                                                   self.viewer))
+
+    @strawberry.field
+    async def match(self, info: Info) -> Match | None:
+        """The match as the subscriber sees it right after this step (view, toAct, legalActions...), so a bot
+        needs no extra read: set on the newest step delivered while the match is still at its version; null on
+        older steps replayed on resumption and in events() pages (a newer step follows)."""
+        return await self._current(info)
+
+    @strawberry.field
+    async def view_changes(self, info: Info) -> JSON | None:
+        """Only what changed in the subscriber's view: an RFC 6902 JSON Patch (a list of {op, path, value?})
+        that turns the view this subscription last delivered into the view after this step (match.view). The
+        first one a subscription delivers (so the first after every reconnect) replaces the whole document
+        ({"op": "replace", "path": ""}); apply each in order to keep a copy of the view current without selecting
+        match.view. Null exactly when match is (older steps replayed on resumption, events() pages): the next
+        patch then spans every step since the last one delivered."""
+        if self.trail is None:
+            return None
+        current = await self._current(info)
+        if current is None:
+            return None
+        return self.trail.advance(self.version, current.viewer_view(), current.cache)
 
 
 @strawberry.type
@@ -235,10 +256,14 @@ class Match:
         """True while the next step is the service's (a bot seat or a 2-player non-player turn)."""
         return self.loaded.status == "active" and automated_next(self._engine(), self.loaded.seats)
 
+    def viewer_view(self) -> dict[str, Any]:
+        """The caller's view, computed once per wrapper (per step and seat when subscribers share the cache)."""
+        return self._memo("view", lambda: self._engine().view(self.viewer))
+
     @strawberry.field
     def view(self) -> JSON:
         """The caller's view of the game (a spectator's without a seat token)."""
-        return self._memo("view", lambda: self._engine().view(self.viewer))
+        return self.viewer_view()
 
     @strawberry.field
     def legal_actions(self) -> list[JSON]:

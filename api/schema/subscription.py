@@ -10,6 +10,7 @@ from graphql import GraphQLError
 
 from api.context import Info
 from api.schema.match import MatchEvent
+from api.snapshots import ViewTrail
 from domain.events import visible_to
 
 BLOCK_MS = 10_000
@@ -27,7 +28,9 @@ class Subscription:
     ) -> AsyncGenerator[MatchEvent, None]:
         """Every step after afterVersion, then each new one; reconnect with the last version seen to resume
         without gaps. The seat comes from the connection_init payload ({"authorization": "Bearer ..."}); a token that
-        is not this match's (a seat's or the host's) gets an error with code UNAUTHORIZED and no events."""
+        is not this match's (a seat's or the host's) gets an error with code UNAUTHORIZED and no events.
+        viewChanges patches the view this subscription last delivered: the first of each subscription (each
+        connection) carries the whole view."""
         store = info.context.services.store
         fanout = info.context.services.fanout
         loaded = await store.load(str(match_id))
@@ -36,10 +39,11 @@ class Subscription:
         seat = await info.context.seat_in(loaded)
         after = max(0, after_version)
         rows = await store.events_after(loaded.id, after)
+        trail = ViewTrail()
         while True:
             for version, events in rows:
                 yield MatchEvent(version=version, events=visible_to(events, seat), match_id=loaded.id, viewer=seat,
-                                 latest=version == rows[-1][0])
+                                 latest=version == rows[-1][0], trail=trail)
                 after = version
             if loaded.status == "over" and after >= loaded.version:
                 return

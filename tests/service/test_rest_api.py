@@ -505,6 +505,24 @@ def test_an_idempotency_key_replays_the_first_outcome_on_both_surfaces(rest: Res
     assert record["version"] == v + 2
 
 
+def test_prefer_return_minimal_answers_the_version_and_events_only(rest: Rest, redis: Redis) -> None:
+    s = active_match(rest, 7502)
+    _seat, token, m = seat_to_act(rest, s)
+    answer = rest.call("POST", f"/v1/matches/{s.match_id}/actions", token,
+                       headers={"prefer": "handling=lenient, return=minimal"},
+                       json={"action": m["legalActions"][0], "expectedVersion": m["version"]})
+    assert answer.status_code == 200, answer.text
+    assert answer.headers["preference-applied"] == "return=minimal"
+    assert set(answer.json()) == {"version", "events"} and answer.json()["version"] == m["version"] + 1
+    # without the preference (or with another) the match comes with the answer, as before
+    seat2, token2, m2 = seat_to_act(rest, s)
+    full = rest.call("POST", f"/v1/matches/{s.match_id}/actions", token2, headers={"prefer": "return=representation"},
+                     json={"action": m2["legalActions"][0], "expectedVersion": m2["version"]})
+    assert full.status_code == 200 and "preference-applied" not in full.headers
+    assert full.json()["match"]["version"] == m2["version"] + 1 and full.json()["match"]["you"] == seat2
+    h.check_replay(redis, s)
+
+
 # ----- operations: metrics, rate limits, an unreachable Redis ------------------------------------------
 
 def test_rest_requests_are_counted_by_route_template_not_by_raw_path(rest: Rest, active: h.Setup,
