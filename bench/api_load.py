@@ -13,6 +13,9 @@ append-only file on under that policy, in a folder on the project's disk (var/be
 --rounds rounds of each, interleaved (a fresh service each), and prints accepted actions/s per round, each
 policy's mean and the ratio always / everysec.
 
+--floor compares the CPU per accepted act of GraphQL act and REST act with a bare Starlette app doing the same
+Redis work (bench/floor.py), in interleaved rounds: see bench/act_cost.py.
+
 --layout cluster starts match state on a 3-master Redis Cluster beside a plain queue Redis (issue 14);
 --layout both runs the single-Redis layout, then the cluster one, and prints a line per layout at the end.
 --url (repeatable, each with its --redis-url / --queue-redis-url by position) loads running deployments
@@ -20,7 +23,7 @@ instead, one after the other, each labelled by the kind of Redis its --redis-url
 
 Run: python -m bench.api_load [--matches 50] [--seats 4] [--seconds 30] [--warmup 5] [--rate 0]
          [--api-processes 1] [--seed 1] [--client-pool per-match|shared] [--layout single|cluster|both]
-         [--appendfsync everysec|always|both [--rounds 3]]
+         [--appendfsync everysec|always|both [--rounds 3]] [--floor [--rounds 3]]
          [--url http://127.0.0.1:8000 [--redis-url redis://127.0.0.1:6379/0] [--queue-redis-url ...]]...
 """
 
@@ -446,15 +449,22 @@ class Report:
     cpu: dict[str, float]              # role -> CPU seconds in the window
 
 
+async def http_clients(stack: contextlib.AsyncExitStack, base: str, matches: int,
+                       pool: str) -> list[httpx.AsyncClient]:
+    """The bench's HTTP clients for that many concurrent matches: one per match (two connections each), or one
+    shared by all ("shared"); closed with the stack."""
+    count, size = (1, matches + 10) if pool == "shared" else (matches, 2)
+    limits = httpx.Limits(max_connections=size, max_keepalive_connections=size)
+    return [await stack.enter_async_context(httpx.AsyncClient(base_url=base, limits=limits, timeout=30.0))
+            for _ in range(count)]
+
+
 async def drive(base: str, redis_url: str | None, queue_url: str | None, matches: int, seats: int,
                 seconds: float, warmup: float, seed: int, pids: dict[str, int], pool: str, rate: float) -> Report:
     """Run the slots through the warm-up and the window, measure Redis at the window's end, stop the slots."""
     tally = Tally()
-    count, size = (1, matches + 10) if pool == "shared" else (matches, 2)
-    limits = httpx.Limits(max_connections=size, max_keepalive_connections=size)
     async with contextlib.AsyncExitStack() as stack:
-        clients = [await stack.enter_async_context(httpx.AsyncClient(base_url=base, limits=limits, timeout=30.0))
-                   for _ in range(count)]
+        clients = await http_clients(stack, base, matches, pool)
         driver = Driver(clients, seats, seed, tally, Pacer(rate))
         tasks = [asyncio.create_task(driver.slot(n)) for n in range(matches)]
         try:
@@ -575,7 +585,7 @@ def render(report: Report, args: argparse.Namespace, command: str) -> str:
     return "\n".join(lines)
 
 
-def _runner() -> asyncio.Runner:
+def event_loop() -> asyncio.Runner:
     """An event loop for the client side: uvloop's when installed (uvicorn[standard] brings it), else asyncio's."""
     try:
         import uvloop
@@ -632,7 +642,7 @@ def run(args: argparse.Namespace, appendfsync: str | None, target: Target | None
                                                 service.pids())
         print(f"loading {base} with {args.matches} matches: {args.warmup:g} s warm-up, "
               f"{args.seconds:g} s measured...", file=sys.stderr)
-        with _runner() as runner:
+        with event_loop() as runner:
             return runner.run(drive(base, redis_url, queue_url, args.matches, args.seats, args.seconds,
                                     args.warmup, args.seed, pids, args.client_pool, args.rate))
 
@@ -690,7 +700,11 @@ def main() -> int:
     parser.add_argument("--appendfsync", choices=(*FSYNC_POLICIES, "both"),
                         help="the embedded Redis with its append-only file on under this fsync policy "
                              "(both: --rounds rounds of each, interleaved); default: no append-only file")
-    parser.add_argument("--rounds", type=int, default=3, help="with --appendfsync both: rounds of each policy")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="with --appendfsync both: rounds of each policy; with --floor: rounds of each target")
+    parser.add_argument("--floor", action="store_true",
+                        help="CPU per accepted act of GraphQL act and REST act against a bare Starlette app doing "
+                             "the same Redis work (bench/act_cost.py), in --rounds interleaved rounds")
     parser.add_argument("--layout", choices=("single", "cluster", "both"), default="single",
                         help="the service to start: one Redis, a 3-master Redis Cluster beside a queue Redis, or "
                              "both one after the other (a line per layout at the end)")
@@ -715,9 +729,16 @@ def main() -> int:
     title = titles.get("greatfire")
     if not title.min_seats <= args.seats <= title.max_seats:
         parser.error(f"--seats must be {title.min_seats}-{title.max_seats}")
+    if args.floor and (args.url or args.appendfsync or args.layout != "single" or args.rate):
+        parser.error("--floor starts its own single-Redis service and runs closed loops: no --url, --appendfsync, "
+                     "--layout or --rate")
     command = shlex.join([Path(sys.executable).name, "-m", "bench.api_load", *sys.argv[1:]])
     signal.signal(signal.SIGTERM, _interrupt)
     try:
+        if args.floor:
+            from bench import act_cost  # it builds on this module
+
+            return act_cost.main(args, command)
         if args.appendfsync == "both":
             reports = []
             for n in range(args.rounds * len(FSYNC_POLICIES)):

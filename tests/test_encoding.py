@@ -1,12 +1,16 @@
-"""The generic side of the encoded contract: action indexes and the list of titles that provide it."""
+"""The generic side of the encoded contract: action indexes and the list of titles that provide it (and the
+reference title tic-tac-toe, which provides it too)."""
 
 from __future__ import annotations
+
+import random
 
 import pytest
 
 from domain import titles
 from domain.encoding import ActionIndex, encoded_titles, is_encoded
-from domain.errors import IllegalAction, UnknownActionId
+from domain.errors import IllegalAction, NotYourTurn, RulesError, UnknownActionId, UnknownSeat
+from tests.titles.tictactoe import TITLE as TIC_TAC_TOE
 
 
 def test_index_maps_actions_to_ids_and_back() -> None:
@@ -36,7 +40,7 @@ def test_encoded_titles_are_the_registered_titles_that_provide_the_contract() ->
     assert [t.id for t in listed] == [t.id for t in titles.all_titles() if is_encoded(t)]
 
 
-@pytest.mark.parametrize("title", encoded_titles(), ids=lambda t: t.id)
+@pytest.mark.parametrize("title", [*encoded_titles(), TIC_TAC_TOE], ids=lambda t: t.id)
 def test_every_encoded_title_lists_each_action_once_and_the_same_each_time(title: object) -> None:
     assert is_encoded(title)
     space = title.action_space()
@@ -47,3 +51,41 @@ def test_every_encoded_title_lists_each_action_once_and_the_same_each_time(title
     assert [space[i] for i in match.legal_action_ids(seat)] == sorted(
         match.legal_actions(seat), key=space.index)
     assert len(match.observation(seat)) == title.observation_size(title.min_seats)
+
+
+@pytest.mark.parametrize("title", [*encoded_titles(), TIC_TAC_TOE], ids=lambda t: t.id)
+def test_an_unknown_or_illegal_id_or_seat_is_refused_and_changes_nothing(title: object) -> None:
+    seats = min(3, title.max_seats)
+    m = title.new_match(seats, 5)
+    size = len(title.action_space())
+    while len(m.legal_action_ids(m.to_act()[0])) == size:  # tic-tac-toe starts with every cell legal
+        m.apply_id(m.to_act()[0], m.legal_action_ids(m.to_act()[0])[0])
+    seat = m.to_act()[0]
+    before = m.to_dict()
+    illegal = next(i for i in range(size) if i not in m.legal_action_ids(seat))
+    for bad, error in ((illegal, IllegalAction), (-1, UnknownActionId), (size, UnknownActionId),
+                       (True, UnknownActionId), ("3", UnknownActionId)):
+        with pytest.raises(error):
+            m.apply_id(seat, bad)
+    with pytest.raises(NotYourTurn):
+        m.apply_id((seat + 1) % seats, m.legal_action_ids(seat)[0])
+    with pytest.raises(UnknownSeat):
+        m.observation(seats)
+    assert issubclass(UnknownActionId, RulesError)
+    assert m.to_dict() == before
+
+
+def test_tictactoe_ids_are_cells_and_its_observation_is_the_board_from_the_seat() -> None:
+    rng = random.Random(4)
+    match, twin = TIC_TAC_TOE.new_match(2, 1), TIC_TAC_TOE.new_match(2, 1)
+    space = TIC_TAC_TOE.action_space()
+    while not match.is_over():
+        seat = match.to_act()[0]
+        action_id = rng.choice(match.legal_action_ids(seat))
+        assert match.apply_id(seat, action_id) == twin.apply(seat, space[action_id]) and space[action_id] == {
+            "type": "mark", "cell": action_id}
+        for viewer in (0, 1):
+            marks = [0 if owner is None else 1 if owner == viewer else 2 for owner in match.view(viewer)["cells"]]
+            assert match.observation(viewer) == [*marks, int(match.to_act() == [viewer])]
+    with pytest.raises(UnknownActionId):
+        TIC_TAC_TOE.new_match(2, 1).apply_id(0, 9)

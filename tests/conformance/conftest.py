@@ -7,8 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from domain import titles
-from tests.conformance.support import cases, seed_count, titles_under_test
-from tests.titles.blind_auction import BLIND_AUCTION
+from tests.conformance.support import REFERENCE_TITLES, cases, seed_count, titles_under_test
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -22,12 +21,13 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 
 @pytest.fixture(scope="package", autouse=True)
-def reference_title() -> Iterator[None]:
-    """Blind Auction is in the registry while the conformance tests run, and gone afterwards (the shipped
-    registry is unchanged for the other tests)."""
-    if BLIND_AUCTION.id in {t.id for t in titles.all_titles()}:
-        yield
-        return
-    titles.register(BLIND_AUCTION)
+def reference_titles() -> Iterator[None]:
+    """The reference titles (Blind Auction, tic-tac-toe) are in the registry while the conformance tests run, and
+    gone afterwards (the shipped registry is unchanged for the other tests)."""
+    known = {t.id for t in titles.all_titles()}
+    added = [t for t in REFERENCE_TITLES if t.id not in known]
+    for title in added:
+        titles.register(title)
     yield
-    titles.unregister(BLIND_AUCTION.id)
+    for title in added:
+        titles.unregister(title.id)

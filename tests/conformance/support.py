@@ -22,17 +22,20 @@ from domain import titles
 from domain.contract import Action, Event, Match, OptionKind, OptionSpec, Title
 from domain.errors import BadOptions
 from tests.titles.blind_auction import BLIND_AUCTION
+from tests.titles.tictactoe import TITLE as TIC_TAC_TOE
 
 SEEDS_ENV = "FIREBREAK_CONFORMANCE_SEEDS"
 DEFAULT_SEEDS = 2
+REFERENCE_TITLES: tuple[Title, ...] = (BLIND_AUCTION, TIC_TAC_TOE)  # registered for the session by conftest
 MAX_STEPS = 20_000  # a random playout longer than this is taken to be one that never ends
 Step = tuple[int, Action] | None  # None: the service's automated step
 
 
 def titles_under_test() -> list[Title]:
-    """Every registered title, plus the reference title (registered for the session by conftest)."""
+    """Every registered title, plus the reference titles (registered for the session by conftest)."""
     out = {t.id: t for t in titles.all_titles()}
-    out.setdefault(BLIND_AUCTION.id, BLIND_AUCTION)
+    for title in REFERENCE_TITLES:
+        out.setdefault(title.id, title)
     return [out[k] for k in sorted(out)]
 
 

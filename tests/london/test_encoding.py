@@ -8,7 +8,6 @@ import pytest
 
 from domain import titles
 from domain.contract import OBSERVATION_HIGH
-from domain.errors import IllegalAction, NotYourTurn, UnknownActionId, UnknownSeat
 from domain.london.data import shipped_catalogue
 from domain.london.encoding import PHASES, build_action_space, observation_size, stack_cap
 from domain.london.match import LondonMatch
@@ -80,22 +79,6 @@ def test_ids_list_exactly_the_legal_actions_and_apply_id_is_apply(seats: int) ->
     assert 0 < most <= stack_cap(CAT)
     assert by_id.legal_action_ids(0) == []
     assert len(by_id.observation(0)) == size
-
-
-def test_an_unknown_or_illegal_id_is_refused_and_changes_nothing() -> None:
-    m = _match(3, 5)
-    seat = m.to_act()[0]
-    before = m.to_dict()
-    illegal = next(i for i in range(len(TITLE.action_space())) if i not in m.legal_action_ids(seat))
-    for bad, error in ((illegal, IllegalAction), (-1, UnknownActionId), (624, UnknownActionId),
-                       (True, UnknownActionId), ("3", UnknownActionId)):
-        with pytest.raises(error):
-            m.apply_id(seat, bad)  # type: ignore[arg-type]
-    with pytest.raises(NotYourTurn):
-        m.apply_id((seat + 1) % 3, m.legal_action_ids(seat)[0])
-    with pytest.raises(UnknownSeat):
-        m.observation(3)
-    assert m.to_dict() == before
 
 
 def _scrambled(m: LondonMatch, seat: int, rng: random.Random) -> LondonMatch:

@@ -1,12 +1,13 @@
-"""A title the service has never heard of, added by FIREBREAK_TITLES (matches/plugins.py), plays through the API
-and real workers: the reference title, where every seat bids at once, so toAct lists several seats and the workers
-serve every bot seat among them while a person acts for theirs."""
+"""Titles the service has never heard of, added by FIREBREAK_TITLES (matches/plugins.py), play through the API
+and real workers: Blind Auction, where every seat bids at once, so toAct lists several seats and the workers
+serve every bot seat among them while a person acts for theirs; and tic-tac-toe (the peer bench's title), where a
+person and a bot take turns."""
 
 from __future__ import annotations
 
 import random
 import time
-from pathlib import Path
+from collections.abc import Iterator
 
 import pytest
 
@@ -15,24 +16,27 @@ from matches.plugins import PluginError, register_titles
 from tests.service import support as h
 from tests.service.conftest import Client
 
-PLUGIN = "tests.titles.blind_auction:BLIND_AUCTION"
+PLUGINS = "tests.titles.blind_auction:BLIND_AUCTION, tests.titles.tictactoe:TITLE"
 
 
-def test_a_plugin_title_plays_to_its_end_with_simultaneous_seats(redis_url: str, tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def client(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Client]:
+    """A client of an API and two workers that register both reference titles."""
     # The search bot thinks for 0.5 s a bid, so the person usually bids while it still owes its own.
-    with h.private_service(redis_url, tmp_path, "firebreak-plugin", api=True, workers=2,
-                           FIREBREAK_TITLES=PLUGIN, FIREBREAK_SEARCH_SECONDS="0.5",
+    with h.private_service(redis_url, tmp_path_factory.mktemp("plugin"), "firebreak-plugin", api=True, workers=2,
+                           FIREBREAK_TITLES=PLUGINS, FIREBREAK_SEARCH_SECONDS="0.5",
                            FIREBREAK_SEARCH_ITERATIONS="1000000") as service:
         assert service.base is not None
         c = Client(service.base)
         try:
-            _play(c)
+            yield c
         finally:
             c.http.close()
 
 
-def _play(c: Client) -> None:
-    """Create a 3-seat match (a person, a random and a search bot), bid until it ends, check what the person saw."""
+def test_a_plugin_title_plays_to_its_end_with_simultaneous_seats(client: Client) -> None:
+    """A 3-seat match (a person, a random and a search bot) bids until it ends; the person saw what it should."""
+    c = client
     listed = {t["id"]: t for t in c.gql("{ titles { id botLevels { name } scoreColumns { key } } }")["titles"]}
     assert "blindAuction" in listed and "search" in {b["name"] for b in listed["blindAuction"]["botLevels"]}
     created = c.gql(h.CREATE, {"input": {"title": "blindAuction", "seats": 3, "seed": 5}})["createMatch"]
@@ -63,6 +67,37 @@ def _play(c: Client) -> None:
     assert together > 0  # the person bid while bot seats owed their bids too
     log = h.all_events(c, s.match_id, token)
     assert {e["type"] for step in log for e in step["events"]} >= {"bidSealed", "bidsRevealed"}
+
+
+def test_tictactoe_plays_to_a_result_between_a_person_and_a_bot(client: Client) -> None:
+    """A person marks random empty cells against the greedy bot until a line or a full board ends the match."""
+    c = client
+    listed = {t["id"]: t for t in c.gql("{ titles { id botLevels { name } } }")["titles"]}
+    assert {b["name"] for b in listed["tictactoe"]["botLevels"]} == {"random", "greedy"}
+    created = c.gql(h.CREATE, {"input": {"title": "tictactoe", "seats": 2, "seed": 3,
+                                         "options": {"firstSeat": 1}}})["createMatch"]
+    assert created["__typename"] == "MatchCreated", created
+    s = h.Setup(created["matchId"], created["hostToken"], 2, 3, created["match"]["options"])
+    h.join(c, s, "ann", seat=1)
+    h.add_bot(c, s, "greedy")
+    token = s.humans[1]
+    rng = random.Random(3)
+    marks = 0
+    deadline = time.monotonic() + 60
+    while (m := h.state(c, s.match_id, token))["status"] != "OVER":
+        assert time.monotonic() < deadline, m
+        if m["toAct"] == [1]:
+            answer = h.act(c, s.match_id, token, rng.choice(m["legalActions"]), m["version"])
+            assert answer["__typename"] == "ActionAccepted", answer
+            marks += 1
+        else:
+            time.sleep(0.02)
+    result = m["result"]
+    assert result["endReason"] == "FINISHED" and result["winners"], result
+    assert m["view"]["cells"].count(1) == marks and m["view"]["cells"].count(0) in (marks - 1, marks)
+    log = [e for step in h.all_events(c, s.match_id, token) for e in step["events"]]
+    assert [e["seat"] for e in log if e["type"] == "marked"][:2] == [1, 0]  # firstSeat marked first
+    assert log[-1]["type"] == "gameOver"
 
 
 @pytest.mark.parametrize("spec", ["nomodule", "tests.titles.blind_auction:NOPE", "json:dumps", "no_such_mod:X"])

@@ -1,0 +1,441 @@
+"""What one accepted act costs the service over its floor: `python -m bench.api_load --floor`.
+
+In one run: the service as bench/api_load.py starts it, and bench/floor.py's bare app (its own uvicorn process)
+on the same Redis. The bench creates --matches seeded Great Fire matches (every seat joined by the bench, plus as
+many in reserve) and mirrors each with the engine, so it knows the legal actions of the seat to act without a
+read request. Then --rounds rounds, each of the three targets in turn: the floor (POST /act on a copy of each
+match's stored state under the floor's own keys, the actions drawn from a clone of the mirror), GraphQL `act`
+and REST `POST /v1/matches/{id}/actions`, each round --warmup seconds of load and then a window of --seconds,
+with the same HTTP clients (--client-pool) and one request in flight per match. Every act submits a random legal
+action at the version the target holds; an accepted one is applied to the mirror. A match that ends is replaced
+by one from the reserve, which is refilled between rounds.
+
+Per round and target: acts accepted in the window, acts/s, the target process's CPU (utime + stime of it and
+its children, /proc) per accepted act, Redis's CPU and commands (those run inside scripts included, from every
+client: the worker's polling too) per accepted act, and this process's CPU; then each target's mean and
+range, and the ratios of GraphQL and REST to the floor (per round, then their mean and range) against the
+targets of issue 15: CPU per act at most 1.8x the floor's for GraphQL, 1.3x for REST.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from bench import floor
+from bench.api_load import (
+    CREATE,
+    DRAIN_SECONDS,
+    JOIN,
+    ROOT,
+    BenchError,
+    LocalService,
+    cpu_seconds,
+    event_loop,
+    http_clients,
+    local_service,
+)
+from domain import titles
+from domain.contract import Action, Match
+from matches import connections
+from matches.embedded import free_port
+
+TITLE = "greatfire"
+TARGETS = ("floor", "graphql", "rest")
+CPU_RATIO_TARGETS = {"graphql": 1.8, "rest": 1.3}  # issue 15: at most this many times the floor's CPU per act
+ACT = """mutation($input: ActInput!) { act(input: $input) { __typename ... on ActionAccepted { version } } }"""
+SETUP_CONCURRENCY = 10  # matches created at once
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Matches and their mirrors
+
+
+@dataclass
+class Game:
+    """A match of the service the bench holds every seat of, and the bench's engine copy of it."""
+
+    match_id: str
+    tokens: dict[int, str]
+    mirror: Match
+
+
+@dataclass
+class Play:
+    """What a slot plays in a round: the engine match its actions come from and the version the target holds."""
+
+    game: Game
+    match: Match      # the game's mirror (the service's targets) or a clone of it (the floor)
+    version: int
+
+
+async def graphql(client: httpx.AsyncClient, query: str, variables: dict[str, Any],
+                  token: str | None = None) -> dict[str, Any]:
+    """POST a GraphQL request that must succeed; its data."""
+    headers = {"authorization": f"Bearer {token}"} if token else {}
+    response = await client.post("/graphql", json={"query": query, "variables": variables}, headers=headers)
+    if response.status_code != 200:
+        raise BenchError(f"GraphQL answered HTTP {response.status_code}: {response.text[:200]}")
+    body = response.json()
+    if body.get("errors"):
+        raise BenchError(f"GraphQL errors: {body['errors']}")
+    data: dict[str, Any] = body["data"]
+    return data
+
+
+async def new_game(client: httpx.AsyncClient, seats: int, seed: int) -> Game:
+    """Create a seeded match, join every seat, and build its mirror from the same seed and default options."""
+    created = (await graphql(client, CREATE, {"input": {"title": TITLE, "seats": seats, "seed": seed}}))
+    if created["createMatch"]["__typename"] != "MatchCreated":
+        raise BenchError(f"createMatch: {created['createMatch']}")
+    match_id: str = created["createMatch"]["matchId"]
+    tokens: dict[int, str] = {}
+    for seat in range(seats):
+        joined = (await graphql(client, JOIN, {"input": {"matchId": match_id, "name": f"floor{seat}",
+                                                         "seat": seat}}))["joinMatch"]
+        if joined["__typename"] != "SeatJoined":
+            raise BenchError(f"joinMatch: {joined['__typename']}")
+        tokens[int(joined["seat"])] = joined["token"]
+    title = titles.get(TITLE)
+    mirror = title.new_match(seats=seats, seed=seed, options=title.check_options(seats, None))
+    return Game(match_id, tokens, mirror)
+
+
+class Pool:
+    """The live games (one per slot) and a reserve of started ones that replace a game that ends in a round."""
+
+    def __init__(self, client: httpx.AsyncClient, size: int, seats: int, rng: random.Random) -> None:
+        self.client = client
+        self.size = size
+        self.seats = seats
+        self.rng = rng
+        self.live: list[Game] = []
+        self.reserve: list[Game] = []
+        self.created = 0
+
+    async def fill(self) -> None:
+        """Replace every live game that ended and top the reserve up to `size` (between rounds)."""
+        self.live = [game for game in self.live if not game.mirror.is_over()]
+        wanted = 2 * self.size - len(self.live) - len(self.reserve)
+        gate = asyncio.Semaphore(SETUP_CONCURRENCY)
+
+        async def one() -> Game:
+            async with gate:
+                return await new_game(self.client, self.seats, self.rng.randrange(2**31))
+
+        self.reserve += await asyncio.gather(*(one() for _ in range(wanted)))
+        self.created += wanted
+        while len(self.live) < self.size:
+            self.live.append(self.reserve.pop())
+
+    def replace(self, slot: int) -> Game | None:
+        """The reserve game that now plays in the slot whose game ended; None when the reserve is empty."""
+        if not self.reserve:
+            return None
+        self.live[slot] = self.reserve.pop()
+        return self.live[slot]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The three targets: each submits one action and answers the version the target is at after it
+
+Submit = Callable[[httpx.AsyncClient, Play, int, Action], Awaitable[int]]
+
+
+async def act_floor(client: httpx.AsyncClient, play: Play, seat: int, action: Action) -> int:
+    """POST /act to the floor."""
+    response = await client.post("/act", json={"matchId": play.game.match_id, "expectedVersion": play.version,
+                                               "action": action})
+    if response.status_code != 200:
+        raise BenchError(f"the floor answered HTTP {response.status_code}: {response.text[:200]}")
+    version: int = response.json()["version"]
+    return version
+
+
+async def act_graphql(client: httpx.AsyncClient, play: Play, seat: int, action: Action) -> int:
+    """The GraphQL act mutation, selecting the accepted version only."""
+    variables = {"input": {"matchId": play.game.match_id, "action": action, "expectedVersion": play.version}}
+    result = (await graphql(client, ACT, variables, play.game.tokens[seat]))["act"]
+    if result["__typename"] != "ActionAccepted":
+        raise BenchError(f"GraphQL act answered {result['__typename']}: the mirror and the service disagree")
+    version: int = result["version"]
+    return version
+
+
+async def act_rest(client: httpx.AsyncClient, play: Play, seat: int, action: Action) -> int:
+    """POST /v1/matches/{id}/actions with expectedVersion and Prefer: return=minimal (the version and events, as
+    the GraphQL round selects, not the match)."""
+    response = await client.post(f"/v1/matches/{play.game.match_id}/actions",
+                                 json={"action": action, "expectedVersion": play.version},
+                                 headers={"authorization": f"Bearer {play.game.tokens[seat]}",
+                                          "prefer": "return=minimal"})
+    if response.status_code != 200:
+        raise BenchError(f"REST act answered HTTP {response.status_code}: {response.text[:200]}")
+    version: int = response.json()["version"]
+    return version
+
+
+SUBMIT: dict[str, Submit] = {"floor": act_floor, "graphql": act_graphql, "rest": act_rest}
+
+
+# ---------------------------------------------------------------------------------------------------------
+# One round
+
+
+@dataclass
+class Round:
+    """One target's figures over one window."""
+
+    number: int
+    target: str
+    seconds: float
+    accepted: int        # acts answered inside the window
+    cpu: float           # the target process's CPU seconds in the window
+    redis_cpu: float
+    redis_commands: int
+    client_cpu: float    # this process's CPU seconds in the window
+    starved: int         # slots left without a game when the reserve ran out
+
+    @property
+    def rate(self) -> float:
+        """Accepted acts per second."""
+        return self.accepted / self.seconds
+
+    @property
+    def us_per_act(self) -> float:
+        """The target's CPU µs per accepted act."""
+        return self.cpu / max(1, self.accepted) * 1e6
+
+    @property
+    def redis_us_per_act(self) -> float:
+        """Redis's CPU µs per accepted act."""
+        return self.redis_cpu / max(1, self.accepted) * 1e6
+
+
+def next_move(match: Match, rng: random.Random) -> tuple[int, Action]:
+    """A random legal action of a seat to act; a match whose next step is the service's cannot be mirrored."""
+    if match.system_due() or not match.to_act():
+        raise BenchError("the match's next step is the service's: --floor needs a seat count without "
+                         "non-player steps (4 or more seats for Great Fire)")
+    seat = rng.choice(match.to_act())
+    return seat, rng.choice(match.legal_actions(seat))
+
+
+class Slots:
+    """One closed loop per live game: submit, apply on acceptance, count what is answered inside the window."""
+
+    def __init__(self, target: str, pool: Pool, plays: list[Play], rngs: list[random.Random]) -> None:
+        self.target = target
+        self.submit = SUBMIT[target]
+        self.pool = pool
+        self.plays = plays
+        self.rngs = rngs
+        self.window = (float("inf"), float("inf"))
+        self.accepted = 0
+        self.starved = 0
+        self.stopping = False
+
+    async def run(self, slot: int, client: httpx.AsyncClient) -> None:
+        """Play the slot's game until told to stop (or until its game ends with no reserve left)."""
+        play, rng = self.plays[slot], self.rngs[slot]
+        while not self.stopping:
+            seat, action = next_move(play.match, rng)
+            version = await self.submit(client, play, seat, action)
+            ended = time.perf_counter()
+            if version != play.version + 1:
+                raise BenchError(f"{self.target} answered version {version} after {play.version}")
+            play.match.apply(seat, action)
+            play.version = version
+            if self.window[0] <= ended <= self.window[1]:
+                self.accepted += 1
+            if not play.match.is_over():
+                continue
+            if self.target == "floor":  # the floor's state is the service's copy: its actions start over
+                play.match = play.game.mirror.clone()
+                continue
+            game = self.pool.replace(slot)
+            if game is None:
+                self.starved += 1
+                return
+            play = self.plays[slot] = Play(game, game.mirror, game.mirror.version)
+
+
+def _cpu(pid: int) -> float:
+    seconds = cpu_seconds(pid)
+    if seconds is None:
+        raise BenchError(f"no CPU figures for process {pid}: --floor needs Linux's /proc")
+    return seconds
+
+
+async def _counters(target: int, redis_pid: int, redis: Any) -> tuple[float, float, float, float]:
+    """The target's and Redis's CPU seconds, the commands Redis has processed, this process's CPU seconds."""
+    info = await redis.info("stats")
+    return _cpu(target), _cpu(redis_pid), float(info["total_commands_processed"]), time.process_time()
+
+
+async def one_round(number: int, target: str, base: str, pool: Pool, redis: Any, pids: dict[str, int],
+                    args: argparse.Namespace, rngs: list[random.Random]) -> Round:
+    """Load one target through a warm-up and a window; every in-flight act finishes before it returns."""
+    if target == "floor":
+        plays = [Play(game, game.mirror.clone(), await floor.copy_state(redis, game.match_id))
+                 for game in pool.live]
+        if any(play.version != play.game.mirror.version for play in plays):
+            raise BenchError("a match's stored version differs from its mirror's")
+    else:
+        plays = [Play(game, game.mirror, game.mirror.version) for game in pool.live]
+    slots = Slots(target, pool, plays, rngs)
+    async with contextlib.AsyncExitStack() as stack:
+        clients = await http_clients(stack, base, len(plays), args.client_pool)
+        tasks = [asyncio.create_task(slots.run(n, clients[n % len(clients)])) for n in range(len(plays))]
+        try:
+            await asyncio.sleep(args.warmup)
+            before = await _counters(pids[target], pids["redis"], redis)
+            start = time.perf_counter()
+            slots.window = (start, start + args.seconds)
+            await asyncio.sleep(args.seconds)
+            seconds = time.perf_counter() - start
+            after = await _counters(pids[target], pids["redis"], redis)
+            slots.stopping = True
+            done, pending = await asyncio.wait(tasks, timeout=DRAIN_SECONDS)
+            if pending:
+                raise BenchError(f"{len(pending)} acts still unanswered {DRAIN_SECONDS:.0f} s after the window "
+                                 "(their matches' mirrors can no longer be trusted)")
+            for task in done:
+                if task.exception() is not None:
+                    raise BenchError(f"a {target} slot failed: {task.exception()!r}")
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+    cpu, redis_cpu, commands, client_cpu = (b - a for a, b in zip(before, after, strict=True))
+    return Round(number, target, seconds, slots.accepted, cpu, redis_cpu, int(commands), client_cpu,
+                 slots.starved)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The floor process and the run
+
+
+@contextlib.contextmanager
+def floor_process(redis_url: str, folder: Path, timeout: float = 20.0) -> Iterator[tuple[str, int]]:
+    """bench/floor.py under uvicorn on a free loopback port; yields its base URL and process id, stops it."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    log_path = folder / "floor.log"
+    with log_path.open("wb") as log:
+        child = subprocess.Popen([sys.executable, "-m", "bench.floor", "--port", str(port), "--redis-url", redis_url],
+                                 cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=log,
+                                 stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            deadline = time.monotonic() + timeout
+            while True:
+                if child.poll() is not None:
+                    raise BenchError(f"the floor exited at start:\n{log_path.read_text(errors='replace')[-2000:]}")
+                try:  # an unknown match: a 404 means the app is up and reaches Redis
+                    if httpx.post(f"{base}/act", json={"matchId": "none", "expectedVersion": 0, "action": {}},
+                                  timeout=1.0).status_code == 404:
+                        break
+                except httpx.HTTPError:
+                    pass
+                if time.monotonic() > deadline:
+                    raise BenchError(f"the floor was not ready in {timeout:.0f} s")
+                time.sleep(0.1)
+            yield base, child.pid
+        finally:
+            child.terminate()
+            try:
+                child.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait(timeout=5)
+
+
+async def measure(service: LocalService, floor_base: str, pids: dict[str, int],
+                  args: argparse.Namespace) -> list[Round]:
+    """Set the matches up, then run the interleaved rounds."""
+    rng = random.Random(args.seed)
+    rngs = [random.Random(f"{args.seed}:{n}") for n in range(args.matches)]
+    bases = {"floor": floor_base, "graphql": service.base, "rest": service.base}
+    redis = connections.async_client(service.redis_url, decode_responses=True)
+    rounds: list[Round] = []
+    try:
+        async with httpx.AsyncClient(base_url=service.base, timeout=30.0) as setup:
+            pool = Pool(setup, args.matches, args.seats, rng)
+            for number in range(1, args.rounds + 1):
+                for target in TARGETS:
+                    await pool.fill()
+                    rounds.append(await one_round(number, target, bases[target], pool, redis, pids, args, rngs))
+                    last = rounds[-1]
+                    print(f"round {number} {target}: {last.rate:.0f} acts/s, {last.us_per_act:.0f} µs CPU per act",
+                          file=sys.stderr)
+    finally:
+        await redis.aclose()
+    return rounds
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The report
+
+
+def _spread(values: list[float], digits: int = 0) -> str:
+    mean = sum(values) / len(values)
+    return f"{mean:.{digits}f} ({min(values):.{digits}f}-{max(values):.{digits}f})"
+
+
+def render(rounds: list[Round], args: argparse.Namespace, command: str) -> str:
+    """A line per round and target, then each target's mean (range) and the ratios to the floor."""
+    lines = [f"{args.matches} concurrent matches ({args.seats} seats), HTTP client: {args.client_pool}, "
+             f"{args.warmup:g} s warm-up + {args.seconds:g} s window per round; CPU is the target process's "
+             "(with its children), µs per accepted act",
+             f"{'round':>5}  {'target':<8} {'accepted':>8} {'acts/s':>8} {'CPU %':>6} {'CPU µs/act':>10} "
+             f"{'Redis µs/act':>12} {'Redis cmds/act':>14} {'client CPU %':>12}"]
+    for r in rounds:
+        commands = r.redis_commands / max(1, r.accepted)
+        starved = f"  ({r.starved} slots ran out of matches)" if r.starved else ""
+        lines.append(f"{r.number:>5}  {r.target:<8} {r.accepted:>8} {r.rate:>8.1f} {r.cpu / r.seconds * 100:>6.0f} "
+                     f"{r.us_per_act:>10.0f} {r.redis_us_per_act:>12.0f} {commands:>14.1f} "
+                     f"{r.client_cpu / r.seconds * 100:>12.0f}{starved}")
+    by_target = {t: [r for r in rounds if r.target == t] for t in TARGETS}
+    lines.append("mean (min-max) over the rounds:")
+    for target, rs in by_target.items():
+        lines.append(f"  {target:<8} CPU µs/act {_spread([r.us_per_act for r in rs])}, acts/s "
+                     f"{_spread([r.rate for r in rs], 1)}, Redis µs/act {_spread([r.redis_us_per_act for r in rs])}")
+    lines.append("ratios to the floor (each round against the floor's round just before it):")
+    for target, limit in CPU_RATIO_TARGETS.items():
+        pairs = list(zip(by_target["floor"], by_target[target], strict=True))
+        cpu = [r.us_per_act / f.us_per_act for f, r in pairs if f.accepted and r.accepted]
+        rate = [r.rate / f.rate for f, r in pairs if f.accepted]
+        if not cpu:
+            lines.append(f"  {target:<8} no accepted acts to compare")
+            continue
+        mean = sum(cpu) / len(cpu)
+        verdict = "met" if mean <= limit else "MISSED"
+        lines.append(f"  {target:<8} CPU per act {_spread(cpu, 2)}x the floor's (target <= {limit}x: {verdict}); "
+                     f"throughput {_spread(rate, 2)}x the floor's")
+    lines.append(f"command  {command}")
+    return "\n".join(lines)
+
+
+def main(args: argparse.Namespace, command: str) -> int:
+    """Start the service and the floor, run the rounds, print the report (api_load's --floor)."""
+    print("starting Redis, the API, a worker and the floor...", file=sys.stderr)
+    with contextlib.ExitStack() as stack:
+        service = stack.enter_context(local_service(args.api_processes))
+        floor_base, floor_pid = stack.enter_context(floor_process(service.redis_url, service.folder))
+        started = service.pids()
+        pids = {"floor": floor_pid, "graphql": started["api"], "rest": started["api"], "redis": started["redis"]}
+        rounds = stack.enter_context(event_loop()).run(measure(service, floor_base, pids, args))
+    print(render(rounds, args, command))
+    return 0

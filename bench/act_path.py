@@ -1,0 +1,170 @@
+"""CPU of one act along its path, in one process: the pipeline alone, GraphQL `act`, REST with and without the match.
+
+Builds the real app (api.app.create_app) over a private redis-server and plays one seeded 4-seat Great Fire match
+(a new one when it ends) one act at a time through httpx's in-process ASGI transport (no sockets, no uvicorn), the
+bench holding every seat and mirroring the match with the engine to choose legal actions. Prints the process's CPU
+per act (client, app and mirror together: compare paths with each other, not with a server's figures) for each
+path, in --rounds interleaved rounds; --profile NAME prints a cProfile of that path's last round.
+
+Run: python -m bench.act_path [--acts 800] [--rounds 2] [--paths pipeline,graphql,rest,rest-minimal]
+         [--profile graphql --sort cumulative]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import os
+import pstats
+import random
+import statistics
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import httpx
+
+from domain import titles
+from domain.contract import Match
+from matches.embedded import EmbeddedRedis
+
+CREATE = """mutation($input: CreateMatchInput!) { createMatch(input: $input) {
+  __typename ... on MatchCreated { matchId } } }"""
+JOIN = """mutation($input: JoinMatchInput!) { joinMatch(input: $input) {
+  __typename ... on SeatJoined { seat token } } }"""
+ACT = """mutation($input: ActInput!) { act(input: $input) { __typename ... on ActionAccepted { version } } }"""
+PATHS = ("pipeline", "graphql", "rest", "rest-minimal")
+SEATS = 4
+
+
+class Table:
+    """One match played by the bench: its id, seat tokens and the engine's mirror of it."""
+
+    def __init__(self, client: httpx.AsyncClient, seed: int) -> None:
+        self.client = client
+        self.seed = seed
+        self.match_id = ""
+        self.tokens: dict[int, str] = {}
+        self.mirror: Match | None = None
+
+    async def start(self) -> None:
+        """Create and fill a new match, and its mirror."""
+        self.seed += 1
+        created = await self._graphql(CREATE, {"input": {"title": "greatfire", "seats": SEATS, "seed": self.seed}})
+        self.match_id = created["createMatch"]["matchId"]
+        self.tokens = {}
+        for n in range(SEATS):
+            joined = (await self._graphql(JOIN, {"input": {"matchId": self.match_id, "name": f"p{n}"}}))["joinMatch"]
+            self.tokens[joined["seat"]] = joined["token"]
+        self.mirror = titles.get("greatfire").new_match(seats=SEATS, seed=self.seed, options=None)
+
+    async def _graphql(self, query: str, variables: dict[str, Any], token: str | None = None) -> Any:
+        headers = {"authorization": f"Bearer {token}"} if token else {}
+        answer = await self.client.post("/graphql", json={"query": query, "variables": variables}, headers=headers)
+        return answer.json()["data"]
+
+
+async def _act(path: str, table: Table, services: Any, rng: random.Random) -> None:
+    """One act along the path, checked accepted, then applied to the mirror."""
+    if table.mirror is None or table.mirror.is_over():
+        await table.start()
+    mirror = table.mirror
+    assert mirror is not None
+    seat = mirror.to_act()[0]
+    action = rng.choice(mirror.legal_actions(seat))
+    token, version = table.tokens[seat], mirror.version
+    if path == "pipeline":
+        outcome, _ = await services.pipeline.act(table.match_id, token, action, version)
+        accepted = outcome.kind == "accepted"
+    elif path == "graphql":
+        data = await table._graphql(ACT, {"input": {"matchId": table.match_id, "action": action,
+                                                    "expectedVersion": version}}, token)
+        accepted = data["act"]["__typename"] == "ActionAccepted"
+    else:
+        headers = {"authorization": f"Bearer {token}", **({"prefer": "return=minimal"} if path == "rest-minimal"
+                                                            else {})}
+        answer = await table.client.post(f"/v1/matches/{table.match_id}/actions", headers=headers,
+                                         json={"action": action, "expectedVersion": version})
+        accepted = answer.status_code == 200
+    if not accepted:
+        raise RuntimeError(f"{path}: the act was refused; the mirror and the service disagree")
+    mirror.apply(seat, action)
+
+
+async def run(args: argparse.Namespace, redis_url: str) -> dict[str, list[float]]:
+    os.environ["REDIS_URL"] = redis_url
+    os.environ["FIREBREAK_RATE_CLIENT_PER_SECOND"] = "0"  # one client address sends everything
+    from api import app as app_module
+    from api.services import Services
+
+    built: list[Services] = []
+    connect = Services.connect
+
+    def keep(*a: Any, **k: Any) -> Services:
+        services = connect(*a, **k)
+        built.append(services)
+        return services
+
+    Services.connect = keep  # type: ignore[method-assign]  # to reach the app's pipeline
+    try:
+        app = app_module.create_app()
+    finally:
+        Services.connect = connect  # type: ignore[method-assign]
+    figures: dict[str, list[float]] = {path: [] for path in args.paths}
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
+            table = Table(client, args.seed)
+            rng = random.Random(args.seed)
+            step: Callable[[str], Awaitable[None]] = lambda path: _act(path, table, built[0], rng)  # noqa: E731
+            for path in args.paths:  # warm every path up
+                for _ in range(50):
+                    await step(path)
+            for round_ in range(args.rounds):
+                for path in args.paths:
+                    profile = cProfile.Profile() if path == args.profile and round_ == args.rounds - 1 else None
+                    started = time.process_time()
+                    if profile:
+                        profile.enable()
+                    for _ in range(args.acts):
+                        await step(path)
+                    if profile:
+                        profile.disable()
+                    figures[path].append((time.process_time() - started) / args.acts * 1e6)
+                    print(f"round {round_ + 1} {path:<13} {figures[path][-1]:>7.0f} µs CPU per act"
+                          + (" (profiled)" if profile else ""))
+                    if profile:
+                        pstats.Stats(profile).sort_stats(args.sort).print_stats(40)
+    return figures
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--acts", type=int, default=800, help="acts per path and round")
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--paths", type=lambda text: text.split(","), default=list(PATHS),
+                        help=f"comma-separated, from {', '.join(PATHS)}")
+    parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--profile", choices=PATHS, help="profile this path's last round (its figure then counts "
+                                                         "the profiler too)")
+    parser.add_argument("--sort", default="cumulative", help="the profile's order (a pstats key)")
+    args = parser.parse_args()
+    if unknown := set(args.paths) - set(PATHS):
+        parser.error(f"unknown paths: {', '.join(sorted(unknown))}")
+    with tempfile.TemporaryDirectory() as folder:
+        embedded = EmbeddedRedis(folder, appendonly=False)
+        url = embedded.start()
+        try:
+            figures = asyncio.run(run(args, url))
+        finally:
+            embedded.stop()
+    print(f"mean (min-max) over {args.rounds} rounds of {args.acts} acts, client and app CPU together:")
+    for path, values in figures.items():
+        print(f"  {path:<13} {statistics.mean(values):>7.0f} µs ({min(values):.0f}-{max(values):.0f})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

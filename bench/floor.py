@@ -1,0 +1,115 @@
+"""The floor of one act: a bare Starlette app doing the minimal Redis and JSON work of an accepted act, no more.
+
+`POST /act` with {matchId, expectedVersion, action} reads the match's state hash in one round trip, decodes the
+state data and encodes it again (the JSON work of one step, with the service's codec), then commits with one
+compare-and-set script that checks the version, writes the state, appends a log entry and adds a stream entry:
+matches/store.py's commit without the meta, idempotency and expiry writes. It answers {"version": n}, 409
+{"currentVersion": n} on a stale version and 404 for a match it does not hold. No engine, no authentication, no
+middleware: whatever the service spends per act beyond this is the service's own cost (bench/act_cost.py
+compares the two).
+
+Its keys are its own (`floor:{<id>}:state`, `:log`, `:events`), so a service on the same Redis is untouched;
+copy_state() seeds them from a live match of the service.
+
+Run: python -m bench.floor --port P --redis-url redis://127.0.0.1:6379/0
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from api.services import SOCKET_TIMEOUT
+from matches import connections, keys, packing
+
+# KEYS: state, log, events; ARGV: version, data, log entry, events. As matches/store.py's _COMMIT up to the meta.
+_COMMIT = """
+local v = tonumber(redis.call('HGET', KEYS[1], 'v'))
+if v ~= tonumber(ARGV[1]) then return {0, v or -1} end
+local nv = v + 1
+redis.call('HSET', KEYS[1], 'v', nv, 'data', ARGV[2])
+redis.call('RPUSH', KEYS[2], ARGV[3])
+redis.call('XADD', KEYS[3], nv .. '-0', 'events', ARGV[4])
+return {1, nv}
+"""
+
+
+def state_key(match_id: str) -> str:
+    """Hash: v (version) and data, as the service's match state."""
+    return f"floor:{{{match_id}}}:state"
+
+
+def log_key(match_id: str) -> str:
+    """List: one JSON entry per accepted act."""
+    return f"floor:{{{match_id}}}:log"
+
+
+def events_key(match_id: str) -> str:
+    """Stream: entry id "<version>-0" per accepted act."""
+    return f"floor:{{{match_id}}}:events"
+
+
+async def copy_state(redis: Any, match_id: str) -> int:
+    """Make the floor's state of a match the service's stored one (version and data), with an empty log and
+    stream; return the version. The client must decode responses."""
+    stored = await redis.hgetall(keys.state(match_id))
+    if not stored:
+        raise LookupError(f"the service holds no match {match_id!r}")
+    pipe = redis.pipeline(transaction=False)
+    pipe.delete(state_key(match_id), log_key(match_id), events_key(match_id))
+    pipe.hset(state_key(match_id), mapping={"v": stored["v"], "data": stored["data"]})
+    await pipe.execute()
+    return int(stored["v"])
+
+
+def create_app(redis_url: str) -> Starlette:
+    """The floor app over the Redis at redis_url (client options as the service's, matches/connections.py)."""
+    redis = connections.async_client(redis_url, decode_responses=True, max_connections=2000,
+                                     socket_timeout=SOCKET_TIMEOUT)
+    commit = connections.Script(redis, _COMMIT)
+
+    async def act(request: Request) -> JSONResponse:
+        body = await request.json()
+        match_id, expected, action = str(body["matchId"]), int(body["expectedVersion"]), body["action"]
+        stored = await redis.hgetall(state_key(match_id))
+        if not stored:
+            return JSONResponse({"code": "MATCH_NOT_FOUND"}, status_code=404)
+        if int(stored["v"]) != expected:
+            return JSONResponse({"code": "STALE_VERSION", "currentVersion": int(stored["v"])}, status_code=409)
+        data = packing.dumps(packing.loads(stored["data"]))
+        event = {"type": "floorAct", "action": action}
+        done, version = await commit(keys=[state_key(match_id), log_key(match_id), events_key(match_id)],
+                                     args=[expected, data, packing.dumps({"action": action}),
+                                           packing.dumps([event])])
+        if not int(done):
+            return JSONResponse({"code": "STALE_VERSION", "currentVersion": int(version)}, status_code=409)
+        return JSONResponse({"version": int(version)})
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: Starlette) -> AsyncIterator[None]:
+        yield
+        await redis.aclose()
+
+    return Starlette(routes=[Route("/act", act, methods=["POST"])], lifespan=lifespan)
+
+
+def main() -> None:
+    """Serve the floor app on loopback under uvicorn (the service's loop and HTTP implementation)."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--redis-url", required=True)
+    args = parser.parse_args()
+    uvicorn.run(create_app(args.redis_url), host="127.0.0.1", port=args.port, access_log=False,
+                log_level="warning")
+
+
+if __name__ == "__main__":
+    main()

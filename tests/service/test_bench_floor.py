@@ -1,0 +1,119 @@
+"""bench/floor.py and bench/act_cost.py (api_load --floor): the floor's compare-and-set, and the bench's mirror of a
+seeded match staying equal to what the service stores while acts go through GraphQL and REST."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from redis import Redis
+
+from bench import act_cost, floor
+from bench.act_cost import Game, Play
+from matches import connections, keys
+
+
+@pytest.fixture(scope="module")
+def floor_base(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The floor app (python -m bench.floor) on the test Redis."""
+    with act_cost.floor_process(redis_url, tmp_path_factory.mktemp("floor")) as (base, _pid):
+        yield base
+
+
+def _started_game(server: str, seed: int) -> Game:
+    async def run() -> Game:
+        async with httpx.AsyncClient(base_url=server, timeout=30) as c:
+            return await act_cost.new_game(c, 4, seed)
+
+    return asyncio.run(run())
+
+
+def _copy(redis_url: str, match_id: str) -> int:
+    async def run() -> int:
+        client = connections.async_client(redis_url, decode_responses=True)
+        try:
+            return await floor.copy_state(client, match_id)
+        finally:
+            await client.aclose()
+
+    return asyncio.run(run())
+
+
+def test_the_floor_commits_at_the_expected_version_only(server: str, floor_base: str, redis_url: str,
+                                                        redis: Redis) -> None:
+    game = _started_game(server, seed=11)
+    assert _copy(redis_url, game.match_id) == 0
+    stored = redis.hgetall(keys.state(game.match_id))
+    _, action = act_cost.next_move(game.mirror, random.Random(1))
+    with httpx.Client(base_url=floor_base, timeout=30) as c:
+        accepted = c.post("/act", json={"matchId": game.match_id, "expectedVersion": 0, "action": action})
+        assert accepted.status_code == 200 and accepted.json() == {"version": 1}
+        stale = c.post("/act", json={"matchId": game.match_id, "expectedVersion": 0, "action": action})
+        assert stale.status_code == 409 and stale.json()["currentVersion"] == 1
+        unknown = c.post("/act", json={"matchId": "nosuchmatch", "expectedVersion": 0, "action": action})
+        assert unknown.status_code == 404
+    state = redis.hgetall(floor.state_key(game.match_id))
+    assert state["v"] == "1" and json.loads(state["data"]) == json.loads(stored["data"])
+    assert [json.loads(entry) for entry in redis.lrange(floor.log_key(game.match_id), 0, -1)] == [{"action": action}]
+    stream = redis.xrange(floor.events_key(game.match_id))
+    assert [entry_id for entry_id, _ in stream] == ["1-0"]
+    assert json.loads(stream[0][1]["events"])[0]["action"] == action
+    # the service's own match is untouched
+    assert redis.hgetall(keys.state(game.match_id)) == stored
+    assert redis.llen(keys.log(game.match_id)) == 0
+
+
+def test_a_copy_starts_the_floor_over_at_the_services_version(server: str, floor_base: str, redis_url: str,
+                                                              redis: Redis) -> None:
+    game = _started_game(server, seed=12)
+    _copy(redis_url, game.match_id)
+    _, action = act_cost.next_move(game.mirror, random.Random(2))
+    with httpx.Client(base_url=floor_base, timeout=30) as c:
+        assert c.post("/act", json={"matchId": game.match_id, "expectedVersion": 0, "action": action}).is_success
+    assert _copy(redis_url, game.match_id) == 0
+    assert redis.hget(floor.state_key(game.match_id), "v") == "0"
+    assert redis.llen(floor.log_key(game.match_id)) == 0 and redis.xlen(floor.events_key(game.match_id)) == 0
+    with pytest.raises(LookupError):
+        _copy(redis_url, "nosuchmatch")
+
+
+def test_the_mirror_stays_equal_to_the_stored_match_over_graphql_and_rest(server: str, redis: Redis) -> None:
+    game = _started_game(server, seed=13)
+    rng = random.Random(3)
+
+    async def play(steps: int) -> None:
+        async with httpx.AsyncClient(base_url=server, timeout=30) as c:
+            p = Play(game, game.mirror, game.mirror.version)
+            for step in range(steps):
+                seat, action = act_cost.next_move(p.match, rng)
+                submit = act_cost.act_graphql if step % 2 else act_cost.act_rest
+                p.version = await submit(c, p, seat, action)
+                p.match.apply(seat, action)
+                assert p.version == p.match.version
+
+    asyncio.run(play(12))
+    stored = redis.hgetall(keys.state(game.match_id))
+    assert int(stored["v"]) == game.mirror.version == 12
+    assert json.loads(stored["data"]) == json.loads(json.dumps(game.mirror.to_dict()))
+
+
+def test_of_concurrent_acts_at_one_version_the_floor_accepts_one(server: str, floor_base: str, redis_url: str,
+                                                                  redis: Redis) -> None:
+    game = _started_game(server, seed=14)
+    _copy(redis_url, game.match_id)
+    _, action = act_cost.next_move(game.mirror, random.Random(4))
+
+    async def race() -> list[int]:
+        async with httpx.AsyncClient(base_url=floor_base, timeout=30) as c:
+            answers = await asyncio.gather(*(
+                c.post("/act", json={"matchId": game.match_id, "expectedVersion": 0, "action": action})
+                for _ in range(20)))
+        return sorted(a.status_code for a in answers)
+
+    assert asyncio.run(race()) == [200] + [409] * 19
+    assert redis.hget(floor.state_key(game.match_id), "v") == "1"
+    assert redis.llen(floor.log_key(game.match_id)) == 1 and redis.xlen(floor.events_key(game.match_id)) == 1
