@@ -12,6 +12,7 @@ from typing import Any
 from redis import Redis
 
 from domain import titles
+from matches import keys
 from tests.service import support as h
 from tests.service.conftest import Client
 
@@ -38,12 +39,22 @@ def test_a_london_match_with_a_person_and_two_bots_plays_to_its_end(redis_url: s
         assert service.base is not None
         client = Client(service.base)
         try:
-            _play(client, redis)
+            _play(client, redis, service)
         finally:
             client.http.close()
 
 
-def _play(client: Client, redis: Redis) -> None:
+def _stuck(m: dict[str, Any], acted: int, service: h.Private, redis: Redis) -> str:
+    """What a match that did not end in time was doing: its version and seats to act, the private queue, and
+    the end of the worker's log (a failure in CI must say why)."""
+    queue = service.settings.queue
+    logs = "\n".join(path.read_text(errors="replace")[-3000:] for path in service.logs)
+    return (f"not over after {acted} actions of the person: version {m['version']}, to act {m['toAct']}, "
+            f"{redis.llen(f'rq:queue:{queue}')} jobs queued, due {redis.zscore(keys.due(queue), m['id'])}, "
+            f"job outcomes {redis.hgetall(keys.JOBS_COUNTER)}\nworker log:\n{logs}")
+
+
+def _play(client: Client, redis: Redis, service: h.Private) -> None:
     s = _create(client, 3, 4242)
     h.join(client, s, "ann")
     h.add_bot(client, s, "greedy")
@@ -56,7 +67,7 @@ def _play(client: Client, redis: Redis) -> None:
         m = h.state(client, s.match_id, token)
         if m["status"] == "OVER":
             break
-        assert time.monotonic() < deadline, f"not over after {acted} actions of the person"
+        assert time.monotonic() < deadline, _stuck(m, acted, service, redis)
         _no_other_hand(m, seat)
         if seat in m["toAct"]:
             answer = h.act(client, s.match_id, token, rng.choice(m["legalActions"]), m["version"])
