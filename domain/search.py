@@ -13,7 +13,10 @@ two seats it is plain win / loss / draw. The margin term separates a safe win fr
 from a rout, which gives the search a signal when every playout is a win or every one a loss. A draw is 0, as
 is an unfinished playout without a leaf hook.
 
-Root selection is UCB1 over the root actions after one visit of each. The n-th visit of every root action uses
+The root actions are the seat's legal actions, or those a title's moves hook keeps (it must keep at least one,
+and read only what the seat sees): a title whose legal actions include an undo (a staged decision cancelled back
+to the one before) drops it there, or a search that rates the two decisions differently goes round between them
+for ever. Root selection is UCB1 over the root actions after one visit of each. The n-th visit of every root action uses
 the n-th world and the same playout random stream (common random numbers), so actions are compared on the same
 guesses. The decision is the most visited action (then the best mean, then list order). With an iteration budget
 alone the decision depends only on the rng and on what resample shows the seat; with seconds it depends on the
@@ -33,6 +36,7 @@ from domain.errors import NotYourTurn, RulesError
 
 Policy = Callable[[Match, int, random.Random], Action]  # the playout's choice for a seat owing a decision
 LeafScore = Callable[[Match, int], float]  # a playout stopped before the end, scored for the seat in [-1, 1]
+Moves = Callable[[Match, int], list[Action]]  # the root actions worth searching, from the seat's legal ones
 
 MAX_STEPS = 400        # playout steps (decisions and automated steps) before the leaf is scored
 EXPLORATION = 1.0      # UCB1 constant for rewards in [-1, 1]
@@ -101,14 +105,16 @@ class _Worlds:
 
 
 def choose(match: Match, seat: int, rng: random.Random, budget: Budget, policy: Policy | None = None,
-           leaf: LeafScore | None = None, max_steps: int = MAX_STEPS) -> Action:
+           leaf: LeafScore | None = None, max_steps: int = MAX_STEPS, root: Moves | None = None) -> Action:
     """Return the seat's action chosen by information-set Monte Carlo within the budget."""
     pick = policy or random_policy
     deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
     worlds = _Worlds(match, seat, rng)
-    moves = worlds.world(0).legal_actions(seat)
-    if not moves:
+    first = worlds.world(0)
+    if not first.legal_actions(seat):
         raise NotYourTurn(f"seat {seat} owes no decision")
+    moves = first.legal_actions(seat) if root is None else root(first, seat)
+    assert moves, "a moves hook kept no action"
     if len(moves) == 1:
         return moves[0]
     visits = [0] * len(moves)
@@ -141,11 +147,12 @@ def _ucb(visits: list[int], totals: list[float], done: int) -> int:
 
 
 def search_level(policy: Policy | None = None, leaf: LeafScore | None = None,
-                 max_steps: int = MAX_STEPS) -> BotLevel:
-    """The generic "search" bot level, for a title to list in its bots() (with its own playout policy or leaf)."""
+                 max_steps: int = MAX_STEPS, root: Moves | None = None) -> BotLevel:
+    """The generic "search" bot level, for a title to list in its bots() (with its own playout policy, leaf or
+    root moves)."""
 
     def run(match: Match, seat: int, rng: random.Random, budget: Budget) -> Action:
-        return choose(match, seat, rng, budget, policy, leaf, max_steps)
+        return choose(match, seat, rng, budget, policy, leaf, max_steps, root)
 
     return BotLevel(name="search", description="Information-set Monte Carlo search over random playouts "
                     "(generic: knows nothing of the title's rules beyond its legal actions and scores).",

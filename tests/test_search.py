@@ -174,3 +174,19 @@ def test_a_title_policy_is_used_in_the_playouts() -> None:
     seat = m.to_act()[0]
     search.choose(m, seat, random.Random(1), ITERATIONS, policy=all_in)
     assert calls
+
+
+def test_a_title_root_hook_sets_the_moves_searched() -> None:
+    """The root hook's actions are the only ones searched: the search picks among them, whatever the playouts say
+    of the others (a title keeps an undo out of the root this way)."""
+    m = _mid_bidding(3, 4)
+    seat = m.to_act()[0]
+    legal = m.legal_actions(seat)
+    assert len(legal) > 2
+    for kept in ([legal[0]], legal[-2:]):
+        def root(world: Match, s: int, kept: list[Action] = kept) -> list[Action]:
+            return [a for a in world.legal_actions(s) if a in kept]
+
+        level = search.search_level(root=root)
+        for n in range(5):
+            assert level.choose(m, seat, random.Random(n), ITERATIONS) in kept

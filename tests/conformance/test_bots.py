@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 
+from domain.bots import choose_action
 from domain.contract import BotLevel, Budget, Title
 from tests.conformance.support import Case, sampled, trace, walk
 
@@ -39,3 +40,25 @@ def test_bot_levels_choose_legal_actions(case: Case) -> None:
                 chosen += 1
         assert json.dumps(match.to_dict(), sort_keys=True) == before, f"{case} step {k}: a bot changed the match"
     assert chosen > 0 or not levels
+
+
+def test_matches_of_every_level_end(case: Case) -> None:
+    """A match where the seats play the bot levels in turn (and "random") ends, within a few times the length of
+    the case's random playout: no level goes round in circles (London's search once went develop, cancel,
+    develop... for ever, and a worker with it)."""
+    t = trace(case)
+    names = ["random", *(level.name for level in case.title.bots())]
+    lineup = [names[(seat + case.index) % len(names)] for seat in range(case.seats)]
+    match = t.new_match()
+    cap = 4 * len(t.log) + 500
+    for _ in range(cap):
+        if match.is_over():
+            break
+        if match.system_due():
+            match.run_system_step()
+            continue
+        seat = match.to_act()[0]
+        rng = random.Random(f"{case}:{match.version}")
+        action = choose_action(case.title, lineup[seat], match, seat, rng, BUDGET)
+        match.apply(seat, action)
+    assert match.is_over(), f"{case}: lineup {lineup} did not finish in {cap} steps"

@@ -28,7 +28,7 @@ def choose(match: Match, seat: int, rng: random.Random, budget: Budget) -> Actio
         return legal[0]
     assert isinstance(match, LondonMatch)
     bases = [match.resample(seat, rng) for _ in range(SAMPLES)]
-    candidates = _candidates(bases[0], seat, legal)
+    candidates = worth_trying(bases[0], seat, legal)
     if len(candidates) == 1:
         return candidates[0]
     best: tuple[float, int] | None = None
@@ -46,9 +46,11 @@ def choose(match: Match, seat: int, rng: random.Random, budget: Budget) -> Actio
     return choice
 
 
-def _candidates(m: LondonMatch, seat: int, legal: list[Action]) -> list[Action]:
-    """The actions worth trying: no voluntary loans, no cancelling, no card or land it cannot pay for without
-    a loan (a borough may take one loan), so that the bot never goes round in circles."""
+def worth_trying(m: LondonMatch, seat: int, legal: list[Action]) -> list[Action]:
+    """The actions worth trying (at least one): no voluntary loans, no cancelling, no card or land it cannot
+    pay for without a loan (a borough may take one loan), so that the bot never goes round in circles (develop,
+    cancel, develop...: L7 lets a seat go back). Reads only what the seat sees. The search level's root moves
+    too."""
     money = m.money[seat]
     if m.phase is Phase.PAY:
         assert m.pending is not None

@@ -1,5 +1,7 @@
 """London's search level: the generic information-set search (domain/search.py) over London's resample, with the
-greedy bot's rules of thumb as the playout policy and its prestige estimate scoring playouts cut short."""
+greedy bot's rules of thumb as the playout policy, its prestige estimate scoring playouts cut short, and its
+actions worth trying as the root moves (never an undo: a search that may cancel a staged decision can go round
+develop, cancel, develop... for ever)."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ import math
 import random
 
 from domain.contract import Action, Match
-from domain.london.bots.greedy import policy
+from domain.london.bots.greedy import policy, worth_trying
 from domain.london.bots.rating import rate
 from domain.london.match import LondonMatch
 from domain.search import search_level
@@ -29,4 +31,9 @@ def _leaf(match: Match, seat: int) -> float:
     return math.tanh((mine - best) / SCALE)
 
 
-LEVEL = search_level(policy=_policy, leaf=_leaf, max_steps=PLAYOUT_STEPS)
+def _root(match: Match, seat: int) -> list[Action]:
+    assert isinstance(match, LondonMatch)
+    return worth_trying(match, seat, match.legal_actions(seat))
+
+
+LEVEL = search_level(policy=_policy, leaf=_leaf, max_steps=PLAYOUT_STEPS, root=_root)
