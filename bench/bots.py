@@ -12,6 +12,7 @@ Run: python -m bench.bots --seats 4 --games 40 --lineup search,greedy,greedy,gre
      python -m bench.bots --preset ladder --games 40
      python -m bench.bots ... --budget 0 --iterations 250 --log run.jsonl   (load-independent; then:)
      python -m bench.bots --report run.jsonl
+     python -m bench.bots --lineup oracle,greedy,greedy,greedy ...   (the search on the true state: bench/oracle.py)
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from bench.oracle import LEVEL, oracle_bot
 from domain import titles
 from domain.bots import Bot, bound, levels
 from domain.contract import Budget
@@ -93,7 +95,7 @@ def _count(plays: list[dict[str, int]], events: list[dict[str, object]]) -> None
 def _bots(budget: float | None, iterations: int | None) -> dict[str, Bot]:
     title = titles.get("greatfire")
     spent = Budget(seconds=budget, iterations=iterations)
-    return {name: bound(title, name, spent) for name in levels(title)}
+    return {**{name: bound(title, name, spent) for name in levels(title)}, LEVEL: oracle_bot(spent)}
 
 
 def play(game: Game) -> Outcome:
@@ -188,7 +190,7 @@ def tournament(seats: int, lineup: tuple[str, ...], games: int, seed: int, budge
     to a JSON-lines file (see --report), so a long run stopped early still gives its figures."""
     if len(lineup) != seats:
         raise SystemExit(f"the lineup names {len(lineup)} levels for {seats} seats")
-    unknown = sorted(set(lineup) - set(levels(titles.get("greatfire"))))
+    unknown = sorted(set(lineup) - {*levels(titles.get("greatfire")), LEVEL})
     if unknown:
         raise SystemExit(f"unknown level(s): {', '.join(unknown)}")
     specs = [Game(seats, seed + g, lineup[g % seats:] + lineup[:g % seats], budget, iterations)

@@ -27,7 +27,7 @@ import math
 import random
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from domain.bots import Bot
 from domain.contract import Action, Budget, Match
@@ -118,11 +118,24 @@ def set_priors(world: GreatFireMatch, seat: int, arms: list[Arm]) -> None:
         arm.prior = PRIOR * (value - top)
 
 
+class Worlds(Protocol):
+    """Where the search's worlds come from: sample(rng) is a full state to play on (a Determinizer's guess at
+    what the seat cannot see; bench/oracle.py's is the true state, to measure what knowing it is worth)."""
+
+    def sample(self, rng: Rng) -> GreatFireMatch:
+        """A full state, consistent with what the seat sees."""
+        ...
+
+
 def search_from_view(view: dict[str, Any], seat: int, rng: random.Random, budget: Budget) -> Action:
     """Choose the seat's action from its view alone."""
     if view["phase"] == Phase.REDEAL.value:
         return {"type": "redeal"}  # R15: five identical cards; any fresh hand is better
-    det = Determinizer(view, seat)
+    return choose(Determinizer(view, seat), seat, rng, budget)
+
+
+def choose(det: Worlds, seat: int, rng: random.Random, budget: Budget) -> Action:
+    """Choose the seat's action by searching the worlds det samples."""
     master = Rng(rng.getrandbits(64))
     world = det.sample(Rng(master.next_u64()))
     legal = world.legal_actions(seat)
@@ -156,7 +169,7 @@ def _listed(action: Action, legal: list[Action]) -> Action:
     raise AssertionError(f"search produced an unlisted action {action}")
 
 
-def _search(det: Determinizer, seat: int, arms: list[Arm], master: Rng, budget: Budget) -> Arm:
+def _search(det: Worlds, seat: int, arms: list[Arm], master: Rng, budget: Budget) -> Arm:
     """A round-robin sweep of SWEEP visits per move, then UCB1 until the budget runs out."""
     deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
     worlds: list[int] = []
@@ -195,7 +208,7 @@ def _final(arms: list[Arm]) -> Arm:
     return best
 
 
-def _simulate(det: Determinizer, seat: int, move: Move, world_seed: int) -> float:
+def _simulate(det: Worlds, seat: int, move: Move, world_seed: int) -> float:
     """One iteration: the world and the playout's random stream come from the seed (common to all moves)."""
     s = det.sample(Rng(world_seed))
     for action in move:
