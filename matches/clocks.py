@@ -79,22 +79,25 @@ class Clock:
 
 @dataclass(frozen=True)
 class Timing:
-    """When the match last changed, when a person last acted in it, and its clock (if any)."""
+    """When the match last changed, when a person last acted in it, its clock (if any), and the version a
+    person's last step left (the service's steps since then run in a row: duties.duty_now caps the run)."""
 
     at: float
     last_human: float
     clock: Clock | None
+    human_version: int = 0
 
     @classmethod
     def from_meta(cls, meta: dict[str, Any]) -> Timing:
         """Read from the meta hash (matches stored before these fields fall back to their creation time)."""
         created = float(meta.get("created", 0.0))
         at = float(meta.get("at", created))
-        return cls(at, float(meta.get("lastHuman", at)), Clock.from_json(meta.get("clock")))
+        return cls(at, float(meta.get("lastHuman", at)), Clock.from_json(meta.get("clock")),
+                   int(meta.get("humanVersion", meta.get("version", 0))))
 
     def fields(self) -> dict[str, str]:
         """The meta fields to store (strings: Lua writes them as they are)."""
-        out = {"at": repr(self.at), "lastHuman": repr(self.last_human)}
+        out = {"at": repr(self.at), "lastHuman": repr(self.last_human), "humanVersion": str(self.human_version)}
         if self.clock is not None:
             out["clock"] = self.clock.to_json()
         return out

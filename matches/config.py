@@ -32,6 +32,7 @@ class Settings:
     stall_seconds: float = 10.0            # a service step with no commit for this long is (re)enqueued
     takeover_delay: float = 3.0            # seconds the owner of a taken-over seat has on each decision
     abandoned_ttl: int = 7 * 24 * 3600     # an active match with no human action for this long ends abandoned
+    automated_run_max: int = 20_000        # ...and one whose service steps run this many in a row (a bot in a loop)
     # Rate limits (token buckets in Redis; a rate of 0 turns that limit off): mutations per bearer token and per
     # client address, and failed authentications (a token presented but not valid) per client address.
     rate_token_per_second: float = 100.0
@@ -74,8 +75,10 @@ class Settings:
         stall = seconds("FIREBREAK_STALL_SECONDS", base.stall_seconds)
         abandoned = num("FIREBREAK_ABANDONED_TTL", base.abandoned_ttl)
         kept = num("FIREBREAK_IDEMPOTENCY_KEPT", base.idempotency_kept)
+        run_max = num("FIREBREAK_AUTOMATED_RUN_MAX", base.automated_run_max)
         for name, value in (("FIREBREAK_TICK_SECONDS", tick), ("FIREBREAK_STALL_SECONDS", stall),
-                            ("FIREBREAK_ABANDONED_TTL", abandoned), ("FIREBREAK_IDEMPOTENCY_KEPT", kept)):
+                            ("FIREBREAK_ABANDONED_TTL", abandoned), ("FIREBREAK_IDEMPOTENCY_KEPT", kept),
+                            ("FIREBREAK_AUTOMATED_RUN_MAX", run_max)):
             if value <= 0:  # a zero tick would spin; a zero stall would let reconcilers claim one entry twice
                 raise ValueError(f"{name} must be above 0")
         return cls(
@@ -95,6 +98,7 @@ class Settings:
             stall_seconds=stall,
             takeover_delay=seconds("FIREBREAK_TAKEOVER_DELAY", base.takeover_delay),
             abandoned_ttl=abandoned,
+            automated_run_max=run_max,
             rate_token_per_second=real("FIREBREAK_RATE_TOKEN_PER_SECOND", base.rate_token_per_second),
             rate_token_burst=num("FIREBREAK_RATE_TOKEN_BURST", base.rate_token_burst),
             rate_client_per_second=real("FIREBREAK_RATE_CLIENT_PER_SECOND", base.rate_client_per_second),

@@ -19,11 +19,13 @@ ABANDON = "abandon"
 
 @dataclass(frozen=True)
 class Duty:
-    """One thing the service must do now; expired is set when a seat's clock has just run out."""
+    """One thing the service must do now; expired is set when a seat's clock has just run out; reason is why a
+    match ends abandoned."""
 
     kind: str
     seat: int | None = None
     expired: bool = False
+    reason: str = ""
 
 
 def humans(seats: dict[int, dict[str, Any]]) -> set[int]:
@@ -33,11 +35,26 @@ def humans(seats: dict[int, dict[str, Any]]) -> set[int]:
 
 def duty_now(match: Match, seats: dict[int, dict[str, Any]], timing: Timing, now: float,
              settings: Settings) -> Duty | None:
-    """The service's duty in an active match at time `now`, or None while a person is to act in time."""
+    """The service's duty in an active match at time `now`, or None while a person is to act in time.
+
+    A match no person has acted in for settings.abandoned_ttl ends abandoned; so does one where the service's
+    next step would run its steps in a row (bots, non-player steps, taken-over seats, since a person's last
+    step) to settings.automated_run_max: a bot level of some title going round in circles must not hold a
+    match, and a worker with it, until the TTL (every title's random playouts end well within that many steps).
+    """
     if match.is_over():
         return None
     if now >= timing.last_human + settings.abandoned_ttl:
         return Duty(ABANDON)
+    duty = _owed(match, seats, timing, now, settings)
+    if duty is not None and match.version - timing.human_version >= settings.automated_run_max:
+        return Duty(ABANDON, reason=f"the service's seats took {settings.automated_run_max} steps in a row "
+                                    "without ending the match or reaching a person's decision")
+    return duty
+
+
+def _owed(match: Match, seats: dict[int, dict[str, Any]], timing: Timing, now: float,
+          settings: Settings) -> Duty | None:
     if match.system_due():
         return Duty(SYSTEM)
     to_act = match.to_act()

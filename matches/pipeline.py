@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import time
 from collections import OrderedDict
+from dataclasses import replace
 from typing import Any
 
 from domain import titles
@@ -129,7 +130,7 @@ class Pipeline:
                 entry["pre"] = [{"type": "seatReturned", "seat": seat}]
                 events = [*entry["pre"], *events]
             clock = timing.clock.after_step(running, now - timing.at, seat)
-        after_timing = Timing(now, now, clock)
+        after_timing = Timing(now, now, clock, match.version)
         outcome = ActOutcome(o.ACCEPTED, version=match.version, events=visible_to(events, seat))
         idem = None
         if idempotency_key:
@@ -197,8 +198,8 @@ class Pipeline:
         pre: list[Event] = []  # the service's events before the engine's (stored in the log for replays)
         entry: dict[str, Any]
         if duty.kind == duties.ABANDON:
-            after = Timing(now, timing.last_human, clock)
-            reason = f"no human action for {settings.abandoned_ttl} s"
+            after = replace(timing, at=now)
+            reason = duty.reason or f"no human action for {settings.abandoned_ttl} s"
             events = [{"type": "matchAbandoned", "reason": reason}]
             entry = {"service": "abandoned", "events": events}
             committed = await self.store.commit(loaded, loaded.data, entry, events, True, after, None,
@@ -232,7 +233,7 @@ class Pipeline:
                 entry["pre"] = pre
         if clock is not None:
             clock = clock.after_step(running, now - timing.at, None)
-        after = Timing(now, timing.last_human, clock)
+        after = replace(timing, at=now, clock=clock)
         data = match.to_dict()
         committed = await self.store.commit(loaded, data, entry, events, match.is_over(), after,
                                             due_at(match, loaded.seats, after, settings))

@@ -76,3 +76,19 @@ def test_abandonment_comes_first_and_bounds_every_due_time() -> None:
     humans, people = match_and_seats(set())
     assert duty_now(humans, people, Timing(T0, T0, None), T0 + 999, SETTINGS) is None
     assert due_at(humans, people, Timing(T0, T0, None), SETTINGS) == T0 + 1000
+
+
+def test_a_run_of_service_steps_reaching_the_cap_ends_the_match_but_a_person_s_turn_waits() -> None:
+    """The service's next step would make automated_run_max in a row: ABANDON (with the reason) instead; a person
+    to act at that count is simply waited for (the count only grows by the service's steps)."""
+    capped = Settings(stall_seconds=10, takeover_delay=3, abandoned_ttl=1000, automated_run_max=40)
+    match, _ = match_and_seats(set())
+    seat = match.to_act()[0]
+    match, seats = match_and_seats({seat})
+    match.version = 100
+    assert duty_now(match, seats, Timing(T0, T0, None, 61), T0, capped) == Duty(BOT, seat)
+    ended = duty_now(match, seats, Timing(T0, T0, None, 60), T0, capped)
+    assert ended is not None and ended.kind == ABANDON and "40 steps in a row" in ended.reason
+    people, everyone = match_and_seats(set())
+    people.version = 100
+    assert duty_now(people, everyone, Timing(T0, T0, None, 0), T0, capped) is None
