@@ -13,7 +13,7 @@ two seats it is plain win / loss / draw. The margin term separates a safe win fr
 from a rout, which gives the search a signal when every playout is a win or every one a loss. A draw is 0, as
 is an unfinished playout without a leaf hook.
 
-The root actions are the seat's legal actions, or those a title's moves hook keeps (it must keep at least one,
+The root actions are the seat's legal actions, or those a title's root hook keeps (it must keep at least one,
 and read only what the seat sees): a title whose legal actions include an undo (a staged decision cancelled back
 to the one before) drops it there, or a search that rates the two decisions differently goes round between them
 for ever. Root selection is UCB1 over the root actions after one visit of each. The n-th visit of every root action uses
@@ -114,7 +114,7 @@ def choose(match: Match, seat: int, rng: random.Random, budget: Budget, policy: 
     if not first.legal_actions(seat):
         raise NotYourTurn(f"seat {seat} owes no decision")
     moves = first.legal_actions(seat) if root is None else root(first, seat)
-    assert moves, "a moves hook kept no action"
+    assert moves, "a root hook kept no action"
     if len(moves) == 1:
         return moves[0]
     visits = [0] * len(moves)
