@@ -86,6 +86,25 @@ async def subscribe(base: str, match_id: str, after: int, token: str | None,
         await ws.close()
 
 
+async def next_row(ws: ClientConnection, raw: list[str] | None = None) -> dict[str, Any] | None:
+    """The next step row ("next" without errors) of subscription "1", answering the server's pings; None when the
+    server completes the subscription. raw, if given, gets every message's text."""
+    while True:
+        text = await asyncio.wait_for(ws.recv(), RECV_TIMEOUT)
+        assert isinstance(text, str)
+        if raw is not None:
+            raw.append(text)
+        message = json.loads(text)
+        if message["type"] == "ping":
+            await ws.send(json.dumps({"type": "pong"}))
+            continue
+        if message["type"] == "complete":
+            return None
+        assert message["type"] == "next" and not message["payload"].get("errors"), message
+        row: dict[str, Any] = message["payload"]["data"]["matchEvents"]
+        return row
+
+
 class Player(threading.Thread):
     """Plays the people's seats to the end in a thread, pausing once at a version until resumed."""
 

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 
 from tests.service import support as h
-from tests.service.test_subscription import RECV_TIMEOUT, _open
+from tests.service.test_subscription import _open, next_row
 
 WITH_MATCH = """subscription($id: ID!, $after: Int!) { matchEvents(matchId: $id, afterVersion: $after) {
   version events match { version status you toAct legalActions view } } }"""
@@ -43,14 +43,9 @@ async def _play_from_subscription(base: str, s: h.Setup, seat: int, token: str, 
                 await act_on(first)  # nothing newer to be told about: this read is the start
                 acted += 1
             while True:
-                message = json.loads(await asyncio.wait_for(ws.recv(), RECV_TIMEOUT))
-                if message["type"] == "ping":
-                    await ws.send(json.dumps({"type": "pong"}))
-                    continue
-                if message["type"] == "complete":
+                row = await next_row(ws)
+                if row is None:
                     return True
-                assert message["type"] == "next" and not message["payload"].get("errors"), message
-                row = message["payload"]["data"]["matchEvents"]
                 assert row["version"] not in seen, f"version {row['version']} delivered twice"
                 seen[row["version"]] = row
                 m = row["match"]

@@ -17,7 +17,7 @@ from redis import Redis
 
 from domain import titles
 from tests.service import support as h
-from tests.service.test_subscription import RECV_TIMEOUT, _open
+from tests.service.test_subscription import _open, next_row
 
 PATCHED = """subscription($id: ID!, $after: Int!) { matchEvents(matchId: $id, afterVersion: $after) {
   version viewChanges match { version status you toAct legalActions } } }"""
@@ -84,17 +84,9 @@ async def follow(base: str, s: h.Setup, token: str | None, after: int, me: Follo
                     await act_on(m)  # nothing newer to be told about: this read is the start
                     acted += 1
             while True:
-                text = await asyncio.wait_for(ws.recv(), RECV_TIMEOUT)
-                assert isinstance(text, str)
-                me.raw.append(text)
-                message = json.loads(text)
-                if message["type"] == "ping":
-                    await ws.send(json.dumps({"type": "pong"}))
-                    continue
-                if message["type"] == "complete":
+                row = await next_row(ws, me.raw)
+                if row is None:
                     return True
-                assert message["type"] == "next" and not message["payload"].get("errors"), message
-                row = message["payload"]["data"]["matchEvents"]
                 me.take(row, first)
                 m = row["match"]
                 if m is None:
