@@ -19,7 +19,6 @@ import os
 import pstats
 import random
 import statistics
-import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -28,7 +27,7 @@ import httpx
 
 from domain import titles
 from domain.contract import Match
-from matches.embedded import EmbeddedRedis
+from matches.embedded import scratch_redis
 
 CREATE = """mutation($input: CreateMatchInput!) { createMatch(input: $input) {
   __typename ... on MatchCreated { matchId } } }"""
@@ -153,13 +152,8 @@ def main() -> int:
     args = parser.parse_args()
     if unknown := set(args.paths) - set(PATHS):
         parser.error(f"unknown paths: {', '.join(sorted(unknown))}")
-    with tempfile.TemporaryDirectory() as folder:
-        embedded = EmbeddedRedis(folder, appendonly=False)
-        url = embedded.start()
-        try:
-            figures = asyncio.run(run(args, url))
-        finally:
-            embedded.stop()
+    with scratch_redis() as url:
+        figures = asyncio.run(run(args, url))
     print(f"mean (min-max) over {args.rounds} rounds of {args.acts} acts, client and app CPU together:")
     for path, values in figures.items():
         print(f"  {path:<13} {statistics.mean(values):>7.0f} µs ({min(values):.0f}-{max(values):.0f})")

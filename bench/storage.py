@@ -14,13 +14,12 @@ import argparse
 import asyncio
 import random
 import statistics
-import tempfile
 
 from redis.asyncio import Redis
 
 from domain import titles
 from matches.config import Settings
-from matches.embedded import EmbeddedRedis
+from matches.embedded import scratch_redis
 from matches.lobby import Lobby
 from matches.pipeline import Pipeline, engine
 from matches.scheduler import Scheduler
@@ -114,13 +113,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--idempotency", action="store_true", help="send an idempotency key with every act")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as folder:
-        embedded = EmbeddedRedis(folder, appendonly=False)
-        url = embedded.start()
-        try:
-            lines = asyncio.run(run(args, url))
-        finally:
-            embedded.stop()
+    with scratch_redis() as url:
+        lines = asyncio.run(run(args, url))
     print(f"Redis bytes per match (MEMORY USAGE over the match's keys), {args.matches} matches per title, "
           f"{args.seats} seats" + (", an idempotency key on every act" if args.idempotency else ""))
     for line in lines:

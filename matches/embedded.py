@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import shutil
 import socket
 import subprocess
+import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -117,6 +120,18 @@ class EmbeddedRedis:
             except subprocess.TimeoutExpired:
                 self.process.kill()
         self.process = None
+
+
+@contextlib.contextmanager
+def scratch_redis() -> Iterator[str]:
+    """A throwaway redis-server (no persistence) in a temporary folder for the block; yields its URL (benches)."""
+    with tempfile.TemporaryDirectory() as folder:
+        server = EmbeddedRedis(folder, appendonly=False)
+        url = server.start()
+        try:
+            yield url
+        finally:
+            server.stop()
 
 
 SLOTS = 16384  # a Redis Cluster's hash slots
