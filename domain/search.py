@@ -111,9 +111,10 @@ def choose(match: Match, seat: int, rng: random.Random, budget: Budget, policy: 
     deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
     worlds = _Worlds(match, seat, rng)
     first = worlds.world(0)
-    if not first.legal_actions(seat):
+    legal = first.legal_actions(seat)
+    if not legal:
         raise NotYourTurn(f"seat {seat} owes no decision")
-    moves = first.legal_actions(seat) if root is None else root(first, seat)
+    moves = legal if root is None else root(first, seat)
     assert moves, "a root hook kept no action"
     if len(moves) == 1:
         return moves[0]
