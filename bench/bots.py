@@ -13,6 +13,7 @@ Run: python -m bench.bots --seats 4 --games 40 --lineup search,greedy,greedy,gre
      python -m bench.bots ... --budget 0 --iterations 250 --log run.jsonl   (load-independent; then:)
      python -m bench.bots --report run.jsonl
      python -m bench.bots --lineup oracle,greedy,greedy,greedy ...   (the search on the true state: bench/oracle.py)
+     python -m bench.bots --lineup rollout,greedy,greedy,greedy ...  (greedy rollouts: bench/rollout.py)
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from bench import rollout
 from bench.oracle import LEVEL, oracle_bot
 from domain import titles
 from domain.bots import Bot, bound, levels
@@ -95,7 +97,13 @@ def _count(plays: list[dict[str, int]], events: list[dict[str, object]]) -> None
 def _bots(budget: float | None, iterations: int | None) -> dict[str, Bot]:
     title = titles.get("greatfire")
     spent = Budget(seconds=budget, iterations=iterations)
-    return {**{name: bound(title, name, spent) for name in levels(title)}, LEVEL: oracle_bot(spent)}
+    return {**{name: bound(title, name, spent) for name in levels(title)}, **bench_levels(spent)}
+
+
+def bench_levels(budget: Budget) -> dict[str, Bot]:
+    """The bench-only levels, which read more than a seat's view: oracle (bench/oracle.py) and the rollout
+    players (bench/rollout.py)."""
+    return {LEVEL: oracle_bot(budget), **rollout.levels(budget)}
 
 
 def play(game: Game) -> Outcome:
@@ -190,7 +198,7 @@ def tournament(seats: int, lineup: tuple[str, ...], games: int, seed: int, budge
     to a JSON-lines file (see --report), so a long run stopped early still gives its figures."""
     if len(lineup) != seats:
         raise SystemExit(f"the lineup names {len(lineup)} levels for {seats} seats")
-    unknown = sorted(set(lineup) - {*levels(titles.get("greatfire")), LEVEL})
+    unknown = sorted(set(lineup) - {*levels(titles.get("greatfire")), *bench_levels(Budget())})
     if unknown:
         raise SystemExit(f"unknown level(s): {', '.join(unknown)}")
     specs = [Game(seats, seed + g, lineup[g % seats:] + lineup[:g % seats], budget, iterations)

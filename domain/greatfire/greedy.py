@@ -43,6 +43,15 @@ def greedy_from_view(view: dict[str, Any], seat: int, rng: random.Random) -> Act
         return {"type": "redeal"}  # R15: five identical cards; any fresh hand is better
     s = working_state(view, seat, rng)
     legal = s.legal_actions(seat)
+    action = decide(s, seat, legal, rng)
+    for listed in legal:
+        if listed == action:
+            return listed
+    raise AssertionError(f"greedy produced an unlisted action {action}")
+
+
+def decide(s: GreatFireMatch, seat: int, legal: list[Action], rng: random.Random) -> Action:
+    """Greedy's choice among the seat's legal actions in a full state (a working_state, or a search's world)."""
     if len(legal) == 1:
         return legal[0]
     if s.phase in (Phase.PLACE_BANDS, Phase.PLACE_PAWNS):
@@ -57,10 +66,7 @@ def greedy_from_view(view: dict[str, Any], seat: int, rng: random.Random) -> Act
         action = {"type": "discard", "card": max(sorted(hand), key=hand.__getitem__)}  # keep the hand varied
     else:  # placing cones (R8, R12) or breaking a 2-player tie (R21)
         action = _best(s, seat, legal, rng)
-    for listed in legal:
-        if listed == action:
-            return listed
-    raise AssertionError(f"greedy produced an unlisted action {action}")
+    return action
 
 
 def working_state(view: dict[str, Any], seat: int, rng: random.Random) -> GreatFireMatch:
@@ -98,7 +104,7 @@ def _best(s: GreatFireMatch, seat: int, actions: list[Action], rng: random.Rando
     return action
 
 
-def _best_move(s: GreatFireMatch, seat: int, rng: random.Random) -> tuple[float, FireMove] | None:
+def best_move(s: GreatFireMatch, seat: int, rng: random.Random) -> tuple[float, FireMove] | None:
     """The whole fire move (with the card played, or any card in hand) whose outcome rates best."""
     moves = fire_moves(s, seat, s.card)
     if not moves:
@@ -123,11 +129,11 @@ def _fire(s: GreatFireMatch, seat: int, rng: random.Random) -> Action:
             return {"type": "endFire"}
         trial = s.clone()
         apply(trial, seat, {"type": "playDoubleMove"})
-        second = _best_move(trial, seat, rng)
+        second = best_move(trial, seat, rng)
         if second is not None and second[0] > rating(s, seat) + DOUBLE_MARGIN:
             return {"type": "playDoubleMove"}
         return {"type": "endFire"}
-    best = _best_move(s, seat, rng)
+    best = best_move(s, seat, rng)
     assert best is not None, "the fire phase always offers a move (R8 opens the discard phase instead)"
     move = best[1]
     if move.card is not None:
