@@ -12,8 +12,8 @@ Run: python -m bench.bots --seats 4 --games 40 --lineup search,greedy,greedy,gre
      python -m bench.bots --preset ladder --games 40
      python -m bench.bots ... --budget 0 --iterations 250 --log run.jsonl   (load-independent; then:)
      python -m bench.bots --report run.jsonl
-     python -m bench.bots --lineup oracle,greedy,greedy,greedy ...   (the search on the true state: bench/oracle.py)
-     python -m bench.bots --lineup rollout,greedy,greedy,greedy ...  (greedy rollouts: bench/rollout.py)
+     python -m bench.bots --lineup oracle,greedy,greedy,greedy ...   (the search on the true state: bench/oracle.py,
+                                                                      also knows-cards, knows-objectives, knows-tokens)
 """
 
 from __future__ import annotations
@@ -29,8 +29,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from bench import rollout
-from bench.oracle import LEVEL, oracle_bot
+from bench import oracle
 from domain import titles
 from domain.bots import Bot, bound, levels
 from domain.contract import Budget
@@ -101,9 +100,8 @@ def _bots(budget: float | None, iterations: int | None) -> dict[str, Bot]:
 
 
 def bench_levels(budget: Budget) -> dict[str, Bot]:
-    """The bench-only levels, which read more than a seat's view: oracle (bench/oracle.py) and the rollout
-    players (bench/rollout.py)."""
-    return {LEVEL: oracle_bot(budget), **rollout.levels(budget)}
+    """The bench-only levels, which read more than a seat's view (bench/oracle.py)."""
+    return oracle.levels(budget)
 
 
 def play(game: Game) -> Outcome:

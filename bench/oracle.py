@@ -1,24 +1,31 @@
-"""A bench-only level that cheats, to measure what hidden information is worth: `oracle` is the search bot
-(domain/greatfire/search.py, same root moves, priors, playouts and budget) searching the true state instead of
-guesses drawn from its view, so it knows every hidden token and the order of the fire deck and the stacks.
+"""Bench-only levels that cheat, to measure what hidden information is worth to the search bot
+(domain/greatfire/search.py, with the same budget, root moves, priors and rollouts):
 
-What it wins against three `greedy` bounds what a search of this kind could win by guessing better: run
-python -m bench.bots --lineup oracle,greedy,greedy,greedy --budget 0 --iterations 200. It is never a
-service level (it reads the whole match).
+- `oracle` searches the true state instead of guesses drawn from its view: it knows every hand, the order of the
+  fire deck and the stacks, every objective and token;
+- `knows-cards`, `knows-objectives`, `knows-tokens` search guesses drawn from the view with one kind of hidden
+  fact set to the truth (cards: every hand, the deck and the box; objectives: every seat's objectives and
+  colours; tokens: held and face-down tokens).
+
+What they win against three `greedy` bots, next to what `search` wins, bounds what a search of this kind could
+gain by guessing better: python -m bench.bots --lineup oracle,greedy,greedy,greedy --budget 0 --iterations 14.
+None is ever a service level (they read the whole match).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from domain.bots import Bot
 from domain.contract import Action, Budget, Match
+from domain.greatfire.determinize import Determinizer
 from domain.greatfire.match import GreatFireMatch
-from domain.greatfire.search import choose
+from domain.greatfire.search import Worlds, choose
 from domain.greatfire.state import Phase
 from domain.rng import Rng
 
-LEVEL = "oracle"
+FACTS = ("cards", "objectives", "tokens")
 
 
 class Truth:
@@ -32,12 +39,39 @@ class Truth:
         return self.match.clone()
 
 
-def oracle_bot(budget: Budget) -> Bot:
-    """The search bot on the true state, within the budget."""
+class Partial:
+    """Worlds drawn from the seat's view, with the named kinds of hidden facts (FACTS) set to the truth."""
+
+    def __init__(self, match: GreatFireMatch, seat: int, knows: tuple[str, ...]) -> None:
+        self.match, self.knows = match, knows
+        self.guess = Determinizer(match.view(seat), seat)
+
+    def sample(self, rng: Rng) -> GreatFireMatch:
+        """A guess at the state, true in the facts known."""
+        s, true = self.guess.sample(rng), self.match
+        if "cards" in self.knows:
+            s.hands, s.deck, s.box = [list(h) for h in true.hands], list(true.deck), list(true.box)
+        if "objectives" in self.knows:
+            s.objectives, s.colours = [list(o) for o in true.objectives], [list(c) for c in true.colours]
+        if "tokens" in self.knows:
+            s.tokens, s.board_tokens = [list(t) for t in true.tokens], list(true.board_tokens)
+        return s
+
+
+def _level(budget: Budget, worlds: Callable[[GreatFireMatch, int], Worlds]) -> Bot:
     def bot(match: Match, seat: int, rng: random.Random) -> Action:
         assert isinstance(match, GreatFireMatch)
         if match.phase is Phase.REDEAL:
             return {"type": "redeal"}  # as the search bot (R15)
-        return choose(Truth(match), seat, rng, budget)
+        return choose(worlds(match, seat), seat, rng, budget)
 
     return bot
+
+
+def levels(budget: Budget) -> dict[str, Bot]:
+    """The cheating levels by name, within the budget."""
+    def knowing(fact: str) -> Callable[[GreatFireMatch, int], Worlds]:
+        return lambda match, seat: Partial(match, seat, (fact,))
+
+    return {"oracle": _level(budget, lambda match, seat: Truth(match)),
+            **{f"knows-{fact}": _level(budget, knowing(fact)) for fact in FACTS}}

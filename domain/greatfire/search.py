@@ -1,29 +1,31 @@
-"""The search bot: information-set Monte Carlo search from one seat's view, with a time or iteration budget.
+"""The search bot: information-set Monte Carlo from one seat's view, with greedy rollouts, within a time or
+iteration budget.
 
-Each iteration samples a fresh determinization of the view (determinize.py: the unknowns drawn consistently
-with what the seat sees), plays one of the seat's root moves in it, lets the cheap playout policy play every
-seat (opponents, the 2-player non-player turns, chance) until the end of the seat's next turn (playout.py),
-and scores the leaf from the seat's side: its score less the threat to its houses, against the rivals'.
-Every root move first gets SWEEP visits round-robin, then UCB1 picks the move of each iteration; moves are
-ranked by their mean reward plus a prior: PRIOR times how much worse the greedy rating (rating.py) rates the
-move's immediate outcome than the best move's, which settles what the noisy playouts cannot tell apart. Root moves
-are the legal actions, except in the fire phase, where a root move is a whole fire move (card, source,
-target; or the double-move token and a move), and in the actions phase, where it is one of the PLANS best
-plans of plans.py for the action points left, or ending the phase; the bot returns its first, currently
-legal, step and searches again at the next step. Setup placements use a heuristic (opening.py); a redeal is
+The root moves are the legal actions, except in the fire phase, where a root move is a whole fire move (card,
+source, target; or the double-move token and a move), and in the actions phase, where it is one of the PLANS
+best plans of plans.py for the action points left, or ending the phase; the bot returns its first, currently
+legal, step and searches again at the next step. Each move gets a prior: PRIOR times how much worse the greedy
+rating (rating.py) rates its immediate outcome than the best move's. The search compares the KEEP moves the
+prior rates best, and passing (ending the phase). Setup placements use a heuristic (opening.py); a redeal is
 always taken.
 
-The n-th visit of every root move uses the n-th sampled world and the same playout random stream, so moves
-are compared on the same guesses (common random numbers). With an iteration budget the decision depends only
-on the view and the rng (same seed, same action); with a time budget it depends on the machine's speed.
+The search runs in passes. A pass samples a fresh determinization of the view (determinize.py: the unknowns
+drawn consistently with what the seat sees) and plays every compared move in its own copy of that world, then
+lets every seat play on with greedy's choices (rollout.py) until the seat's next turn ends, and scores the
+outcome from the seat's side (lookahead.evaluate: its score less the threat to its houses, against the
+rivals'). Every move sees the same worlds (common random numbers), so moves are compared on the same guesses.
+A move's score is its mean outcome plus its prior, which settles what a few noisy rollouts cannot tell apart;
+the best-scored move wins, and passing wins when it scores about as well (no aimless moves).
 
-The budget (contract.Budget: seconds and/or iterations, whichever runs out first) is passed in: the service's
-workers read theirs from their settings (workers/budget.py). search_bot_with(...) binds one for benches and tests.
+With an iteration budget (rollouts, in whole passes, at least one) the decision depends only on the view and
+the rng (same seed, same action); with a time budget a pass starts only when it should end before the deadline
+(at least one pass), so the decision depends on the machine's speed too. The budget (contract.Budget) is
+passed in: the service's workers read theirs from their settings (workers/budget.py). search_bot_with(...)
+binds one for benches and tests.
 """
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from dataclasses import dataclass
@@ -33,21 +35,19 @@ from domain.bots import Bot
 from domain.contract import Action, Budget, Match
 from domain.greatfire import fire
 from domain.greatfire.determinize import Determinizer
+from domain.greatfire.lookahead import FireMove, apply, evaluate, fire_moves
 from domain.greatfire.match import GreatFireMatch
 from domain.greatfire.opening import setup_choice
 from domain.greatfire.plans import END, best_plans
-from domain.greatfire.playout import FireMove, apply, evaluate, fire_moves, playout
 from domain.greatfire.rating import UNKNOWN_TOKEN, rating
+from domain.greatfire.rollout import rollout
 from domain.greatfire.state import Phase
 from domain.rng import Rng
 
 DEFAULT_SECONDS = Budget().seconds
-EXPLORATION = 0.5      # UCB1 constant, in units of the spread of the rewards seen
-ENOUGH = 60            # with a time budget, stop early once the moves average this many visits
-SWEEP = 3              # visits every root move gets, round-robin on the same worlds, before UCB1
 PASSES = ("endActions", "endFire")
 PASS_MARGIN = 0.05     # VP by which a move must beat passing to be preferred to it
-HORIZON = 3            # playouts stop when the seat's next turn ends (playout.playout)
+HORIZON = 3            # rollouts stop when the seat's next turn ends (rollout.rollout)
 PRIOR = 0.5            # weight of the greedy rating of a root move's immediate outcome (rating.rating)
 KEEP = 6               # root moves searched: the best by prior (and passing)
 PLANS = 8              # actions phase: the best-rated plans searched as root moves (ending the phase among them)
@@ -170,51 +170,41 @@ def _listed(action: Action, legal: list[Action]) -> Action:
 
 
 def _search(det: Worlds, seat: int, arms: list[Arm], master: Rng, budget: Budget) -> Arm:
-    """A round-robin sweep of SWEEP visits per move, then UCB1 until the budget runs out."""
-    deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
-    worlds: list[int] = []
-    rewards_sum = rewards_sq = 0.0
-    count = 0
+    """Passes over the moves, each on a fresh world, until the budget runs out (at least one)."""
+    started = time.perf_counter()
+    done = passes = 0
     while True:
-        if budget.iterations is not None and count >= budget.iterations:
+        seed = master.next_u64()
+        world = det.sample(Rng(seed))
+        for arm in arms:
+            arm.visits += 1
+            arm.total += _simulate(world.clone(), seat, arm.move, seed)
+        done += len(arms)
+        passes += 1
+        if budget.iterations is not None and done >= budget.iterations:
             break
-        if deadline is not None and count and (count >= ENOUGH * len(arms) or time.perf_counter() >= deadline):
-            break
-        if count < SWEEP * len(arms):
-            arm = arms[count % len(arms)]
-        else:
-            mean = rewards_sum / count
-            spread = math.sqrt(max(rewards_sq / count - mean * mean, 0.0)) or 1.0
-            log_n = math.log(count)
-            arm = max(arms, key=lambda a: a.score + EXPLORATION * spread * math.sqrt(log_n / a.visits))
-        while len(worlds) <= arm.visits:
-            worlds.append(master.next_u64())
-        reward = _simulate(det, seat, arm.move, worlds[arm.visits])
-        arm.visits += 1
-        arm.total += reward
-        rewards_sum += reward
-        rewards_sq += reward * reward
-        count += 1
+        if budget.seconds is not None:
+            spent = time.perf_counter() - started
+            if spent + spent / passes > budget.seconds:
+                break  # the next pass would end after the deadline
     return _final(arms)
 
 
 def _final(arms: list[Arm]) -> Arm:
-    """The best-scored move seen enough; a pass (ending the phase) that does about as well wins (no aimless
-    moves)."""
-    best = max(arms, key=lambda a: (a.visits >= SWEEP, a.score, a.visits))
+    """The best-scored move; a pass (ending the phase) that does about as well wins (no aimless moves)."""
+    best = max(arms, key=lambda a: a.score)
     for arm in arms:
-        if arm.move[0]["type"] in PASSES and arm.visits >= SWEEP and arm.score >= best.score - PASS_MARGIN:
+        if arm.move[0]["type"] in PASSES and arm.score >= best.score - PASS_MARGIN:
             return arm
     return best
 
 
-def _simulate(det: Worlds, seat: int, move: Move, world_seed: int) -> float:
-    """One iteration: the world and the playout's random stream come from the seed (common to all moves)."""
-    s = det.sample(Rng(world_seed))
+def _simulate(world: GreatFireMatch, seat: int, move: Move, seed: int) -> float:
+    """One rollout: the move, then greedy for every seat until the horizon; its outcome for the seat."""
     for action in move:
-        apply(s, seat, action)
-    playout(s, seat, random.Random(world_seed), HORIZON)
-    return evaluate(s, seat)
+        apply(world, seat, action)
+    rollout(world, seat, random.Random(seed), HORIZON)
+    return evaluate(world, seat)
 
 
 def search(match: Match, seat: int, rng: random.Random, budget: Budget) -> Action:
