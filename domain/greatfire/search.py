@@ -17,8 +17,9 @@ rivals'). Every move sees the same worlds (common random numbers), so moves are 
 A move's score is its mean outcome plus its prior, which settles what a few noisy rollouts cannot tell apart;
 the best-scored move wins, and passing wins when it scores about as well (no aimless moves).
 
-With an iteration budget (rollouts, in whole passes, at least one) the decision depends only on the view and
-the rng (same seed, same action); with a time budget a pass starts only when it should end before the deadline
+With an iteration budget (rollouts, in whole passes, at least one; a budget smaller than the moves compares only
+that many of those the prior rates best) the decision depends only on the view and the rng (same seed, same
+action); with a time budget a pass starts only when it should end before the deadline
 (at least one pass), so the decision depends on the machine's speed too. The budget (contract.Budget) is
 passed in: the service's workers read theirs from their settings (workers/budget.py). search_bot_with(...)
 binds one for benches and tests.
@@ -147,7 +148,13 @@ def choose(det: Worlds, seat: int, rng: random.Random, budget: Budget) -> Action
     if len(arms) == 1:
         return _listed(arms[0].move[0], legal)
     set_priors(world, seat, arms)
-    best = _search(det, seat, shortlist(arms), master, budget)
+    compared = shortlist(arms)
+    if budget.iterations is not None and budget.iterations < len(compared):
+        # Fewer rollouts than moves: compare only as many of those the prior rates best (one: the prior's pick).
+        compared = sorted(compared, key=lambda a: -a.prior)[:max(1, budget.iterations)]
+        if len(compared) == 1:
+            return _listed(compared[0].move[0], legal)
+    best = _search(det, seat, compared, master, budget)
     return _listed(best.move[0], legal)
 
 

@@ -9,7 +9,7 @@ from domain.bots import choose_action
 from domain.contract import BotLevel, Budget, Title
 from tests.conformance.support import Case, sampled, trace, walk
 
-BUDGET = Budget(seconds=None, iterations=6)
+BUDGET = Budget(seconds=None, iterations=3)  # small: whole matches of every level are played below
 
 
 def test_bot_levels_are_named_once_and_the_takeover_level_exists(title: Title) -> None:

@@ -165,3 +165,18 @@ def test_the_search_compares_only_the_moves_the_prior_rates_best_and_passing() -
     arms.append(Arm(({"type": "endFire"},), prior=-20.0))
     kept = shortlist(arms)
     assert [a.prior for a in kept] == [*(-float(k) for k in range(KEEP)), -20.0]
+
+
+def test_a_budget_smaller_than_the_moves_compares_only_the_best_by_prior() -> None:
+    """With one rollout to spend the search takes the move the prior rates best; with two it compares the two."""
+    _, position = next((k, p) for k, p in POSITIONS if k == "actions")
+    seat = position.turn
+    world = Determinizer(position.view(seat), seat).sample(Rng(1))
+    arms = [Arm(move) for move in root_moves(world, seat)]
+    set_priors(world, seat, arms)  # in the actions phase they read nothing hidden: any world gives them
+    ranked = sorted(shortlist(arms), key=lambda a: -a.prior)
+    assert len(ranked) > 2
+    one = search_from_view(position.view(seat), seat, random.Random(2), Budget(seconds=None, iterations=1))
+    assert one == ranked[0].move[0]
+    two = search_from_view(position.view(seat), seat, random.Random(2), Budget(seconds=None, iterations=2))
+    assert two in (ranked[0].move[0], ranked[1].move[0])

@@ -38,7 +38,7 @@ def service_env(redis_url: str) -> dict[str, str]:
     """The environment of service processes under test."""
     env = dict(os.environ)
     env.update({"REDIS_URL": redis_url, "FIREBREAK_QUEUE": QUEUE, "PYTHONPATH": str(ROOT),
-                "FIREBREAK_SEARCH_ITERATIONS": "8"})  # "search" bot seats: small and deterministic
+                "FIREBREAK_SEARCH_ITERATIONS": "2"})  # "search" bot seats: small and deterministic
     env.pop("FIREBREAK_SEARCH_SECONDS", None)
     return env
 
