@@ -180,3 +180,17 @@ def test_a_budget_smaller_than_the_moves_compares_only_the_best_by_prior() -> No
     assert one == ranked[0].move[0]
     two = search_from_view(position.view(seat), seat, random.Random(2), Budget(seconds=None, iterations=2))
     assert two in (ranked[0].move[0], ranked[1].move[0])
+
+
+def test_a_time_budget_plays_whole_passes_and_at_least_one() -> None:
+    """A budget too short for a second pass gives exactly the one-pass decision (the same worlds, in order)."""
+    _, position = next((k, p) for k, p in POSITIONS if k == "actions")
+    seat = position.turn
+    world = Determinizer(position.view(seat), seat).sample(Rng(1))
+    arms = [Arm(move) for move in root_moves(world, seat)]
+    set_priors(world, seat, arms)  # in the actions phase they read nothing hidden: any world gives them
+    one_pass = len(shortlist(arms))
+    view = position.view(seat)
+    timed = search_from_view(view, seat, random.Random(4), Budget(seconds=1e-6))
+    assert timed == search_from_view(view, seat, random.Random(4), Budget(seconds=None, iterations=one_pass))
+    assert timed in position.legal_actions(seat)
