@@ -96,12 +96,7 @@ def _count(plays: list[dict[str, int]], events: list[dict[str, object]]) -> None
 def _bots(budget: float | None, iterations: int | None) -> dict[str, Bot]:
     title = titles.get("greatfire")
     spent = Budget(seconds=budget, iterations=iterations)
-    return {**{name: bound(title, name, spent) for name in levels(title)}, **bench_levels(spent)}
-
-
-def bench_levels(budget: Budget) -> dict[str, Bot]:
-    """The bench-only levels, which read more than a seat's view (bench/oracle.py)."""
-    return oracle.levels(budget)
+    return {**{name: bound(title, name, spent) for name in levels(title)}, **oracle.levels(spent)}
 
 
 def play(game: Game) -> Outcome:
@@ -196,7 +191,7 @@ def tournament(seats: int, lineup: tuple[str, ...], games: int, seed: int, budge
     to a JSON-lines file (see --report), so a long run stopped early still gives its figures."""
     if len(lineup) != seats:
         raise SystemExit(f"the lineup names {len(lineup)} levels for {seats} seats")
-    unknown = sorted(set(lineup) - {*levels(titles.get("greatfire")), *bench_levels(Budget())})
+    unknown = sorted(set(lineup) - {*levels(titles.get("greatfire")), *oracle.levels(Budget())})
     if unknown:
         raise SystemExit(f"unknown level(s): {', '.join(unknown)}")
     specs = [Game(seats, seed + g, lineup[g % seats:] + lineup[:g % seats], budget, iterations)

@@ -179,16 +179,15 @@ def _listed(action: Action, legal: list[Action]) -> Action:
 def _search(det: Worlds, seat: int, arms: list[Arm], master: Rng, budget: Budget) -> Arm:
     """Passes over the moves, each on a fresh world, until the budget runs out (at least one)."""
     started = time.perf_counter()
-    done = passes = 0
+    passes = 0
     while True:
         seed = master.next_u64()
         world = det.sample(Rng(seed))
         for arm in arms:
             arm.visits += 1
             arm.total += _simulate(world.clone(), seat, arm.move, seed)
-        done += len(arms)
         passes += 1
-        if budget.iterations is not None and done >= budget.iterations:
+        if budget.iterations is not None and passes * len(arms) >= budget.iterations:
             break
         if budget.seconds is not None:
             spent = time.perf_counter() - started

@@ -167,14 +167,20 @@ def test_the_search_compares_only_the_moves_the_prior_rates_best_and_passing() -
     assert [a.prior for a in kept] == [*(-float(k) for k in range(KEEP)), -20.0]
 
 
-def test_a_budget_smaller_than_the_moves_compares_only_the_best_by_prior() -> None:
-    """With one rollout to spend the search takes the move the prior rates best; with two it compares the two."""
+def _compared_in_the_actions_phase() -> tuple[GreatFireMatch, list[Arm]]:
+    """The actions-phase position and the moves the search compares there, best prior first."""
     _, position = next((k, p) for k, p in POSITIONS if k == "actions")
     seat = position.turn
     world = Determinizer(position.view(seat), seat).sample(Rng(1))
     arms = [Arm(move) for move in root_moves(world, seat)]
     set_priors(world, seat, arms)  # in the actions phase they read nothing hidden: any world gives them
-    ranked = sorted(shortlist(arms), key=lambda a: -a.prior)
+    return position, sorted(shortlist(arms), key=lambda a: -a.prior)
+
+
+def test_a_budget_smaller_than_the_moves_compares_only_the_best_by_prior() -> None:
+    """With one rollout to spend the search takes the move the prior rates best; with two it compares the two."""
+    position, ranked = _compared_in_the_actions_phase()
+    seat = position.turn
     assert len(ranked) > 2
     one = search_from_view(position.view(seat), seat, random.Random(2), Budget(seconds=None, iterations=1))
     assert one == ranked[0].move[0]
@@ -184,12 +190,9 @@ def test_a_budget_smaller_than_the_moves_compares_only_the_best_by_prior() -> No
 
 def test_a_time_budget_plays_whole_passes_and_at_least_one() -> None:
     """A budget too short for a second pass gives exactly the one-pass decision (the same worlds, in order)."""
-    _, position = next((k, p) for k, p in POSITIONS if k == "actions")
+    position, compared = _compared_in_the_actions_phase()
     seat = position.turn
-    world = Determinizer(position.view(seat), seat).sample(Rng(1))
-    arms = [Arm(move) for move in root_moves(world, seat)]
-    set_priors(world, seat, arms)  # in the actions phase they read nothing hidden: any world gives them
-    one_pass = len(shortlist(arms))
+    one_pass = len(compared)
     view = position.view(seat)
     timed = search_from_view(view, seat, random.Random(4), Budget(seconds=1e-6))
     assert timed == search_from_view(view, seat, random.Random(4), Budget(seconds=None, iterations=one_pass))
