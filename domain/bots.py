@@ -10,6 +10,15 @@ from domain.contract import Action, BotLevel, Budget, Match, Title
 Bot = Callable[[Match, int, random.Random], Action]  # a level with its budget bound (benches, tests)
 
 
+def listed(action: Action, legal: list[Action], level: str) -> Action:
+    """The listed action equal to a bot's choice (the very object legal_actions gave); a choice that is not
+    listed is the bot's defect, raised as AssertionError naming its level."""
+    for candidate in legal:
+        if candidate == action:
+            return candidate
+    raise AssertionError(f"{level} produced an unlisted action {action}")
+
+
 def random_choice(match: Match, seat: int, rng: random.Random, budget: Budget | None = None) -> Action:
     """Pick uniformly among the seat's legal actions."""
     return rng.choice(match.legal_actions(seat))

@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from domain.bots import listed
 from domain.contract import Action, Match
 from domain.greatfire import fire, npc
 from domain.greatfire.determinize import Determinizer
@@ -43,11 +44,7 @@ def greedy_from_view(view: dict[str, Any], seat: int, rng: random.Random) -> Act
         return {"type": "redeal"}  # R15: five identical cards; any fresh hand is better
     s = working_state(view, seat, rng)
     legal = s.legal_actions(seat)
-    action = decide(s, seat, legal, rng)
-    for listed in legal:
-        if listed == action:
-            return listed
-    raise AssertionError(f"greedy produced an unlisted action {action}")
+    return listed(decide(s, seat, legal, rng), legal, "greedy")
 
 
 def decide(s: GreatFireMatch, seat: int, legal: list[Action], rng: random.Random) -> Action:

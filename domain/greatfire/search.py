@@ -32,7 +32,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from domain.bots import Bot
+from domain.bots import Bot, listed
 from domain.contract import Action, Budget, Match
 from domain.greatfire import fire
 from domain.greatfire.determinize import Determinizer
@@ -146,16 +146,16 @@ def choose(det: Worlds, seat: int, rng: random.Random, budget: Budget) -> Action
         return setup_choice(world, seat)
     arms = [Arm(move) for move in root_moves(world, seat)]
     if len(arms) == 1:
-        return _listed(arms[0].move[0], legal)
+        return listed(arms[0].move[0], legal, "search")
     set_priors(world, seat, arms)
     compared = shortlist(arms)
     if budget.iterations is not None and budget.iterations < len(compared):
         # Fewer rollouts than moves: compare only as many of those the prior rates best (one: the prior's pick).
         compared = sorted(compared, key=lambda a: -a.prior)[:max(1, budget.iterations)]
         if len(compared) == 1:
-            return _listed(compared[0].move[0], legal)
+            return listed(compared[0].move[0], legal, "search")
     best = _search(det, seat, compared, master, budget)
-    return _listed(best.move[0], legal)
+    return listed(best.move[0], legal, "search")
 
 
 def shortlist(arms: list[Arm]) -> list[Arm]:
@@ -167,13 +167,6 @@ def shortlist(arms: list[Arm]) -> list[Arm]:
     ranked = sorted(arms, key=lambda a: -a.prior)
     kept = ranked[:KEEP]
     return kept + [a for a in ranked[KEEP:] if a.move[0]["type"] in PASSES]
-
-
-def _listed(action: Action, legal: list[Action]) -> Action:
-    for listed in legal:
-        if listed == action:
-            return listed
-    raise AssertionError(f"search produced an unlisted action {action}")
 
 
 def _search(det: Worlds, seat: int, arms: list[Arm], master: Rng, budget: Budget) -> Arm:
