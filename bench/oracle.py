@@ -3,9 +3,11 @@
 
 - `oracle` searches the true state instead of guesses drawn from its view: it knows every hand, the order of the
   fire deck and the stacks, every objective and token;
-- `knows-cards`, `knows-objectives`, `knows-tokens` search guesses drawn from the view with one kind of hidden
-  fact set to the truth (cards: every hand, the deck and the box; objectives: every seat's objectives and
-  colours; tokens: held and face-down tokens).
+- `knows-cards`, `knows-hands`, `knows-objectives`, `knows-tokens` search guesses drawn from the view with one kind
+  of hidden fact set to the truth (cards: every hand, the deck and the box; hands: every hand, the deck and the box
+  still guessed; objectives: every seat's objectives and colours; tokens: held and face-down tokens);
+- `knows-secrets` knows hands, objectives and tokens, and guesses only the order of the deck: what the best
+  possible reading of the rivals' play could learn, so its win rate bounds what inferring hidden facts could gain.
 
 What they win against three `greedy` bots, next to what `search` wins, bounds what a search of this kind could
 gain by guessing better: python -m bench.bots --lineup oracle,greedy,greedy,greedy --budget 0 --iterations 14.
@@ -25,7 +27,8 @@ from domain.greatfire.search import Worlds, choose
 from domain.greatfire.state import Phase
 from domain.rng import Rng
 
-FACTS = ("cards", "objectives", "tokens")
+FACTS = ("cards", "hands", "objectives", "tokens")
+SECRETS = ("hands", "objectives", "tokens")  # all but the shuffled deck: what play could reveal
 
 
 class Truth:
@@ -43,7 +46,7 @@ class Partial:
     """Worlds drawn from the seat's view, with the named kinds of hidden facts (FACTS) set to the truth."""
 
     def __init__(self, match: GreatFireMatch, seat: int, knows: tuple[str, ...]) -> None:
-        self.match, self.knows = match, knows
+        self.match, self.seat, self.knows = match, seat, knows
         self.guess = Determinizer(match.view(seat), seat)
 
     def sample(self, rng: Rng) -> GreatFireMatch:
@@ -51,6 +54,16 @@ class Partial:
         s, true = self.guess.sample(rng), self.match
         if "cards" in self.knows:
             s.hands, s.deck, s.box = [list(h) for h in true.hands], list(true.deck), list(true.box)
+        elif "hands" in self.knows:
+            # The true hands; the deck's fire cards and the box drawn from the cards left unseen.
+            cards = list(self.guess.unseen_cards)
+            for other, hand in enumerate(true.hands):
+                for card in hand if other != self.seat else ():
+                    cards.remove(card)
+            rng.shuffle(cards)
+            s.hands = [list(h) for h in true.hands]
+            s.deck = [cards.pop() if slot is None else slot for slot in self.guess.deck_slots]
+            s.box = cards
         if "objectives" in self.knows:
             s.objectives, s.colours = [list(o) for o in true.objectives], [list(c) for c in true.colours]
         if "tokens" in self.knows:
@@ -74,4 +87,5 @@ def levels(budget: Budget) -> dict[str, Bot]:
         return lambda match, seat: Partial(match, seat, (fact,))
 
     return {"oracle": _level(budget, lambda match, seat: Truth(match)),
-            **{f"knows-{fact}": _level(budget, knowing(fact)) for fact in FACTS}}
+            **{f"knows-{fact}": _level(budget, knowing(fact)) for fact in FACTS},
+            "knows-secrets": _level(budget, lambda match, seat: Partial(match, seat, SECRETS))}

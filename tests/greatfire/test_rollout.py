@@ -89,3 +89,16 @@ def test_partial_worlds_know_exactly_the_named_facts() -> None:
     assert knows_objectives.objectives == m.objectives
     knows_tokens = oracle.Partial(m, seat, ("tokens",)).sample(Rng(1))
     assert knows_tokens.tokens == m.tokens and knows_tokens.board_tokens == m.board_tokens
+
+
+def test_knowing_the_hands_still_guesses_the_deck_from_the_cards_left() -> None:
+    m = next(p for p in positions(4, seed=8) if p.version > 30)
+    seat = m.turn
+    worlds = [oracle.Partial(m, seat, oracle.SECRETS).sample(Rng(k)) for k in range(8)]
+    every_card = sorted(c for h in m.hands for c in h) + sorted(c for c in m.deck + m.box if not c.startswith("#"))
+    for w in worlds:
+        assert w.hands == m.hands and w.objectives == m.objectives and w.tokens == m.tokens
+        assert sorted(c for h in w.hands for c in h) + sorted(
+            c for c in w.deck + w.box if not c.startswith("#")) == every_card  # no card made or lost
+        assert [c for c in w.deck if c.startswith("#")] == [c for c in m.deck if c.startswith("#")]
+    assert any(w.deck != m.deck for w in worlds)
