@@ -3,9 +3,10 @@
 In one run: the service as bench/api_load.py starts it, and bench/floor.py's bare app (its own uvicorn process)
 on the same Redis. The bench creates --matches seeded Great Fire matches (every seat joined by the bench, plus as
 many in reserve) and mirrors each with the engine, so it knows the legal actions of the seat to act without a
-read request. Then --rounds rounds, each of the three targets in turn: the floor (POST /act on a copy of each
-match's stored state under the floor's own keys, the actions drawn from a clone of the mirror), GraphQL `act`
-and REST `POST /v1/matches/{id}/actions`, each round --warmup seconds of load and then a window of --seconds,
+read request. Then --rounds rounds, each of the four targets in turn: the floor (POST /act on a copy of each
+match's stored state under the floor's own keys, the actions drawn from a clone of the mirror), the rules floor
+(POST /act-rules: the same, with the engine applying each action to the copy), GraphQL `act` and REST
+`POST /v1/matches/{id}/actions`, each round --warmup seconds of load and then a window of --seconds,
 with the same HTTP clients (--client-pool) and one request in flight per match. Every act submits a random legal
 action at the version the target holds; an accepted one is applied to the mirror. A match that ends is replaced
 by one from the reserve, which is refilled between rounds.
@@ -14,7 +15,9 @@ Per round and target: acts accepted in the window, acts/s, the target process's 
 its children, /proc) per accepted act, Redis's CPU and commands (those run inside scripts included, from every
 client: the worker's polling too) per accepted act, and this process's CPU; then each target's mean and
 range, and the ratios of GraphQL and REST to the floor (per round, then their mean and range) against the
-targets of issue 15: CPU per act at most 1.8x the floor's for GraphQL, 1.3x for REST.
+targets of issue 15: CPU per act at most 1.8x the floor's for GraphQL, 1.3x for REST; then the rules floor's
+ratio to the floor (what validating every act with the engine costs by itself) and GraphQL's and REST's to the
+rules floor (what the service's API adds to the rules).
 """
 
 from __future__ import annotations
@@ -53,7 +56,8 @@ from matches import connections
 from matches.embedded import free_port
 
 TITLE = "greatfire"
-TARGETS = ("floor", "graphql", "rest")
+TARGETS = ("floor", "rules", "graphql", "rest")
+FLOORS = ("floor", "rules")  # served by bench/floor.py on copies of the matches' states
 CPU_RATIO_TARGETS = {"graphql": 1.8, "rest": 1.3}  # issue 15: at most this many times the floor's CPU per act
 ACT = """mutation($input: ActInput!) { act(input: $input) { __typename ... on ActionAccepted { version } } }"""
 SETUP_CONCURRENCY = 10  # matches created at once
@@ -149,7 +153,7 @@ class Pool:
 
 
 # ---------------------------------------------------------------------------------------------------------
-# The three targets: each submits one action and answers the version the target is at after it
+# The four targets: each submits one action and answers the version the target is at after it
 
 Submit = Callable[[httpx.AsyncClient, Play, int, Action], Awaitable[int]]
 
@@ -160,6 +164,16 @@ async def act_floor(client: httpx.AsyncClient, play: Play, seat: int, action: Ac
                                                "action": action})
     if response.status_code != 200:
         raise BenchError(f"the floor answered HTTP {response.status_code}: {response.text[:200]}")
+    version: int = response.json()["version"]
+    return version
+
+
+async def act_rules(client: httpx.AsyncClient, play: Play, seat: int, action: Action) -> int:
+    """POST /act-rules to the floor: the floor's work and the engine's."""
+    response = await client.post("/act-rules", json={"matchId": play.game.match_id, "expectedVersion": play.version,
+                                                     "seat": seat, "action": action})
+    if response.status_code != 200:
+        raise BenchError(f"the rules floor answered HTTP {response.status_code}: {response.text[:200]}")
     version: int = response.json()["version"]
     return version
 
@@ -187,7 +201,7 @@ async def act_rest(client: httpx.AsyncClient, play: Play, seat: int, action: Act
     return version
 
 
-SUBMIT: dict[str, Submit] = {"floor": act_floor, "graphql": act_graphql, "rest": act_rest}
+SUBMIT: dict[str, Submit] = {"floor": act_floor, "rules": act_rules, "graphql": act_graphql, "rest": act_rest}
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -236,8 +250,9 @@ def next_move(match: Match, rng: random.Random) -> tuple[int, Action]:
 class Slots:
     """One closed loop per live game: submit, apply on acceptance, count what is answered inside the window."""
 
-    def __init__(self, target: str, pool: Pool, plays: list[Play], rngs: list[random.Random]) -> None:
+    def __init__(self, target: str, pool: Pool, plays: list[Play], rngs: list[random.Random], redis: Any) -> None:
         self.target = target
+        self.redis = redis
         self.submit = SUBMIT[target]
         self.pool = pool
         self.plays = plays
@@ -262,8 +277,9 @@ class Slots:
                 self.accepted += 1
             if not play.match.is_over():
                 continue
-            if self.target == "floor":  # the floor's state is the service's copy: its actions start over
+            if self.target in FLOORS:  # the floors play a copy of the service's state: start it over
                 play.match = play.game.mirror.clone()
+                play.version = await floor.copy_state(self.redis, play.game.match_id)
                 continue
             game = self.pool.replace(slot)
             if game is None:
@@ -288,14 +304,14 @@ async def _counters(target: int, redis_pid: int, redis: Any) -> tuple[float, flo
 async def one_round(number: int, target: str, base: str, pool: Pool, redis: Any, pids: dict[str, int],
                     args: argparse.Namespace, rngs: list[random.Random]) -> Round:
     """Load one target through a warm-up and a window; every in-flight act finishes before it returns."""
-    if target == "floor":
+    if target in FLOORS:
         plays = [Play(game, game.mirror.clone(), await floor.copy_state(redis, game.match_id))
                  for game in pool.live]
         if any(play.version != play.game.mirror.version for play in plays):
             raise BenchError("a match's stored version differs from its mirror's")
     else:
         plays = [Play(game, game.mirror, game.mirror.version) for game in pool.live]
-    slots = Slots(target, pool, plays, rngs)
+    slots = Slots(target, pool, plays, rngs, redis)
     async with contextlib.AsyncExitStack() as stack:
         clients = await http_clients(stack, base, len(plays), args.client_pool)
         tasks = [asyncio.create_task(slots.run(n, clients[n % len(clients)])) for n in range(len(plays))]
@@ -367,7 +383,7 @@ async def measure(service: LocalService, floor_base: str, pids: dict[str, int],
     """Set the matches up, then run the interleaved rounds."""
     rng = random.Random(args.seed)
     rngs = [random.Random(f"{args.seed}:{n}") for n in range(args.matches)]
-    bases = {"floor": floor_base, "graphql": service.base, "rest": service.base}
+    bases = {"floor": floor_base, "rules": floor_base, "graphql": service.base, "rest": service.base}
     redis = connections.async_client(service.redis_url, decode_responses=True)
     rounds: list[Round] = []
     try:
@@ -412,20 +428,28 @@ def render(rounds: list[Round], args: argparse.Namespace, command: str) -> str:
     for target, rs in by_target.items():
         lines.append(f"  {target:<8} CPU µs/act {_spread([r.us_per_act for r in rs])}, acts/s "
                      f"{_spread([r.rate for r in rs], 1)}, Redis µs/act {_spread([r.redis_us_per_act for r in rs])}")
-    lines.append("ratios to the floor (each round against the floor's round just before it):")
-    for target, limit in CPU_RATIO_TARGETS.items():
-        pairs = list(zip(by_target["floor"], by_target[target], strict=True))
-        cpu = [r.us_per_act / f.us_per_act for f, r in pairs if f.accepted and r.accepted]
-        rate = [r.rate / f.rate for f, r in pairs if f.accepted]
-        if not cpu:
-            lines.append(f"  {target:<8} no accepted acts to compare")
-            continue
-        mean = sum(cpu) / len(cpu)
-        verdict = "met" if mean <= limit else "MISSED"
-        lines.append(f"  {target:<8} CPU per act {_spread(cpu, 2)}x the floor's (target <= {limit}x: {verdict}); "
-                     f"throughput {_spread(rate, 2)}x the floor's")
+    lines.append("ratios to the floor (each round against the floor's round in it):")
+    for target in ("rules", *CPU_RATIO_TARGETS):
+        lines.append(_ratio(by_target["floor"], by_target[target], target, "floor", CPU_RATIO_TARGETS.get(target)))
+    lines.append("ratios to the rules floor (what the API adds to the engine's work):")
+    for target in CPU_RATIO_TARGETS:
+        lines.append(_ratio(by_target["rules"], by_target[target], target, "rules floor", None))
     lines.append(f"command  {command}")
     return "\n".join(lines)
+
+
+def _ratio(bases: list[Round], rounds: list[Round], target: str, base: str, limit: float | None) -> str:
+    """One target's CPU per act and throughput over a base's, round by round (mean and range)."""
+    pairs = list(zip(bases, rounds, strict=True))
+    cpu = [r.us_per_act / b.us_per_act for b, r in pairs if b.accepted and r.accepted]
+    rate = [r.rate / b.rate for b, r in pairs if b.accepted]
+    if not cpu:
+        return f"  {target:<8} no accepted acts to compare"
+    verdict = ""
+    if limit is not None:
+        verdict = f" (target <= {limit}x: {'met' if sum(cpu) / len(cpu) <= limit else 'MISSED'})"
+    return (f"  {target:<8} CPU per act {_spread(cpu, 2)}x the {base}'s{verdict}; "
+            f"throughput {_spread(rate, 2)}x the {base}'s")
 
 
 def main(args: argparse.Namespace, command: str) -> int:
@@ -435,7 +459,8 @@ def main(args: argparse.Namespace, command: str) -> int:
         service = stack.enter_context(local_service(args.api_processes))
         floor_base, floor_pid = stack.enter_context(floor_process(service.redis_url, service.folder))
         started = service.pids()
-        pids = {"floor": floor_pid, "graphql": started["api"], "rest": started["api"], "redis": started["redis"]}
+        pids = {"floor": floor_pid, "rules": floor_pid, "graphql": started["api"], "rest": started["api"],
+                "redis": started["redis"]}
         rounds = stack.enter_context(event_loop()).run(measure(service, floor_base, pids, args))
     print(render(rounds, args, command))
     return 0

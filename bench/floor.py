@@ -8,6 +8,11 @@ matches/store.py's commit without the meta, idempotency and expiry writes. It an
 middleware: whatever the service spends per act beyond this is the service's own cost (bench/act_cost.py
 compares the two).
 
+`POST /act-rules` with {matchId, expectedVersion, seat, action} does the same and the one thing more that the
+service's shape requires of every act: it builds the engine's match from the state, applies the action (422 if
+the rules refuse it) and stores the state and events the engine answers. The service's cost beyond this floor is
+what its API adds to the rules: HTTP surface, authentication, idempotency, rate limits, metrics.
+
 Its keys are its own (`floor:{<id>}:state`, `:log`, `:events`), so a service on the same Redis is untouched;
 copy_state() seeds them from a live match of the service.
 
@@ -18,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -28,6 +34,8 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from api.services import SOCKET_TIMEOUT
+from domain import titles
+from domain.errors import RulesError
 from matches import connections, keys, packing
 
 # KEYS: state, log, events; ARGV: version, data, log entry, events. As matches/store.py's _COMMIT up to the meta.
@@ -70,13 +78,15 @@ async def copy_state(redis: Any, match_id: str) -> int:
     return int(stored["v"])
 
 
-def create_app(redis_url: str) -> Starlette:
-    """The floor app over the Redis at redis_url (client options as the service's, matches/connections.py)."""
+def create_app(redis_url: str, title: str = "greatfire") -> Starlette:
+    """The floor app over the Redis at redis_url (client options as the service's, matches/connections.py); the
+    rules floor plays the title's engine."""
     redis = connections.async_client(redis_url, decode_responses=True, max_connections=2000,
                                      socket_timeout=SOCKET_TIMEOUT)
     commit = connections.Script(redis, _COMMIT)
+    engine = titles.get(title)
 
-    async def act(request: Request) -> JSONResponse:
+    async def step(request: Request, rules: bool) -> JSONResponse:
         body = await request.json()
         match_id, expected, action = str(body["matchId"]), int(body["expectedVersion"]), body["action"]
         stored = await redis.hgetall(state_key(match_id))
@@ -84,21 +94,36 @@ def create_app(redis_url: str) -> Starlette:
             return JSONResponse({"code": "MATCH_NOT_FOUND"}, status_code=404)
         if int(stored["v"]) != expected:
             return JSONResponse({"code": "STALE_VERSION", "currentVersion": int(stored["v"])}, status_code=409)
-        data = packing.dumps(packing.loads(stored["data"]))
-        event = {"type": "floorAct", "action": action}
+        if rules:
+            match = engine.match_from_dict(packing.loads(stored["data"]))
+            try:
+                events = match.apply(int(body["seat"]), action)
+            except RulesError as exc:
+                return JSONResponse({"code": exc.code, "message": str(exc)}, status_code=422)
+            data = packing.dumps(match.to_dict())
+        else:
+            data = packing.dumps(packing.loads(stored["data"]))
+            events = [{"type": "floorAct", "action": action}]
         done, version = await commit(keys=[state_key(match_id), log_key(match_id), events_key(match_id)],
-                                     args=[expected, data, packing.dumps({"action": action}),
-                                           packing.dumps([event])])
+                                     args=[expected, data, packing.dumps({"action": action}), packing.dumps(events)])
         if not int(done):
             return JSONResponse({"code": "STALE_VERSION", "currentVersion": int(version)}, status_code=409)
         return JSONResponse({"version": int(version)})
 
+    async def act(request: Request) -> JSONResponse:
+        return await step(request, rules=False)
+
+    async def act_rules(request: Request) -> JSONResponse:
+        return await step(request, rules=True)
+
     @contextlib.asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
+        gc.freeze()  # as the service does (api/app.py): what is imported at start stays out of the collector's sweeps
         yield
         await redis.aclose()
 
-    return Starlette(routes=[Route("/act", act, methods=["POST"])], lifespan=lifespan)
+    return Starlette(routes=[Route("/act", act, methods=["POST"]), Route("/act-rules", act_rules, methods=["POST"])],
+                     lifespan=lifespan)
 
 
 def main() -> None:

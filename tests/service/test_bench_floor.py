@@ -117,3 +117,36 @@ def test_of_concurrent_acts_at_one_version_the_floor_accepts_one(server: str, fl
     assert asyncio.run(race()) == [200] + [409] * 19
     assert redis.hget(floor.state_key(game.match_id), "v") == "1"
     assert redis.llen(floor.log_key(game.match_id)) == 1 and redis.xlen(floor.events_key(game.match_id)) == 1
+
+
+def test_the_rules_floor_plays_the_engine_on_its_copy(server: str, floor_base: str, redis_url: str,
+                                                      redis: Redis) -> None:
+    game = _started_game(server, seed=15)
+    _copy(redis_url, game.match_id)
+    stored = redis.hgetall(keys.state(game.match_id))
+    mirror = game.mirror.clone()
+    rng = random.Random(5)
+
+    async def play(steps: int) -> None:
+        async with httpx.AsyncClient(base_url=floor_base, timeout=30) as c:
+            p = Play(game, mirror, 0)
+            for _ in range(steps):
+                seat, action = act_cost.next_move(p.match, rng)
+                p.version = await act_cost.act_rules(c, p, seat, action)
+                p.match.apply(seat, action)
+                assert p.version == p.match.version
+
+    asyncio.run(play(8))
+    state = redis.hgetall(floor.state_key(game.match_id))
+    assert state["v"] == "8" and json.loads(state["data"]) == json.loads(json.dumps(mirror.to_dict()))
+    assert redis.llen(floor.log_key(game.match_id)) == 8
+    seat = mirror.to_act()[0]
+    with httpx.Client(base_url=floor_base, timeout=30) as c:
+        refused = c.post("/act-rules", json={"matchId": game.match_id, "expectedVersion": 8, "seat": seat,
+                                             "action": {"type": "noSuchAction"}})
+        assert refused.status_code == 422 and refused.json()["code"]
+        other = (seat + 1) % 4
+        assert c.post("/act-rules", json={"matchId": game.match_id, "expectedVersion": 8, "seat": other,
+                                          "action": mirror.legal_actions(seat)[0]}).status_code == 422
+    assert redis.hget(floor.state_key(game.match_id), "v") == "8"  # refusals changed nothing
+    assert redis.hgetall(keys.state(game.match_id)) == stored  # nor the service's own match
