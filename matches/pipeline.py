@@ -25,7 +25,7 @@ from matches.outcomes import ActOutcome
 from matches.scheduler import Scheduler
 from matches.store import Loaded, MatchStore
 
-RECENT_KEPT = 256  # matches an API process keeps as its own acts left them (one per live match it serves)
+RECENT_KEPT = 256  # matches an API process keeps as its own acts left them (the newest version of each)
 
 
 def engine(loaded: Loaded) -> Match:
@@ -54,13 +54,15 @@ def stepped(loaded: Loaded, match: Match, data: dict[str, Any], timing: Timing) 
 
 
 class Pipeline:
-    """Applies steps to live matches; holds nothing but its connections and the matches its own acts left (by
-    version, so never a wrong one: at worst an old one, which the commit's compare-and-set refuses)."""
+    """Applies steps to live matches; holds nothing but its connections and the matches its own acts left (the
+    newest version of each, used only for an act at that very version: at worst an old one, which the commit's
+    compare-and-set refuses). Older versions are dropped at once: a cached match is hundreds of live containers
+    that the garbage collector would otherwise keep walking."""
 
     def __init__(self, store: MatchStore, scheduler: Scheduler, budget: Budget | None = None) -> None:
         self.store = store
         self.scheduler = scheduler
-        self.recent: OrderedDict[tuple[str, int], Loaded] = OrderedDict()  # (match id, version) -> as committed
+        self.recent: OrderedDict[str, Loaded] = OrderedDict()  # match id -> as this process's last commit left it
         self.budget = Budget() if budget is None else budget  # a bot decision's thinking time (workers' settings)
 
     async def act(self, match_id: str, token: str | None, action: Any, expected_version: int,
@@ -74,7 +76,9 @@ class Pipeline:
         refusal found that way is checked again against the stored match, so that every refusal answers the
         match as it stands.
         """
-        recent = self.recent.get((match_id, expected_version))
+        recent = self.recent.get(match_id)
+        if recent is not None and recent.version != expected_version:
+            recent = None
         loaded = recent or await self.store.load(match_id)
         if loaded is None:
             return ActOutcome(o.NOT_FOUND, message=f"no match {match_id!r}"), None
@@ -144,7 +148,8 @@ class Pipeline:
                               message=f"the match moved on to version {committed.version}"), None
         await self.scheduler.after_step(loaded.id, match, loaded.seats)
         after = stepped(loaded, match, data, after_timing)
-        self.recent[(after.id, after.version)] = after
+        self.recent[after.id] = after
+        self.recent.move_to_end(after.id)
         while len(self.recent) > RECENT_KEPT:
             self.recent.popitem(last=False)
         return outcome, after
