@@ -3,6 +3,7 @@ seeded match staying equal to what the service stores while acts go through Grap
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import random
@@ -150,3 +151,16 @@ def test_the_rules_floor_plays_the_engine_on_its_copy(server: str, floor_base: s
                                           "action": mirror.legal_actions(seat)[0]}).status_code == 422
     assert redis.hget(floor.state_key(game.match_id), "v") == "8"  # refusals changed nothing
     assert redis.hgetall(keys.state(game.match_id)) == stored  # nor the service's own match
+
+
+def test_the_report_gives_ratios_to_the_floor_and_to_the_rules_floor() -> None:
+    cpu = {"floor": 1.0, "rules": 1.5, "graphql": 3.0, "rest": 2.0}  # CPU seconds for 1000 acts in each window
+    rounds = [act_cost.Round(1, target, 10.0, 1000, seconds, 0.1, 6000, 0.5, 0) for target, seconds in cpu.items()]
+    args = argparse.Namespace(matches=50, seats=4, client_pool=10, warmup=2.0, seconds=10.0)
+    report = act_cost.render(rounds, args, "python -m bench.api_load --floor")
+    to_floor, to_rules = report.split("ratios to the floor")[1].split("ratios to the rules floor")
+    assert "rules    CPU per act 1.50 (1.50-1.50)x the floor's;" in to_floor
+    assert "graphql  CPU per act 3.00 (3.00-3.00)x the floor's (target <= 1.8x: MISSED)" in to_floor
+    assert "rest     CPU per act 2.00 (2.00-2.00)x the floor's (target <= 1.3x: MISSED)" in to_floor
+    assert "graphql  CPU per act 2.00 (2.00-2.00)x the rules floor's;" in to_rules
+    assert "rest     CPU per act 1.33 (1.33-1.33)x the rules floor's;" in to_rules
