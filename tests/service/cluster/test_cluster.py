@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
+from pathlib import Path
 
 import httpx
 import pytest
@@ -14,8 +15,9 @@ from redis.cluster import key_slot
 
 from api.fanout import Fanout
 from api.services import Services
-from matches import connections, keys
+from matches import connections, embedded, keys
 from matches.config import Settings
+from matches.embedded import EmbeddedCluster
 from tests.service import support as h
 from tests.service.conftest import ROOT, service_env
 
@@ -82,3 +84,26 @@ def test_many_subscribers_of_a_match_share_one_reader(server: str, redis_url: st
     assert readers == 1
     assert woke == [[m["version"] + 1]] * 50, "a waiter did not get the step from the reader"
     assert connections_held <= 2, f"{connections_held} connections to the match's node for 50 waiters"
+
+
+def test_a_cluster_that_fails_to_start_leaves_no_server_running(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    cluster = EmbeddedCluster(tmp_path, masters=2)
+    monkeypatch.setattr(embedded, "_cluster_ok", lambda client, nodes: False)  # it never becomes ready
+    with pytest.raises(RuntimeError, match="cluster_state:ok"):
+        cluster.start(timeout=1.0)
+    assert all(node.process is None for node in cluster.nodes)
+
+
+@pytest.mark.parametrize("prefer_bundled", [True, False])
+def test_the_embedded_cluster_starts_on_the_bundled_and_the_system_server(tmp_path: Path,
+                                                                          prefer_bundled: bool) -> None:
+    cluster = EmbeddedCluster(tmp_path, masters=2, prefer_bundled=prefer_bundled)
+    try:
+        url = cluster.start()
+        client = RedisCluster.from_url(url)
+        client.set("k", "v")
+        assert client.get("k") == b"v"
+        client.close()
+    finally:
+        cluster.stop()
