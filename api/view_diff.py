@@ -34,7 +34,7 @@ def pointer_token(key: str) -> str:
 
 
 def same(a: Any, b: Any) -> bool:
-    """Whether two JSON values are equal with their types (true != 1, 1 != 1.0, unlike Python's ==).
+    """Whether two JSON values are equal with their types (true != 1, 1 != 1.0, -0.0 != 0.0, unlike Python's ==).
 
     Containers are compared by Python's == (which stops at the first difference) and, when equal, by their marshal
     bytes (format 2: no shared references or interning, so equal bytes are equal values of equal types), both in
@@ -45,6 +45,8 @@ def same(a: Any, b: Any) -> bool:
         return False
     if kind is dict or kind is list:
         return bool(a == b) and marshal.dumps(a, 2) == marshal.dumps(b, 2)
+    if kind is float:
+        return repr(a) == repr(b)  # -0.0 == 0.0 in Python, but they serialize differently
     return bool(a == b)
 
 
@@ -57,7 +59,7 @@ def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
         _diff_objects(old, new, path, ops)
     elif kind is list:
         _diff_arrays(old, new, path, ops)
-    elif old != new:
+    elif not same(old, new):
         ops.append({"op": "replace", "path": path, "value": new})
 
 

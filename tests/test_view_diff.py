@@ -10,7 +10,7 @@ from typing import Any
 
 import jsonpatch
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from api.snapshots import ViewTrail
@@ -64,6 +64,7 @@ def edited(draw: st.DrawFn) -> tuple[Any, Any]:
 
 @settings(max_examples=400, deadline=None)
 @given(DOCS, DOCS)
+@example([0.0], [-0.0])  # equal in Python, not in JSON text (found by this test)
 def test_a_patch_between_random_documents_gives_the_target(old: Any, new: Any) -> None:
     before = text(old)
     assert text(patched(old, new)) == text(new)
@@ -97,6 +98,8 @@ def test_types_are_strict_and_keys_are_escaped() -> None:
     assert pointer_token("a/b~c") == "a~1b~0c"
     assert diff({"a/b~c": 1}, {"a/b~c": 2}) == [{"op": "replace", "path": "/a~1b~0c", "value": 2}]
     assert diff(1, "x") == [{"op": "replace", "path": "", "value": "x"}]
+    assert diff({"x": [0.0]}, {"x": [-0.0]}) == [{"op": "replace", "path": "/x/0", "value": -0.0}]
+    assert diff(float("nan"), float("nan")) == []
 
 
 def test_a_trail_starts_with_the_whole_view_then_shares_each_patch_per_base_version() -> None:
