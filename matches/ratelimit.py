@@ -4,7 +4,9 @@ A process may take a few tokens more than a request costs (a lease, at most LEAS
 LEASE_MAX tokens) and spend them on the next requests charged to that bucket without asking Redis again, for
 LEASE_SECONDS. Leased tokens come out of the shared bucket, so every process together never takes more than the
 limit allows; a lease that runs out of time unspent is lost, which only makes the limit stricter. A bucket too
-small to share (a burst under 1 / LEASE_SHARE) is never leased: each request asks Redis, as before.
+small to share (a burst under 1 / LEASE_SHARE) is never leased: each request asks Redis, as before. Requests that
+find no lease ask Redis together and each leases ahead, so a burst moves the bucket into the process's leases; a
+request Redis then refuses spends those leases when they cover it, so a burst within the limit is never refused.
 """
 
 from __future__ import annotations
@@ -117,17 +119,18 @@ class RateLimiter:
         live = [c for c in charges if c.rate.enabled]
         if not live:
             return ALLOWED
-        now = time.monotonic()
-        if all(self._leased(c.key, now) >= _cost(c) for c in live):
-            for c in live:  # no await from the check to here: no other request spends these meanwhile
-                tokens, lapses = self.leases[c.key]
-                self.leases[c.key] = (tokens - _cost(c), lapses)
+        if self._spend_leased(live):
             return ALLOWED
         args: list[Any] = []
         for c in live:  # Redis decides for all (all or none), leasing a few more tokens of each bucket
             args += [c.rate.per_second, c.rate.burst, _cost(c), lease_size(c.rate)]
         answer = await self._take(keys=[c.key for c in live], args=args)
         if not int(answer[0]):
+            # Requests that asked Redis at the same time may have leased this process enough meanwhile: those
+            # tokens are already the buckets' own, taken for this process (a burst would otherwise drain the
+            # buckets into its leases and be refused).
+            if self._spend_leased(live):
+                return ALLOWED
             return Verdict(False, int(answer[1]) / 1000)
         now = time.monotonic()
         if len(self.leases) >= MAX_LEASES:
@@ -135,6 +138,16 @@ class RateLimiter:
         for c, leased in zip(live, answer[2:], strict=True):
             self.leases[c.key] = (self._leased(c.key, now) + int(leased), now + LEASE_SECONDS)
         return ALLOWED
+
+    def _spend_leased(self, live: list[Charge]) -> bool:
+        """Spend every charge's cost from this process's leases if they cover them all; else spend nothing."""
+        now = time.monotonic()
+        if not all(self._leased(c.key, now) >= _cost(c) for c in live):
+            return False
+        for c in live:  # no await from the check to here: no other request spends these meanwhile
+            tokens, lapses = self.leases[c.key]
+            self.leases[c.key] = (tokens - _cost(c), lapses)
+        return True
 
     def _leased(self, key: str, now: float) -> int:
         """The tokens this process holds for a bucket (0 once the lease lapsed)."""

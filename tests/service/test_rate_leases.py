@@ -19,7 +19,7 @@ SLOW = 0.001  # tokens per second: no refill worth counting during a test
 
 def _run(redis_url: str, body: Callable[[Redis], Awaitable[T]]) -> T:
     async def go() -> T:
-        redis = Redis.from_url(redis_url, decode_responses=True)
+        redis = Redis.from_url(redis_url, decode_responses=True, max_connections=200)
         try:
             return await body(redis)
         finally:
@@ -87,5 +87,21 @@ def test_a_refusal_takes_nothing_from_any_bucket_or_lease(redis_url: str) -> Non
         assert not refused.allowed and refused.retry_after > 0
         assert limiter.leases[client.key] == lease and await redis.hget(client.key, "tokens") == level
         assert (await limiter.take([client])).allowed, "the client's own lease still serves it"
+
+    _run(redis_url, body)
+
+
+def test_a_burst_of_concurrent_requests_within_the_limit_is_all_allowed(redis_url: str) -> None:
+    # Requests that find no lease all ask Redis at once, and each leases beyond its cost; the tokens the process
+    # then holds are the bucket's own, so a request Redis refuses meanwhile spends them instead of being refused.
+    async def body(redis: Redis) -> None:
+        limiter = RateLimiter(redis)
+        charge = Charge(_bucket("herd"), Rate(SLOW, 160))
+        answers = await asyncio.gather(*(limiter.take([charge]) for _ in range(150)))
+        assert all(a.allowed for a in answers), f"{sum(not a.allowed for a in answers)} of 150 refused by 160"
+        level = float(await redis.hget(charge.key, "tokens") or 0)
+        assert 150 + round(level) + limiter.leases[charge.key][0] == 160, "tokens were made or lost"
+        answers = await asyncio.gather(*(limiter.take([charge]) for _ in range(20)))
+        assert sum(a.allowed for a in answers) == 10, "the bucket gave more than it holds"
 
     _run(redis_url, body)
