@@ -59,7 +59,7 @@ def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
         _diff_objects(old, new, path, ops)
     elif kind is list:
         _diff_arrays(old, new, path, ops)
-    elif not same(old, new):
+    else:  # two scalars of one type that differ (callers diff only what same() says differs)
         ops.append({"op": "replace", "path": path, "value": new})
 
 

@@ -57,9 +57,8 @@ class Partial:
         elif "hands" in self.knows:
             # The true hands; the deck's fire cards and the box drawn from the cards left unseen.
             cards = list(self.guess.unseen_cards)
-            for other, hand in enumerate(true.hands):
-                for card in hand if other != self.seat else ():
-                    cards.remove(card)
+            for card in (c for other, hand in enumerate(true.hands) if other != self.seat for c in hand):
+                cards.remove(card)
             rng.shuffle(cards)
             s.hands = [list(h) for h in true.hands]
             s.deck = [cards.pop() if slot is None else slot for slot in self.guess.deck_slots]
@@ -83,9 +82,8 @@ def _level(budget: Budget, worlds: Callable[[GreatFireMatch, int], Worlds]) -> B
 
 def levels(budget: Budget) -> dict[str, Bot]:
     """The cheating levels by name, within the budget."""
-    def knowing(fact: str) -> Callable[[GreatFireMatch, int], Worlds]:
-        return lambda match, seat: Partial(match, seat, (fact,))
+    def knowing(*facts: str) -> Bot:
+        return _level(budget, lambda match, seat: Partial(match, seat, facts))
 
     return {"oracle": _level(budget, lambda match, seat: Truth(match)),
-            **{f"knows-{fact}": _level(budget, knowing(fact)) for fact in FACTS},
-            "knows-secrets": _level(budget, lambda match, seat: Partial(match, seat, SECRETS))}
+            **{f"knows-{fact}": knowing(fact) for fact in FACTS}, "knows-secrets": knowing(*SECRETS)}
