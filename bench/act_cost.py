@@ -38,7 +38,7 @@ from typing import Any
 import httpx
 
 from bench import floor
-from bench.api_load import (
+from bench.harness import (
     CREATE,
     DRAIN_SECONDS,
     JOIN,

@@ -16,7 +16,7 @@ import time
 
 import httpx
 
-from bench.api_load import cpu_seconds, local_service
+from bench.harness import cpu_seconds, local_service
 
 CREATE = """mutation($input: CreateMatchInput!) { createMatch(input: $input) {
   __typename ... on MatchCreated { matchId hostToken } ... on Problem { code message } } }"""

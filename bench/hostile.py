@@ -15,7 +15,7 @@ from collections import Counter
 
 import httpx
 
-from bench.api_load import CREATE, JOIN, local_service
+from bench.harness import CREATE, JOIN, local_service
 
 FAN_LEVELS = (17, 30)
 REPEATS = 5          # timed requests per query after the first (which parses and validates it)

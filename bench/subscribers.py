@@ -37,7 +37,7 @@ from redis import Redis, RedisCluster
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.typing import Subprotocol
 
-from bench.api_load import ACT, CREATE, JOIN, READ
+from bench.harness import ACT, CREATE, JOIN, READ
 from bench.layouts import ClusterRedises
 from matches.embedded import EmbeddedRedis, free_port
 

@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.api_load import BenchError, LocalService, _interrupt, cpu_seconds, machine_cpu
+from bench.harness import BenchError, LocalService, cpu_seconds, interrupt, machine_cpu
 from matches.embedded import free_port
 
 FOLDER = Path(__file__).resolve().parent
@@ -222,7 +222,7 @@ def main() -> int:
     if args.matches < 1 or args.seconds <= 0 or args.warmup < 0 or args.rounds < 1 or min(args.api_processes) < 1:
         parser.error("--matches, --rounds and --api-processes must be >= 1, --seconds > 0, --warmup >= 0")
     command = shlex.join([Path(sys.executable).name, "-m", "bench.peer_bgio", *sys.argv[1:]])
-    signal.signal(signal.SIGTERM, _interrupt)
+    signal.signal(signal.SIGTERM, interrupt)
     rounds: list[list[Round]] = []
     try:
         ensure_node_modules()

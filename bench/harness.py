@@ -1,0 +1,274 @@
+"""What the service benches share: the service under test (a private Redis, the API under uvicorn and a
+worker, on loopback), the GraphQL documents they send, HTTP clients, CPU accounting and the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from types import FrameType
+from typing import IO
+from urllib.parse import urlsplit
+
+import httpx
+
+from bench.layouts import ClusterRedises
+from matches.embedded import EmbeddedRedis, free_port
+
+ROOT = Path(__file__).resolve().parent.parent
+QUEUE = "firebreak-bench"
+LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+DRAIN_SECONDS = 15.0         # how long in-flight requests may take to finish after the window
+AOF_FOLDER = ROOT / "var" / "bench"  # append-only files go to the project's disk, where var/redis lives
+# Every request comes from this one address, at 300+ acts/s: the per-client mutation limit (200/s by default)
+# would refuse the load it measures, so the bench's own service runs without it (per-token limits stay on).
+# Against --url, give that service FIREBREAK_RATE_CLIENT_PER_SECOND=0 (or enough) yourself.
+BENCH_SETTINGS = {"FIREBREAK_RATE_CLIENT_PER_SECOND": "0"}
+
+CREATE = """mutation($input: CreateMatchInput!) { createMatch(input: $input) {
+  __typename ... on MatchCreated { matchId } ... on Problem { code message } } }"""
+JOIN = """mutation($input: JoinMatchInput!) { joinMatch(input: $input) {
+  __typename ... on SeatJoined { seat token } ... on Problem { code message } } }"""
+READ = """query($id: ID!) { match(id: $id) { status version toAct you legalActions } }"""
+ACT = """mutation($input: ActInput!) { act(input: $input) { __typename
+  ... on ActionAccepted { version events } ... on StaleVersion { currentVersion } ... on Problem { code } } }"""
+
+
+class BenchError(RuntimeError):
+    """The bench cannot go on (the service would not start, or answered what it must not)."""
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The service under test
+
+
+def loopback(url: str, what: str) -> str:
+    """The URL without a trailing slash; BenchError unless it names a loopback host."""
+    host = urlsplit(url).hostname
+    if host not in LOOPBACK:
+        raise BenchError(f"{what} must be a loopback address (127.0.0.1, localhost, ::1), not {host!r}")
+    return url.rstrip("/")
+
+
+def _tail(path: Path, lines: int = 20) -> str:
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return ""
+
+
+class LocalService:
+    """A private redis-server, the API under uvicorn and one RQ worker, all on loopback, in a temp folder.
+
+    appendfsync None: the system redis-server without an append-only file; else the embedded one with it on."""
+
+    def __init__(self, api_processes: int, appendfsync: str | None = None) -> None:
+        self.api_processes = api_processes
+        if appendfsync is None:
+            self.tmp = tempfile.TemporaryDirectory(prefix="firebreak-bench-")
+            self.redis = EmbeddedRedis(Path(self.tmp.name) / "redis", appendonly=False, prefer_bundled=False)
+        else:
+            AOF_FOLDER.mkdir(parents=True, exist_ok=True)
+            self.tmp = tempfile.TemporaryDirectory(prefix="firebreak-bench-", dir=AOF_FOLDER)
+            self.redis = EmbeddedRedis(Path(self.tmp.name) / "redis", appendonly=True, appendfsync=appendfsync,
+                                       prefer_bundled=True)
+        self.folder = Path(self.tmp.name)
+        self.port = free_port()
+        self.children: dict[str, subprocess.Popen[bytes]] = {}
+        self.logs: list[IO[bytes]] = []
+
+    @property
+    def base(self) -> str:
+        """The API's base URL."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def pids(self) -> dict[str, int]:
+        """Process ids by role (redis, api, worker), for CPU accounting."""
+        out = {name: child.pid for name, child in self.children.items()}
+        if self.redis.process is not None:
+            out["redis"] = self.redis.process.pid
+        return out
+
+    def _spawn(self, name: str, argv: list[str], env: dict[str, str]) -> None:
+        log = (self.folder / f"{name}.log").open("wb")
+        self.logs.append(log)
+        # A session of their own: a Ctrl-C in the terminal reaches the bench, which stops them in order.
+        self.children[name] = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                               start_new_session=True)
+
+    @property
+    def redis_url(self) -> str:
+        """REDIS_URL of the service (the matches Redis)."""
+        return self.redis.url
+
+    @property
+    def queue_redis_url(self) -> str | None:
+        """QUEUE_REDIS_URL of the service (None: REDIS_URL's)."""
+        return None
+
+    def start_redis(self) -> dict[str, str]:
+        """Start the Redis servers; return the settings that name them."""
+        return {"REDIS_URL": self.redis.start()}
+
+    def start(self, timeout: float = 30.0) -> None:
+        """Start everything and wait until the API is ready (its /readyz reaches Redis)."""
+        try:
+            redis_env = self.start_redis()
+        except RuntimeError as exc:
+            raise BenchError(f"Redis did not start: {exc}") from None
+        env = dict(os.environ)
+        env.update({**redis_env, "FIREBREAK_QUEUE": QUEUE, "PYTHONPATH": str(ROOT)})
+        env.update(BENCH_SETTINGS)
+        self._spawn("worker", [sys.executable, "-m", "workers.main"], env)
+        self._spawn("api", [sys.executable, "-m", "uvicorn", "api.app:create_app", "--factory",
+                            "--host", "127.0.0.1", "--port", str(self.port), "--no-access-log",
+                            "--workers", str(self.api_processes)], env)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for name, child in self.children.items():
+                if child.poll() is not None:
+                    raise BenchError(f"the {name} process exited at start:\n{_tail(self.folder / f'{name}.log')}")
+            try:
+                if httpx.get(f"{self.base}/readyz", timeout=1.0).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise BenchError(f"the API was not ready in {timeout:.0f} s:\n{_tail(self.folder / 'api.log')}")
+
+    def stop_redis(self) -> None:
+        """Stop the Redis servers."""
+        self.redis.stop()
+
+    def stop(self) -> None:
+        """Stop the children and Redis, and remove the temp folder (safe to call twice)."""
+        for child in self.children.values():
+            if child.poll() is None:
+                child.terminate()
+        for child in self.children.values():
+            try:
+                child.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait(timeout=5)
+        self.children.clear()
+        self.stop_redis()
+        for log in self.logs:
+            log.close()
+        self.logs.clear()
+        self.tmp.cleanup()
+
+
+class ClusterService(LocalService):
+    """LocalService with match state on a 3-master Redis Cluster and RQ on a plain queue Redis."""
+
+    def __init__(self, api_processes: int) -> None:
+        super().__init__(api_processes)
+        self.redises = ClusterRedises(self.folder)
+
+    @property
+    def redis_url(self) -> str:
+        """REDIS_URL: the cluster's first node."""
+        return self.redises.cluster.url
+
+    @property
+    def queue_redis_url(self) -> str | None:
+        """QUEUE_REDIS_URL: the plain queue Redis."""
+        return self.redises.queue.url
+
+    def start_redis(self) -> dict[str, str]:
+        """Start the cluster and the queue Redis."""
+        return self.redises.start()
+
+    def stop_redis(self) -> None:
+        """Stop the cluster and the queue Redis."""
+        self.redises.stop()
+
+    def pids(self) -> dict[str, int]:
+        """Process ids by role: the API, the worker, each cluster node, the queue Redis."""
+        return {**{name: child.pid for name, child in self.children.items()}, **self.redises.pids()}
+
+
+@contextlib.contextmanager
+def local_service(api_processes: int, appendfsync: str | None = None,
+                  layout: str = "single") -> Iterator[LocalService]:
+    """A started LocalService (layout "cluster": a ClusterService) that is stopped however the block ends."""
+    service = ClusterService(api_processes) if layout == "cluster" else LocalService(api_processes, appendfsync)
+    try:
+        service.start()
+        yield service
+    finally:
+        service.stop()
+
+
+def machine_cpu() -> tuple[float, float] | None:
+    """CPU seconds the whole machine spent busy and stolen by the hypervisor, summed over cores (Linux)."""
+    try:
+        with open("/proc/stat") as stat:
+            fields = [int(x) for x in stat.readline().split()[1:9]]
+    except (OSError, ValueError):
+        return None
+    user, nice, system, _idle, _iowait, irq, softirq, steal = fields
+    tick = os.sysconf("SC_CLK_TCK")
+    return (user + nice + system + irq + softirq) / tick, steal / tick
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """User plus system CPU seconds of a process and its descendants (Linux /proc; None elsewhere)."""
+    try:
+        tick = os.sysconf("SC_CLK_TCK")
+        stats: dict[int, tuple[int, float]] = {}
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                text = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            fields = text[text.rindex(")") + 2:].split()
+            stats[int(entry)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / tick)
+    except (OSError, ValueError):
+        return None
+    family, frontier = {pid}, [pid]
+    while frontier:
+        parent = frontier.pop()
+        for child, (ppid, _) in stats.items():
+            if ppid == parent and child not in family:
+                family.add(child)
+                frontier.append(child)
+    return sum(stats[p][1] for p in family if p in stats) if pid in stats else None
+
+
+
+
+async def http_clients(stack: contextlib.AsyncExitStack, base: str, matches: int,
+                       pool: str) -> list[httpx.AsyncClient]:
+    """The bench's HTTP clients for that many concurrent matches: one per match (two connections each), or one
+    shared by all ("shared"); closed with the stack."""
+    count, size = (1, matches + 10) if pool == "shared" else (matches, 2)
+    limits = httpx.Limits(max_connections=size, max_keepalive_connections=size)
+    return [await stack.enter_async_context(httpx.AsyncClient(base_url=base, limits=limits, timeout=30.0))
+            for _ in range(count)]
+
+
+
+def event_loop() -> asyncio.Runner:
+    """An event loop for the client side: uvloop's when installed (uvicorn[standard] brings it), else asyncio's."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.Runner()
+    return asyncio.Runner(loop_factory=uvloop.new_event_loop)
+
+
+def interrupt(signum: int, _frame: FrameType | None) -> None:
+    """A signal handler that stops a bench as Ctrl-C does (its started services are stopped)."""
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
