@@ -9,7 +9,8 @@ import pytest
 from domain import titles
 from domain.contract import OBSERVATION_HIGH
 from domain.london.data import shipped_catalogue
-from domain.london.encoding import PHASES, build_action_space, observation_size, stack_cap
+from domain.london.actions import ACTIONS
+from domain.london.encoding import PHASES, observation_size
 from domain.london.match import LondonMatch
 from domain.london.state import Phase
 from domain.rng import Rng
@@ -36,7 +37,7 @@ def _step(m: LondonMatch, rng: random.Random) -> None:
 
 def test_action_space_is_the_documented_order_over_the_catalogue() -> None:
     space = TITLE.action_space()
-    cap = stack_cap(CAT)
+    cap = CAT.stack_cap
     assert cap == sum(1 for c in CAT.cards.values() if c.kind == "city") == 86
     assert len(space) == 5 * N + len(BOROUGHS) + cap + 13 == 624
     assert space[:4] == [{"type": "repayLoan"}, {"type": "takeLoan"}, {"type": "drawDeck"},
@@ -48,7 +49,7 @@ def test_action_space_is_the_documented_order_over_the_catalogue() -> None:
     kinds = {a["type"] for a in space}
     schema_kinds = {d["title"] for d in TITLE.schemas()["action"]["$defs"].values() if "title" in d}
     assert kinds == schema_kinds and len(kinds) == 20
-    assert build_action_space(CAT) == space
+    assert ACTIONS.space(CAT) == space
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
@@ -76,7 +77,7 @@ def test_ids_list_exactly_the_legal_actions_and_apply_id_is_apply(seats: int) ->
         choice = rng.choice(ids)
         assert by_id.apply_id(seat, choice) == by_json.apply(seat, space[choice])
         assert by_id.to_dict() == by_json.to_dict()
-    assert 0 < most <= stack_cap(CAT)
+    assert 0 < most <= CAT.stack_cap
     assert by_id.legal_action_ids(0) == []
     assert len(by_id.observation(0)) == size
 
