@@ -8,7 +8,7 @@ import random
 import pytest
 
 from domain import titles
-from domain.encoding import ActionIndex, is_encoded
+from domain.encoding import ActionIndex, ObservationLayout, Piece, is_encoded
 from domain.errors import IllegalAction, NotYourTurn, RulesError, UnknownActionId, UnknownSeat
 from tests.titles.tictactoe import TITLE as TIC_TAC_TOE
 
@@ -32,6 +32,13 @@ def test_index_refuses_what_is_not_in_the_space() -> None:
             index.action(bad)
     with pytest.raises(ValueError, match="twice"):
         ActionIndex([{"type": "a"}, {"type": "a"}])
+
+
+def test_an_observation_layout_is_its_pieces_in_order_and_its_size_their_sum() -> None:
+    layout = ObservationLayout([Piece("seat", lambda seats: seats, lambda s, seat: [int(k == seat) for k in range(s)]),
+                                Piece("raw", lambda seats: 2, lambda s, seat: [-3, 300])])
+    assert [layout.size(seats) for seats in (2, 3)] == [4, 5]
+    assert layout.observe(3, 1) == [0, 1, 0, 0, 255]  # clipped to 0-OBSERVATION_HIGH
 
 
 def test_encoded_titles_are_the_registered_titles_that_provide_the_contract() -> None:

@@ -8,9 +8,9 @@ import pytest
 
 from domain import titles
 from domain.contract import OBSERVATION_HIGH
-from domain.london.data import shipped_catalogue
 from domain.london.actions import ACTIONS
-from domain.london.encoding import PHASES, observation_size
+from domain.london.data import shipped_catalogue
+from domain.london.encoding import PHASES, observation_size, shipped_layout
 from domain.london.match import LondonMatch
 from domain.london.state import Phase
 from domain.rng import Rng
@@ -161,6 +161,19 @@ def test_l18_observation_shows_the_seats_own_hand_and_city_but_not_others() -> N
     for obs, rel in ((mine, 0), (theirs, 1)):
         start = len(obs) - STAGED - N - (3 - rel) * (10 + 3 * N + 2 * len(BOROUGHS))
         assert obs[start + 5:start + 8] == [2, 1, 1]  # stacks, face-down tops, covered cards
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_each_piece_of_the_observation_fills_its_declared_size(seats: int) -> None:
+    m = _match(seats, 7)
+    rng = random.Random(seats)
+    for _ in range(60):
+        _step(m, rng)
+    layout = shipped_layout()
+    for seat in range(seats):
+        filled = [len(piece.fill(m, seat)) for piece in layout.pieces]
+        assert filled == [piece.size(seats) for piece in layout.pieces]
+    assert layout.size(seats) == TITLE.observation_size(seats) == len(m.observation(0))
 
 
 def test_observation_size_per_seat_count() -> None:
