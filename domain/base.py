@@ -107,7 +107,7 @@ class BaseMatch(ABC):
     @final
     def _listed_actions(self, seat: int) -> list[Action]:
         """The seat's legal actions, computed once per version (the cached list itself: never hand it out)."""
-        if self._is_over() or seat not in self._to_act():
+        if seat not in self.to_act():
             return []
         cache = self._legal
         if cache is None or cache[0] != self.version:
@@ -125,7 +125,7 @@ class BaseMatch(ABC):
         check_seat(seat, self.seats)
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise MalformedAction('an action must be a JSON object with a string "type"')
-        waiting = self._to_act()
+        waiting = self.to_act()
         if seat not in waiting:
             if not waiting:
                 raise NotYourTurn(self.no_decision_message)
