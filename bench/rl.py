@@ -22,7 +22,7 @@ from collections.abc import Callable
 import numpy as np
 
 from domain.contract import EncodedTitle
-from domain.encoding import encoded_titles
+from domain.titles import encoded_titles
 from integrations.common import encoded_title
 
 

@@ -1,15 +1,18 @@
-"""Generic support for the optional encoded contract (integer action ids, observations): which titles provide
-it, and the action index a title builds once from its action space."""
+"""Generic support for the optional encoded contract (integer action ids, observations): whether a title
+provides it, the action index a title builds once from its action space, and observation layouts declared as
+named pieces (OpenSpiel's observation tensors), so an observation's size is the sum of its pieces' sizes."""
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
-from typing import TypeGuard
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeGuard, TypeVar
 
-from domain.contract import Action, EncodedTitle, Title
+from domain.contract import OBSERVATION_HIGH, Action, EncodedTitle, Title
 from domain.errors import IllegalAction, UnknownActionId
 
 ActionKey = tuple[tuple[str, Hashable], ...]
+S = TypeVar("S")  # the state an observation is computed from
 
 
 def action_key(action: Action) -> ActionKey:
@@ -58,8 +61,28 @@ def is_encoded(title: Title) -> TypeGuard[EncodedTitle]:
     return callable(getattr(title, "action_space", None)) and callable(getattr(title, "observation_size", None))
 
 
-def encoded_titles() -> list[EncodedTitle]:
-    """Every registered title that provides the encoded contract, sorted by id (the learning adapters' list)."""
-    from domain.titles import all_titles
+@dataclass(frozen=True)
+class Piece(Generic[S]):
+    """One named part of an observation: its length for a seat count, and what fills it (state, observer seat)."""
 
-    return [title for title in all_titles() if is_encoded(title)]
+    name: str
+    size: Callable[[int], int]
+    fill: Callable[[S, int], list[int]]
+
+
+class ObservationLayout(Generic[S]):
+    """An observation as named pieces in order: its size is their sum, and observing fills them in turn."""
+
+    def __init__(self, pieces: Iterable[Piece[S]]) -> None:
+        self.pieces: tuple[Piece[S], ...] = tuple(pieces)
+
+    def size(self, seats: int) -> int:
+        """The length of an observation in a match of this many seats."""
+        return sum(piece.size(seats) for piece in self.pieces)
+
+    def observe(self, state: S, seat: int) -> list[int]:
+        """The seat's observation: every piece filled in order, each number clipped to 0-OBSERVATION_HIGH."""
+        out: list[int] = []
+        for piece in self.pieces:
+            out += piece.fill(state, seat)
+        return [x if 0 <= x <= OBSERVATION_HIGH else (0 if x < 0 else OBSERVATION_HIGH) for x in out]

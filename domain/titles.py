@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from domain.contract import Title
+from domain.contract import EncodedTitle, Title
+from domain.encoding import is_encoded
 from domain.errors import UnknownTitle
 
 _EXTRA: dict[str, Title] = {}  # titles registered at run time (tests and benches only; empty in the service)
@@ -30,6 +31,11 @@ def get(title_id: str) -> Title:
 def all_titles() -> list[Title]:
     """Return every playable title, sorted by id."""
     return sorted(_registry().values(), key=lambda t: t.id)
+
+
+def encoded_titles() -> list[EncodedTitle]:
+    """Return every playable title that provides the encoded contract, sorted by id (the learning adapters' list)."""
+    return [title for title in all_titles() if is_encoded(title)]
 
 
 def register(title: Title) -> None:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from domain.contract import EncodedMatch, EncodedTitle
-from domain.encoding import encoded_titles, is_encoded
-from domain.titles import get
+from domain.encoding import is_encoded
+from domain.titles import encoded_titles, get
 
 
 def encoded_title(title_id: str) -> EncodedTitle:

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from domain import titles
-from domain.encoding import ActionIndex, encoded_titles, is_encoded
+from domain.encoding import ActionIndex, ObservationLayout, Piece, is_encoded
 from domain.errors import IllegalAction, NotYourTurn, RulesError, UnknownActionId, UnknownSeat
 from tests.titles.tictactoe import TITLE as TIC_TAC_TOE
 
@@ -34,13 +34,20 @@ def test_index_refuses_what_is_not_in_the_space() -> None:
         ActionIndex([{"type": "a"}, {"type": "a"}])
 
 
+def test_an_observation_layout_is_its_pieces_in_order_and_its_size_their_sum() -> None:
+    layout = ObservationLayout([Piece("seat", lambda seats: seats, lambda s, seat: [int(k == seat) for k in range(s)]),
+                                Piece("raw", lambda seats: 2, lambda s, seat: [-3, 300])])
+    assert [layout.size(seats) for seats in (2, 3)] == [4, 5]
+    assert layout.observe(3, 1) == [0, 1, 0, 0, 255]  # clipped to 0-OBSERVATION_HIGH
+
+
 def test_encoded_titles_are_the_registered_titles_that_provide_the_contract() -> None:
-    listed = encoded_titles()
+    listed = titles.encoded_titles()
     assert "greatfire" in [t.id for t in listed]
     assert [t.id for t in listed] == [t.id for t in titles.all_titles() if is_encoded(t)]
 
 
-@pytest.mark.parametrize("title", [*encoded_titles(), TIC_TAC_TOE], ids=lambda t: t.id)
+@pytest.mark.parametrize("title", [*titles.encoded_titles(), TIC_TAC_TOE], ids=lambda t: t.id)
 def test_every_encoded_title_lists_each_action_once_and_the_same_each_time(title: object) -> None:
     assert is_encoded(title)
     space = title.action_space()
@@ -53,7 +60,7 @@ def test_every_encoded_title_lists_each_action_once_and_the_same_each_time(title
     assert len(match.observation(seat)) == title.observation_size(title.min_seats)
 
 
-@pytest.mark.parametrize("title", [*encoded_titles(), TIC_TAC_TOE], ids=lambda t: t.id)
+@pytest.mark.parametrize("title", [*titles.encoded_titles(), TIC_TAC_TOE], ids=lambda t: t.id)
 def test_an_unknown_or_illegal_id_or_seat_is_refused_and_changes_nothing(title: object) -> None:
     seats = min(3, title.max_seats)
     m = title.new_match(seats, 5)

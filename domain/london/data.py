@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -101,6 +101,21 @@ class Catalogue:
     def card(self, card_id: str) -> Card:
         """Return the card with this id."""
         return self.cards[card_id]
+
+    @cached_property
+    def card_index(self) -> dict[str, int]:
+        """The position of each card id in data order."""
+        return {c: i for i, c in enumerate(self.cards)}
+
+    @cached_property
+    def borough_index(self) -> dict[str, int]:
+        """The position of each borough id in data order."""
+        return {b: i for i, b in enumerate(self.boroughs)}
+
+    @cached_property
+    def stack_cap(self) -> int:
+        """The most stacks a seat can ever have: every stack holds at least one buildable card."""
+        return sum(1 for card in self.cards.values() if card.buildable)
 
 
 def slug(name: str) -> str:

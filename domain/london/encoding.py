@@ -1,17 +1,19 @@
 """London's integer action space and per-seat observation (the encoded contract, for learning environments).
 
-The action space lists, in the order of docs/schemas/london/action.schema.json, built from the catalogue (cards
-and boroughs in data order; ids are indices):
+The action space is the action table's (actions.py), in the order of docs/schemas/london/action.schema.json,
+built from the catalogue (cards and boroughs in data order; ids are indices):
   repayLoan, takeLoan, drawDeck; drawBoard one per card; skipDraw, develop; buyLand one per borough; run,
   drawThree; play one per card; discard one per card; newStack; placeOn one per stack index 0..STACK_CAP-1;
   pay, cancel, endDevelop; activate one per card; runBorough; flip one per card; endRun.
-STACK_CAP is the number of buildable (city) cards of the box: every stack holds at least one of them, so a seat
-never has more stacks than that. With the shipped data (101 cards, 86 buildable, 20 boroughs) that is 624 actions.
+STACK_CAP (Catalogue.stack_cap) is the number of buildable (city) cards of the box: every stack holds at least
+one of them, so a seat never has more stacks than that. With the shipped data (101 cards, 86 buildable, 20
+boroughs) that is 624 actions.
 
 The observation is a flat list of whole numbers 0-255 (larger ones are clipped, negative ones read 0) from the
 seat's point of view: seats are numbered relative to the observer (0 is the observer, 1 the seat on its left...).
 It shows only what the seat's view shows: others' hands (but their known cards), covered and face-down cards
-and what they are staging stay out of it. Layout (N cards, B boroughs, S seats, K = STACK_CAP):
+and what they are staging stay out of it. Layout (the pieces of LAYOUT, in order; N cards, B boroughs, S seats,
+K = STACK_CAP):
   public step one-hot (7); turn (zeros once over), start seat as relative-seat one-hots (2 x S)
   turns left (+1, 0: not in the last turns), draws left, deck size, deck size per letter A/B/C (3),
     borough deck size, loan tokens left
@@ -31,8 +33,8 @@ from __future__ import annotations
 
 import functools
 
-from domain.contract import OBSERVATION_HIGH, Action
-from domain.encoding import ActionIndex
+from domain.encoding import ActionIndex, ObservationLayout, Piece
+from domain.london.actions import ACTIONS
 from domain.london.data import DECKS, Catalogue, shipped_catalogue
 from domain.london.state import Phase, State
 from domain.london.views import PUBLIC_STEP, public_step
@@ -42,44 +44,10 @@ PHASES = tuple(Phase)
 PENDING_FOR = ("play", "land", "activate", "flip")
 
 
-def stack_cap(cat: Catalogue) -> int:
-    """The most stacks a seat can ever have: every stack holds at least one buildable card."""
-    return sum(1 for card in cat.cards.values() if card.buildable)
-
-
-def build_action_space(cat: Catalogue) -> list[Action]:
-    """Every action London can list, in the documented order (see the module docstring)."""
-    cards, boroughs = list(cat.cards), list(cat.boroughs)
-
-    def per_card(kind: str) -> list[Action]:
-        return [{"type": kind, "card": c} for c in cards]
-
-    def bare(*kinds: str) -> list[Action]:
-        return [{"type": kind} for kind in kinds]
-
-    space = bare("repayLoan", "takeLoan", "drawDeck") + per_card("drawBoard") + bare("skipDraw", "develop")
-    space += [{"type": "buyLand", "borough": b} for b in boroughs] + bare("run", "drawThree")
-    space += per_card("play") + per_card("discard") + bare("newStack")
-    space += [{"type": "placeOn", "stack": i} for i in range(stack_cap(cat))]
-    space += bare("pay", "cancel", "endDevelop") + per_card("activate") + bare("runBorough")
-    space += per_card("flip") + bare("endRun")
-    return space
-
-
 @functools.cache
 def shipped_index() -> ActionIndex:
     """The action index of the shipped catalogue (built once)."""
-    return ActionIndex(build_action_space(shipped_catalogue()))
-
-
-def observation_size(seats: int, cat: Catalogue | None = None) -> int:
-    """The length of an observation for a match of this many seats (shipped data unless given)."""
-    cat = cat or shipped_catalogue()
-    n, b, k = len(cat.cards), len(cat.boroughs), stack_cap(cat)
-    size = len(STEPS) + 2 * seats + 5 + len(DECKS) + n + n + b + n + 1 + k
-    size += seats * (10 + 3 * n + 2 * b)
-    size += n + len(PHASES) + len(PENDING_FOR) + 3 * n + b + 3
-    return size
+    return ActionIndex(ACTIONS.space(shipped_catalogue()))
 
 
 def _one_hot(n: int, at: int | None) -> list[int]:
@@ -97,43 +65,69 @@ def _per(keys: dict[str, int], items: list[str]) -> list[int]:
     return out
 
 
-def observation(s: State, seat: int) -> list[int]:
-    """The seat's observation (layout in the module docstring), computed from the state."""
-    cat, seats = s.cat, s.seats
-    cards = {c: i for i, c in enumerate(cat.cards)}
-    boroughs = {b: i for i, b in enumerate(cat.boroughs)}
-    n, nb, cap = len(cards), len(boroughs), stack_cap(cat)
-    over = s.phase is Phase.OVER
-    mine = s.turn == seat and not over
-    out: list[int] = _one_hot(len(STEPS), STEPS.index(public_step(s)))
-    out += _one_hot(seats, None if over else (s.turn - seat) % seats) + _one_hot(seats, (s.start - seat) % seats)
+def _step(s: State, seat: int) -> list[int]:
+    return _one_hot(len(STEPS), STEPS.index(public_step(s)))
+
+
+def _turn(s: State, seat: int) -> list[int]:
+    return _one_hot(s.seats, None if s.phase is Phase.OVER else (s.turn - seat) % s.seats)
+
+
+def _start(s: State, seat: int) -> list[int]:
+    return _one_hot(s.seats, (s.start - seat) % s.seats)
+
+
+def _counts(s: State, seat: int) -> list[int]:
     letters = [s.card(c).deck for c in s.deck]
-    out += [0 if s.turns_left is None else s.turns_left + 1, s.draws_left, len(s.deck)]
-    out += [letters.count(letter) for letter in DECKS]
-    out += [len(s.borough_deck), s.loan_tokens()]
-    board = [0] * n
+    return [0 if s.turns_left is None else s.turns_left + 1, s.draws_left, len(s.deck),
+            *(letters.count(letter) for letter in DECKS), len(s.borough_deck), s.loan_tokens()]
+
+
+def _board(s: State, seat: int) -> list[int]:
+    cards = s.cat.card_index
+    board = [0] * len(cards)
     columns = len(s.board_top)
     for row, cells in enumerate((s.board_top, s.board_bottom)):
         for col, card in enumerate(cells):
             if card is not None:
                 board[cards[card]] = 1 + row * columns + col
-    out += board + _per(cards, s.discard) + _per(boroughs, s.borough_display)
-    tops = [] if over else s.face_up_tops(s.turn)
-    out += _per(cards, [c for c in s.activated if c in tops])
-    out.append(int(not over and "borough" in s.activated))
-    played = [0] * cap
-    for i in [] if over else s.played:
+    return board
+
+
+def _discard_pile(s: State, seat: int) -> list[int]:
+    return _per(s.cat.card_index, s.discard)
+
+
+def _borough_display(s: State, seat: int) -> list[int]:
+    return _per(s.cat.borough_index, s.borough_display)
+
+
+def _activated(s: State, seat: int) -> list[int]:
+    tops = [] if s.phase is Phase.OVER else s.face_up_tops(s.turn)
+    return _per(s.cat.card_index, [c for c in s.activated if c in tops])
+
+
+def _borough_activated(s: State, seat: int) -> list[int]:
+    return [int(s.phase is not Phase.OVER and "borough" in s.activated)]
+
+
+def _played(s: State, seat: int) -> list[int]:
+    played = [0] * s.cat.stack_cap
+    for i in [] if s.phase is Phase.OVER else s.played:
         played[i] = 1
-    out += played
-    for owner in [(seat + r) % seats for r in range(seats)]:
-        out += _seat(s, owner, owner == seat, cards, boroughs)
-    out += _per(cards, s.hands[seat])
-    out += _staged(s, cards, boroughs) if mine else [0] * (len(PHASES) + len(PENDING_FOR) + 3 * n + nb + 3)
-    return [x if 0 <= x <= OBSERVATION_HIGH else (0 if x < 0 else OBSERVATION_HIGH) for x in out]
+    return played
 
 
-def _seat(s: State, owner: int, open_all: bool, cards: dict[str, int], boroughs: dict[str, int]) -> list[int]:
+def _seats(s: State, seat: int) -> list[int]:
+    out: list[int] = []
+    for owner in [(seat + r) % s.seats for r in range(s.seats)]:
+        out += _seat(s, owner, owner == seat)
+    return out
+
+
+def _seat(s: State, owner: int, open_all: bool) -> list[int]:
     """One seat's public facts (its whole city when the observer owns it)."""
+    cards, boroughs = s.cat.card_index, s.cat.borough_index
     n = len(cards)
     stacks, down = s.stacks[owner], s.face_down[owner]
     down_tops = sum(1 for stack in stacks if stack[-1] in down)
@@ -154,8 +148,19 @@ def _seat(s: State, owner: int, open_all: bool, cards: dict[str, int], boroughs:
     return out
 
 
-def _staged(s: State, cards: dict[str, int], boroughs: dict[str, int]) -> list[int]:
-    """The observer's own pending decision (only while it is to act)."""
+def _hand(s: State, seat: int) -> list[int]:
+    return _per(s.cat.card_index, s.hands[seat])
+
+
+def _staged_size(cat: Catalogue) -> int:
+    return len(PHASES) + len(PENDING_FOR) + 3 * len(cat.cards) + len(cat.boroughs) + 3
+
+
+def _staged(s: State, seat: int) -> list[int]:
+    """The observer's own pending decision (zeros unless it is to act)."""
+    if s.phase is Phase.OVER or s.turn != seat:
+        return [0] * _staged_size(s.cat)
+    cards, boroughs = s.cat.card_index, s.cat.borough_index
     n, p = len(cards), s.pending or {}
     out = _one_hot(len(PHASES), PHASES.index(s.phase))
     out += _one_hot(len(PENDING_FOR), PENDING_FOR.index(p["for"]) if "for" in p else None)
@@ -165,3 +170,40 @@ def _staged(s: State, cards: dict[str, int], boroughs: dict[str, int]) -> list[i
     stack = p.get("stack")
     out += [0 if stack is None else stack + 1, p.get("amount", 0), p.get("draws", 0)]
     return out
+
+
+def layout(cat: Catalogue) -> ObservationLayout[State]:
+    """The observation's pieces for matches of this catalogue (the module docstring describes each)."""
+    n, b = len(cat.cards), len(cat.boroughs)
+    return ObservationLayout([
+        Piece("step", lambda seats: len(STEPS), _step),
+        Piece("turn", lambda seats: seats, _turn),
+        Piece("start", lambda seats: seats, _start),
+        Piece("counts", lambda seats: 5 + len(DECKS), _counts),
+        Piece("board", lambda seats: n, _board),
+        Piece("discardPile", lambda seats: n, _discard_pile),
+        Piece("boroughDisplay", lambda seats: b, _borough_display),
+        Piece("activated", lambda seats: n, _activated),
+        Piece("boroughActivated", lambda seats: 1, _borough_activated),
+        Piece("played", lambda seats: cat.stack_cap, _played),
+        Piece("seats", lambda seats: seats * (10 + 3 * n + 2 * b), _seats),
+        Piece("hand", lambda seats: n, _hand),
+        Piece("staged", lambda seats: _staged_size(cat), _staged),
+    ])
+
+
+@functools.cache
+def shipped_layout() -> ObservationLayout[State]:
+    """The observation layout of the shipped catalogue (built once)."""
+    return layout(shipped_catalogue())
+
+
+def observation_size(seats: int) -> int:
+    """The length of an observation for a match of this many seats (shipped data)."""
+    return shipped_layout().size(seats)
+
+
+def observation(s: State, seat: int) -> list[int]:
+    """The seat's observation (layout in the module docstring), computed from the state (the pieces read the
+    state's own catalogue)."""
+    return shipped_layout().observe(s, seat)

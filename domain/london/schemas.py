@@ -1,4 +1,5 @@
-"""The published JSON Schemas of London's view, actions and events (domain/schemas.py for the shared parts).
+"""The published JSON Schemas of London's view and events (domain/schemas.py for the shared parts; the action
+schema derives from the action table, actions.py).
 
 Card and borough ids are enumerated from the shipped data, so a client generated from these schemas knows every
 name the engine can send.
@@ -28,36 +29,10 @@ def _defs() -> Schema:
     }
 
 
-def _published(part: str, description: str, schema: Schema) -> Schema:
-    published = document(ID, part, description, schema)
-    return {**published, "$defs": {**published.get("$defs", {}), **_defs()}}
-
-
-def action_schema() -> Schema:
-    """One action as legalActions lists it and act takes it."""
-    card = {"card": CARD}
-    return _published("action", "One London action (send it back as listed in legalActions).", tagged({
-        "repayLoan": ("Start of the turn: repay one loan with £15.", {}),
-        "takeLoan": ("Take a loan: £10 and a loan token.", {}),
-        "drawDeck": ("Draw the deck's top card.", {}),
-        "drawBoard": ("Draw this card from the development board.", card),
-        "skipDraw": ("Nothing is left to draw: go on.", {}),
-        "develop": ("Action: develop your city.", {}),
-        "buyLand": ("Action: buy this face-up borough.", {"borough": BOROUGH}),
-        "run": ("Action: run your city.", {}),
-        "drawThree": ("Action: draw three more cards.", {}),
-        "play": ("Develop: play this card from your hand.", card),
-        "discard": ("Discard this card (to play a card, to pay an activation, or down to the hand limit).", card),
-        "newStack": ("Develop: start a new building stack with the card.", {}),
-        "placeOn": ("Develop: put the card on top of this stack.", {"stack": COUNT}),
-        "pay": ("Pay the staged cost.", {}),
-        "cancel": ("Drop the staged choice (nothing of it happens).", {}),
-        "endDevelop": ("Develop: stop playing cards.", {}),
-        "activate": ("Run: activate this face-up card.", card),
-        "runBorough": ("Run: apply your top borough's run effect now.", {}),
-        "flip": ("Run: this card turns face down (the activated one, or a Hospital in its place).", card),
-        "endRun": ("Run: finish (the borough's effect if still owed, then poverty).", {}),
-    }, suffix="Action"))
+def published(part: str, description: str, schema: Schema) -> Schema:
+    """A published London schema: the document with the card and borough ids among its definitions."""
+    out = document(ID, part, description, schema)
+    return {**out, "$defs": {**out.get("$defs", {}), **_defs()}}
 
 
 def event_schema() -> Schema:
@@ -66,7 +41,7 @@ def event_schema() -> Schema:
     card = {"card": CARD}
     source = {"anyOf": [CARD, BOROUGH], "description": "The card or borough the gain came from."}
     loan = {**seat, "loans": COUNT, "money": MONEY}
-    return _published("event", "One London event.", tagged({
+    return published("event", "One London event.", tagged({
         "setUp": ("The match was set up.", {"seats": COUNT, "start": SEAT, "deck": COUNT,
                                             "boroughs": {"type": "array", "items": BOROUGH}}),
         "handDealt": ("Your starting hand (private).", {**seat, "hand": CARDS}),
@@ -142,5 +117,5 @@ def view_schema() -> Schema:
         "result": strict({"scores": {"type": "array", "items": score}, "winners": {"type": "array", "items": SEAT},
                           "reason": {"type": "string"}}, description="Once over: the typed result."),
     }
-    return _published("view", "What one seat (or a spectator) sees of a London match.",
+    return published("view", "What one seat (or a spectator) sees of a London match.",
                       strict(props, optional=("you", "result")))

@@ -8,11 +8,12 @@ from typing import Any
 
 from domain.contract import Action, BotLevel, OptionKind, OptionSpec, ScoreColumn
 from domain.errors import BadOptions
+from domain.london.actions import action_schema
 from domain.london.data import shipped_catalogue
 from domain.london.encoding import observation_size, shipped_index
 from domain.london.match import LondonMatch
 from domain.london.rules.setup import deal
-from domain.london.schemas import action_schema, event_schema, view_schema
+from domain.london.schemas import event_schema, view_schema
 from domain.london.state import BOARD_COLUMNS
 from domain.options import check_seats, checked
 from domain.schemas import result_schema

@@ -8,8 +8,9 @@ import pytest
 
 from domain import titles
 from domain.contract import OBSERVATION_HIGH
+from domain.london.actions import ACTIONS
 from domain.london.data import shipped_catalogue
-from domain.london.encoding import PHASES, build_action_space, observation_size, stack_cap
+from domain.london.encoding import PHASES, observation_size, shipped_layout
 from domain.london.match import LondonMatch
 from domain.london.state import Phase
 from domain.rng import Rng
@@ -36,7 +37,7 @@ def _step(m: LondonMatch, rng: random.Random) -> None:
 
 def test_action_space_is_the_documented_order_over_the_catalogue() -> None:
     space = TITLE.action_space()
-    cap = stack_cap(CAT)
+    cap = CAT.stack_cap
     assert cap == sum(1 for c in CAT.cards.values() if c.kind == "city") == 86
     assert len(space) == 5 * N + len(BOROUGHS) + cap + 13 == 624
     assert space[:4] == [{"type": "repayLoan"}, {"type": "takeLoan"}, {"type": "drawDeck"},
@@ -48,7 +49,7 @@ def test_action_space_is_the_documented_order_over_the_catalogue() -> None:
     kinds = {a["type"] for a in space}
     schema_kinds = {d["title"] for d in TITLE.schemas()["action"]["$defs"].values() if "title" in d}
     assert kinds == schema_kinds and len(kinds) == 20
-    assert build_action_space(CAT) == space
+    assert ACTIONS.space(CAT) == space
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
@@ -76,7 +77,7 @@ def test_ids_list_exactly_the_legal_actions_and_apply_id_is_apply(seats: int) ->
         choice = rng.choice(ids)
         assert by_id.apply_id(seat, choice) == by_json.apply(seat, space[choice])
         assert by_id.to_dict() == by_json.to_dict()
-    assert 0 < most <= stack_cap(CAT)
+    assert 0 < most <= CAT.stack_cap
     assert by_id.legal_action_ids(0) == []
     assert len(by_id.observation(0)) == size
 
@@ -160,6 +161,19 @@ def test_l18_observation_shows_the_seats_own_hand_and_city_but_not_others() -> N
     for obs, rel in ((mine, 0), (theirs, 1)):
         start = len(obs) - STAGED - N - (3 - rel) * (10 + 3 * N + 2 * len(BOROUGHS))
         assert obs[start + 5:start + 8] == [2, 1, 1]  # stacks, face-down tops, covered cards
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_each_piece_of_the_observation_fills_its_declared_size(seats: int) -> None:
+    m = _match(seats, 7)
+    rng = random.Random(seats)
+    for _ in range(60):
+        _step(m, rng)
+    layout = shipped_layout()
+    for seat in range(seats):
+        filled = [len(piece.fill(m, seat)) for piece in layout.pieces]
+        assert filled == [piece.size(seats) for piece in layout.pieces]
+    assert layout.size(seats) == TITLE.observation_size(seats) == len(m.observation(0))
 
 
 def test_observation_size_per_seat_count() -> None:

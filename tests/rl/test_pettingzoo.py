@@ -13,7 +13,7 @@ import numpy as np
 from pettingzoo.test import api_test, seed_test
 
 from domain.contract import EncodedTitle
-from domain.encoding import encoded_titles
+from domain.titles import encoded_titles
 from integrations.pettingzoo import FirebreakEnv
 
 # api_test knows dict observations with an action mask only for PettingZoo's own environments (by name), so it

@@ -33,17 +33,16 @@ class ThinkingMatch(TicTacToeMatch):
 
     title_id = "thinking-tictactoe"
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    def _legal_actions(self, seat: int) -> list[Action]:
         """The marks, and thinking."""
-        marks = super().legal_actions(seat)
-        return [*marks, dict(THINK)] if marks else []
+        return [*super()._legal_actions(seat), dict(THINK)]
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        """Think, or mark."""
-        if action == THINK and seat in self.to_act():
-            self.version += 1
-            return [{"type": "thought", "seat": seat, "version": self.version}]
-        return super().apply(seat, action)
+    def _apply(self, seat: int, action: Action, events: list[Event]) -> None:
+        """Think (nothing happens but the version), or mark."""
+        if action == THINK:
+            events.append({"type": "thought", "seat": seat})
+            return
+        super()._apply(seat, action, events)
 
 
 def dither(match: Match, seat: int, rng: random.Random, budget: Budget) -> Action:

@@ -14,10 +14,11 @@ generator's state (from everyone).
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Self
 
+from domain.base import BaseMatch
 from domain.contract import Action, BotLevel, Event, OptionKind, OptionSpec, Result, ScoreColumn, SeatScore
-from domain.errors import BadOptions, GameOver, IllegalAction, MalformedAction, NoSystemStep, NotYourTurn, UnknownSeat
+from domain.errors import BadOptions
 from domain.options import check_seats, checked
 from domain.rng import Rng
 from domain.search import search_level
@@ -34,7 +35,7 @@ FIELDS = ("seats", "options", "seed", "rng", "version", "phase", "round", "prize
           "history")
 
 
-class BlindAuctionMatch:
+class BlindAuctionMatch(BaseMatch):
     """A match of Blind Auction."""
 
     title_id = "blindAuction"
@@ -54,37 +55,23 @@ class BlindAuctionMatch:
         self.bids: list[int | None] = []    # this round's sealed bids
         self.history: list[dict[str, Any]] = []  # past rounds: prize, bids, winner (public)
 
-    # ----- decisions ---------------------------------------------------------------------------
-    def to_act(self) -> list[int]:
-        """Return the seats that have not bid yet this round."""
+    # ----- decisions (the guards are BaseMatch's) -------------------------------------------------
+    def _to_act(self) -> list[int]:
+        """The seats that have not bid yet this round."""
         return [s for s in range(self.seats) if self.bids[s] is None] if self.phase == "bid" else []
 
-    def legal_actions(self, seat: int) -> list[Action]:
-        """Return the bids the seat can pay ([] for a seat not to act)."""
-        if seat not in self.to_act():
-            return []
+    def _legal_actions(self, seat: int) -> list[Action]:
+        """The bids the seat can pay."""
         return [{"type": "bid", "amount": k} for k in range(self.coins[seat] + 1)]
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
+    def _apply(self, seat: int, action: Action, events: list[Event]) -> None:
         """Seal the seat's bid; the last bid reveals them all and settles the round."""
-        if self.phase == "over":
-            raise GameOver("the auction is over")
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.seats:
-            raise UnknownSeat(f"seat {seat!r} is not a seat of this match")
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise MalformedAction('an action must be a JSON object with a string "type"')
-        if seat not in self.to_act():
-            raise NotYourTurn(f"seat {seat} owes no bid now")
-        amount = action.get("amount")
-        if (set(action) != {"type", "amount"} or action["type"] != "bid" or not isinstance(amount, int)
-                or isinstance(amount, bool) or not 0 <= amount <= self.coins[seat]):
-            raise IllegalAction(f"seat {seat} may bid a whole number of coins from 0 to {self.coins[seat]}")
+        amount = action["amount"]
         self.bids[seat] = amount
-        events: list[Event] = [{"type": "bidSealed", "seat": seat},
-                               {"type": "yourBid", "seat": seat, "amount": amount, "audience": [seat]}]
+        events += [{"type": "bidSealed", "seat": seat},
+                   {"type": "yourBid", "seat": seat, "amount": amount, "audience": [seat]}]
         if not self.to_act():
             self._settle(events)
-        return self._commit(events)
 
     def _settle(self, events: list[Event]) -> None:
         bids = [b for b in self.bids if b is not None]
@@ -107,31 +94,21 @@ class BlindAuctionMatch:
         if self.phase == "over":
             events.append({"type": "auctionOver"})
 
-    def _commit(self, events: list[Event]) -> list[Event]:
-        self.version += 1
-        for event in events:
-            event["version"] = self.version
-        return events
-
-    def system_due(self) -> bool:
-        """Return True when the auctioneer turns up the next prize."""
+    def _system_due(self) -> bool:
+        """The auctioneer turns up the next prize."""
         return self.phase == "reveal"
 
-    def run_system_step(self) -> list[Event]:
+    def _run_system_step(self, events: list[Event]) -> None:
         """Turn up the next prize and open the bidding."""
-        if self.phase != "reveal":
-            raise NoSystemStep("no prize is due to be turned up")
         self.prize = self.deck.pop()
         self.round += 1
         self.bids = [None] * self.seats
         self.phase = "bid"
-        return self._commit([{"type": "prizeRevealed", "round": self.round, "prize": self.prize}])
+        events.append({"type": "prizeRevealed", "round": self.round, "prize": self.prize})
 
     # ----- what is seen ------------------------------------------------------------------------
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """Return what the seat (None: a spectator) may see: everything but the deck order and others' bids."""
-        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.seats):
-            raise UnknownSeat(f"seat {seat!r} is not a seat of this match")
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """Everything but the deck order and others' bids."""
         out: dict[str, Any] = {
             "title": self.title_id, "seats": self.seats, "version": self.version, "options": dict(self.options),
             "phase": self.phase, "round": self.round, "prize": self.prize, "deckSize": len(self.deck),
@@ -145,22 +122,20 @@ class BlindAuctionMatch:
             out["result"] = result.to_dict()
         return out
 
-    def is_over(self) -> bool:
-        """Return True once the last prize is settled."""
+    def _is_over(self) -> bool:
+        """The last prize is settled."""
         return self.phase == "over"
 
-    def result(self) -> Result | None:
-        """Return the prizes and coins of every seat once over."""
-        if self.phase != "over":
-            return None
+    def _result(self) -> Result:
+        """The prizes and coins of every seat."""
         scores = tuple(SeatScore(s, self.won[s] + self.coins[s], {"prizes": self.won[s], "coins": self.coins[s]})
                        for s in range(self.seats))
         best = max(s.total for s in scores)
         return Result(scores, tuple(s.seat for s in scores if s.total == best),
                       f"all {self.options['rounds']} prizes were auctioned")
 
-    def resample(self, seat: int, rng: random.Random) -> BlindAuctionMatch:
-        """Return a copy with the deck order, the other seats' sealed bids and the generator redrawn."""
+    def _resample(self, seat: int, rng: random.Random) -> Self:
+        """A copy with the deck order, the other seats' sealed bids and the generator redrawn."""
         copy = self.clone()
         draw = Rng(rng.getrandbits(64))
         shown = [h["prize"] for h in self.history] + ([] if self.prize is None else [self.prize])
@@ -195,8 +170,7 @@ class BlindAuctionMatch:
             setattr(self, name, list(data[name]))
         self.history = [dict(h, bids=list(h["bids"])) for h in data["history"]]
 
-    def clone(self) -> BlindAuctionMatch:
-        """Return an independent copy."""
+    def _clone(self) -> Self:
         other = type(self)()
         other.load(self.to_dict())
         return other

@@ -15,8 +15,9 @@ Registered only by the conformance suite and by FIREBREAK_TITLES=tests.titles.ti
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Self
 
+from domain.base import BaseEncodedMatch
 from domain.contract import (
     Action,
     BotLevel,
@@ -30,7 +31,7 @@ from domain.contract import (
     SeatScore,
 )
 from domain.encoding import ActionIndex
-from domain.errors import BadOptions, GameOver, IllegalAction, MalformedAction, NoSystemStep, NotYourTurn, check_seat
+from domain.errors import BadOptions
 from domain.options import check_seats, checked
 from domain.schemas import (
     COUNT,
@@ -60,10 +61,11 @@ def winning_line(cells: list[int | None]) -> int | None:
     return None
 
 
-class TicTacToeMatch:
+class TicTacToeMatch(BaseEncodedMatch):
     """A match of tic-tac-toe."""
 
     title_id = "tictactoe"
+    no_system_step_message = "tic-tac-toe has no automated steps"
 
     def __init__(self) -> None:
         self.seats = 2
@@ -75,67 +77,33 @@ class TicTacToeMatch:
         self.winner: int | None = None
         self.over = False
 
-    def to_act(self) -> list[int]:
-        """Return [the seat to mark], or [] once over."""
-        return [] if self.over else [self.turn]
+    def _to_act(self) -> list[int]:
+        return [self.turn]
 
-    def legal_actions(self, seat: int) -> list[Action]:
-        """Return a mark on each empty cell for the seat to mark ([] for the other)."""
-        if seat not in self.to_act():
-            return []
+    def _legal_actions(self, seat: int) -> list[Action]:
         return [{"type": "mark", "cell": k} for k, owner in enumerate(self.cells) if owner is None]
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
+    def _apply(self, seat: int, action: Action, events: list[Event]) -> None:
         """Mark a cell; a line of three or a full board ends the match."""
-        if self.over:
-            raise GameOver("the match is over")
-        check_seat(seat, self.seats)
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise MalformedAction('an action must be a JSON object with a string "type"')
-        if seat != self.turn:
-            raise NotYourTurn(f"seat {self.turn} marks next, not seat {seat}")
-        cell = action.get("cell")
-        if (set(action) != {"type", "cell"} or action["type"] != "mark" or not isinstance(cell, int)
-                or isinstance(cell, bool) or not 0 <= cell < CELLS or self.cells[cell] is not None):
-            raise IllegalAction(f"seat {seat} may mark an empty cell (0-8)")
+        cell = action["cell"]
         self.cells[cell] = seat
-        events: list[Event] = [{"type": "marked", "seat": seat, "cell": cell}]
+        events.append({"type": "marked", "seat": seat, "cell": cell})
         self.winner = winning_line(self.cells)
         self.over = self.winner is not None or None not in self.cells
         if self.over:
             events.append({"type": "gameOver", "winner": self.winner})
         self.turn = 1 - seat
-        self.version += 1
-        for event in events:
-            event["version"] = self.version
-        return events
 
-    def legal_action_ids(self, seat: int) -> list[int]:
-        """Return the empty cells for the seat to mark ([] for the other): action id k marks cell k."""
-        return [action["cell"] for action in self.legal_actions(seat)]
+    def _action_index(self) -> ActionIndex:
+        return SPACE
 
-    def apply_id(self, seat: int, action_id: int) -> list[Event]:
-        """Mark the cell the id names; raise UnknownActionId for an id outside 0-8."""
-        return self.apply(seat, SPACE.action(action_id))
-
-    def observation(self, seat: int) -> list[int]:
-        """Return the cells as the seat sees them (0 empty, 1 its own, 2 the other's) and 1 if it marks next."""
-        check_seat(seat, self.seats)
+    def _observation(self, seat: int) -> list[int]:
+        """The cells as the seat sees them (0 empty, 1 its own, 2 the other's) and 1 if it marks next."""
         cells = [0 if owner is None else 1 if owner == seat else 2 for owner in self.cells]
         return [*cells, int(seat in self.to_act())]
 
-    def system_due(self) -> bool:
-        """Return False: the service never has a step to run."""
-        return False
-
-    def run_system_step(self) -> list[Event]:
-        """Raise NoSystemStep: there is never one."""
-        raise NoSystemStep("tic-tac-toe has no automated steps")
-
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """Return the whole board (nothing is hidden), whose mark it is and, once over, the result."""
-        if seat is not None:
-            check_seat(seat, self.seats)
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """The whole board (nothing is hidden), whose mark it is and, once over, the result."""
         out: dict[str, Any] = {"title": self.title_id, "seats": self.seats, "version": self.version,
                                "options": dict(self.options), "cells": list(self.cells), "toAct": self.to_act(),
                                "winner": self.winner}
@@ -146,22 +114,19 @@ class TicTacToeMatch:
             out["result"] = result.to_dict()
         return out
 
-    def is_over(self) -> bool:
-        """Return True once a seat has a line or the board is full."""
+    def _is_over(self) -> bool:
         return self.over
 
-    def result(self) -> Result | None:
-        """Return 2 points for a win, 1 each for a draw, once over."""
-        if not self.over:
-            return None
+    def _result(self) -> Result:
+        """2 points for a win, 1 each for a draw."""
         points = [1, 1] if self.winner is None else [2 * (s == self.winner) for s in range(self.seats)]
         scores = tuple(SeatScore(s, points[s], {"points": points[s]}) for s in range(self.seats))
         if self.winner is None:
             return Result(scores, (0, 1), "the board is full")
         return Result(scores, (self.winner,), f"seat {self.winner} has three in a row")
 
-    def resample(self, seat: int, rng: random.Random) -> TicTacToeMatch:
-        """Return a copy: nothing is hidden, so there is nothing to redraw."""
+    def _resample(self, seat: int, rng: random.Random) -> Self:
+        """A copy: nothing is hidden, so there is nothing to redraw."""
         return self.clone()
 
     def to_dict(self) -> dict[str, Any]:
@@ -178,8 +143,7 @@ class TicTacToeMatch:
         self.options = dict(data["options"])
         self.cells = list(data["cells"])
 
-    def clone(self) -> TicTacToeMatch:
-        """Return an independent copy."""
+    def _clone(self) -> Self:
         other = type(self)()
         other.load(self.to_dict())
         return other

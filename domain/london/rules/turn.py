@@ -1,13 +1,14 @@
 """The turn ("Хід гри"): draw one card, then one of develop, buy land, run the city or draw three; every staged
-decision of the turn is listed and applied here, the parts of the rulebook do the work."""
+decision of the turn is listed here (by the step of the turn), and the action types that span the parts of the
+rulebook are applied here (actions.py is the table of every type); the parts of the rulebook do the work."""
 
 from __future__ import annotations
 
 from domain.contract import Action, Event
 from domain.london.rules import develop, land, running
 from domain.london.rules.drawing import discard_to_board, draw, draw_actions, leave_hand
-from domain.london.rules.flow import begin_draws, continue_draws, end_turn, finish_turn
-from domain.london.rules.loans import loan_actions, pay_actions, repay_actions, repay_loan, take_loan
+from domain.london.rules.flow import begin_draws, continue_draws, finish_turn
+from domain.london.rules.loans import loan_actions, pay_actions, repay_actions
 from domain.london.state import DRAW_THREE, Phase, State
 
 BACK_TO = {"play": Phase.DEVELOP, "land": Phase.ACTION, "activate": Phase.RUN}  # where cancel returns
@@ -44,43 +45,29 @@ def turn_actions(s: State) -> list[Action]:
     return []
 
 
-def apply_turn(s: State, seat: int, action: Action, events: list[Event]) -> None:
-    """Apply a listed action of the seat."""
-    kind, phase = action["type"], s.phase
-    if kind == "takeLoan":
-        take_loan(s, seat, events)
-    elif kind == "cancel":
-        s.phase = Phase.ACTION if s.pending is None else BACK_TO[s.pending["for"]]
-        s.pending = None
-    elif phase is Phase.START:
-        _start(s, seat, action, events)
-    elif phase is Phase.ACTION:
-        _choose_action(s, seat, action, events)
-    elif phase is Phase.DRAW:
-        draw(s, seat, action, events)
-        s.draws_left -= 1
-        continue_draws(s, events)
-    elif phase is Phase.HAND_LIMIT:
-        leave_hand(s, seat, action["card"])
-        discard_to_board(s, seat, action["card"], events)
-        if len(s.hands[seat]) <= s.hand_limit(seat):
-            finish_turn(s, events)
-    elif phase is Phase.PAY:
-        _pay(s, seat, events)
-    else:
-        _staged(s, seat, action, events)
+def cancel(s: State, seat: int, action: Action, events: list[Event]) -> None:
+    """Drop the staged choice: back to where it was chosen."""
+    s.phase = Phase.ACTION if s.pending is None else BACK_TO[s.pending["for"]]
+    s.pending = None
 
 
-def _start(s: State, seat: int, action: Action, events: list[Event]) -> None:
-    if action["type"] == "repayLoan":
-        repay_loan(s, seat, events)
+def draw_one(s: State, seat: int, action: Action, events: list[Event]) -> None:
+    """Draw a card (drawDeck, drawBoard): the turn's first one (then an action is chosen), or one owed."""
+    draw(s, seat, action, events)
+    if s.phase is Phase.START:
+        s.phase = Phase.ACTION
         return
-    if action["type"] != "skipDraw":
-        draw(s, seat, action, events)
+    s.draws_left -= 1
+    continue_draws(s, events)
+
+
+def skip_draw(s: State, seat: int, action: Action, events: list[Event]) -> None:
+    """Nothing is left to draw at the start of the turn: choose an action."""
     s.phase = Phase.ACTION
 
 
-def _choose_action(s: State, seat: int, action: Action, events: list[Event]) -> None:
+def choose_action(s: State, seat: int, action: Action, events: list[Event]) -> None:
+    """One of the four actions is chosen (develop, buyLand, run, drawThree)."""
     kind = action["type"]
     events.append({"type": "actionChosen", "seat": seat, "action": kind})
     if kind == "develop":
@@ -95,7 +82,22 @@ def _choose_action(s: State, seat: int, action: Action, events: list[Event]) -> 
         begin_draws(s, DRAW_THREE, "end", events)
 
 
-def _pay(s: State, seat: int, events: list[Event]) -> None:
+def discard(s: State, seat: int, action: Action, events: list[Event]) -> None:
+    """Discard a card: the one the chosen card costs, the one an activation costs, or one over the hand limit."""
+    card = action["card"]
+    if s.phase is Phase.DISCARD_FOR:
+        develop.choose_discard(s, seat, card, events)
+    elif s.phase is Phase.ACTIVATION_DISCARD:
+        running.pay_with_card(s, seat, card, events)
+    else:
+        leave_hand(s, seat, card)
+        discard_to_board(s, seat, card, events)
+        if len(s.hands[seat]) <= s.hand_limit(seat):
+            finish_turn(s, events)
+
+
+def pay(s: State, seat: int, action: Action, events: list[Event]) -> None:
+    """Pay the staged cost, then carry out what it was for."""
     assert s.pending is not None
     s.money[seat] -= s.pending["amount"]
     kind = s.pending["for"]
@@ -105,27 +107,3 @@ def _pay(s: State, seat: int, events: list[Event]) -> None:
         land.commit(s, seat, events)
     else:
         running.resolve(s, seat, events)
-
-
-def _staged(s: State, seat: int, action: Action, events: list[Event]) -> None:
-    kind, phase = action["type"], s.phase
-    if phase is Phase.DEVELOP:
-        if kind == "play":
-            develop.choose_card(s, seat, action["card"], events)
-        else:
-            end_turn(s, events)
-    elif phase is Phase.DISCARD_FOR:
-        develop.choose_discard(s, seat, action["card"], events)
-    elif phase is Phase.PLACE:
-        develop.choose_place(s, seat, action.get("stack"), events)
-    elif phase is Phase.RUN:
-        if kind == "activate":
-            running.choose(s, seat, action["card"], events)
-        elif kind == "runBorough":
-            running.run_borough(s, seat, events)
-        else:
-            running.end_run(s, seat, events)
-    elif phase is Phase.ACTIVATION_DISCARD:
-        running.pay_with_card(s, seat, action["card"], events)
-    else:
-        running.choose_flip(s, seat, action["card"], events)
