@@ -21,9 +21,8 @@ from collections.abc import Callable
 
 from domain.bots import Bot
 from domain.contract import Action, Budget, Match
-from domain.greatfire.determinize import Determinizer
-from domain.greatfire.match import GreatFireMatch
-from domain.greatfire.search import Worlds, choose
+from domain.greatfire.bots.search import Worlds, choose
+from domain.greatfire.match import Determinizer, GreatFireMatch
 from domain.greatfire.state import Phase
 from domain.rng import Rng
 

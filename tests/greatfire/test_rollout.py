@@ -9,8 +9,8 @@ import pytest
 
 from bench import oracle
 from domain.contract import Action, Budget
-from domain.greatfire import lookahead, rollout
-from domain.greatfire.lookahead import apply
+from domain.greatfire.bots import lookahead, rollout
+from domain.greatfire.bots.lookahead import apply
 from domain.greatfire.match import GreatFireMatch
 from domain.greatfire.state import Phase
 from domain.rng import Rng

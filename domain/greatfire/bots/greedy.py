@@ -18,13 +18,12 @@ from typing import Any
 
 from domain.bots import listed
 from domain.contract import Action, Match
-from domain.greatfire import fire, npc
-from domain.greatfire.determinize import Determinizer
-from domain.greatfire.lookahead import FireMove, apply, fire_moves, play_fire_move
-from domain.greatfire.match import GreatFireMatch
-from domain.greatfire.opening import setup_choice
-from domain.greatfire.plans import END, best_plans
-from domain.greatfire.rating import UNKNOWN_TOKEN, rating
+from domain.greatfire.bots.lookahead import FireMove, apply, fire_moves, play_fire_move
+from domain.greatfire.bots.opening import setup_choice
+from domain.greatfire.bots.plans import END, best_plans
+from domain.greatfire.bots.rating import UNKNOWN_TOKEN, rating
+from domain.greatfire.match import Determinizer, GreatFireMatch
+from domain.greatfire.rules import fire, npc
 from domain.greatfire.state import Phase
 from domain.rng import Rng
 

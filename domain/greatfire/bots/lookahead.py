@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domain.contract import Action, Event
-from domain.greatfire import fire, scoring, setup, turns
+from domain.greatfire.bots.rating import EXPOSURE
 from domain.greatfire.components import CARDS
-from domain.greatfire.rating import EXPOSURE
+from domain.greatfire.rules import fire, scoring, setup, turns
 from domain.greatfire.state import Phase, State
 
 THREAT = 2 * EXPOSURE[1]  # VP an own house next to a burning district is counted short (as rating.rating does)

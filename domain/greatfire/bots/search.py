@@ -34,14 +34,13 @@ from typing import Any, Protocol
 
 from domain.bots import Bot, listed
 from domain.contract import Action, Budget, Match
-from domain.greatfire import fire
-from domain.greatfire.determinize import Determinizer
-from domain.greatfire.lookahead import FireMove, apply, evaluate, fire_moves
-from domain.greatfire.match import GreatFireMatch
-from domain.greatfire.opening import setup_choice
-from domain.greatfire.plans import END, best_plans
-from domain.greatfire.rating import UNKNOWN_TOKEN, rating
-from domain.greatfire.rollout import rollout
+from domain.greatfire.bots.lookahead import FireMove, apply, evaluate, fire_moves
+from domain.greatfire.bots.opening import setup_choice
+from domain.greatfire.bots.plans import END, best_plans
+from domain.greatfire.bots.rating import UNKNOWN_TOKEN, rating
+from domain.greatfire.bots.rollout import rollout
+from domain.greatfire.match import Determinizer, GreatFireMatch
+from domain.greatfire.rules import fire
 from domain.greatfire.state import Phase
 from domain.rng import Rng
 
