@@ -1,5 +1,5 @@
 """Bench-only levels that cheat, to measure what hidden information is worth to the search bot
-(domain/greatfire/search.py, with the same budget, root moves, priors and rollouts):
+(domain/greatfire/bots/search.py, with the same budget, root moves, priors and rollouts):
 
 - `oracle` searches the true state instead of guesses drawn from its view: it knows every hand, the order of the
   fire deck and the stacks, every objective and token;

@@ -1,4 +1,4 @@
-"""Greedy rollouts (domain/greatfire/rollout.py) stop at their horizon and play by the rules; the bench's cheating
+"""Greedy rollouts (domain/greatfire/bots/rollout.py) stop at their horizon and play by the rules; the bench's cheating
 levels (bench/oracle.py) answer a listed action in every kind of position, and their worlds know what they say."""
 
 from __future__ import annotations

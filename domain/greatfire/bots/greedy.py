@@ -1,6 +1,6 @@
 """The greedy bot for Great Fire: one cheap step of look-ahead, decided from the seat's own view only.
 
-It rebuilds a full state from the view (determinize.py) in which every face-down or rivals' token is of an
+It rebuilds a full state from the view (hidden.py) in which every face-down or rivals' token is of an
 unknown kind, and rates outcomes with rating.rating (the R17 score, the threat to own houses and objectives,
 put-outs in reach, against the rivals). In the fire phase it plays the whole fire move whose outcome rates
 best (card, source and target together), and its double-move token when a second move gains more than

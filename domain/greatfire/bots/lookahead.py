@@ -43,7 +43,7 @@ def apply(s: State, seat: int, action: Action) -> None:
 def fire_moves(s: State, seat: int, played: str | None) -> list[FireMove]:
     """Every distinct complete fire move with the card already played (None: with each playable card).
 
-    Per card, burning group and target (R1-R5, as fire.py lists them, in one pass): the canonical source
+    Per card, burning group and target (R1-R5, as rules/fire.py lists them, in one pass): the canonical source
     (Pudding Lane, else the most cones) and any source whose loss of a cone leaves it contained, the only
     way the choice of source changes much.
     """

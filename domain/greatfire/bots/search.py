@@ -9,7 +9,7 @@ rating (rating.py) rates its immediate outcome than the best move's. The search 
 prior rates best, and passing (ending the phase). Setup placements use a heuristic (opening.py); a redeal is
 always taken.
 
-The search runs in passes. A pass samples a fresh determinization of the view (determinize.py: the unknowns
+The search runs in passes. A pass samples a fresh determinization of the view (hidden.py: the unknowns
 drawn consistently with what the seat sees) and plays every compared move in its own copy of that world, then
 lets every seat play on with greedy's choices (rollout.py) until the seat's next turn ends, and scores the
 outcome from the seat's side (lookahead.evaluate: its score less the threat to its houses, against the
