@@ -33,7 +33,7 @@ from bench import oracle
 from domain import titles
 from domain.bots import Bot, bound, levels
 from domain.contract import Budget
-from domain.greatfire.search import DEFAULT_SECONDS
+from domain.greatfire.bots.search import DEFAULT_SECONDS
 
 # (seats, lineup, share of --games): the 4-player runs are the targets, the others a smaller check.
 PRESETS: dict[str, list[tuple[int, tuple[str, ...], float]]] = {

@@ -1,5 +1,5 @@
 """Bench-only levels that cheat, to measure what hidden information is worth to the search bot
-(domain/greatfire/search.py, with the same budget, root moves, priors and rollouts):
+(domain/greatfire/bots/search.py, with the same budget, root moves, priors and rollouts):
 
 - `oracle` searches the true state instead of guesses drawn from its view: it knows every hand, the order of the
   fire deck and the stacks, every objective and token;
@@ -21,9 +21,8 @@ from collections.abc import Callable
 
 from domain.bots import Bot
 from domain.contract import Action, Budget, Match
-from domain.greatfire.determinize import Determinizer
-from domain.greatfire.match import GreatFireMatch
-from domain.greatfire.search import Worlds, choose
+from domain.greatfire.bots.search import Worlds, choose
+from domain.greatfire.match import Determinizer, GreatFireMatch
 from domain.greatfire.state import Phase
 from domain.rng import Rng
 

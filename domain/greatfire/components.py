@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from domain.errors import DataError
-from domain.greatfire.board import Board
+from domain.greatfire.board import Board, load_board
 
 DATA_DIR = Path(__file__).parent / "data"
 CARDS = ("N", "E", "S", "W")
@@ -116,7 +116,5 @@ def load_components(path: str | Path | None, board: Board) -> Components:
 @cache
 def shipped_components() -> Components:
     """Return the shipped components, validated against the shipped board."""
-    from domain.greatfire.board import load_board
-
     text = (DATA_DIR / "components.json").read_text(encoding="utf-8")
     return parse_components(json.loads(text), load_board())

@@ -7,10 +7,12 @@ from typing import Any
 
 from domain.contract import Action, Event, Result
 from domain.errors import GameOver, IllegalAction, MalformedAction, NoSystemStep, NotYourTurn, check_seat
-from domain.greatfire import encoding, npc, scoring, setup, turns, views
+from domain.greatfire import encoding, views
 from domain.greatfire.components import Components
 from domain.greatfire.encoding import shipped_index
 from domain.greatfire.geometry import Geometry
+from domain.greatfire.hidden import Sampler
+from domain.greatfire.rules import npc, scoring, setup, turns
 from domain.greatfire.state import Phase, State
 from domain.rng import Rng
 
@@ -122,15 +124,13 @@ class GreatFireMatch(State):
         return scoring.typed_result(self) if self.phase is Phase.OVER else None
 
     def resample(self, seat: int, rng: random.Random) -> GreatFireMatch:
-        """Return a copy with everything hidden from the seat redrawn from its view alone (determinize.py).
+        """Return a copy with everything hidden from the seat redrawn from its view alone (hidden.py).
 
         Every phase but the end is sampled: in a redeal (R15) the other hands, the undealt deck and the seats still
         to be offered a redeal are drawn (a redeal then draws from that sampled deck); in a non-player turn (R20)
         no seat decides but the decks it flips from are hidden, so they are drawn too. Once the match is over
         nothing is hidden any more (P5) and the copy is a clone.
         """
-        from domain.greatfire.determinize import determinize
-
         if self.phase is Phase.OVER:
             return self.clone()
         return determinize(self.view(seat), seat, Rng(rng.getrandbits(64)))
@@ -140,3 +140,18 @@ class GreatFireMatch(State):
         other = GreatFireMatch(self.geo, self.comps)
         self.copy_into(other)
         return other
+
+
+class Determinizer(Sampler):
+    """Reads a seat's view once; each sample() is a fresh, independent match consistent with it (hidden.py)."""
+
+    def sample(self, rng: Rng) -> GreatFireMatch:
+        """Return a full match consistent with the view, the unknowns drawn with rng."""
+        s = GreatFireMatch(self.geo, self.comps)
+        self.fill(s, rng)
+        return s
+
+
+def determinize(view: dict[str, Any], seat: int, rng: Rng) -> GreatFireMatch:
+    """Return one full match consistent with the seat's view (unknowns sampled with rng)."""
+    return Determinizer(view, seat).sample(rng)

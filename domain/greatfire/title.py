@@ -10,14 +10,14 @@ from typing import Any
 from domain.contract import Action, BotLevel, Budget, Match, OptionKind, OptionSpec, ScoreColumn
 from domain.errors import BadOptions
 from domain.greatfire.board import SHIPPED_BOARD, load_board
+from domain.greatfire.bots.greedy import greedy
+from domain.greatfire.bots.search import search
 from domain.greatfire.components import shipped_components
 from domain.greatfire.encoding import observation_size, shipped_index
 from domain.greatfire.geometry import geometry
-from domain.greatfire.greedy import greedy
 from domain.greatfire.match import GreatFireMatch
+from domain.greatfire.rules.setup import deal_setup
 from domain.greatfire.schemas import action_schema, event_schema, view_schema
-from domain.greatfire.search import search
-from domain.greatfire.setup import deal_setup
 from domain.options import check_seats, checked
 from domain.rng import Rng
 from domain.schemas import result_schema

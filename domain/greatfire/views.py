@@ -6,9 +6,9 @@ from typing import Any
 
 from domain.greatfire.board import District
 from domain.greatfire.components import CARDS
-from domain.greatfire.scoring import result
+from domain.greatfire.rules.scoring import result
+from domain.greatfire.rules.turns import fire_cards_left
 from domain.greatfire.state import HOUSES_PER_COLOUR, Phase, State
-from domain.greatfire.turns import fire_cards_left
 
 
 def view(s: State, seat: int | None) -> dict[str, Any]:

@@ -10,8 +10,8 @@ from domain import titles
 from domain.errors import IllegalAction
 from domain.greatfire.components import Components
 from domain.greatfire.match import GreatFireMatch
+from domain.greatfire.rules.flow import begin_non_player, start_turn
 from domain.greatfire.state import ACTION_POINTS, ORIGIN_START_CONES, TOTAL_CONES, Phase
-from domain.greatfire.turns import start_turn
 from domain.rng import Rng
 
 
@@ -27,7 +27,7 @@ def blank(seats: int = 4, seed: int = 1, *, hand: list[str] | None = None, **opt
     if m.phase in (Phase.REDEAL,):
         m.phase = Phase.PLACE_BANDS
     if not any(c.startswith("#") for c in m.deck):
-        from domain.greatfire.setup import _build_fire_stack
+        from domain.greatfire.rules.setup import _build_fire_stack
         _build_fire_stack(m)
     m.cones = [0] * n
     m.cones[m.geo.origin] = ORIGIN_START_CONES
@@ -89,7 +89,7 @@ def ids(actions: list[dict[str, object]], key: str = "district") -> list[object]
 
 def to_actions(m: GreatFireMatch) -> None:
     """Skip the current seat's fire phase: open its actions phase with 4 action points."""
-    from domain.greatfire.actions import begin_actions
+    from domain.greatfire.rules.actions import begin_actions
 
     m.ap = ACTION_POINTS
     begin_actions(m, [])
@@ -103,8 +103,6 @@ def to_non_player(m: GreatFireMatch, *, card: str, priority: list[str] | None = 
     card: the fire card the flip will show; priority: the colour priority card (large house first, then
     clockwise), added to the components' cards if it is not one of them; objective: the movement card.
     """
-    from domain.greatfire import npc
-
     m.deck.append(card)
     if priority is not None:
         cards = list(m.comps.colour_priority)
@@ -115,7 +113,7 @@ def to_non_player(m: GreatFireMatch, *, card: str, priority: list[str] | None = 
     if objective is not None:
         m.movement_deck.append(objective)
     m.turn = conductor
-    npc.begin(m, [])
+    begin_non_player(m, [])
     m._legal = None
 
 

@@ -10,10 +10,10 @@ import pytest
 
 from domain.bots import choose_action
 from domain.contract import Action
-from domain.greatfire import fire
-from domain.greatfire.greedy import greedy
+from domain.greatfire.bots.greedy import greedy
+from domain.greatfire.bots.rating import rating
 from domain.greatfire.match import GreatFireMatch
-from domain.greatfire.rating import rating
+from domain.greatfire.rules import fire
 from domain.greatfire.state import HERO_VP, Phase
 from domain.greatfire.title import GREAT_FIRE
 from tests.greatfire.bot_positions import ViewOnly, kinds_of_positions, new_match, play

@@ -1,4 +1,4 @@
-"""Greedy rollouts (domain/greatfire/rollout.py) stop at their horizon and play by the rules; the bench's cheating
+"""Greedy rollouts (domain/greatfire/bots/rollout.py) stop at their horizon and play by the rules; the bench's cheating
 levels (bench/oracle.py) answer a listed action in every kind of position, and their worlds know what they say."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import pytest
 
 from bench import oracle
 from domain.contract import Action, Budget
-from domain.greatfire import lookahead, rollout
-from domain.greatfire.lookahead import apply
+from domain.greatfire.bots import lookahead, rollout
+from domain.greatfire.bots.lookahead import apply
 from domain.greatfire.match import GreatFireMatch
 from domain.greatfire.state import Phase
 from domain.rng import Rng

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.greatfire.match import GreatFireMatch
-from domain.greatfire.scoring import result, score
+from domain.greatfire.rules.scoring import result, score
 from tests.greatfire.positions import blank, put
 
 

@@ -9,9 +9,7 @@ import pytest
 
 from domain.bots import choose_action, levels, random_bot
 from domain.contract import Action, Budget
-from domain.greatfire.determinize import Determinizer, determinize
-from domain.greatfire.match import GreatFireMatch
-from domain.greatfire.search import (
+from domain.greatfire.bots.search import (
     KEEP,
     PLANS,
     Arm,
@@ -21,6 +19,7 @@ from domain.greatfire.search import (
     set_priors,
     shortlist,
 )
+from domain.greatfire.match import Determinizer, GreatFireMatch, determinize
 from domain.greatfire.state import TOTAL_CONES, Phase
 from domain.greatfire.title import GREAT_FIRE
 from domain.rng import Rng

@@ -7,8 +7,9 @@ import random
 
 from domain import titles
 from domain.bots import random_bot
-from domain.greatfire import fire, state
+from domain.greatfire import state
 from domain.greatfire.match import GreatFireMatch
+from domain.greatfire.rules import fire
 from tests.greatfire.positions import blank, idx, put
 
 

@@ -14,8 +14,8 @@ import pytest
 
 from domain import titles
 from domain.errors import BadOptions, IllegalAction, NoSystemStep, NotYourTurn
-from domain.greatfire import scoring
 from domain.greatfire.match import GreatFireMatch
+from domain.greatfire.rules import scoring
 from domain.greatfire.state import Phase
 from tests.greatfire.positions import blank, idx, put, restart, run_non_player, to_actions, to_non_player
 

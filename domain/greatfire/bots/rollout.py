@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import random
 
-from domain.greatfire import greedy, npc
-from domain.greatfire.lookahead import apply, play_fire_move
+from domain.greatfire.bots import greedy
+from domain.greatfire.bots.lookahead import apply, play_fire_move
+from domain.greatfire.bots.plans import END, best_plans
 from domain.greatfire.match import GreatFireMatch
-from domain.greatfire.plans import END, best_plans
+from domain.greatfire.rules import npc
 from domain.greatfire.state import Phase
 
 MAX_STEPS = 2000   # safety cap on the steps of one rollout

@@ -1,26 +1,19 @@
-"""The 2-player non-player turn (R20-R22), run as automated steps; true ties go to the conducting seat (R21)."""
+"""The 2-player non-player turn's automated steps (R20-R22); true ties go to the conducting seat (R21).
+
+flow.py opens the turn (after every player turn) and closes it (the intensify owed, then the next seat).
+"""
 
 from __future__ import annotations
 
 from typing import Any, TypeVar
 
 from domain.contract import Action, Event
-from domain.greatfire import npc_bands, npc_fire
-from domain.greatfire.fire import spread
-from domain.greatfire.state import INTENSIFY_CONES, Phase, State
+from domain.greatfire.rules import npc_bands, npc_fire
+from domain.greatfire.rules.fire import spread
+from domain.greatfire.rules.flow import end_non_player, stack_revealed
+from domain.greatfire.state import Phase, State
 
 Card = TypeVar("Card", int, str)
-
-
-def begin(s: State, events: list[Event]) -> None:
-    """Open the non-player turn that follows the current seat's turn; that seat conducts it."""
-    s.phase = Phase.NON_PLAYER
-    s.npc_stage = "fire"
-    s.npc_card = s.npc_objective = None
-    s.npc_priority = s.npc_target = None
-    s.npc_bands = s.npc_choice = None
-    s.npc_intensify = False
-    events.append({"type": "nonPlayerTurnStarted", "conductor": s.turn})
 
 
 def step(s: State, events: list[Event]) -> None:
@@ -44,8 +37,6 @@ def _decide(s: State, kind: str, options: list[int], events: list[Event], **extr
 
 
 def _flip_fire_cards(s: State, events: list[Event]) -> None:
-    from domain.greatfire.turns import stack_revealed
-
     card = s.deck.pop()
     s.discard.append(card)
     s.npc_card = card
@@ -107,7 +98,7 @@ def _bands(s: State, events: list[Event]) -> None:
         if to is None:
             return
         _move_band(s, to, events)
-    _finish(s, events)
+    end_non_player(s, events)
 
 
 def _pick_bands(s: State, tied: list[int], wanted: int, events: list[Event]) -> bool:
@@ -137,19 +128,6 @@ def _move_band(s: State, to: int, events: list[Event]) -> None:
         s.npc_bands[0] = [to, steps - 1]  # a single movable band goes two spaces (if it still can)
     else:
         s.npc_bands.pop(0)
-
-
-def _finish(s: State, events: list[Event]) -> None:
-    from domain.greatfire.turns import begin_placing, next_player
-
-    s.npc_stage = None
-    s.npc_bands = None
-    events.append({"type": "nonPlayerTurnEnded", "conductor": s.turn})
-    if s.npc_intensify:
-        s.npc_intensify = False
-        begin_placing(s, INTENSIFY_CONES, "nonPlayer", events)  # R20: the conducting player intensifies
-    else:
-        next_player(s, events)
 
 
 def choice_actions(s: State) -> list[Action]:

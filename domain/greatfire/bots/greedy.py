@@ -1,6 +1,6 @@
 """The greedy bot for Great Fire: one cheap step of look-ahead, decided from the seat's own view only.
 
-It rebuilds a full state from the view (determinize.py) in which every face-down or rivals' token is of an
+It rebuilds a full state from the view (hidden.py) in which every face-down or rivals' token is of an
 unknown kind, and rates outcomes with rating.rating (the R17 score, the threat to own houses and objectives,
 put-outs in reach, against the rivals). In the fire phase it plays the whole fire move whose outcome rates
 best (card, source and target together), and its double-move token when a second move gains more than
@@ -18,13 +18,12 @@ from typing import Any
 
 from domain.bots import listed
 from domain.contract import Action, Match
-from domain.greatfire import fire, npc
-from domain.greatfire.determinize import Determinizer
-from domain.greatfire.lookahead import FireMove, apply, fire_moves, play_fire_move
-from domain.greatfire.match import GreatFireMatch
-from domain.greatfire.opening import setup_choice
-from domain.greatfire.plans import END, best_plans
-from domain.greatfire.rating import UNKNOWN_TOKEN, rating
+from domain.greatfire.bots.lookahead import FireMove, apply, fire_moves, play_fire_move
+from domain.greatfire.bots.opening import setup_choice
+from domain.greatfire.bots.plans import END, best_plans
+from domain.greatfire.bots.rating import UNKNOWN_TOKEN, rating
+from domain.greatfire.match import Determinizer, GreatFireMatch
+from domain.greatfire.rules import fire, npc
 from domain.greatfire.state import Phase
 from domain.rng import Rng
 

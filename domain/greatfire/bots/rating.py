@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domain.greatfire import fire
 from domain.greatfire.geometry import Geometry
+from domain.greatfire.rules import fire
 from domain.greatfire.state import ACTION_POINTS, HERO_THRESHOLD, HERO_VP, State
 
 UNKNOWN_TOKEN = "unknown"      # a token the seat holds or will take without having seen its kind

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.contract import Action, Event
-from domain.greatfire.rating import pawn_reach, rating
+from domain.greatfire.bots.rating import pawn_reach, rating
+from domain.greatfire.rules.turns import apply_turn
 from domain.greatfire.state import Phase, State
-from domain.greatfire.turns import apply_turn
 
 FIRST_KEPT = 6          # first macros whose best follow-up is searched
 Steps = tuple[Action, ...]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.greatfire import fire
+from domain.greatfire.rules import fire
 from domain.greatfire.state import State
 
 

@@ -7,8 +7,8 @@ from itertools import compress
 from operator import gt
 
 from domain.contract import Event
+from domain.greatfire.rules.supply import add_cones, refill_origin
 from domain.greatfire.state import BurningGroups, State
-from domain.greatfire.supply import add_cones, refill_origin
 
 
 def groups(s: State) -> BurningGroups:

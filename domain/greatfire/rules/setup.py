@@ -6,6 +6,7 @@ from typing import Any
 
 from domain.contract import Action, Event
 from domain.greatfire.components import DECKS
+from domain.greatfire.rules.flow import start_turn
 from domain.greatfire.state import HAND_SIZE, ORIGIN_START_CONES, TOTAL_CONES, Phase, State
 
 STACK_LETTERS = "ABCDEFGH"
@@ -158,8 +159,6 @@ def _advance_placement(s: State, events: list[Event]) -> None:
         s.phase = Phase.PLACE_PAWNS
         _advance_placement(s, events)
         return
-    from domain.greatfire.turns import start_turn
-
     s.turn = s.start
     start_turn(s, events)
 

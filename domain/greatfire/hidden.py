@@ -1,10 +1,11 @@
-"""Determinization: a full engine state built from one seat's view, the unknowns sampled consistently with it.
+"""Hidden-fact sampling: a full engine state built from one seat's view, the unknowns drawn consistently with it.
 
 Only the view is read. What the seat sees is copied; what it cannot see (other hands, objectives and hidden
 colours, face-down and held tokens, deck and box order, the 2-player deck orders, the engine's random state)
 is drawn at random from what the view leaves possible: the card, token and objective pools minus what is
 known to be elsewhere, in the structure the public counts fix (hand sizes, deck size, stacks left, cards to
-the next stack card, token counts).
+the next stack card, token counts). The sampler fills a blank state it is given; match.py's Determinizer
+gives it a blank match (so this module needs nothing of the match).
 """
 
 from __future__ import annotations
@@ -14,16 +15,15 @@ from typing import Any
 from domain.greatfire.board import load_board
 from domain.greatfire.components import CARDS, DECKS, shipped_components
 from domain.greatfire.geometry import geometry
-from domain.greatfire.match import GreatFireMatch
-from domain.greatfire.setup import STACK_LETTERS, seat_order
-from domain.greatfire.state import ACTION_POINTS, Phase
+from domain.greatfire.rules.setup import STACK_LETTERS, seat_order
+from domain.greatfire.state import ACTION_POINTS, Phase, State
 from domain.rng import Rng
 
 UNSUPPORTED_PHASES = (Phase.OVER,)  # nothing is hidden once the match is over: a clone is the only sample
 
 
-class Determinizer:
-    """Reads a view once; each sample() is a fresh, independent, consistent full state."""
+class Sampler:
+    """Reads a view once; each fill() draws a fresh, independent guess consistent with it into a blank state."""
 
     def __init__(self, view: dict[str, Any], seat: int) -> None:
         geo = geometry(load_board())
@@ -103,11 +103,10 @@ class Determinizer:
             raise ValueError("the view's deck counts do not fit the stack structure")
         return [None] * missing + slots  # only if the counts disagree (never with the shipped rules)
 
-    def sample(self, rng: Rng) -> GreatFireMatch:
-        """Return a full state consistent with the view, the unknowns drawn with rng."""
+    def fill(self, s: State, rng: Rng) -> None:
+        """Fill the blank state s (made on self.geo and self.comps) to fit the view, the unknowns drawn with rng."""
         view, seat, seats = self.view, self.seat, self.seats
-        geo, comps = self.geo, self.comps
-        s = GreatFireMatch(geo, comps)
+        geo = self.geo
         s.seats, s.options, s.seed = seats, dict(view["options"]), 0
         s.rng = Rng(rng.next_u64())
         s.version = view["version"]
@@ -159,9 +158,8 @@ class Determinizer:
             s.colours.append(list(known) if known is not None else [free.pop() for _ in range(self.per_seat)])
         self._stage(s)
         self._non_player(s, rng)
-        return s
 
-    def _stage(self, s: GreatFireMatch) -> None:
+    def _stage(self, s: State) -> None:
         """Phase fields: the pending decision's stage and the setup queue."""
         view = self.view
         stage = view["stage"]
@@ -187,7 +185,7 @@ class Determinizer:
             unplaced = sum(p.count(-1) for p in s.pawns)
             s.queue = [(s.turn + k) % s.seats for k in range(unplaced)]
 
-    def _non_player(self, s: GreatFireMatch, rng: Rng) -> None:
+    def _non_player(self, s: State, rng: Rng) -> None:
         """2 players: the face-up cards, the automated steps' progress, the two decks in a random order."""
         s.npc_stage = s.npc_card = s.npc_objective = None
         s.npc_priority = s.npc_target = None
@@ -222,7 +220,3 @@ def _rest(cards: list[Any], seen: list[Any], size: int, rng: Rng) -> list[Any]:
     rng.shuffle(rest)
     return rest[:size]
 
-
-def determinize(view: dict[str, Any], seat: int, rng: Rng) -> GreatFireMatch:
-    """Return one full engine state consistent with the seat's view (unknowns sampled with rng)."""
-    return Determinizer(view, seat).sample(rng)

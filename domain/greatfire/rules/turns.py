@@ -1,25 +1,15 @@
-"""A player turn: fire phase stages (R1-R8), then actions, draw and intensify (R12), and the game's end (R13)."""
+"""A player turn's decisions: fire phase stages (R1-R8), actions, the draw and intensify (R12); flow.py frames them."""
 
 from __future__ import annotations
 
 from domain.contract import Action, Event
-from domain.greatfire import fire, npc
-from domain.greatfire.actions import action_phase_actions, apply_action_phase, begin_actions
-from domain.greatfire.state import ACTION_POINTS, INTENSIFY_CONES, Phase, State
-from domain.greatfire.supply import cone_available, take_cone
+from domain.greatfire.rules import fire, npc
+from domain.greatfire.rules.actions import action_phase_actions, apply_action_phase, begin_actions
+from domain.greatfire.rules.flow import begin_placing, continue_placing, end_turn, stack_revealed
+from domain.greatfire.rules.supply import take_cone
+from domain.greatfire.state import INTENSIFY_CONES, Phase, State
 
 NO_MOVE_CONES = 3
-
-
-def start_turn(s: State, events: list[Event]) -> None:
-    """Open the current seat's fire phase, or the no-move case (R8) when no card gives a move."""
-    s.phase = Phase.FIRE
-    s.card, s.source, s.moves_left, s.double_played = None, None, 1, False
-    s.ap = ACTION_POINTS
-    events.append({"type": "turnStarted", "seat": s.turn})
-    if not fire.playable_cards(s, s.hands[s.turn]):
-        events.append({"type": "handRevealed", "seat": s.turn, "hand": sorted(s.hands[s.turn])})
-        s.phase = Phase.DISCARD
 
 
 def turn_actions(s: State) -> list[Action]:
@@ -82,7 +72,7 @@ def apply_turn(s: State, seat: int, action: Action, events: list[Event]) -> None
         s.cones[d] += 1
         s.to_place -= 1
         events.append({"type": "conePlaced", "seat": seat, "district": ids[d]})
-        _continue_placing(s, events)
+        continue_placing(s, events)
     elif kind == "breakTie":
         npc.apply_choice(s, action, events)
     elif apply_action_phase(s, seat, action, events):
@@ -105,35 +95,12 @@ def _after_move(s: State, events: list[Event]) -> None:
     begin_actions(s, events)
 
 
-def begin_placing(s: State, count: int, reason: str, events: list[Event]) -> None:
-    """Place count cones one decision at a time (R8, R12), skipping what cannot be placed."""
-    s.phase = Phase.PLACE_CONES
-    s.to_place = count
-    s.place_reason = reason
-    s.place_returned = False
-    _continue_placing(s, events)
-
-
-def _continue_placing(s: State, events: list[Event]) -> None:
-    if s.to_place and fire.placeable(s) and cone_available(s, may_return=not s.place_returned):
-        return
-    if s.to_place:
-        events.append({"type": "conesLost", "seat": s.turn, "cones": s.to_place})
-        s.to_place = 0
-    if s.place_reason == "noMove":
-        begin_actions(s, events)
-    elif s.place_reason == "nonPlayer":
-        next_player(s, events)
-    else:
-        _end_turn(s, events)
-
-
 def end_actions(s: State, events: list[Event]) -> None:
     """Draw back to five (R13: not in the final rounds); a revealed stack card intensifies the fire (R12)."""
     seat = s.turn
     events.append({"type": "actionsEnded", "seat": seat})
     if s.turns_left is not None or not s.deck:
-        _end_turn(s, events)
+        end_turn(s, events)
         return
     card = s.deck.pop()
     s.hands[seat].append(card)
@@ -142,44 +109,7 @@ def end_actions(s: State, events: list[Event]) -> None:
     if s.deck and s.deck[-1].startswith("#") and stack_revealed(s, s.deck.pop()[1:], events, by_non_player=False):
         begin_placing(s, INTENSIFY_CONES, "intensify", events)
         return
-    _end_turn(s, events)
-
-
-def stack_revealed(s: State, stack: str, events: list[Event], *, by_non_player: bool) -> bool:
-    """A fire stack card shows: return whether it intensifies (R12); the last one starts the end (R13, R22)."""
-    events.append({"type": "stackRevealed", "seat": s.turn, "stack": stack, "byNonPlayer": by_non_player})
-    if s.turns_left is not None:
-        return False  # P9: in the 2-player end (after B) card A only marks the bottom of the deck
-    if s.seats == 2 and stack == "B":
-        # R22: no more draws; one more turn each (counted from after the current player turn).
-        s.turns_left = 1 if by_non_player else 2
-        events.append({"type": "finalRounds", "turns": 2})
-    elif s.seats > 2 and not s.deck:
-        # R13: the last card is drawn; everyone, starting with the next seat, plays once (twice) more.
-        rounds = 2 if s.options.get("moreDestruction") else 1
-        s.turns_left = rounds * s.seats
-        events.append({"type": "finalRounds", "turns": s.turns_left})
-    return True
-
-
-def _end_turn(s: State, events: list[Event]) -> None:
-    events.append({"type": "turnEnded", "seat": s.turn})
-    if s.turns_left is not None:
-        if s.turns_left == 0:
-            s.phase = Phase.OVER
-            events.append({"type": "gameOver"})
-            return
-        s.turns_left -= 1
-    if s.seats == 2:
-        npc.begin(s, events)  # R20: a non-player turn after every player turn
-    else:
-        next_player(s, events)
-
-
-def next_player(s: State, events: list[Event]) -> None:
-    """Pass the turn to the seat on the left."""
-    s.turn = (s.turn + 1) % s.seats
-    start_turn(s, events)
+    end_turn(s, events)
 
 
 def fire_cards_left(s: State) -> int:

@@ -9,7 +9,7 @@ rating (rating.py) rates its immediate outcome than the best move's. The search 
 prior rates best, and passing (ending the phase). Setup placements use a heuristic (opening.py); a redeal is
 always taken.
 
-The search runs in passes. A pass samples a fresh determinization of the view (determinize.py: the unknowns
+The search runs in passes. A pass samples a fresh determinization of the view (hidden.py: the unknowns
 drawn consistently with what the seat sees) and plays every compared move in its own copy of that world, then
 lets every seat play on with greedy's choices (rollout.py) until the seat's next turn ends, and scores the
 outcome from the seat's side (lookahead.evaluate: its score less the threat to its houses, against the
@@ -34,14 +34,13 @@ from typing import Any, Protocol
 
 from domain.bots import Bot, listed
 from domain.contract import Action, Budget, Match
-from domain.greatfire import fire
-from domain.greatfire.determinize import Determinizer
-from domain.greatfire.lookahead import FireMove, apply, evaluate, fire_moves
-from domain.greatfire.match import GreatFireMatch
-from domain.greatfire.opening import setup_choice
-from domain.greatfire.plans import END, best_plans
-from domain.greatfire.rating import UNKNOWN_TOKEN, rating
-from domain.greatfire.rollout import rollout
+from domain.greatfire.bots.lookahead import FireMove, apply, evaluate, fire_moves
+from domain.greatfire.bots.opening import setup_choice
+from domain.greatfire.bots.plans import END, best_plans
+from domain.greatfire.bots.rating import UNKNOWN_TOKEN, rating
+from domain.greatfire.bots.rollout import rollout
+from domain.greatfire.match import Determinizer, GreatFireMatch
+from domain.greatfire.rules import fire
 from domain.greatfire.state import Phase
 from domain.rng import Rng
 

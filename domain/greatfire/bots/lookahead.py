@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domain.contract import Action, Event
-from domain.greatfire import fire, scoring, setup, turns
+from domain.greatfire.bots.rating import EXPOSURE
 from domain.greatfire.components import CARDS
-from domain.greatfire.rating import EXPOSURE
+from domain.greatfire.rules import fire, scoring, setup, turns
 from domain.greatfire.state import Phase, State
 
 THREAT = 2 * EXPOSURE[1]  # VP an own house next to a burning district is counted short (as rating.rating does)
@@ -43,7 +43,7 @@ def apply(s: State, seat: int, action: Action) -> None:
 def fire_moves(s: State, seat: int, played: str | None) -> list[FireMove]:
     """Every distinct complete fire move with the card already played (None: with each playable card).
 
-    Per card, burning group and target (R1-R5, as fire.py lists them, in one pass): the canonical source
+    Per card, burning group and target (R1-R5, as rules/fire.py lists them, in one pass): the canonical source
     (Pudding Lane, else the most cones) and any source whose loss of a cone leaves it contained, the only
     way the choice of source changes much.
     """
