@@ -229,3 +229,108 @@ def test_the_title_rule_would_catch_an_offender(tmp_path: Path) -> None:
         "domain/fake/rules/member.py": "domain.fake.bots",
         "domain/fake/rules/relative.py": "domain.fake.bots.greedy",
     }
+
+FIRST_PARTY = ("domain", "matches", "api", "workers", "integrations", "bench")
+
+
+def _resolve(importer: str, is_package: bool, node: ast.Import | ast.ImportFrom, known: set[str]) -> set[str]:
+    """The first-party modules an import statement loads (a from-import of a submodule loads the submodule)."""
+    if isinstance(node, ast.Import):
+        return {alias.name for alias in node.names if alias.name in known}
+    base = node.module or ""
+    if node.level:
+        package = importer if is_package else importer.rpartition(".")[0]
+        for _ in range(node.level - 1):
+            package = package.rpartition(".")[0]
+        base = f"{package}.{base}" if base else package
+    out = {f"{base}.{alias.name}" for alias in node.names if f"{base}.{alias.name}" in known}
+    if base in known:
+        out.add(base)
+    return out
+
+
+def _type_checking_only(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _import_graph(root: Path, packages: tuple[str, ...]
+                  ) -> tuple[dict[str, set[str]], dict[str, list[tuple[int, str]]]]:
+    """Module -> the first-party modules it imports when loaded (module level, TYPE_CHECKING blocks left out), and
+    module -> (line, module) of each import made inside a function."""
+    files = {p: _module_name_at(root, p) for package in packages for p in (root / package).rglob("*.py")}
+    known = set(files.values())
+    eager: dict[str, set[str]] = {}
+    deferred: dict[str, list[tuple[int, str]]] = {}
+    for path, name in files.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        is_package = path.name == "__init__.py"
+        eager[name], deferred[name] = set(), []
+
+        def visit(node: ast.AST, in_function: bool, _name: str = name, _pkg: bool = is_package) -> None:
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.If) and _type_checking_only(child):
+                    for sub in child.orelse:
+                        visit(sub, in_function)
+                    continue
+                if isinstance(child, ast.Import | ast.ImportFrom):
+                    targets = _resolve(_name, _pkg, child, known)
+                    if in_function:
+                        deferred[_name].extend((child.lineno, t) for t in sorted(targets))
+                    else:
+                        eager[_name] |= targets
+                visit(child, in_function or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda))
+
+        visit(tree, False)
+    return eager, deferred
+
+
+def _module_name_at(root: Path, path: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _reaches(graph: dict[str, set[str]], start: str, goal: str) -> bool:
+    """Whether `start` leads to `goal` through the graph's imports and the packages modules sit in."""
+    seen, frontier = {start}, [start]
+    while frontier:
+        module = frontier.pop()
+        if module == goal:
+            return True
+        parents = {module.rsplit(".", n)[0] for n in range(1, module.count(".") + 1)}
+        for nxt in (graph.get(module, set()) | parents) - seen:
+            seen.add(nxt)
+            frontier.append(nxt)
+    return False
+
+
+def _hidden_circles(root: Path, packages: tuple[str, ...]) -> list[str]:
+    eager, deferred = _import_graph(root, packages)
+    every = {module: eager[module] | {target for _, target in deferred[module]} for module in eager}
+    return sorted(f"{module}:{line} imports {target}, which imports {module} back"
+                  for module, imports in deferred.items() for line, target in imports
+                  if _reaches(every, target, module))
+
+
+def test_no_import_inside_a_function_closes_a_circle() -> None:
+    """An import inside a function may defer loading something heavy, never hide an import circle (issue 23)."""
+    assert _hidden_circles(ROOT, FIRST_PARTY) == []
+
+
+def test_the_circle_rule_would_catch_one(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("from pkg import b\n")
+    (package / "b.py").write_text("def f():\n    from pkg import a\n    return a\n")
+    (package / "c.py").write_text("def g():\n    from pkg import b\n    return b\n")  # no circle: nothing loads c
+    (package / "f.py").write_text("def k():\n    from pkg import g\n")  # two deferred imports close this one
+    (package / "g.py").write_text("def m():\n    from pkg import f\n")
+    (package / "d.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import e\n")
+    (package / "e.py").write_text("def h():\n    import pkg.d\n")  # d loads e only for the type checker
+    assert _hidden_circles(tmp_path, ("pkg",)) == ["pkg.b:2 imports pkg.a, which imports pkg.b back",
+                                                   "pkg.f:2 imports pkg.g, which imports pkg.f back",
+                                                   "pkg.g:2 imports pkg.f, which imports pkg.g back"]

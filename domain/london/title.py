@@ -9,6 +9,7 @@ from typing import Any
 from domain.contract import Action, BotLevel, OptionKind, OptionSpec, ScoreColumn
 from domain.errors import BadOptions
 from domain.london.actions import action_schema
+from domain.london.bots import greedy, search
 from domain.london.data import shipped_catalogue
 from domain.london.encoding import observation_size, shipped_index
 from domain.london.match import LondonMatch
@@ -66,8 +67,6 @@ class LondonTitle:
 
     def bots(self) -> list[BotLevel]:
         """Return London's own bot levels: greedy, and search (the generic information-set search)."""
-        from domain.london.bots import greedy, search
-
         return [greedy.LEVEL, search.LEVEL]
 
     def schemas(self) -> dict[str, Any]:
