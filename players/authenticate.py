@@ -45,7 +45,7 @@ def kind_of(credential: str) -> Via | None:
         return None
     try:
         claims = jwt.decode(credential, options={"verify_signature": False})
-    except jwt.PyJWTError:
+    except (jwt.PyJWTError, ValueError, TypeError):
         return None
     return Via.SESSION if claims.get("iss") == ISSUER else Via.EXTERNAL
 

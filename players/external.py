@@ -120,7 +120,7 @@ class ExternalVerifier:
             raise Unauthenticated(Reason.EXPIRED) from None
         except jwt.InvalidAlgorithmError:
             raise Unauthenticated(Reason.ALGORITHM) from None
-        except jwt.PyJWTError:
+        except (jwt.PyJWTError, ValueError, TypeError, OverflowError):  # a claim no version of PyJWT should choke on
             raise Unauthenticated(Reason.INVALID) from None
         subject = claims["sub"]
         if not isinstance(subject, str) or not 0 < len(subject) <= SUBJECT_MAX:

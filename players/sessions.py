@@ -152,7 +152,7 @@ class Sessions:
             raise Unauthenticated(Reason.INVALID) from None
         except jwt.DecodeError:
             raise Unauthenticated(Reason.MALFORMED) from None
-        except jwt.PyJWTError:
+        except (jwt.PyJWTError, ValueError, TypeError, OverflowError):  # a claim no version of PyJWT should choke on
             raise Unauthenticated(Reason.INVALID) from None
         player_id, family_id, version = claims["sub"], claims["sid"], claims["ver"]
         if not (isinstance(player_id, str) and ID.match(player_id) and isinstance(family_id, str)

@@ -47,7 +47,8 @@ def _settings(jwks: Jwks, **more: Any) -> PlayerSettings:
 
 def _claims(sub: str, /, **changes: Any) -> dict[str, Any]:
     now = int(time.time())
-    claims: dict[str, Any] = {"sub": sub, "iss": ISSUER, "aud": AUDIENCE, "iat": now, "exp": now + 600, "name": "Ada Lovelace"}
+    claims: dict[str, Any] = {"sub": sub, "iss": ISSUER, "aud": AUDIENCE, "iat": now, "exp": now + 600,
+                              "name": "Ada Lovelace"}
     return {k: v for k, v in {**claims, **changes}.items() if v is not None}
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from redis import Redis
 
@@ -75,8 +77,6 @@ def test_concurrent_first_sign_ins_of_one_device_make_one_player(redis_url: str)
     phone = device()
 
     async def body(auth: Authenticator) -> None:
-        import asyncio
-
         sessions = await asyncio.gather(*(auth.sessions.sign_in_as_guest("Ada", phone) for _ in range(10)))
         assert len({s.player.id for s in sessions}) == 1
         assert sum(s.created for s in sessions) == 1

@@ -77,7 +77,7 @@ def test_bad_access_tokens_are_refused(redis_url: str, case: str) -> None:
 
 
 def _tampered(token: str) -> str:
-    header, payload, signature = token.split(".")
+    header, _, signature = token.split(".")
     claims = jwt.decode(token, options={"verify_signature": False})
     forged = hand_signed({"alg": "HS256", "typ": "JWT"}, {**claims, "ver": claims["ver"] + 1}, None).split(".")[1]
     return f"{header}.{forged}.{signature}"
