@@ -1,0 +1,92 @@
+"""The one entry point: an Authorization header's value -> the Principal it proves, or Unauthenticated.
+
+The three kinds of credential are told apart by shape: our access token is a JWT whose iss is "firebreak"; a
+personal access token starts fbp_; any other JWT goes to the operator's provider's verifier, when one is
+configured. Nothing here logs a credential or puts one in an error.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import jwt
+
+from players.access import TOKEN, AccessTokens
+from players.config import PlayerSettings
+from players.directory import Directory
+from players.errors import Reason, Unauthenticated
+from players.external import ExternalVerifier
+from players.records import Player, Principal, Via
+from players.sessions import ISSUER, Sessions
+
+BEARER = re.compile(r"[Bb][Ee][Aa][Rr][Ee][Rr] +([A-Za-z0-9\-._~+/]+=*) *\Z")  # RFC 6750's b64token
+LONGEST = 8192  # characters of a header value worth reading
+JWT_SHAPE = re.compile(r"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\Z")
+
+
+def bearer(header_value: str | None) -> str:
+    """The credential of an Authorization header's value (raise Unauthenticated when none or not a bearer one)."""
+    if not header_value or not header_value.strip():
+        raise Unauthenticated(Reason.MISSING)
+    found = BEARER.match(header_value.strip()) if len(header_value) <= LONGEST else None
+    if found is None:
+        raise Unauthenticated(Reason.MALFORMED)
+    return found.group(1)
+
+
+def kind_of(credential: str) -> Via | None:
+    """Which kind of player credential this is by its shape alone (None: not a player credential: a seat token, a
+    refresh token, anything else)."""
+    if TOKEN.match(credential):
+        return Via.ACCESS_TOKEN
+    if not JWT_SHAPE.match(credential):
+        return None
+    try:
+        claims = jwt.decode(credential, options={"verify_signature": False})
+    except (jwt.PyJWTError, ValueError, TypeError):
+        return None
+    return Via.SESSION if claims.get("iss") == ISSUER else Via.EXTERNAL
+
+
+@dataclass
+class Authenticator:
+    """Verifies every kind of player credential; holds the players layer's parts for the API to use."""
+
+    directory: Directory
+    sessions: Sessions
+    access: AccessTokens
+    external: ExternalVerifier | None
+
+    @classmethod
+    def build(cls, redis: Any, settings: PlayerSettings) -> Authenticator:
+        """The players layer over a decode_responses client of the matches Redis (plain or Cluster)."""
+        directory = Directory(redis)
+        return cls(directory, Sessions(redis, settings, directory), AccessTokens(redis, settings),
+                   ExternalVerifier(settings) if settings.external else None)
+
+    async def authenticate(self, header_value: str | None) -> Principal:
+        """The principal an Authorization header proves (raise Unauthenticated for a missing, malformed, expired,
+        forged or revoked credential)."""
+        credential = bearer(header_value)
+        kind = kind_of(credential)
+        if kind is Via.ACCESS_TOKEN:
+            return await self.access.verify(credential)
+        if kind is Via.SESSION:
+            return await self.sessions.verify(credential)
+        if kind is Via.EXTERNAL:
+            if self.external is None:
+                raise Unauthenticated(Reason.NOT_CONFIGURED)
+            claimed = await self.external.verify(credential)
+            player, _ = await self.directory.external(claimed.identity, claimed.name)
+            return Principal(player, Via.EXTERNAL)
+        raise Unauthenticated(Reason.MALFORMED)
+
+    async def link_external(self, player: Player, token: str) -> Player:
+        """Link the operator's identity a JWT vouches for to a player (a guest keeps its id and its matches; raise
+        Unauthenticated, IdentityTaken, AlreadyLinked)."""
+        if self.external is None:
+            raise Unauthenticated(Reason.NOT_CONFIGURED)
+        claimed = await self.external.verify(token)
+        return await self.directory.link(player.id, claimed.identity)

@@ -1,0 +1,112 @@
+"""The values of the players layer: a player, how a request was authenticated, a session, a token's listing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+import orjson
+
+from players.errors import ForbiddenScope
+
+
+class PlayerKind(StrEnum):
+    """How a player signs in: a guest (by a device secret) or an account of the operator's identity provider."""
+
+    GUEST = "guest"
+    EXTERNAL = "external"
+
+
+class Scope(StrEnum):
+    """What a personal access token may do: play (act in the player's seats) or bot (run the player as a bot)."""
+
+    PLAY = "play"
+    BOT = "bot"
+
+
+ALL_SCOPES = frozenset(Scope)
+
+
+class Via(StrEnum):
+    """How a request proved who it is: our session's access token, a personal access token, the operator's JWT."""
+
+    SESSION = "session"
+    ACCESS_TOKEN = "access_token"
+    EXTERNAL = "external"
+
+
+@dataclass(frozen=True)
+class Identity:
+    """An account of an external identity provider: its issuer and subject (the player is sub namespaced by iss)."""
+
+    issuer: str
+    subject: str
+
+
+@dataclass(frozen=True)
+class Player:
+    """A player: id, display name, kind, when created (epoch seconds), token version (bumped by signing out
+    everywhere), and the external identities linked to it."""
+
+    id: str
+    name: str
+    kind: PlayerKind
+    created: float
+    token_version: int
+    identities: tuple[Identity, ...] = ()
+
+    @classmethod
+    def from_fields(cls, player_id: str, fields: dict[str, str]) -> Player:
+        """The player stored in a Redis hash (see players/keys.py:player)."""
+        links = orjson.loads(fields.get("links") or "[]")
+        return cls(id=player_id, name=fields["name"], kind=PlayerKind(fields["kind"]),
+                   created=float(fields["created"]), token_version=int(fields["ver"]),
+                   identities=tuple(Identity(issuer, subject) for issuer, subject in links))
+
+
+def pairs(flat: list[str]) -> dict[str, str]:
+    """A Redis HGETALL reply given as a flat list (as a Lua script returns it) as a dict."""
+    return dict(zip(flat[::2], flat[1::2], strict=True))
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who a request acts for: the player, how it was authenticated, what it may do, and which session family
+    (a session's access token) or personal access token (a token) it came with."""
+
+    player: Player
+    via: Via
+    scopes: frozenset[Scope] = ALL_SCOPES
+    session_id: str | None = None
+    token_id: str | None = None
+
+    def require(self, scope: Scope) -> None:
+        """Raise ForbiddenScope unless this principal may do what needs that scope."""
+        if scope not in self.scopes:
+            raise ForbiddenScope(f"this credential lacks the {scope.value!r} scope")
+
+
+@dataclass(frozen=True)
+class Session:
+    """A signed-in session: a short-lived access token, an opaque refresh token (shown once, stored as a hash),
+    their lifetimes in seconds, the session family's id, and whether this sign-in created the player."""
+
+    player: Player
+    access_token: str
+    access_expires_in: int
+    refresh_token: str
+    refresh_expires_in: int
+    session_id: str
+    created: bool = False
+
+
+@dataclass(frozen=True)
+class TokenInfo:
+    """A personal access token as listed (never its secret): id, name, scopes, created and expiry (epoch seconds;
+    None: never expires)."""
+
+    id: str
+    name: str
+    scopes: frozenset[Scope]
+    created: float
+    expires: float | None

@@ -1,0 +1,190 @@
+"""Sessions: a short-lived access token (a JWT we sign, HS256) and an opaque refresh token, rotated on every use.
+
+A session family begins at sign-in and carries one live refresh token. Refreshing swaps it for a new one (and a
+new access token); presenting one already swapped revokes the whole family (refresh-token rotation, OAuth 2.0
+Security BCP / RFC 6819). A family records the player's token version when it began: signing out everywhere bumps
+that version, which stops every access token and every family of the player at once.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import time
+from typing import Any
+
+import jwt
+
+from matches.connections import Script
+from matches.store import hash_token
+from players import keys
+from players.config import PlayerSettings
+from players.directory import ID, Directory, new_id
+from players.errors import PlayerNotFound, Reason, Unauthenticated
+from players.records import Player, Principal, Session, Via, pairs
+
+ISSUER = AUDIENCE = "firebreak"  # our access tokens' iss and aud
+ALGORITHM = "HS256"
+CLAIMS = ["sub", "ver", "sid", "iat", "exp", "iss", "aud"]
+REFRESH_PREFIX = "fbr_"
+REFRESH = re.compile(r"fbr_([0-9a-f]{16})\.([0-9a-f]{16})\.([A-Za-z0-9_-]{43})\Z")
+USED_KEPT = 4096  # used refresh secrets a family remembers (an older one is refused without revoking)
+
+# KEYS: player, family. ARGV: refresh hash, ttl. Begin a family at the player's token version; answer {fields...}
+# of the player, or {} when there is no such player.
+_BEGIN = """
+local fields = redis.call('HGETALL', KEYS[1])
+if #fields == 0 then return {} end
+redis.call('HSET', KEYS[2], 'refresh', ARGV[1], 'ver', redis.call('HGET', KEYS[1], 'ver'), 'gen', 0)
+redis.call('EXPIRE', KEYS[2], tonumber(ARGV[2]))
+return fields
+"""
+
+# KEYS: player, family. ARGV: the token's version. Answer {'ok', player fields...} while the player's version is
+# the token's and the family lives at it, else {'revoked'} (or {'unknown'}: no such player).
+_CHECK = """
+local fields = redis.call('HGETALL', KEYS[1])
+if #fields == 0 then return {'unknown'} end
+local ver = redis.call('HGET', KEYS[1], 'ver')
+if ver ~= ARGV[1] or redis.call('HGET', KEYS[2], 'ver') ~= ver then return {'revoked'} end
+table.insert(fields, 1, 'ok')
+return fields
+"""
+
+# KEYS: player, family, the family's used hashes. ARGV: the presented secret's hash, the new one's, ttl, how many
+# used hashes to keep. Rotate when the presented secret is the family's live one: answer {'ok', player fields...}.
+# One already used revokes the family: {'reused'}. Else {'revoked'} (the family is gone or signed out everywhere)
+# or {'wrong'} (never this family's: refused, nothing revoked, so a guessed id cannot sign anyone out).
+_ROTATE = """
+local family = redis.call('HMGET', KEYS[2], 'refresh', 'ver', 'gen')
+if not family[1] then return {'revoked'} end
+if redis.call('HGET', KEYS[1], 'ver') ~= family[2] then
+  redis.call('DEL', KEYS[2], KEYS[3])
+  return {'revoked'}
+end
+if family[1] == ARGV[1] then
+  local gen = tonumber(family[3]) + 1
+  redis.call('HSET', KEYS[2], 'refresh', ARGV[2], 'gen', gen)
+  redis.call('ZADD', KEYS[3], gen, ARGV[1])
+  redis.call('ZREMRANGEBYRANK', KEYS[3], 0, -tonumber(ARGV[4]) - 1)
+  redis.call('EXPIRE', KEYS[2], tonumber(ARGV[3]))
+  redis.call('EXPIRE', KEYS[3], tonumber(ARGV[3]))
+  local fields = redis.call('HGETALL', KEYS[1])
+  table.insert(fields, 1, 'ok')
+  return fields
+end
+if redis.call('ZSCORE', KEYS[3], ARGV[1]) then
+  redis.call('DEL', KEYS[2], KEYS[3])
+  return {'reused'}
+end
+return {'wrong'}
+"""
+
+# KEYS[1]: a player. Bump its token version; answer 1, or 0 when there is no such player.
+_BUMP = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HINCRBY', KEYS[1], 'ver', 1)
+return 1
+"""
+
+_REFUSED = {"revoked": Reason.REVOKED, "unknown": Reason.UNKNOWN, "reused": Reason.REUSED, "wrong": Reason.INVALID}
+
+
+def _refused(status: str) -> Unauthenticated:
+    return Unauthenticated(_REFUSED.get(status, Reason.INVALID))
+
+
+class Sessions:
+    """Signs players in (guests by device), verifies and refreshes their sessions, signs them out."""
+
+    def __init__(self, redis: Any, settings: PlayerSettings, directory: Directory) -> None:
+        self.redis = redis
+        self.settings = settings
+        self.directory = directory
+        self._key = settings.session_secret
+        self._begin = Script(redis, _BEGIN)
+        self._check = Script(redis, _CHECK)
+        self._rotate = Script(redis, _ROTATE)
+        self._bump = Script(redis, _BUMP)
+
+    async def signing_key(self) -> str:
+        """The access tokens' HS256 key: FIREBREAK_SESSION_SECRET, else the one kept in Redis (made by the first
+        process that needed it, so that every API process shares it)."""
+        if not self._key:
+            self._key = await self.directory.claim(keys.SIGNING_SECRET, secrets.token_urlsafe(48))
+        return self._key
+
+    async def sign_in_as_guest(self, name: str, device_id: str) -> Session:
+        """Sign a device's guest in, creating the player on the device's first sign-in (raise BadName,
+        BadDeviceId)."""
+        player, created = await self.directory.guest(name, device_id)
+        return await self.begin(player.id, created)
+
+    async def begin(self, player_id: str, created: bool = False) -> Session:
+        """Begin a new session family for a player (raise PlayerNotFound)."""
+        family_id, secret = new_id(), secrets.token_urlsafe(32)
+        fields = await self._begin([keys.player(player_id), keys.family(player_id, family_id)],
+                                   [hash_token(secret), self.settings.refresh_ttl])
+        if not fields:
+            raise PlayerNotFound("no such player")
+        return await self._session(Player.from_fields(player_id, pairs(fields)), family_id, secret, created)
+
+    async def _session(self, player: Player, family_id: str, secret: str, created: bool) -> Session:
+        now = int(time.time())
+        claims = {"sub": player.id, "ver": player.token_version, "sid": family_id, "iat": now,
+                  "exp": now + self.settings.access_ttl, "iss": ISSUER, "aud": AUDIENCE}
+        access = jwt.encode(claims, await self.signing_key(), algorithm=ALGORITHM)
+        return Session(player=player, access_token=access, access_expires_in=self.settings.access_ttl,
+                       refresh_token=f"{REFRESH_PREFIX}{player.id}.{family_id}.{secret}",
+                       refresh_expires_in=self.settings.refresh_ttl, session_id=family_id, created=created)
+
+    async def verify(self, access_token: str) -> Principal:
+        """The principal of one of our access tokens: signature, expiry, issuer, audience, algorithm (HS256 only),
+        then, in one Redis round trip, the player's token version and its session family (raise Unauthenticated)."""
+        try:
+            claims = jwt.decode(access_token, await self.signing_key(), algorithms=[ALGORITHM], audience=AUDIENCE,
+                                issuer=ISSUER, leeway=self.settings.leeway, options={"require": CLAIMS})
+        except jwt.ExpiredSignatureError:
+            raise Unauthenticated(Reason.EXPIRED) from None
+        except jwt.InvalidAlgorithmError:
+            raise Unauthenticated(Reason.ALGORITHM) from None
+        except jwt.InvalidSignatureError:
+            raise Unauthenticated(Reason.INVALID) from None
+        except jwt.DecodeError:
+            raise Unauthenticated(Reason.MALFORMED) from None
+        except (jwt.PyJWTError, ValueError, TypeError, OverflowError):  # a claim no version of PyJWT should choke on
+            raise Unauthenticated(Reason.INVALID) from None
+        player_id, family_id, version = claims["sub"], claims["sid"], claims["ver"]
+        if not (isinstance(player_id, str) and ID.match(player_id) and isinstance(family_id, str)
+                and ID.match(family_id) and type(version) is int):
+            raise Unauthenticated(Reason.INVALID)
+        reply = await self._check([keys.player(player_id), keys.family(player_id, family_id)], [version])
+        if reply[0] != "ok":
+            raise _refused(reply[0])
+        return Principal(Player.from_fields(player_id, pairs(reply[1:])), Via.SESSION, session_id=family_id)
+
+    async def refresh(self, refresh_token: str) -> Session:
+        """Swap a refresh token for a new session of the same family (the old token stops working); an already
+        used one revokes the whole family (raise Unauthenticated)."""
+        parsed = REFRESH.match(refresh_token)
+        if parsed is None:
+            raise Unauthenticated(Reason.MALFORMED)
+        player_id, family_id, secret = parsed.groups()
+        new_secret = secrets.token_urlsafe(32)
+        reply = await self._rotate(
+            [keys.player(player_id), keys.family(player_id, family_id), keys.family_used(player_id, family_id)],
+            [hash_token(secret), hash_token(new_secret), self.settings.refresh_ttl, USED_KEPT])
+        if reply[0] != "ok":
+            raise _refused(reply[0])
+        return await self._session(Player.from_fields(player_id, pairs(reply[1:])), family_id, new_secret, False)
+
+    async def sign_out(self, player_id: str, session_id: str) -> None:
+        """End one session family (this device): its refresh token and access tokens stop working."""
+        if ID.match(player_id) and ID.match(session_id):
+            await self.redis.delete(keys.family(player_id, session_id), keys.family_used(player_id, session_id))
+
+    async def sign_out_everywhere(self, player_id: str) -> None:
+        """Bump the player's token version: every access token and session family of the player stops working at
+        once (raise PlayerNotFound)."""
+        if not (ID.match(player_id) and await self._bump([keys.player(player_id)])):
+            raise PlayerNotFound("no such player")
