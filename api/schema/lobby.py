@@ -110,6 +110,7 @@ AddBotResult = Annotated[
     strawberry.union("AddBotResult", description="The bot seated, or why not."),
 ]
 
+
 def _problem(exc: LobbyError) -> MatchNotFound | SeatTaken | MatchStarted | Unauthorized | InvalidInput:
     problem = problem_type(exc.code)(code=exc.code, message=str(exc))
     return cast(MatchNotFound | SeatTaken | MatchStarted | Unauthorized | InvalidInput, problem)
