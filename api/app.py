@@ -32,6 +32,7 @@ from api.schema import schema
 from api.services import Services
 from api.unavailable import HEADERS, is_unavailable, is_unavailable_answer, unavailable_error
 from api.web import web_routes
+from matches import refusals
 from matches.config import Settings
 from matches.plugins import register_titles
 
@@ -83,11 +84,11 @@ class FirebreakGraphQL(GraphQL[Context, None]):
         try:
             return self.decode_json(data)
         except RecursionError:  # the guard refuses deep JSON first; this is the last line
-            raise Refusal(400, "JSON_TOO_DEEP", "JSON nested too deep") from None
+            raise Refusal(400, refusals.Refusal.JSON_TOO_DEEP, "JSON nested too deep") from None
         except UnicodeDecodeError:
-            raise Refusal(400, "MALFORMED_JSON", "not valid UTF-8") from None
+            raise Refusal(400, refusals.Refusal.MALFORMED_JSON, "not valid UTF-8") from None
         except ValueError as exc:  # json.JSONDecodeError, or a number longer than Python reads
-            raise Refusal(400, "MALFORMED_JSON", f"not valid JSON: {exc}") from None
+            raise Refusal(400, refusals.Refusal.MALFORMED_JSON, f"not valid JSON: {exc}") from None
 
 
 def create_app(settings: Settings | None = None) -> Starlette:

@@ -12,12 +12,13 @@ from strawberry.types import Info as StrawberryInfo
 
 from api.ratelimit import rate_limited
 from api.services import Services
+from matches.refusals import Refusal
 from matches.store import Loaded
 
 
 def unauthorized(message: str) -> GraphQLError:
     """The GraphQL error of a refused credential (code UNAUTHORIZED); the token is never in the message."""
-    return GraphQLError(message, extensions={"code": "UNAUTHORIZED"})
+    return GraphQLError(message, extensions={"code": Refusal.UNAUTHORIZED.value})
 
 
 @dataclass

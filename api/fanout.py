@@ -16,6 +16,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
+from matches.lifecycle import MatchStatus
 from matches.store import MatchStore
 
 BLOCK_MS = 10_000   # one blocking read's length; a reader with no waiter left stops after its read
@@ -89,7 +90,7 @@ class Fanout:
         try:
             while watch.waiters > 0 and not watch.ended:
                 status = await self.store.status(match_id)
-                if status in (None, "over"):  # the last step is stored by now: take whatever is left
+                if status in (None, MatchStatus.OVER):  # the last step is stored by now: take whatever is left
                     while rows := await self.store.events_after(match_id, watch.latest):
                         self._add(watch, rows)
                     watch.ended = True

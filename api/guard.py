@@ -11,11 +11,13 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api.rest.problems import Problem
+from matches import refusals
 
 MAX_JSON_DEPTH = 64
 BAD_MESSAGE = 4400  # graphql-transport-ws close code for an invalid message
 GET_JSON_PARAMS = ("variables", "extensions")  # GraphQL-over-GET parameters that hold JSON
-STATUS_CODES = {400: "BAD_REQUEST", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}  # strawberry's refusals
+STATUS_CODES = {400: refusals.Refusal.BAD_REQUEST, 404: refusals.Refusal.NOT_FOUND,
+                405: refusals.Refusal.METHOD_NOT_ALLOWED}  # strawberry's refusals
 REST_PREFIX = "/v1/"
 
 
@@ -129,10 +131,10 @@ def _is_json(scope: Scope) -> bool:
 def _body_refusal(body: bytes, path: str) -> Refusal | None:
     deep = json_problem(body)
     if deep is not None:
-        return Refusal(400, "JSON_TOO_DEEP", deep)
+        return Refusal(400, refusals.Refusal.JSON_TOO_DEEP, deep)
     if body.lstrip()[:1] != b"{":
         wanted = "a JSON object" if path.startswith(REST_PREFIX) else 'a JSON object with a "query"'
-        return Refusal(400, "BAD_REQUEST", f"the request body must be {wanted}")
+        return Refusal(400, refusals.Refusal.BAD_REQUEST, f"the request body must be {wanted}")
     return None
 
 
@@ -142,7 +144,7 @@ def _query_string_refusal(query_string: bytes) -> Refusal | None:
     for name, value in parse_qsl(query_string.decode("latin-1"), keep_blank_values=True):
         deep = json_problem(value) if name in GET_JSON_PARAMS else None
         if deep is not None:
-            return Refusal(400, "JSON_TOO_DEEP", f"{name}: {deep}")
+            return Refusal(400, refusals.Refusal.JSON_TOO_DEEP, f"{name}: {deep}")
     return None
 
 

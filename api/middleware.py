@@ -8,6 +8,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api.guard import REST_PREFIX, problem
 from api.metrics import Metrics
+from matches.refusals import Refusal
 
 KNOWN_PATHS = ("/graphql", "/healthz", "/readyz", "/metrics")
 
@@ -45,7 +46,7 @@ class BodyLimit:
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
         message = f"the request body is larger than {self.max_bytes} bytes"
-        await problem(413, "BODY_TOO_LARGE", message, scope["path"])(scope, receive, send)
+        await problem(413, Refusal.BODY_TOO_LARGE, message, scope["path"])(scope, receive, send)
 
 
 class _TooLarge(Exception):

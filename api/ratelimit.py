@@ -20,6 +20,7 @@ from graphql.utilities import get_operation_ast
 
 from matches.config import Settings
 from matches.ratelimit import Charge, Rate, RateLimiter, Verdict, client_bucket, token_bucket
+from matches.refusals import Refusal
 from matches.store import hash_token
 
 MAX_BLOCKED = 10_000  # client addresses remembered as blocked by one process (expired ones are dropped first)
@@ -29,7 +30,7 @@ def rate_limited(retry_after: float) -> GraphQLError:
     """The GraphQL error of a refused request: code RATE_LIMITED and retryAfter in seconds."""
     seconds = max(0.001, math.ceil(retry_after * 1000) / 1000)
     return GraphQLError(f"too many requests; retry after {seconds:g} s",
-                        extensions={"code": "RATE_LIMITED", "retryAfter": seconds})
+                        extensions={"code": Refusal.RATE_LIMITED.value, "retryAfter": seconds})
 
 
 def retry_after_header(retry_after: float) -> str:

@@ -2,7 +2,7 @@
 
 A subscription that selects MatchEvent.match needs the state after the step it delivers; every subscriber of the
 match wants the same read at the same moment, so the first asks Redis and the others await its answer. Views
-are then computed once per (step, seat) through the shared per-seat cache the Match type memoizes into.
+are then computed once per (step, seat) through the shared per-seat memo of the read model (matches.reading).
 
 MatchEvent.viewChanges sends a subscriber only what changed in its view: each subscription keeps a ViewTrail (the
 view it last delivered, which is the shared cache's own object, so a subscriber costs a reference, not a view), and

@@ -10,8 +10,9 @@ from graphql import GraphQLError
 from strawberry.extensions import SchemaExtension
 
 from matches import connections
+from matches.refusals import Refusal
 
-CODE = "SERVICE_UNAVAILABLE"
+CODE = Refusal.SERVICE_UNAVAILABLE.value
 MESSAGE = ("The service cannot reach its store (Redis) right now; try again in a few seconds. A mutation's outcome "
            "is unknown: retry it with the same idempotencyKey, or re-read the match.")
 HEADERS = {"Retry-After": str(connections.RETRY_AFTER)}

@@ -4,17 +4,22 @@ abandoned) and when it must look at the match next: the score of the match in th
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from enum import StrEnum
 
 from domain.contract import Match
 from matches.clocks import Timing
 from matches.config import Settings
+from matches.lifecycle import SeatKind, Seats
 from matches.scheduler import automated_next
 
-SYSTEM = "system"
-BOT = "bot"
-TAKEOVER = "takeover"
-ABANDON = "abandon"
+
+class DutyKind(StrEnum):
+    """What the service must do."""
+
+    SYSTEM = "system"  # a non-player step
+    BOT = "bot"  # a bot seat's decision
+    TAKEOVER = "takeover"  # a decision of a seat whose clock ran out
+    ABANDON = "abandon"  # end the match as abandoned
 
 
 @dataclass(frozen=True)
@@ -22,18 +27,18 @@ class Duty:
     """One thing the service must do now; expired is set when a seat's clock has just run out; reason is why a
     match ends abandoned."""
 
-    kind: str
+    kind: DutyKind
     seat: int | None = None
     expired: bool = False
     reason: str = ""
 
 
-def humans(seats: dict[int, dict[str, Any]]) -> set[int]:
+def humans(seats: Seats) -> set[int]:
     """The seats people sit in."""
-    return {seat for seat, record in seats.items() if record.get("kind") == "human"}
+    return {seat for seat, record in seats.items() if record.kind is SeatKind.HUMAN}
 
 
-def duty_now(match: Match, seats: dict[int, dict[str, Any]], timing: Timing, now: float,
+def duty_now(match: Match, seats: Seats, timing: Timing, now: float,
              settings: Settings) -> Duty | None:
     """The service's duty in an active match at time `now`, or None while a person is to act in time.
 
@@ -45,35 +50,36 @@ def duty_now(match: Match, seats: dict[int, dict[str, Any]], timing: Timing, now
     if match.is_over():
         return None
     if now >= timing.last_human + settings.abandoned_ttl:
-        return Duty(ABANDON)
+        return Duty(DutyKind.ABANDON)
     duty = _owed(match, seats, timing, now, settings)
     if duty is not None and match.version - timing.human_version >= settings.automated_run_max:
-        return Duty(ABANDON, reason=f"the service's seats took {settings.automated_run_max} steps in a row "
+        return Duty(DutyKind.ABANDON, reason=f"the service's seats took {settings.automated_run_max} steps in a row "
                                     "without ending the match or reaching a person's decision")
     return duty
 
 
-def _owed(match: Match, seats: dict[int, dict[str, Any]], timing: Timing, now: float,
+def _owed(match: Match, seats: Seats, timing: Timing, now: float,
           settings: Settings) -> Duty | None:
     if match.system_due():
-        return Duty(SYSTEM)
+        return Duty(DutyKind.SYSTEM)
     to_act = match.to_act()
     for seat in to_act:
-        if seats.get(seat, {}).get("kind") == "bot":
-            return Duty(BOT, seat)
+        record = seats.get(seat)
+        if record is not None and record.kind is SeatKind.BOT:
+            return Duty(DutyKind.BOT, seat)
     clock = timing.clock
     if clock is None:
         return None
     running = clock.running(to_act, humans(seats))
     for seat in to_act:
         if seat in clock.taken_over and now >= timing.at + settings.takeover_delay:
-            return Duty(TAKEOVER, seat)
+            return Duty(DutyKind.TAKEOVER, seat)
         if seat in running and clock.left_after(seat, running, now - timing.at) <= 0:
-            return Duty(TAKEOVER, seat, expired=True)
+            return Duty(DutyKind.TAKEOVER, seat, expired=True)
     return None
 
 
-def due_at(match: Match, seats: dict[int, dict[str, Any]], timing: Timing, settings: Settings) -> float | None:
+def due_at(match: Match, seats: Seats, timing: Timing, settings: Settings) -> float | None:
     """When the service must look at the match next (None once it is over): the watchdog of a pending service
     step, the deadline of a running clock, a taken-over seat's next move, or the abandonment time."""
     if match.is_over():

@@ -11,13 +11,18 @@ from domain.bots import levels
 from domain.errors import DomainError
 from matches.clocks import Clock, ClockError
 from matches.duties import due_at
+from matches.lifecycle import MatchStatus, SeatKind, SeatRecord
 from matches.pipeline import engine
+from matches.refusals import Refusal
 from matches.scheduler import Scheduler
 from matches.store import Loaded, MatchStore, hash_token
 
+STARTED = "every seat of this match is taken"
+
 
 class LobbyError(Exception):
-    """Raised when a lobby request cannot be met; code says which kind (the API maps it to a typed result)."""
+    """Raised when a lobby request cannot be met; code says which kind (the API maps it to a typed result): a
+    registered refusal, or a title's own code for options it does not accept."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -62,7 +67,7 @@ class Lobby:
         except DomainError as exc:
             raise LobbyError(exc.code, str(exc)) from None
         except ClockError as exc:
-            raise LobbyError("BAD_OPTIONS", str(exc)) from None
+            raise LobbyError(Refusal.BAD_OPTIONS, str(exc)) from None
         match_id, host_token = await self.store.create(title.id, seats, options_used, seed, match.to_dict(),
                                                        clocks)
         return Created(match_id, host_token)
@@ -71,7 +76,7 @@ class Lobby:
         """Take a seat as a person; the returned token is the seat's only credential."""
         loaded = await self._waiting(match_id, seat)
         token = secrets.token_urlsafe(32)
-        record = {"name": _clean_name(name), "kind": "human", "level": None, "tokenHash": hash_token(token)}
+        record = SeatRecord(_clean_name(name), SeatKind.HUMAN, token_hash=hash_token(token))
         return await self._claim(loaded, seat, record, token)
 
     async def add_bot(self, match_id: str, seat: int | None, level: str, host_token: str | None) -> Seated:
@@ -79,29 +84,28 @@ class Lobby:
         loaded = await self._waiting(match_id, seat)
         known = levels(titles.get(loaded.meta["title"]))
         if level not in known:
-            raise LobbyError("UNKNOWN_BOT_LEVEL", f"bot level must be one of {', '.join(known)}")
+            raise LobbyError(Refusal.UNKNOWN_BOT_LEVEL, f"bot level must be one of {', '.join(known)}")
         if not loaded.is_host(host_token):
-            raise LobbyError("UNAUTHORIZED", "adding a bot needs the match's host token or a seat token")
-        record = {"name": f"{level} bot", "kind": "bot", "level": level}
+            raise LobbyError(Refusal.UNAUTHORIZED, "adding a bot needs the match's host token or a seat token")
+        record = SeatRecord(f"{level} bot", SeatKind.BOT, level)
         return await self._claim(loaded, seat, record, None)
 
     async def _waiting(self, match_id: str, seat: int | None) -> Loaded:
         loaded = await self.store.load(match_id)
         if loaded is None:
-            raise LobbyError("MATCH_NOT_FOUND", f"no match {match_id!r}")
-        if loaded.status != "waiting":
-            raise LobbyError("MATCH_STARTED", "every seat of this match is taken")
+            raise LobbyError(Refusal.MATCH_NOT_FOUND, f"no match {match_id!r}")
+        if loaded.status is not MatchStatus.WAITING:
+            raise LobbyError(Refusal.MATCH_STARTED, STARTED)
         if seat is not None and not 0 <= seat < loaded.seat_count:
-            raise LobbyError("BAD_SEAT", f"seats of this match are 0-{loaded.seat_count - 1}")
+            raise LobbyError(Refusal.BAD_SEAT, f"seats of this match are 0-{loaded.seat_count - 1}")
         return loaded
 
-    async def _claim(self, loaded: Loaded, seat: int | None, record: dict[str, Any], token: str | None) -> Seated:
+    async def _claim(self, loaded: Loaded, seat: int | None, record: SeatRecord, token: str | None) -> Seated:
         claimed = await self.store.claim_seat(loaded.id, seat, record, loaded.seat_count)
-        if claimed == "taken":
-            raise LobbyError("SEAT_TAKEN", "that seat is taken" if seat is not None else "every seat is taken")
-        if claimed == "not-waiting":
-            raise LobbyError("MATCH_STARTED", "every seat of this match is taken")
-        assert not isinstance(claimed, str)
+        if claimed is Refusal.SEAT_TAKEN:
+            raise LobbyError(claimed, "that seat is taken" if seat is not None else "every seat is taken")
+        if isinstance(claimed, Refusal):
+            raise LobbyError(claimed, STARTED)
         got, full = claimed
         if full:
             started = await self.store.load(loaded.id)

@@ -10,6 +10,7 @@ import random
 import time
 from collections import OrderedDict
 from dataclasses import replace
+from enum import StrEnum
 from typing import Any
 
 from domain import titles
@@ -17,15 +18,26 @@ from domain.bots import choose_action, takeover_level
 from domain.contract import Budget, Event, Match
 from domain.errors import GameOver, NotYourTurn, RulesError
 from domain.events import visible_to
-from matches import duties, keys
-from matches import outcomes as o
+from matches import keys
 from matches.clocks import Timing
-from matches.duties import Duty, due_at, duty_now, humans
-from matches.outcomes import ActOutcome
+from matches.duties import Duty, DutyKind, due_at, duty_now, humans
+from matches.lifecycle import EndReason, MatchStatus
+from matches.outcomes import ActOutcome, OutcomeKind
 from matches.scheduler import Scheduler
 from matches.store import Loaded, MatchStore
 
 RECENT_KEPT = 256  # matches an API process keeps as its own acts left them (the newest version of each)
+
+
+class Advanced(StrEnum):
+    """How an advance job left a match (counted by the workers under these names)."""
+
+    STALE = "stale"  # the match has moved on from the version (or is not active)
+    WAITING = "waiting"  # woken for nothing: a person is to act in time
+    DONE = "done"  # what the service owed is done: a person is to act
+    ABANDONED = "abandoned"  # ended as abandoned
+    OVER = "over"  # played to its end
+    CONTINUED = "continued"  # handed on to a new job
 
 
 def engine(loaded: Loaded) -> Match:
@@ -48,8 +60,8 @@ def fresh(loaded: Loaded) -> Match:
 def stepped(loaded: Loaded, match: Match, data: dict[str, Any], timing: Timing) -> Loaded:
     """The match as a committed step left it: what a fresh load would read, with the applied engine kept (so the
     answer to act and the worker's next step need neither a read nor a rebuild)."""
-    status = "over" if match.is_over() else "active"
-    meta = {**loaded.meta, "status": status, "version": str(match.version), **timing.fields()}
+    status = MatchStatus.OVER if match.is_over() else MatchStatus.ACTIVE
+    meta = {**loaded.meta, "status": status.value, "version": str(match.version), **timing.fields()}
     return Loaded(loaded.id, meta, loaded.seats, match.version, data, engine=match)
 
 
@@ -81,10 +93,10 @@ class Pipeline:
             recent = None
         loaded = recent or await self.store.load(match_id)
         if loaded is None:
-            return ActOutcome(o.NOT_FOUND, message=f"no match {match_id!r}"), None
+            return ActOutcome(OutcomeKind.NOT_FOUND, message=f"no match {match_id!r}"), None
         seat = loaded.seat_of(token)
         if seat is None:
-            return ActOutcome(o.UNAUTHORIZED,
+            return ActOutcome(OutcomeKind.UNAUTHORIZED,
                               message="a seat token of this match is required (Authorization: Bearer)"), None
         if idempotency_key:
             first = await self.store.remembered(match_id, seat, idempotency_key)
@@ -94,10 +106,10 @@ class Pipeline:
         if recent is not None and after is None:
             stored = await self.store.load(match_id)
             if stored is None:
-                return ActOutcome(o.NOT_FOUND, message=f"no match {match_id!r}"), None
+                return ActOutcome(OutcomeKind.NOT_FOUND, message=f"no match {match_id!r}"), None
             outcome, after = await self._try(stored, seat, action, expected_version, idempotency_key)
         if idempotency_key and after is None:
-            if outcome.kind == o.STALE:
+            if outcome.kind is OutcomeKind.STALE:
                 # Perhaps a twin request with the same key won the race: its outcome is the answer.
                 first = await self.store.remembered(match_id, seat, idempotency_key)
                 if first is not None:
@@ -108,12 +120,12 @@ class Pipeline:
 
     async def _try(self, loaded: Loaded, seat: int, action: Any, expected_version: int,
                    idempotency_key: str | None) -> tuple[ActOutcome, Loaded | None]:
-        if loaded.status == "waiting":
-            return ActOutcome(o.NOT_STARTED, message="the match starts when every seat is taken"), None
-        if loaded.status == "over":
-            return ActOutcome(o.OVER, version=loaded.version, message="the match is over"), None
+        if loaded.status is MatchStatus.WAITING:
+            return ActOutcome(OutcomeKind.NOT_STARTED, message="the match starts when every seat is taken"), None
+        if loaded.status is MatchStatus.OVER:
+            return ActOutcome(OutcomeKind.OVER, version=loaded.version, message="the match is over"), None
         if expected_version != loaded.version:
-            return ActOutcome(o.STALE, version=loaded.version,
+            return ActOutcome(OutcomeKind.STALE, version=loaded.version,
                               message=f"expected version {expected_version}, the match is at {loaded.version}"), None
         match = fresh(loaded)
         now = time.time()
@@ -122,11 +134,11 @@ class Pipeline:
         try:
             events = match.apply(seat, action)
         except NotYourTurn as exc:
-            return ActOutcome(o.NOT_YOUR_TURN, version=loaded.version, code=exc.code, message=str(exc)), None
+            return ActOutcome(OutcomeKind.NOT_YOUR_TURN, version=loaded.version, code=exc.code, message=str(exc)), None
         except GameOver as exc:
-            return ActOutcome(o.OVER, version=loaded.version, code=exc.code, message=str(exc)), None
+            return ActOutcome(OutcomeKind.OVER, version=loaded.version, code=exc.code, message=str(exc)), None
         except RulesError as exc:
-            return ActOutcome(o.ILLEGAL, version=loaded.version, code=exc.code, message=str(exc)), None
+            return ActOutcome(OutcomeKind.ILLEGAL, version=loaded.version, code=exc.code, message=str(exc)), None
         clock = None
         entry: dict[str, Any] = {"seat": seat, "action": action}
         if timing.clock is not None:
@@ -135,7 +147,7 @@ class Pipeline:
                 events = [*entry["pre"], *events]
             clock = timing.clock.after_step(running, now - timing.at, seat)
         after_timing = Timing(now, now, clock, match.version)
-        outcome = ActOutcome(o.ACCEPTED, version=match.version, events=visible_to(events, seat))
+        outcome = ActOutcome(OutcomeKind.ACCEPTED, version=match.version, events=visible_to(events, seat))
         idem = None
         if idempotency_key:
             idem = (keys.idempotency_field(seat, idempotency_key), outcome.to_json())
@@ -144,7 +156,7 @@ class Pipeline:
                                             match.is_over(), after_timing,
                                             due_at(match, loaded.seats, after_timing, self.store.settings), idem)
         if not committed.ok:
-            return ActOutcome(o.STALE, version=committed.version,
+            return ActOutcome(OutcomeKind.STALE, version=committed.version,
                               message=f"the match moved on to version {committed.version}"), None
         await self.scheduler.after_step(loaded.id, match, loaded.seats)
         after = stepped(loaded, match, data, after_timing)
@@ -154,7 +166,7 @@ class Pipeline:
             self.recent.popitem(last=False)
         return outcome, after
 
-    async def advance(self, match_id: str, version: int, max_steps: int, max_seconds: float | None = None) -> str:
+    async def advance(self, match_id: str, version: int, max_steps: int, max_seconds: float | None = None) -> Advanced:
         """Do what the service owes a match from a version on (bot seats, non-player steps, seats whose clock ran
         out, ending it as abandoned); a stale version is a no-op.
 
@@ -167,8 +179,8 @@ class Pipeline:
         kept: Loaded | None = None  # the match as this job's last commit left it: no read, no rebuild
         for step in range(max_steps):
             loaded = kept or await self.store.load(match_id)
-            if loaded is None or loaded.status != "active" or loaded.version != version:
-                return "stale"
+            if loaded is None or loaded.status is not MatchStatus.ACTIVE or loaded.version != version:
+                return Advanced.STALE
             match = loaded.engine if kept is not None else fresh(loaded)
             now = time.time()
             timing = loaded.timing()
@@ -176,22 +188,22 @@ class Pipeline:
             if duty is None:
                 # Woken early (or for nothing): set the match's due time right for its reconciler.
                 await self.store.reschedule(match_id, version, due_at(match, loaded.seats, timing, settings))
-                return "waiting" if step == 0 else "done"
+                return Advanced.WAITING if step == 0 else Advanced.DONE
             after, committed = await self._serve(loaded, match, timing, duty, now)
             if committed is None:
-                return "stale"
+                return Advanced.STALE
             kept = committed
             version += 1
-            if duty.kind == duties.ABANDON:
-                return "abandoned"
+            if duty.kind is DutyKind.ABANDON:
+                return Advanced.ABANDONED
             if match.is_over():
-                return "over"
+                return Advanced.OVER
             if duty_now(match, loaded.seats, after, now, settings) is None:
-                return "done"
+                return Advanced.DONE
             if deadline is not None and time.monotonic() >= deadline:
                 break
         await self.scheduler.enqueue(match_id, version)
-        return "continued"
+        return Advanced.CONTINUED
 
     async def _serve(self, loaded: Loaded, match: Match, timing: Timing, duty: Duty,
                      now: float) -> tuple[Timing, Loaded | None]:
@@ -202,24 +214,26 @@ class Pipeline:
         events: list[Event] = []
         pre: list[Event] = []  # the service's events before the engine's (stored in the log for replays)
         entry: dict[str, Any]
-        if duty.kind == duties.ABANDON:
+        if duty.kind is DutyKind.ABANDON:
             after = replace(timing, at=now)
             reason = duty.reason or f"no human action for {settings.abandoned_ttl} s"
             events = [{"type": "matchAbandoned", "reason": reason}]
-            entry = {"service": "abandoned", "events": events}
+            entry = {"service": EndReason.ABANDONED.value, "events": events}
             committed = await self.store.commit(loaded, loaded.data, entry, events, True, after, None,
-                                                reason="abandoned")
+                                                reason=EndReason.ABANDONED)
             return after, loaded if committed.ok else None  # the caller stops here
         running = clock.running(match.to_act(), humans(loaded.seats)) if clock else []
-        if duty.kind == duties.SYSTEM:
+        if duty.kind is DutyKind.SYSTEM:
             events = match.run_system_step()
             entry = {"system": True}
         else:
             assert duty.seat is not None
             seat = duty.seat
             title = titles.get(loaded.meta["title"])
-            if duty.kind == duties.BOT:
-                level = loaded.seats[seat]["level"]
+            if duty.kind is DutyKind.BOT:
+                bot_level = loaded.seats[seat].level
+                assert bot_level is not None  # a bot's record always names its level
+                level = bot_level
             else:
                 assert clock is not None
                 level = takeover_level(title)
@@ -232,7 +246,7 @@ class Pipeline:
                                    self.budget)
             events = [*pre, *match.apply(seat, action)]
             entry = {"seat": seat, "action": action, "bot": level}
-            if duty.kind == duties.TAKEOVER:
+            if duty.kind is DutyKind.TAKEOVER:
                 entry["takeover"] = True
             if pre:
                 entry["pre"] = pre

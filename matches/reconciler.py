@@ -32,6 +32,7 @@ from rq.job import Job, JobStatus
 
 from matches import connections, keys
 from matches.config import Settings
+from matches.lifecycle import MatchStatus
 from matches.scheduler import GUARD_TTL, enqueue_job, job_id
 
 log = logging.getLogger("firebreak.reconciler")
@@ -85,7 +86,7 @@ class Reconciler:
 
     def _ensure_job(self, match_id: str, claimed_at: str) -> str | None:
         status, version = self.matches.hmget(keys.meta(match_id), ["status", "version"])
-        if status != b"active" or version is None:
+        if status != MatchStatus.ACTIVE.encode() or version is None:
             # waiting (an early entry), over, or expired and gone
             self._drop(keys=[self.due_key, keys.due_versions(self.settings.queue)], args=[match_id, claimed_at])
             return None
@@ -117,7 +118,7 @@ class Reconciler:
         since then the claim that starts a match writes both); return how many were added."""
         added, start = 0, 0
         while True:
-            ids = self.redis.zrange(keys.lobby("active"), start, start + ADOPT_CHUNK - 1)
+            ids = self.redis.zrange(keys.lobby(MatchStatus.ACTIVE), start, start + ADOPT_CHUNK - 1)
             if not ids:
                 return added
             pipe = self.matches.pipeline(transaction=False)

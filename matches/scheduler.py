@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-from typing import Any
 
 import anyio.to_thread
 from redis.asyncio import Redis
@@ -12,6 +11,7 @@ from rq import Queue
 from domain.contract import Match
 from matches import connections, keys
 from matches.config import Settings
+from matches.lifecycle import SeatKind, Seats
 
 JOB = "workers.jobs.advance"  # by name: this layer never imports the workers package
 GUARD_TTL = 3600
@@ -27,13 +27,13 @@ def enqueue_job(queue: Queue, match_id: str, version: int, job: str) -> None:
     queue.enqueue(JOB, match_id, version, job_id=job, result_ttl=600, failure_ttl=7 * 24 * 3600, job_timeout=300)
 
 
-def automated_next(match: Match, seats: dict[int, dict[str, Any]]) -> bool:
+def automated_next(match: Match, seats: Seats) -> bool:
     """Whether the next decision is the service's: a system step or a bot seat's turn."""
     if match.is_over():
         return False
     if match.system_due():
         return True
-    return any(seats.get(seat, {}).get("kind") == "bot" for seat in match.to_act())
+    return any(seat in seats and seats[seat].kind is SeatKind.BOT for seat in match.to_act())
 
 
 class Scheduler:
@@ -52,7 +52,7 @@ class Scheduler:
         await anyio.to_thread.run_sync(functools.partial(enqueue_job, self.queue, match_id, version, job))
         return True
 
-    async def after_step(self, match_id: str, match: Match, seats: dict[int, dict[str, Any]]) -> None:
+    async def after_step(self, match_id: str, match: Match, seats: Seats) -> None:
         """Enqueue a job when the decision now pending is the service's."""
         if automated_next(match, seats):
             await self.enqueue(match_id, match.version)

@@ -14,6 +14,8 @@ from redis.asyncio import Redis
 from matches import connections, history, keys, packing, scripts
 from matches.clocks import Clock, Timing
 from matches.config import Settings
+from matches.lifecycle import EndReason, MatchStatus, SeatRecord, Seats
+from matches.refusals import Refusal
 
 REPLAYS_KEPT = 16  # replayed histories an API process keeps (a long match's is a few hundred KB)
 CURSOR_SLACK = 100  # matches created in the very same instant as the cursor's that a page may skip past
@@ -30,15 +32,15 @@ class Loaded:
 
     id: str
     meta: dict[str, str]
-    seats: dict[int, dict[str, Any]]
+    seats: Seats
     version: int
     data: dict[str, Any]
     engine: Any = field(default=None, repr=False, compare=False)  # the engine match of `data` once built: read only
 
     @property
-    def status(self) -> str:
-        """waiting | active | over."""
-        return self.meta["status"]
+    def status(self) -> MatchStatus:
+        """Where the match is in its life."""
+        return MatchStatus(self.meta["status"])
 
     def meta_options(self) -> dict[str, Any]:
         """The options the match was created with."""
@@ -50,9 +52,9 @@ class Loaded:
         return Timing.from_meta(self.meta)
 
     @property
-    def end_reason(self) -> str | None:
-        """Why an over match ended ("finished" or "abandoned"); None while it is not over."""
-        return self.meta.get("reason", "finished") if self.status == "over" else None
+    def end_reason(self) -> EndReason | None:
+        """Why an over match ended; None while it is not over."""
+        return EndReason(self.meta.get("reason", EndReason.FINISHED)) if self.status is MatchStatus.OVER else None
 
     @property
     def seat_count(self) -> int:
@@ -65,7 +67,7 @@ class Loaded:
             return None
         digest = hash_token(token)
         for seat, record in self.seats.items():
-            if secrets.compare_digest(record.get("tokenHash", ""), digest):
+            if secrets.compare_digest(record.token_hash or "", digest):
                 return seat
         return None
 
@@ -126,11 +128,11 @@ class MatchStore:
         host_token = secrets.token_urlsafe(24)
         now = time.time()
         meta = {"title": title, "seats": str(seats), "options": packing.dumps(options), "seed": str(seed),
-                "status": "waiting", "created": repr(now), "version": "0", "hostHash": hash_token(host_token),
-                **({"clock": clock.to_json()} if clock is not None else {})}
+                "status": MatchStatus.WAITING.value, "created": repr(now), "version": "0",
+                "hostHash": hash_token(host_token), **({"clock": clock.to_json()} if clock is not None else {})}
         await self._create(keys=[keys.meta(match_id), keys.state(match_id)],
                            args=[packing.dumps(meta), packing.dumps(data), self.settings.waiting_ttl])
-        await self.queue.zadd(keys.lobby("waiting"), {match_id: now})
+        await self.queue.zadd(keys.lobby(MatchStatus.WAITING), {match_id: now})
         return match_id, host_token
 
     async def load(self, match_id: str) -> Loaded | None:
@@ -142,7 +144,8 @@ class MatchStore:
             keys.meta(match_id), keys.seats(match_id), keys.state(match_id), keys.archive(match_id)])
         if archived:
             record = packing.unpack(archived)
-            return Loaded(id=match_id, meta=record["meta"], seats={int(k): v for k, v in record["seats"].items()},
+            seats = {int(k): SeatRecord.from_json(v) for k, v in record["seats"].items()}
+            return Loaded(id=match_id, meta=record["meta"], seats=seats,
                           version=int(record["v"]), data=record["data"])
         meta, state = _pairs(flat_meta), _pairs(flat_state)
         if not meta or not state:
@@ -150,40 +153,42 @@ class MatchStore:
         return Loaded(
             id=match_id,
             meta=meta,
-            seats={int(k): packing.loads(v) for k, v in _pairs(flat_seats).items()},
+            seats={int(k): SeatRecord.from_json(packing.loads(v)) for k, v in _pairs(flat_seats).items()},
             version=int(state["v"]),
             data=packing.loads(state["data"]),
         )
 
-    async def status(self, match_id: str) -> str | None:
-        """The match's status (waiting, active, over), or None for an unknown (or expired) match."""
+    async def status(self, match_id: str) -> MatchStatus | None:
+        """The match's status, or None for an unknown (or expired) match."""
         status: str | None = await self._status(keys=[keys.meta(match_id), keys.archive(match_id)])
-        return status
+        return None if status is None else MatchStatus(status)
 
-    async def claim_seat(self, match_id: str, seat: int | None, record: dict[str, Any],
-                         seat_count: int) -> tuple[int, bool] | str:
-        """Take a seat (None: the first free one); return (seat, now full) or "not-waiting" / "taken"."""
+    async def claim_seat(self, match_id: str, seat: int | None, record: SeatRecord,
+                         seat_count: int) -> tuple[int, bool] | Refusal:
+        """Take a seat (None: the first free one); return (seat, now full), or MATCH_STARTED (the match is no
+        longer waiting) or SEAT_TAKEN."""
         now = time.time()
         await self.look_soon(match_id, now)  # this claim may start the match
         result = await self._claim(keys=[keys.meta(match_id), keys.seats(match_id), keys.state(match_id),
                                          keys.log(match_id), keys.events(match_id)],
-                                   args=[-1 if seat is None else seat, packing.dumps(record), seat_count, repr(now),
-                                         self.settings.waiting_ttl])
+                                   args=[-1 if seat is None else seat, packing.dumps(record.to_json()), seat_count,
+                                         repr(now), self.settings.waiting_ttl])
         got, full = int(result[0]), bool(int(result[1]))
         if got == -1:
-            return "not-waiting"
+            return Refusal.MATCH_STARTED
         if got == -2:
-            return "taken"
+            return Refusal.SEAT_TAKEN
         if full:
             pipe = self.queue.pipeline(transaction=False)
-            pipe.zrem(keys.lobby("waiting"), match_id)
-            pipe.zadd(keys.lobby("active"), {match_id: time.time()})
+            pipe.zrem(keys.lobby(MatchStatus.WAITING), match_id)
+            pipe.zadd(keys.lobby(MatchStatus.ACTIVE), {match_id: time.time()})
             await pipe.execute()
         return got, full
 
     async def commit(self, loaded: Loaded, data: dict[str, Any], entry: dict[str, Any],
                      events: list[dict[str, Any]], over: bool, timing: Timing, due: float | None,
-                     idempotency: tuple[str, dict[str, Any]] | None = None, reason: str | None = None) -> Committed:
+                     idempotency: tuple[str, dict[str, Any]] | None = None,
+                     reason: EndReason | None = None) -> Committed:
         """Save one applied step if the stored version is still loaded.version (compare-and-set).
 
         In the same atomic write: the new timing (meta), the idempotency outcome (field, outcome) and the
@@ -198,6 +203,7 @@ class MatchStore:
         match_keys = [keys.state(match_id), keys.log(match_id), keys.events(match_id), keys.meta(match_id),
                       keys.seats(match_id), keys.idempotency(match_id)]
         due_text = "" if over or due is None else repr(due)
+        status = MatchStatus.OVER if over else MatchStatus.ACTIVE
         if self.one_redis:
             match_keys += [self.due_key, self.due_versions_key]
         else:
@@ -205,9 +211,9 @@ class MatchStore:
         result = await self._commit(
             keys=match_keys,
             args=[loaded.version, packing.dumps(data), packing.dumps(entry), packing.dumps(events),
-                  "over" if over else "active", idem_field, idem_record, self.settings.idempotency_ttl,
+                  status.value, idem_field, idem_record, self.settings.idempotency_ttl,
                   self.settings.idempotency_kept, self.settings.finished_ttl if over else 0,
-                  packing.dumps({**timing.fields(), **({"reason": reason} if reason else {})}),
+                  packing.dumps({**timing.fields(), **({"reason": reason.value} if reason else {})}),
                   history.EVENTS_KEPT, match_id, due_text],
         )
         committed = Committed(bool(int(result[0])), int(result[1]))
@@ -221,8 +227,8 @@ class MatchStore:
             await self.fold_log(match_id, chunks)
         if over:
             pipe = self.queue.pipeline(transaction=False)
-            pipe.zrem(keys.lobby("active"), match_id)
-            pipe.zadd(keys.lobby("over"), {match_id: time.time()})
+            pipe.zrem(keys.lobby(MatchStatus.ACTIVE), match_id)
+            pipe.zadd(keys.lobby(MatchStatus.OVER), {match_id: time.time()})
             await pipe.execute()
             await self.archive(match_id, committed.version)
         return committed
@@ -241,10 +247,11 @@ class MatchStore:
         """Replace a finished match's keys by one packed value (its replay still served from the log inside);
         return whether this call did."""
         loaded = await self.load(match_id)
-        if loaded is None or loaded.status != "over" or loaded.version != version:
+        if loaded is None or loaded.status is not MatchStatus.OVER or loaded.version != version:
             return False
         log = history.entries(await self.redis.lrange(keys.log(match_id), 0, -1))
-        record = {"meta": loaded.meta, "seats": loaded.seats, "v": version, "data": loaded.data, "log": log}
+        seats = {seat: seated.to_json() for seat, seated in loaded.seats.items()}
+        record = {"meta": loaded.meta, "seats": seats, "v": version, "data": loaded.data, "log": log}
         done = await self._archive(keys=[keys.meta(match_id), keys.seats(match_id), keys.state(match_id),
                                          keys.log(match_id), keys.events(match_id), keys.archive(match_id)],
                                    args=[version, packing.pack(record)])
@@ -334,7 +341,7 @@ class MatchStore:
             out.extend((int(entry_id.split("-")[0]), packing.loads(fields["events"])) for entry_id, fields in rows)
         return out
 
-    async def list_ids(self, status: str, first: int, after: str | None) -> tuple[list[str], bool, str | None]:
+    async def list_ids(self, status: MatchStatus, first: int, after: str | None) -> tuple[list[str], bool, str | None]:
         """Match ids of a status, newest first, after a cursor; whether more follow; the page's end cursor.
 
         A cursor is "<score>:<id>" of the last item seen, so it stays valid when that match leaves the list.
@@ -356,7 +363,7 @@ class MatchStore:
         cursor = f"{page[-1][1]!r}:{page[-1][0]}" if page else None
         return [m for m, _ in page], len(rows) > first, cursor
 
-    async def prune_lobby(self, status: str, match_ids: list[str]) -> None:
+    async def prune_lobby(self, status: MatchStatus, match_ids: list[str]) -> None:
         """Drop lobby entries whose match has expired."""
         if match_ids:
             await self.queue.zrem(keys.lobby(status), *match_ids)

@@ -2,23 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from domain import titles
 from domain.contract import Match
 from matches.clocks import Clock, ClockError, Timing
 from matches.config import Settings
-from matches.duties import ABANDON, BOT, TAKEOVER, Duty, due_at, duty_now
+from matches.duties import Duty, DutyKind, due_at, duty_now
+from matches.lifecycle import SeatKind, SeatRecord, Seats
 
 SETTINGS = Settings(stall_seconds=10, takeover_delay=3, abandoned_ttl=1000)
 T0 = 1_000_000.0
 
 
-def match_and_seats(bot_seats: set[int]) -> tuple[Match, dict[int, dict[str, Any]]]:
+def match_and_seats(bot_seats: set[int]) -> tuple[Match, Seats]:
     match = titles.get("greatfire").new_match(seats=3, seed=5, options={})
-    seats = {s: {"kind": "bot", "level": "random"} if s in bot_seats else {"kind": "human"} for s in range(3)}
+    seats = {s: SeatRecord("bot", SeatKind.BOT, "random") if s in bot_seats else SeatRecord("ann", SeatKind.HUMAN)
+             for s in range(3)}
     return match, seats
 
 
@@ -49,11 +49,11 @@ def test_the_duty_of_a_seat_whose_clock_runs() -> None:
     seat = match.to_act()[0]
     timing = Timing(T0, T0, Clock.new(30, 0, 3))
     assert duty_now(match, seats, timing, T0 + 29, SETTINGS) is None
-    assert duty_now(match, seats, timing, T0 + 30, SETTINGS) == Duty(TAKEOVER, seat, expired=True)
+    assert duty_now(match, seats, timing, T0 + 30, SETTINGS) == Duty(DutyKind.TAKEOVER, seat, expired=True)
     assert due_at(match, seats, timing, SETTINGS) == T0 + 30
     taken = Timing(T0, T0, Clock.new(30, 0, 3).take_over(seat))
     assert duty_now(match, seats, taken, T0 + 2.9, SETTINGS) is None, "the owner's window"
-    assert duty_now(match, seats, taken, T0 + 3, SETTINGS) == Duty(TAKEOVER, seat)
+    assert duty_now(match, seats, taken, T0 + 3, SETTINGS) == Duty(DutyKind.TAKEOVER, seat)
     assert due_at(match, seats, taken, SETTINGS) == T0 + 3
 
 
@@ -62,7 +62,7 @@ def test_no_clock_runs_while_the_service_acts() -> None:
     seat = match.to_act()[0]
     match, seats = match_and_seats({seat})
     timing = Timing(T0, T0, Clock.new(30, 0, 3))
-    assert duty_now(match, seats, timing, T0, SETTINGS) == Duty(BOT, seat)
+    assert duty_now(match, seats, timing, T0, SETTINGS) == Duty(DutyKind.BOT, seat)
     assert due_at(match, seats, timing, SETTINGS) == T0 + SETTINGS.stall_seconds, "the watchdog, not a clock"
 
 
@@ -70,8 +70,8 @@ def test_abandonment_comes_first_and_bounds_every_due_time() -> None:
     match, _ = match_and_seats(set())
     match, seats = match_and_seats({match.to_act()[0]})
     timing = Timing(T0 + 995, T0, None)
-    assert duty_now(match, seats, timing, T0 + 999, SETTINGS) == Duty(BOT, match.to_act()[0])
-    assert duty_now(match, seats, timing, T0 + 1000, SETTINGS) == Duty(ABANDON)
+    assert duty_now(match, seats, timing, T0 + 999, SETTINGS) == Duty(DutyKind.BOT, match.to_act()[0])
+    assert duty_now(match, seats, timing, T0 + 1000, SETTINGS) == Duty(DutyKind.ABANDON)
     assert due_at(match, seats, timing, SETTINGS) == T0 + 1000
     humans, people = match_and_seats(set())
     assert duty_now(humans, people, Timing(T0, T0, None), T0 + 999, SETTINGS) is None
@@ -86,9 +86,9 @@ def test_a_run_of_service_steps_reaching_the_cap_ends_the_match_but_a_person_s_t
     seat = match.to_act()[0]
     match, seats = match_and_seats({seat})
     match.version = 100
-    assert duty_now(match, seats, Timing(T0, T0, None, 61), T0, capped) == Duty(BOT, seat)
+    assert duty_now(match, seats, Timing(T0, T0, None, 61), T0, capped) == Duty(DutyKind.BOT, seat)
     ended = duty_now(match, seats, Timing(T0, T0, None, 60), T0, capped)
-    assert ended is not None and ended.kind == ABANDON and "40 steps in a row" in ended.reason
+    assert ended is not None and ended.kind is DutyKind.ABANDON and "40 steps in a row" in ended.reason
     people, everyone = match_and_seats(set())
     people.version = 100
     assert duty_now(people, everyone, Timing(T0, T0, None, 0), T0, capped) is None

@@ -104,5 +104,5 @@ async def _advance(rt: Runtime, match_id: str, version: int) -> str:
         await queue.hincrby(keys.JOBS_COUNTER, "error", 1)
         log.exception("advance failed for match %s at version %s", match_id, version)
         raise
-    await queue.hincrby(keys.JOBS_COUNTER, outcome, 1)
-    return outcome
+    await queue.hincrby(keys.JOBS_COUNTER, outcome.value, 1)
+    return outcome.value  # a plain string in RQ's stored result

@@ -2,35 +2,27 @@
 
 from __future__ import annotations
 
+from api.bounds import MAX_EVENTS_PAGE, MAX_IDEMPOTENCY_KEY
 from api.rest.convert import match_json
 from api.rest.matches import load
 from api.rest.problems import Problem, problem
 from api.rest.table import PATH_ID, Auth, Call, Operation, Param, Reply
-from api.schema.match import MAX_EVENTS_PAGE
-from api.schema.play import MAX_IDEMPOTENCY_KEY
 from domain.events import visible_to
-from matches import outcomes as o
-from matches.outcomes import ActOutcome
+from matches.outcomes import ActOutcome, OutcomeKind
+from matches.reading import Reading
+from matches.refusals import Refusal
+
+VERSIONED = (OutcomeKind.ILLEGAL, OutcomeKind.NOT_YOUR_TURN, OutcomeKind.OVER)  # refusals that carry the version
 
 
 def refusal(outcome: ActOutcome) -> Problem:
     """The problem of a refused act, with GraphQL's code for the same outcome."""
-    message = outcome.message or ""
-    match outcome.kind:
-        case o.ILLEGAL:
-            return problem(422, outcome.code or "ILLEGAL_ACTION", message, version=outcome.version)
-        case o.NOT_YOUR_TURN:
-            return problem(403, "NOT_YOUR_TURN", message, version=outcome.version)
-        case o.STALE:
-            return problem(409, "STALE_VERSION", message, currentVersion=outcome.version or 0)
-        case o.NOT_FOUND:
-            return problem(404, "MATCH_NOT_FOUND", message)
-        case o.UNAUTHORIZED:
-            return problem(401, "UNAUTHORIZED", message)
-        case o.OVER:
-            return problem(409, "MATCH_OVER", message, version=outcome.version)
-        case _:
-            return problem(409, "MATCH_NOT_STARTED", message)
+    extra: dict[str, int | None] = {}
+    if outcome.kind is OutcomeKind.STALE:
+        extra = {"currentVersion": outcome.version or 0}
+    elif outcome.kind in VERSIONED:
+        extra = {"version": outcome.version}
+    return Problem(outcome.refusal.status, outcome.answer_code, outcome.message or "", extra)
 
 
 async def act(call: Call) -> Reply:
@@ -39,20 +31,20 @@ async def act(call: Call) -> Reply:
     context = call.context
     key = call.params["Idempotency-Key"]
     if key is not None and not 0 < len(key) <= MAX_IDEMPOTENCY_KEY:
-        raise problem(422, "BAD_IDEMPOTENCY_KEY", f"Idempotency-Key must be 1-{MAX_IDEMPOTENCY_KEY} characters")
+        raise problem(Refusal.BAD_IDEMPOTENCY_KEY, f"Idempotency-Key must be 1-{MAX_IDEMPOTENCY_KEY} characters")
     match_id = call.params["id"]
     outcome, after = await call.services.pipeline.act(match_id, context.token, call.body["action"],
                                                       call.body["expectedVersion"], key)
     call.services.metrics.act(outcome.kind)
-    if outcome.kind == o.UNAUTHORIZED and context.presented:
+    if outcome.kind is OutcomeKind.UNAUTHORIZED and context.presented:
         await context.auth_failed()
-    if outcome.kind != o.ACCEPTED:
+    if outcome.kind is not OutcomeKind.ACCEPTED:
         raise refusal(outcome)
     answer = {"version": outcome.version, "events": outcome.events}
     if minimal(call.params["Prefer"]):
         return Reply(answer, headers={"Preference-Applied": "return=minimal"})
     loaded = after or await load(call)  # a replayed outcome: the match as it stands now
-    return Reply({**answer, "match": match_json(loaded, loaded.seat_of(context.token))})
+    return Reply({**answer, "match": match_json(Reading.of(loaded, loaded.seat_of(context.token)))})
 
 
 def minimal(prefer: str | None) -> bool:
@@ -87,11 +79,11 @@ OPERATIONS = [
               "ILLEGAL_ACTION (or the title's more precise rules code), 409 MATCH_OVER / MATCH_NOT_STARTED, 404, "
               "401.", act, response="ActionAccepted", params=(PATH_ID, IDEMPOTENCY_KEY, PREFER), body="Act",
               example=ACT_EXAMPLE, auth=Auth.REQUIRED, write=True, headers=("Preference-Applied",),
-              codes=("STALE_VERSION", "NOT_YOUR_TURN", "ILLEGAL_ACTION", "BAD_IDEMPOTENCY_KEY", "MATCH_NOT_FOUND",
-                     "MATCH_OVER", "MATCH_NOT_STARTED")),
+              codes=(Refusal.STALE_VERSION, Refusal.NOT_YOUR_TURN, Refusal.ILLEGAL_ACTION, Refusal.BAD_IDEMPOTENCY_KEY,
+                     Refusal.MATCH_NOT_FOUND, Refusal.MATCH_OVER, Refusal.MATCH_NOT_STARTED)),
     Operation("GET", "/v1/matches/{id}/events", "listEvents", "play", "Read the events after a version",
               "The stored steps after afterVersion, oldest first, each with the match's version after it and its "
               "events redacted for the caller; page on with the last version seen.", events,
               response="EventPage", params=(PATH_ID, AFTER_VERSION, LIMIT), auth=Auth.OPTIONAL,
-              codes=("MATCH_NOT_FOUND",)),
+              codes=(Refusal.MATCH_NOT_FOUND,)),
 ]

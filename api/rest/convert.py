@@ -1,40 +1,22 @@
-"""The JSON forms of titles and matches, built from the GraphQL types themselves, so that both surfaces carry the
-same fields under the same names (camelCase) with the same values (enums by name)."""
+"""The JSON forms of titles and matches: GraphQL's fields under the same names (camelCase) with the same values
+(enums by name), rendered from the same read model (matches.reading)."""
 
 from __future__ import annotations
 
-import dataclasses
-from enum import Enum
 from typing import Any
 
-from strawberry.utils.str_converters import to_camel_case
-
-from api.schema.match import Match
-from api.schema.title import BotLevel, OptionSpec, score_columns
 from domain import contract
 from domain.bots import levels
-from matches.store import Loaded
-
-
-def plain(value: Any) -> Any:
-    """A GraphQL value (a strawberry type without resolvers, an enum, a list...) as JSON data."""
-    if isinstance(value, Enum):
-        return value.name
-    if isinstance(value, list | tuple):
-        return [plain(v) for v in value]
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {to_camel_case(f.name): plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    return value
+from matches.reading import ClockReading, FinalResult, Reading, SeatReading
 
 
 def title_json(title: contract.Title, detail: bool = False) -> dict[str, Any]:
     """A title's JSON form: the GraphQL Title's fields, its board and schemas only in detail (they are large)."""
     out: dict[str, Any] = {
         "id": title.id, "name": title.name, "minSeats": title.min_seats, "maxSeats": title.max_seats,
-        "options": [plain(OptionSpec.of(spec)) for spec in title.option_specs()],
-        "scoreColumns": plain(score_columns(title.id)),
-        "botLevels": [plain(BotLevel(name=level.name, description=level.description))
-                      for level in levels(title).values()],
+        "options": [option_json(spec) for spec in title.option_specs()],
+        "scoreColumns": [column_json(column) for column in title.score_columns()],
+        "botLevels": [{"name": level.name, "description": level.description} for level in levels(title).values()],
     }
     if detail:
         found = title.schemas()
@@ -43,21 +25,50 @@ def title_json(title: contract.Title, detail: bool = False) -> dict[str, Any]:
     return out
 
 
-def seats_json(loaded: Loaded) -> list[dict[str, Any]]:
-    """Every seat of a match: who sits there (never their token)."""
-    match: Any = Match(loaded=loaded, viewer=None, cache={})
-    seats: list[dict[str, Any]] = plain(match.seats())
-    return seats
+def option_json(spec: contract.OptionSpec) -> dict[str, Any]:
+    """An option a title accepts."""
+    return {"name": spec.name, "kind": spec.kind.name, "default": spec.default, "description": spec.description,
+            "choices": list(spec.choices), "nullable": spec.nullable, "minimum": spec.minimum,
+            "maximum": spec.maximum, "seats": list(spec.seats)}
 
 
-def match_json(loaded: Loaded, viewer: int | None) -> dict[str, Any]:
-    """A match as the viewer (a seat, or None for a spectator) may see it: the GraphQL Match's fields but events."""
-    # the GraphQL type's own resolvers, called as methods (typed as strawberry fields, hence Any)
-    match: Any = Match(loaded=loaded, viewer=viewer, cache={})
+def column_json(column: contract.ScoreColumn) -> dict[str, Any]:
+    """A score column of a title."""
+    return {"key": column.key, "label": column.label, "description": column.description}
+
+
+def seat_json(seat: SeatReading) -> dict[str, Any]:
+    """Who sits in a seat (never their token)."""
+    return {"seat": seat.seat, "taken": seat.taken, "name": seat.name,
+            "kind": None if seat.kind is None else seat.kind.value, "level": seat.level}
+
+
+def clock_json(clock: ClockReading | None) -> dict[str, Any] | None:
+    """The turn clock as read (None: the match has none)."""
+    if clock is None:
+        return None
+    return {"initialSeconds": clock.initial_seconds, "incrementSeconds": clock.increment_seconds,
+            "seats": [{"seat": s.seat, "secondsLeft": s.seconds_left, "running": s.running,
+                       "takenOver": s.taken_over} for s in clock.seats]}
+
+
+def result_json(result: FinalResult | None) -> dict[str, Any] | None:
+    """How an over match came out (None before it is over)."""
+    if result is None:
+        return None
+    return {"endReason": result.end_reason.name, "reason": result.reason,
+            "columns": [column_json(column) for column in result.columns],
+            "scores": [{"seat": s.seat, "total": s.total, "parts": [{"key": k, "value": v} for k, v in s.parts.items()]}
+                       for s in result.scores],
+            "winners": list(result.winners)}
+
+
+def match_json(read: Reading) -> dict[str, Any]:
+    """A match as its reader may see it: the GraphQL Match's fields but events."""
     return {
-        "id": str(match.id()), "title": match.title(), "status": plain(match.status()), "version": match.version(),
-        "seatCount": match.seat_count(), "options": match.options(), "seats": plain(match.seats()),
-        "clock": plain(match.clock()), "endReason": plain(match.end_reason()), "you": match.you(),
-        "toAct": match.to_act(), "serviceToAct": match.service_to_act(), "view": match.view(),
-        "legalActions": match.legal_actions(), "result": plain(match.result()),
+        "id": read.id, "title": read.title, "status": read.status.name, "version": read.version,
+        "seatCount": read.seat_count, "options": read.options(), "seats": [seat_json(s) for s in read.seats()],
+        "clock": clock_json(read.clock()), "endReason": None if read.end_reason is None else read.end_reason.name,
+        "you": read.you, "toAct": read.to_act(), "serviceToAct": read.service_to_act(), "view": read.view(),
+        "legalActions": read.legal_actions(), "result": result_json(read.result()),
     }

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from api.bounds import MAX_PAGE
 from api.rest.convert import match_json
 from api.rest.problems import for_code, problem
 from api.rest.table import PATH_ID, Auth, Call, Operation, Param, Reply
-from api.schema.lobby import MAX_PAGE
 from domain import titles
+from matches.lifecycle import MatchStatus
 from matches.lobby import LobbyError
+from matches.reading import Reading
+from matches.refusals import Refusal
 from matches.store import Loaded
 
 
@@ -20,14 +23,14 @@ async def load(call: Call) -> Loaded:
     """The match of the path, or MATCH_NOT_FOUND."""
     loaded = await call.services.store.load(call.params["id"])
     if loaded is None:
-        raise problem(404, "MATCH_NOT_FOUND", f"no match {call.params['id']!r}")
+        raise problem(Refusal.MATCH_NOT_FOUND, f"no match {call.params['id']!r}")
     return loaded
 
 
 async def list_matches(call: Call) -> Reply:
     """A page of the lobby, each match read as the token's holder where the token is one of its seats'."""
     store = call.services.store
-    status = call.params["status"].lower()
+    status = MatchStatus[call.params["status"]]
     first = max(1, min(call.params["first"], MAX_PAGE))
     ids, more, cursor = await store.list_ids(status, first, call.params["after"])
     items, gone = [], []
@@ -36,7 +39,7 @@ async def list_matches(call: Call) -> Reply:
         if loaded is None:
             gone.append(match_id)
         else:
-            items.append(match_json(loaded, loaded.seat_of(call.context.token)))
+            items.append(match_json(Reading.of(loaded, loaded.seat_of(call.context.token))))
     await store.prune_lobby(status, gone)
     return Reply({"items": items, "endCursor": cursor, "hasNextPage": more})
 
@@ -53,19 +56,19 @@ async def create_match(call: Call) -> Reply:
         raise for_code(exc.code, str(exc)) from None
     loaded = await call.services.store.load(created.match_id)
     assert loaded is not None
-    return Reply({"matchId": created.match_id, "hostToken": created.host_token, "match": match_json(loaded, None)},
-                 201, {"Location": location(created.match_id)})
+    return Reply({"matchId": created.match_id, "hostToken": created.host_token,
+                  "match": match_json(Reading.of(loaded, None))}, 201, {"Location": location(created.match_id)})
 
 
 async def get_match(call: Call) -> Reply:
     """A match as the caller may see it: a seat token reads as that seat, no token (or the host's) as a
     spectator; any other token is refused."""
     loaded = await load(call)
-    return Reply(match_json(loaded, await call.context.seat_in(loaded)))
+    return Reply(match_json(Reading.of(loaded, await call.context.seat_in(loaded))))
 
 
-STATUS = Param("status", "query", {"enum": ["WAITING", "ACTIVE", "OVER"], "default": "WAITING", "type": "string"},
-               "The matches of this status.")
+STATUS = Param("status", "query", {"enum": [s.name for s in MatchStatus], "default": MatchStatus.WAITING.name,
+                                   "type": "string"}, "The matches of this status.")
 FIRST = Param("first", "query", {"type": "integer", "default": 20},
               f"How many matches (clamped to 1-{MAX_PAGE}).")
 AFTER = Param("after", "query", {"type": "string"}, "The endCursor of the previous page.")
@@ -80,11 +83,11 @@ OPERATIONS = [
     Operation("POST", "/v1/matches", "createMatch", "matches", "Create a match",
               "Create a waiting match; it starts by itself when every seat is taken. The hostToken in the answer "
               "(shown once) lets its holder add bots.", create_match, success=201, response="MatchCreated",
-              body="CreateMatch", example=CREATE_EXAMPLE, write=True, codes=("BAD_OPTIONS", "UNKNOWN_TITLE"),
-              headers=("Location",)),
+              body="CreateMatch", example=CREATE_EXAMPLE, write=True,
+              codes=(Refusal.BAD_OPTIONS, Refusal.UNKNOWN_TITLE), headers=("Location",)),
     Operation("GET", "/v1/matches/{id}", "getMatch", "matches", "Read a match (your view, legal actions)",
               "The match as the caller may see it: with a seat token, that seat's view and legalActions (submit "
               "one to POST /v1/matches/{id}/actions with version as expectedVersion); without a token (or with the "
               "host token), a spectator's view.", get_match, response="Match", params=(PATH_ID,),
-              auth=Auth.OPTIONAL, codes=("MATCH_NOT_FOUND",)),
+              auth=Auth.OPTIONAL, codes=(Refusal.MATCH_NOT_FOUND,)),
 ]

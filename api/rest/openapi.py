@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.rest.problems import CODES, MEDIA_TYPE, TITLES
+from api.rest.problems import MEDIA_TYPE, TITLES, rest_codes
 from api.rest.schemas import COMPONENTS, ref
 from api.rest.table import Auth, Operation
 
@@ -48,7 +48,8 @@ def document(operations: list[Operation]) -> dict[str, Any]:
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer",
                                            "description": "A seat token, or a match's host token."}},
         },
-        "x-problem-codes": {code: {"status": status, "description": text} for code, (status, text) in CODES.items()},
+        "x-problem-codes": {code.value: {"status": code.status, "description": code.description}
+                            for code in rest_codes()},
     }
 
 

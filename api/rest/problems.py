@@ -7,6 +7,8 @@ from typing import Any
 
 from starlette.responses import JSONResponse
 
+from matches.refusals import Refusal, registered
+
 MEDIA_TYPE = "application/problem+json"
 TYPE_BASE = "/v1/docs#problem-"  # a problem's type: a URI reference to its entry in the served docs
 
@@ -25,43 +27,6 @@ TITLES = {
     500: "Internal Server Error",
     503: "Service Unavailable",
 }
-
-# The codes a client may meet, with their status and what they mean: the docs list them, and the OpenAPI
-# document's Problem schema names them.
-CODES: dict[str, tuple[int, str]] = {
-    "MALFORMED_JSON": (400, "The body is not valid JSON (or not UTF-8)."),
-    "JSON_TOO_DEEP": (400, "The body (or a JSON parameter) nests deeper than the service reads."),
-    "BAD_REQUEST": (400, "The body is not a JSON object."),
-    "UNAUTHORIZED": (401, "The bearer token is missing, malformed, or not valid for this match."),
-    "NOT_YOUR_TURN": (403, "Another seat (or the service) owes the decision; nothing changed."),
-    "NOT_FOUND": (404, "No such path."),
-    "MATCH_NOT_FOUND": (404, "No match has this id (or it has expired)."),
-    "SEAT_NOT_FOUND": (404, "The match has no such seat."),
-    "TITLE_NOT_FOUND": (404, "No title has this id."),
-    "METHOD_NOT_ALLOWED": (405, "The path does not take this method (see the Allow header)."),
-    "STALE_VERSION": (409, "The match is no longer at expectedVersion (currentVersion says where it is); read it "
-                           "again and resubmit if still wanted."),
-    "SEAT_TAKEN": (409, "The seat asked for is taken (or every seat is)."),
-    "MATCH_STARTED": (409, "The match has started: its seats can no longer change."),
-    "MATCH_NOT_STARTED": (409, "Seats are still open; the match starts when every seat is taken."),
-    "MATCH_OVER": (409, "The match has ended: it can still be read, but takes no more actions (409, not 410: the "
-                        "match itself is not gone)."),
-    "BODY_TOO_LARGE": (413, "The body is larger than the service accepts."),
-    "UNSUPPORTED_MEDIA_TYPE": (415, "The body must be sent as application/json."),
-    "VALIDATION_FAILED": (422, "The body or a parameter does not match the operation's schema (errors lists where)."),
-    "ILLEGAL_ACTION": (422, "The action is not legal now (the title may give a more precise code, e.g. "
-                            "MALFORMED_ACTION); nothing changed."),
-    "BAD_IDEMPOTENCY_KEY": (422, "The Idempotency-Key header must be 1-128 characters."),
-    "BAD_OPTIONS": (422, "The seat count or an option is not one the title accepts (Title.options)."),
-    "UNKNOWN_TITLE": (422, "No title has this id (createMatch's title)."),
-    "BAD_SEAT": (422, "The seat number is outside the match's seats."),
-    "UNKNOWN_BOT_LEVEL": (422, "The title has no bot of this level (Title.botLevels)."),
-    "RATE_LIMITED": (429, "Too many requests: wait retryAfter seconds (also the Retry-After header)."),
-    "INTERNAL": (500, "An unexpected fault of the service (no details are given)."),
-    "SERVICE_UNAVAILABLE": (503, "The service cannot reach its store; retry after Retry-After seconds (a write's "
-                                 "outcome is unknown: retry it with the same Idempotency-Key, or re-read)."),
-}
-
 
 class Problem(Exception):
     """Raised when a REST request is refused: the HTTP status, a stable code, a message for people, and extra
@@ -86,12 +51,17 @@ class Problem(Exception):
         return JSONResponse(self.body(), status_code=self.status, headers=self.headers, media_type=MEDIA_TYPE)
 
 
-def problem(status: int, code: str, detail: str, **extra: Any) -> Problem:
-    """A problem with extra members given as keywords."""
-    return Problem(status, code, detail, extra)
+def problem(code: Refusal, detail: str, **extra: Any) -> Problem:
+    """A problem with the code's status and extra members given as keywords."""
+    return Problem(code.status, code, detail, extra)
 
 
-def for_code(code: str, detail: str, fallback: int = 422, **extra: Any) -> Problem:
-    """A problem whose status is the code's (a code not listed, e.g. a title's own rules code: fallback)."""
-    status = CODES[code][0] if code in CODES else fallback
-    return Problem(status, code, detail, extra)
+def for_code(code: str, detail: str) -> Problem:
+    """A problem whose status is the code's (a code not registered, e.g. a title's own: 422)."""
+    registered_code = registered(code)
+    return Problem(422 if registered_code is None else registered_code.status, code, detail)
+
+
+def rest_codes() -> list[Refusal]:
+    """The codes the REST surface answers, by status (the docs list them, the Problem schema names them)."""
+    return [code for code in Refusal if code.rest]

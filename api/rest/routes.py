@@ -11,10 +11,11 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from api.rest import actions, docs, matches, openapi, seats, titles
-from api.rest.problems import problem
+from api.rest.problems import Problem, problem
 from api.rest.serve import Endpoint, endpoint
 from api.rest.table import Operation
 from api.services import Services
+from matches.refusals import Refusal
 
 PREFIX = "/v1/"
 
@@ -51,8 +52,8 @@ async def http_error(request: Request, exc: Exception) -> Response:
     if not request.url.path.startswith(PREFIX):
         return PlainTextResponse(exc.detail, status_code=exc.status_code, headers=exc.headers)
     if exc.status_code == 405:
-        refused = problem(405, "METHOD_NOT_ALLOWED", f"{request.method} is not allowed here")
+        refused = problem(Refusal.METHOD_NOT_ALLOWED, f"{request.method} is not allowed here")
         refused.headers.update(exc.headers or {})
     else:
-        refused = problem(exc.status_code, "NOT_FOUND", f"no such path: {request.url.path}")
+        refused = Problem(exc.status_code, Refusal.NOT_FOUND, f"no such path: {request.url.path}")
     return refused.response()

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.rest.problems import CODES
+from api.rest.problems import rest_codes
+from domain.contract import OptionKind
+from matches.lifecycle import EndReason, MatchStatus
 
 INT32 = {"type": "integer", "minimum": -(2**31), "maximum": 2**31 - 1}  # GraphQL's Int
 ANY: dict[str, Any] = {"description": "Any JSON value."}
@@ -79,7 +81,8 @@ REQUESTS: dict[str, dict[str, Any]] = {
 
 OPTION_SPEC = obj({
     "name": {**STR, "description": "The key in the options object."},
-    "kind": {"enum": ["BOOL", "INT", "CHOICE"], "description": "BOOL: true/false; INT: a whole number; CHOICE."},
+    "kind": {"enum": [kind.name for kind in OptionKind],
+             "description": "BOOL: true/false; INT: a whole number; CHOICE."},
     "default": {**ANY, "description": "The value used when the option is left out."},
     "description": STR, "choices": array(STR), "nullable": BOOL,
     "minimum": {"type": ["integer", "null"]}, "maximum": {"type": ["integer", "null"]}, "seats": array(INT),
@@ -100,14 +103,15 @@ MATCH_CLOCK = obj({"initialSeconds": {"type": "number"}, "incrementSeconds": {"t
                    "seats": array(ref("SeatClock"))}, "The match's Fischer clock.")
 SEAT_SCORE = obj({"seat": INT, "total": INT, "parts": array(obj({"key": STR, "value": INT}, "One part."))},
                  "A seat's final score.")
-MATCH_RESULT = obj({"endReason": {"enum": ["FINISHED", "ABANDONED"]}, "reason": STR,
+END_REASONS: list[str | None] = [reason.name for reason in EndReason]
+MATCH_RESULT = obj({"endReason": {"enum": END_REASONS}, "reason": STR,
                     "columns": array(ref("ScoreColumn")), "scores": array(ref("SeatScore")), "winners": array(INT)},
                    "How an over match came out.")
 MATCH = obj({
-    "id": STR, "title": STR, "status": {"enum": ["WAITING", "ACTIVE", "OVER"]},
+    "id": STR, "title": STR, "status": {"enum": [status.name for status in MatchStatus]},
     "version": {**INT, "description": "Rises by one per applied step; send it back as expectedVersion."},
     "seatCount": INT, "options": JSON_OBJECT, "seats": array(ref("SeatInfo")),
-    "clock": nullable(ref("MatchClock")), "endReason": {"enum": ["FINISHED", "ABANDONED", None]},
+    "clock": nullable(ref("MatchClock")), "endReason": {"enum": [*END_REASONS, None]},
     "you": {"type": ["integer", "null"], "description": "The caller's seat, or null for a spectator."},
     "toAct": array(INT, "Seats owing a decision now."),
     "serviceToAct": {**BOOL, "description": "The next step is the service's (a bot seat, a non-player turn)."},
@@ -122,7 +126,7 @@ PROBLEM = {
     "properties": {
         "type": {**STR, "description": "A URI reference to the problem's entry in the docs."},
         "title": STR, "status": INT, "detail": STR,
-        "code": {"type": "string", "examples": sorted(CODES),
+        "code": {"type": "string", "examples": sorted(code.value for code in rest_codes()),
                  "description": "The code GraphQL uses for the same refusal (instead of ILLEGAL_ACTION, a rules "
                                 "error may carry a more precise code, e.g. MALFORMED_ACTION)."},
         "currentVersion": {**INT, "description": "STALE_VERSION: the match's version now."},

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from api.rest.convert import seats_json
+from api.rest.convert import seat_json
 from api.rest.matches import load, location
 from api.rest.problems import for_code, problem
 from api.rest.table import PATH_ID, Auth, Call, Operation, Param, Reply
 from matches.lobby import LobbyError
+from matches.reading import Reading
+from matches.refusals import Refusal
 
 
 def seat_location(match_id: str, seat: int) -> str:
@@ -32,7 +34,7 @@ async def add_bot(call: Call) -> Reply:
     try:
         seated = await call.services.lobby.add_bot(call.params["id"], call.body.get("seat"), level, context.token)
     except LobbyError as exc:
-        if exc.code == "UNAUTHORIZED" and context.presented:
+        if exc.code == Refusal.UNAUTHORIZED and context.presented:
             await context.auth_failed()
         raise for_code(exc.code, str(exc)) from None
     return Reply({"matchId": seated.match_id, "seat": seated.seat, "level": level, "started": seated.started},
@@ -44,8 +46,8 @@ async def get_seat(call: Call) -> Reply:
     loaded = await load(call)
     seat = call.params["seat"]
     if not 0 <= seat < loaded.seat_count:
-        raise problem(404, "SEAT_NOT_FOUND", f"seats of this match are 0-{loaded.seat_count - 1}")
-    return Reply(seats_json(loaded)[seat])
+        raise problem(Refusal.SEAT_NOT_FOUND, f"seats of this match are 0-{loaded.seat_count - 1}")
+    return Reply(seat_json(Reading.of(loaded, None).seats()[seat]))
 
 
 SEAT = Param("seat", "path", {"type": "integer"}, "The seat number.", required=True)
@@ -54,15 +56,17 @@ OPERATIONS = [
               "Take a seat as a person. The token in the answer is the seat's only credential and is shown only "
               "this once: send it as Authorization: Bearer <token>.", join_match, success=201,
               response="SeatJoined", params=(PATH_ID,), body="JoinMatch", example={"name": "ann"}, write=True,
-              codes=("MATCH_NOT_FOUND", "SEAT_TAKEN", "MATCH_STARTED", "BAD_SEAT"), headers=("Location",)),
+              codes=(Refusal.MATCH_NOT_FOUND, Refusal.SEAT_TAKEN, Refusal.MATCH_STARTED, Refusal.BAD_SEAT),
+              headers=("Location",)),
     Operation("POST", "/v1/matches/{id}/bots", "addBot", "seats", "Seat a bot",
               "Seat a bot of one of the title's levels; needs the match's host token (or a seat token) as the "
               "bearer token.", add_bot, success=201, response="BotAdded", params=(PATH_ID,), body="AddBot",
               example={"level": "greedy"}, auth=Auth.REQUIRED, write=True,
-              codes=("MATCH_NOT_FOUND", "SEAT_TAKEN", "MATCH_STARTED", "BAD_SEAT", "UNKNOWN_BOT_LEVEL"),
+              codes=(Refusal.MATCH_NOT_FOUND, Refusal.SEAT_TAKEN, Refusal.MATCH_STARTED, Refusal.BAD_SEAT,
+                     Refusal.UNKNOWN_BOT_LEVEL),
               headers=("Location",)),
     Operation("GET", "/v1/matches/{id}/seats/{seat}", "getSeat", "seats", "Read a seat",
               "Who sits in a seat: taken or not, the name, human or bot, the bot level.", get_seat,
               response="SeatInfo", params=(PATH_ID, SEAT),
-              codes=("MATCH_NOT_FOUND", "SEAT_NOT_FOUND")),
+              codes=(Refusal.MATCH_NOT_FOUND, Refusal.SEAT_NOT_FOUND)),
 ]

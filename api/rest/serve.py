@@ -22,6 +22,7 @@ from api.services import Services
 from api.unavailable import HEADERS as UNAVAILABLE_HEADERS
 from api.unavailable import MESSAGE as UNAVAILABLE_MESSAGE
 from matches import connections, packing
+from matches.refusals import Refusal
 
 log = logging.getLogger("firebreak.api")
 Endpoint = Callable[[Request], Awaitable[Response]]
@@ -51,10 +52,10 @@ def endpoint(operation: Operation, services: Services) -> Endpoint:
         except GraphQLError as error:  # the shared context's refusals (UNAUTHORIZED, RATE_LIMITED)
             return _answer(_from_graphql(error))
         except connections.UNAVAILABLE:
-            return _answer(problem(503, "SERVICE_UNAVAILABLE", UNAVAILABLE_MESSAGE), UNAVAILABLE_HEADERS)
+            return _answer(problem(Refusal.SERVICE_UNAVAILABLE, UNAVAILABLE_MESSAGE), UNAVAILABLE_HEADERS)
         except Exception:  # a fault of ours: logged, never its text to the client
             log.exception("unexpected error in %s %s", operation.method, operation.path)
-            return _answer(problem(500, "INTERNAL", "Internal error."))
+            return _answer(problem(Refusal.INTERNAL, "Internal error."))
         if isinstance(reply, Response):
             return reply
         return CompactJSON(reply.body, status_code=reply.status, headers=reply.headers)
@@ -72,11 +73,11 @@ def _answer(refused: Problem, headers: dict[str, str] | None = None) -> Response
 
 def _from_graphql(error: GraphQLError) -> Problem:
     extensions = error.extensions or {}
-    if extensions.get("code") == "RATE_LIMITED":
+    if extensions.get("code") == Refusal.RATE_LIMITED:
         retry = float(extensions["retryAfter"])
-        return Problem(429, "RATE_LIMITED", error.message, {"retryAfter": retry},
+        return Problem(Refusal.RATE_LIMITED.status, Refusal.RATE_LIMITED, error.message, {"retryAfter": retry},
                        {"Retry-After": retry_after_header(retry)})
-    return Problem(401, str(extensions.get("code", "UNAUTHORIZED")), error.message)
+    return Problem(Refusal.UNAUTHORIZED.status, str(extensions.get("code", Refusal.UNAUTHORIZED)), error.message)
 
 
 async def _limits(operation: Operation, context: Context) -> None:
@@ -110,7 +111,7 @@ def _params(operation: Operation, request: Request) -> dict[str, Any]:
             problems.append({"pointer": f"#/{param.where}/{param.name}", "detail": why})
         out[param.name] = value
     if problems:
-        raise problem(422, "VALIDATION_FAILED", "a parameter is not acceptable", errors=problems)
+        raise problem(Refusal.VALIDATION_FAILED, "a parameter is not acceptable", errors=problems)
     return out
 
 
@@ -129,20 +130,20 @@ def _body(operation: Operation, request: Request, raw: bytes) -> dict[str, Any]:
         return {}
     content_type = request.headers.get("content-type", "").lower()
     if "application/json" not in content_type:
-        raise problem(415, "UNSUPPORTED_MEDIA_TYPE", "the request body must be application/json")
+        raise problem(Refusal.UNSUPPORTED_MEDIA_TYPE, "the request body must be application/json")
     try:
         value = json.loads(raw)
     except RecursionError:  # the guard refuses deep JSON first; this is the last line
-        raise problem(400, "JSON_TOO_DEEP", "JSON nested too deep") from None
+        raise problem(Refusal.JSON_TOO_DEEP, "JSON nested too deep") from None
     except UnicodeDecodeError:
-        raise problem(400, "MALFORMED_JSON", "not valid UTF-8") from None
+        raise problem(Refusal.MALFORMED_JSON, "not valid UTF-8") from None
     except ValueError as exc:
-        raise problem(400, "MALFORMED_JSON", f"not valid JSON: {exc}") from None
+        raise problem(Refusal.MALFORMED_JSON, f"not valid JSON: {exc}") from None
     if not isinstance(value, dict):
-        raise problem(400, "BAD_REQUEST", "the request body must be a JSON object")
+        raise problem(Refusal.BAD_REQUEST, "the request body must be a JSON object")
     found = errors(value, COMPONENTS[operation.body], COMPONENTS)
     if found:
-        raise problem(422, "VALIDATION_FAILED", "the request body does not match its schema "
+        raise problem(Refusal.VALIDATION_FAILED, "the request body does not match its schema "
                                                 f"({operation.body}): {found[0]['pointer']} {found[0]['detail']}",
                       errors=found)
     return value

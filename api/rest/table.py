@@ -12,8 +12,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from api.context import Context
-from api.rest.problems import CODES
 from api.services import Services
+from matches.refusals import Refusal
 
 
 class Auth(StrEnum):
@@ -78,24 +78,24 @@ class Operation:
     auth: Auth = Auth.NONE
     write: bool = False               # charged to the mutation rate limits
     store: bool = True                # reads or writes Redis (so may answer 503)
-    codes: tuple[str, ...] = ()       # the problem codes particular to this operation
+    codes: tuple[Refusal, ...] = ()   # the problem codes particular to this operation
     headers: tuple[str, ...] = ()     # response headers of the success answer (Location)
 
     def refusals(self) -> dict[int, list[str]]:
         """Every problem code the operation may answer, its own and the common ones, by status."""
-        codes = ["RATE_LIMITED", *self.codes]
+        codes = [Refusal.RATE_LIMITED, *self.codes]
         if self.body:
-            codes += ["MALFORMED_JSON", "JSON_TOO_DEEP", "BAD_REQUEST", "BODY_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE",
-                      "VALIDATION_FAILED"]
+            codes += [Refusal.MALFORMED_JSON, Refusal.JSON_TOO_DEEP, Refusal.BAD_REQUEST, Refusal.BODY_TOO_LARGE,
+                      Refusal.UNSUPPORTED_MEDIA_TYPE, Refusal.VALIDATION_FAILED]
         if any(p.where != "path" or p.schema.get("type") != "string" for p in self.params):
-            codes.append("VALIDATION_FAILED")
+            codes.append(Refusal.VALIDATION_FAILED)
         if self.auth is not Auth.NONE:
-            codes.append("UNAUTHORIZED")
+            codes.append(Refusal.UNAUTHORIZED)
         if self.store:
-            codes.append("SERVICE_UNAVAILABLE")
+            codes.append(Refusal.SERVICE_UNAVAILABLE)
         out: dict[int, list[str]] = {}
         for code in dict.fromkeys(codes):
-            out.setdefault(CODES[code][0], []).append(code)
+            out.setdefault(code.status, []).append(code.value)
         return dict(sorted(out.items()))
 
 

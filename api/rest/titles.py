@@ -7,6 +7,7 @@ from api.rest.problems import problem
 from api.rest.table import Call, Operation, Param, Reply
 from domain import titles
 from domain.errors import UnknownTitle
+from matches.refusals import Refusal
 
 
 async def list_titles(_: Call) -> Reply:
@@ -19,7 +20,7 @@ async def get_title(call: Call) -> Reply:
     try:
         title = titles.get(call.params["id"])
     except UnknownTitle:
-        raise problem(404, "TITLE_NOT_FOUND", f"no title {call.params['id']!r}") from None
+        raise problem(Refusal.TITLE_NOT_FOUND, f"no title {call.params['id']!r}") from None
     return Reply(title_json(title, detail=True))
 
 
@@ -33,5 +34,5 @@ OPERATIONS = [
               "A title as in the list, plus the JSON Schemas (2020-12) of its view, actions, events and result, "
               "and the static board data its client draws.", get_title,
               response="TitleDetail", params=(Param("id", "path", {"type": "string"}, "The title id.", True),),
-              store=False, codes=("TITLE_NOT_FOUND",)),
+              store=False, codes=(Refusal.TITLE_NOT_FOUND,)),
 ]

@@ -23,6 +23,7 @@ from api.schema.play import PlayMutation, PlayQuery
 from api.schema.subscription import Subscription
 from api.unavailable import StoreUnavailable, is_unavailable
 from matches import connections
+from matches.refusals import Refusal
 
 log = logging.getLogger("firebreak.api")
 
@@ -81,7 +82,7 @@ class SubscriptionsOverWebSocket(SchemaExtension):
                 getattr(context.context, "request", None), Request):
             context.result = ExecutionResult(data=None, errors=[GraphQLError(
                 "subscriptions are served over WebSocket (graphql-transport-ws) at /graphql",
-                extensions={"code": "SUBSCRIPTION_NEEDS_WEBSOCKET"})])
+                extensions={"code": Refusal.SUBSCRIPTION_NEEDS_WEBSOCKET.value})])
         yield
 
 

@@ -24,6 +24,8 @@ from graphql import (
     SelectionSetNode,
 )
 
+from matches.refusals import Refusal
+
 MAX_DEPTH = 8             # nesting of fields below the root fields (introspection fields (__*) excluded)
 MAX_NESTING = 32          # nesting of any fields, introspection included
 MAX_ALIASES = 20
@@ -34,7 +36,7 @@ MAX_MERGES = 5000         # pairs of same-named fields in one selection set, com
 class _Refused(Exception):
     """Raised inside the walk when a limit is passed (the walk stops there)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: Refusal, message: str) -> None:
         super().__init__(message)
         self.code = code
 
@@ -55,7 +57,7 @@ class _Walk:
         for fields in groups.values():
             self.merges += len(fields) * (len(fields) - 1) // 2
             if self.merges > MAX_MERGES:
-                raise _Refused("QUERY_TOO_COMPLEX", f"the query repeats field names too often: more than "
+                raise _Refused(Refusal.QUERY_TOO_COMPLEX, f"the query repeats field names too often: more than "
                                                     f"{MAX_MERGES} pairs of fields to merge")
             children = [f.selection_set for f in fields if f.selection_set is not None]
             if not children:
@@ -63,9 +65,11 @@ class _Walk:
             introspection = fields[0].name.value.startswith("__")
             deeper = depth if depth < 0 or introspection else depth + 1
             if deeper > MAX_DEPTH:
-                raise _Refused("QUERY_TOO_DEEP", f"'{self.operation}' exceeds maximum operation depth of {MAX_DEPTH}")
+                raise _Refused(Refusal.QUERY_TOO_DEEP,
+                               f"'{self.operation}' exceeds maximum operation depth of {MAX_DEPTH}")
             if nesting + 1 > MAX_NESTING:
-                raise _Refused("QUERY_TOO_DEEP", f"'{self.operation}' nests fields deeper than {MAX_NESTING} levels")
+                raise _Refused(Refusal.QUERY_TOO_DEEP,
+                               f"'{self.operation}' nests fields deeper than {MAX_NESTING} levels")
             # below an introspection field, depth is no longer counted (-1), as strawberry's limiter did
             self.walk(children, -1 if introspection else deeper, nesting + 1)
 
@@ -75,13 +79,13 @@ class _Walk:
             for selection in selection_set.selections:
                 self.selections += 1
                 if self.selections > MAX_SELECTIONS:
-                    raise _Refused("QUERY_TOO_COMPLEX", f"the query expands to more than {MAX_SELECTIONS} "
+                    raise _Refused(Refusal.QUERY_TOO_COMPLEX, f"the query expands to more than {MAX_SELECTIONS} "
                                                         "selections (fragments counted where they are spread)")
                 if isinstance(selection, FieldNode):
                     if selection.alias is not None and self.count_aliases:
                         self.aliases += 1
                         if self.aliases > MAX_ALIASES:
-                            raise _Refused("TOO_MANY_ALIASES", f"too many aliases: at most {MAX_ALIASES}")
+                            raise _Refused(Refusal.TOO_MANY_ALIASES, f"too many aliases: at most {MAX_ALIASES}")
                     key = (selection.alias or selection.name).value
                     groups.setdefault(key, []).append(selection)
                 elif isinstance(selection, InlineFragmentNode):
@@ -112,5 +116,5 @@ def problems(document: DocumentNode) -> list[GraphQLError]:
             walk.operation = f"fragment {fragment.name.value}"
             walk.walk([fragment.selection_set], -1, 0)
     except _Refused as refused:
-        return [GraphQLError(str(refused), extensions={"code": refused.code})]
+        return [GraphQLError(str(refused), extensions={"code": refused.code.value})]
     return []

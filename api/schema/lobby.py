@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, cast
 
 import strawberry
 
+from api.bounds import MAX_PAGE
 from api.context import Info
 from api.schema.match import Match
+from api.schema.problems import InvalidInput, MatchNotFound, MatchStarted, SeatTaken, Unauthorized, problem_type
 from api.schema.title import Title
-from api.schema.types import JSON, InvalidInput, MatchNotFound, MatchStarted, MatchStatus, SeatTaken, Unauthorized
+from api.schema.types import JSON, MatchStatus
 from domain import titles
+from matches import lifecycle
 from matches.lobby import LobbyError
-
-MAX_PAGE = 100
+from matches.refusals import Refusal
 
 
 @strawberry.type
@@ -108,17 +110,10 @@ AddBotResult = Annotated[
     strawberry.union("AddBotResult", description="The bot seated, or why not."),
 ]
 
-_PROBLEMS: dict[str, type[MatchNotFound] | type[SeatTaken] | type[MatchStarted] | type[Unauthorized]] = {
-    "MATCH_NOT_FOUND": MatchNotFound,
-    "SEAT_TAKEN": SeatTaken,
-    "MATCH_STARTED": MatchStarted,
-    "UNAUTHORIZED": Unauthorized,
-}
-
 
 def _problem(exc: LobbyError) -> MatchNotFound | SeatTaken | MatchStarted | Unauthorized | InvalidInput:
-    kind = _PROBLEMS.get(exc.code, InvalidInput)
-    return kind(code=exc.code, message=str(exc))
+    problem = problem_type(exc.code)(code=exc.code, message=str(exc))
+    return cast(MatchNotFound | SeatTaken | MatchStarted | Unauthorized | InvalidInput, problem)
 
 
 @strawberry.type
@@ -142,7 +137,8 @@ class LobbyQuery:
         seats' (else as a spectator): a token belongs to one match, so a listing never refuses one."""
         store = info.context.services.store
         first = max(1, min(first, MAX_PAGE))
-        ids, more, cursor = await store.list_ids(str(status.value), first, after)
+        listed = lifecycle.MatchStatus[status.name]
+        ids, more, cursor = await store.list_ids(listed, first, after)
         items, gone = [], []
         for match_id in ids:
             loaded = await store.load(match_id)
@@ -150,7 +146,7 @@ class LobbyQuery:
                 gone.append(match_id)
             else:
                 items.append(Match.of(loaded, info.context.token))
-        await store.prune_lobby(str(status.value), gone)
+        await store.prune_lobby(listed, gone)
         return MatchPage(items=items, end_cursor=cursor, has_next_page=more)
 
 
@@ -165,7 +161,7 @@ class LobbyMutation:
         """Create a waiting match; it starts by itself when every seat is taken."""
         options = input.options
         if options is not None and not isinstance(options, dict):
-            return InvalidInput(code="BAD_OPTIONS", message="options must be a JSON object")
+            return InvalidInput(code=Refusal.BAD_OPTIONS, message="options must be a JSON object")
         services = info.context.services
         try:
             clock = None if input.clock is None else (input.clock.initial_seconds, input.clock.increment_seconds)
@@ -200,7 +196,7 @@ class LobbyMutation:
             seated = await info.context.services.lobby.add_bot(str(input.match_id), input.seat, input.level,
                                                                info.context.token)
         except LobbyError as exc:
-            if exc.code == "UNAUTHORIZED" and info.context.presented:
+            if exc.code == Refusal.UNAUTHORIZED and info.context.presented:
                 await info.context.auth_failed()
             return _problem(exc)
         return BotAdded(match_id=strawberry.ID(seated.match_id), seat=seated.seat, level=input.level,

@@ -2,28 +2,20 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from enum import Enum
-from typing import Annotated, Any, TypeVar
+from typing import Annotated
 
 import strawberry
 
+from api.bounds import MAX_EVENTS_PAGE
 from api.context import Info
 from api.schema.title import ScoreColumn, score_columns
 from api.schema.types import JSON, MatchStatus
 from api.snapshots import ViewTrail
-from domain.contract import Match as EngineMatch
-from domain.contract import Result
 from domain.events import visible_to
-from matches.duties import humans
-from matches.pipeline import engine
-from matches.results import final_result
-from matches.scheduler import automated_next
+from matches import lifecycle
+from matches.reading import ClockReading, FinalResult, Reading
 from matches.store import Loaded
-
-MAX_EVENTS_PAGE = 500
-T = TypeVar("T")
 
 
 @strawberry.type
@@ -41,8 +33,10 @@ class SeatInfo:
 class EndReason(Enum):
     """Why a match is over."""
 
-    FINISHED = strawberry.enum_value("finished", description="Played to its end by the rules.")
-    ABANDONED = strawberry.enum_value("abandoned", description="Ended by the service: no person acted for too long.")
+    # matches.lifecycle.EndReason member for member (same names, same values)
+    FINISHED = strawberry.enum_value(lifecycle.EndReason.FINISHED.value, description="Played to its end by the rules.")
+    ABANDONED = strawberry.enum_value(lifecycle.EndReason.ABANDONED.value,
+                                      description="Ended by the service: no person acted for too long.")
 
 
 @strawberry.type(description="One named part of a seat's score.")
@@ -74,10 +68,10 @@ class MatchResult:
         description="The winning seats: several on a true tie, [] for an abandoned match.")
 
     @classmethod
-    def of(cls, loaded: Loaded, result: Result) -> MatchResult:
-        """The GraphQL form of a stored match's result."""
-        title_id = loaded.meta["title"]
-        return cls(end_reason=EndReason(loaded.end_reason), reason=result.reason, columns=score_columns(title_id),
+    def of(cls, result: FinalResult) -> MatchResult:
+        """The GraphQL form of a read match's result."""
+        return cls(end_reason=EndReason[result.end_reason.name], reason=result.reason,
+                   columns=score_columns(result.columns),
                    scores=[SeatScore(seat=s.seat, total=s.total,
                                      parts=[ScorePart(key=k, value=v) for k, v in s.parts.items()])
                            for s in result.scores],
@@ -103,6 +97,13 @@ class MatchClock:
     increment_seconds: float = strawberry.field(description="Seconds added each time a seat's owner acts.")
     seats: list[SeatClock] = strawberry.field(description="Every seat's clock.")
 
+    @classmethod
+    def of(cls, clock: ClockReading) -> MatchClock:
+        """The GraphQL form of a read clock."""
+        return cls(initial_seconds=clock.initial_seconds, increment_seconds=clock.increment_seconds,
+                   seats=[SeatClock(seat=s.seat, seconds_left=s.seconds_left, running=s.running,
+                                    taken_over=s.taken_over) for s in clock.seats])
+
 
 @strawberry.type
 class MatchEvent:
@@ -123,8 +124,8 @@ class MatchEvent:
         loaded = await snapshots.at(self.match_id, self.version)
         if loaded is None:
             return None
-        return Match(loaded=loaded, viewer=self.viewer, cache=snapshots.seat_cache(loaded.id, loaded.version,
-                                                                                  self.viewer))
+        memo = snapshots.seat_cache(loaded.id, loaded.version, self.viewer)
+        return Match(read=Reading.of(loaded, self.viewer, memo))
 
     @strawberry.field
     async def match(self, info: Info) -> Match | None:
@@ -146,132 +147,92 @@ class MatchEvent:
         current = await self._current(info)
         if current is None:
             return None
-        return self.trail.advance(self.version, current.viewer_view(), current.cache)
+        return self.trail.advance(self.version, current.read.view(), current.read.memo)
 
 
 @strawberry.type
 class Match:
     """A match as the caller may see it."""
 
-    loaded: strawberry.Private[Loaded]
-    viewer: strawberry.Private[int | None]
-    cache: strawberry.Private[dict[str, Any]]
+    read: strawberry.Private[Reading]
 
     @classmethod
     def of(cls, loaded: Loaded, token: str | None) -> Match:
         """Wrap a loaded match for the holder of a token (or a spectator)."""
-        return cls(loaded=loaded, viewer=loaded.seat_of(token), cache={})
-
-    def _memo(self, name: str, compute: Callable[[], T]) -> T:
-        """A value computed once per wrapper (and per step and seat when subscribers share the cache)."""
-        if name not in self.cache:
-            self.cache[name] = compute()
-        value: T = self.cache[name]
-        return value
-
-    def _engine(self) -> EngineMatch:
-        if "engine" not in self.cache:
-            self.cache["engine"] = engine(self.loaded)
-        match: EngineMatch = self.cache["engine"]
-        return match
+        return cls(read=Reading.of(loaded, loaded.seat_of(token)))
 
     @strawberry.field
     def id(self) -> strawberry.ID:
         """The match id."""
-        return strawberry.ID(self.loaded.id)
+        return strawberry.ID(self.read.id)
 
     @strawberry.field
     def title(self) -> str:
         """The title id (one of titles' ids)."""
-        return self.loaded.meta["title"]
+        return self.read.title
 
     @strawberry.field
     def status(self) -> MatchStatus:
         """waiting (seats open), active, over."""
-        return MatchStatus(self.loaded.status)
+        return MatchStatus[self.read.status.name]
 
     @strawberry.field
     def version(self) -> int:
         """Rises by one per applied step; send it back as act's expectedVersion."""
-        return self.loaded.version
+        return self.read.version
 
     @strawberry.field
     def seat_count(self) -> int:
         """How many seats the match has."""
-        return self.loaded.seat_count
+        return self.read.seat_count
 
     @strawberry.field
     def options(self) -> JSON:
         """The options the match was created with (defaults filled in)."""
-        return self.loaded.meta_options()
+        return self.read.options()
 
     @strawberry.field
     def seats(self) -> list[SeatInfo]:
         """Every seat, taken or not."""
-        out = []
-        for seat in range(self.loaded.seat_count):
-            record = self.loaded.seats.get(seat)
-            if record is None:
-                out.append(SeatInfo(seat=seat, taken=False, name=None, kind=None, level=None))
-            else:
-                out.append(SeatInfo(seat=seat, taken=True, name=record["name"], kind=record["kind"],
-                                    level=record.get("level")))
-        return out
+        return [SeatInfo(seat=s.seat, taken=s.taken, name=s.name, kind=s.kind, level=s.level)
+                for s in self.read.seats()]
 
     @strawberry.field
     def clock(self) -> MatchClock | None:
         """The turn clock (null for a match created without one)."""
-        timing = self.loaded.timing()
-        clock = timing.clock
-        if clock is None:
-            return None
-        running: list[int] = []
-        if self.loaded.status == "active" and not automated_next(self._engine(), self.loaded.seats):
-            running = clock.running(self._engine().to_act(), humans(self.loaded.seats))
-        elapsed = max(0.0, time.time() - timing.at)
-        return MatchClock(initial_seconds=clock.initial, increment_seconds=clock.increment, seats=[
-            SeatClock(seat=seat, seconds_left=clock.left_after(seat, running, elapsed), running=seat in running,
-                      taken_over=seat in clock.taken_over) for seat in range(len(clock.left))])
+        clock = self.read.clock()
+        return None if clock is None else MatchClock.of(clock)
 
     @strawberry.field
     def end_reason(self) -> EndReason | None:
         """Why the match is over (null until it is): played to its end, or abandoned."""
-        reason = self.loaded.end_reason
-        return None if reason is None else EndReason(reason)
+        reason = self.read.end_reason
+        return None if reason is None else EndReason[reason.name]
 
     @strawberry.field
     def you(self) -> int | None:
         """The caller's seat (from the bearer token), or null for a spectator."""
-        return self.viewer
+        return self.read.you
 
     @strawberry.field
     def to_act(self) -> list[int]:
         """Seats owing a decision now, a bot's seat too (see serviceToAct); [] in a non-player step or once over."""
-        if self.loaded.status != "active":
-            return []
-        return self._memo("toAct", lambda: self._engine().to_act())
+        return self.read.to_act()
 
     @strawberry.field
     def service_to_act(self) -> bool:
         """True while the next step is the service's (a bot seat or a 2-player non-player turn)."""
-        return self.loaded.status == "active" and automated_next(self._engine(), self.loaded.seats)
-
-    def viewer_view(self) -> dict[str, Any]:
-        """The caller's view, computed once per wrapper (per step and seat when subscribers share the cache)."""
-        return self._memo("view", lambda: self._engine().view(self.viewer))
+        return self.read.service_to_act()
 
     @strawberry.field
     def view(self) -> JSON:
         """The caller's view of the game (a spectator's without a seat token)."""
-        return self.viewer_view()
+        return self.read.view()
 
     @strawberry.field
     def legal_actions(self) -> list[JSON]:
         """The caller's legal actions now; submit any of them to act as is."""
-        viewer = self.viewer
-        if viewer is None or self.loaded.status != "active":
-            return []
-        return self._memo("legalActions", lambda: self._engine().legal_actions(viewer))
+        return self.read.legal_actions()
 
     @strawberry.field
     async def events(
@@ -281,13 +242,11 @@ class Match:
     ) -> list[MatchEvent]:
         """Steps after a version, redacted for the caller (at most 500 a page)."""
         limit = max(1, min(limit, MAX_EVENTS_PAGE))
-        rows = await info.context.services.store.events_after(self.loaded.id, max(0, after_version), limit)
-        return [MatchEvent(version=v, events=visible_to(events, self.viewer)) for v, events in rows]
+        rows = await info.context.services.store.events_after(self.read.id, max(0, after_version), limit)
+        return [MatchEvent(version=v, events=visible_to(events, self.read.you)) for v, events in rows]
 
     @strawberry.field
     def result(self) -> MatchResult | None:
         """Scores, winners and why it ended once the match is over, else null."""
-        if self.loaded.status != "over":
-            return None
-        result = final_result(self.loaded, self._engine())
-        return None if result is None else MatchResult.of(self.loaded, result)
+        result = self.read.result()
+        return None if result is None else MatchResult.of(result)

@@ -2,18 +2,28 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, cast
 
 import strawberry
 
+from api.bounds import MAX_IDEMPOTENCY_KEY
 from api.context import Info
 from api.schema.match import Match
-from api.schema.types import JSON, MatchNotFound, Problem, Unauthorized
-from matches import outcomes as o
-from matches.outcomes import ActOutcome
+from api.schema.problems import (
+    IllegalAction,
+    MatchNotFound,
+    MatchNotStarted,
+    MatchOver,
+    NotYourTurn,
+    StaleVersion,
+    Unauthorized,
+    problem_type,
+)
+from api.schema.types import JSON
+from matches.outcomes import ActOutcome, OutcomeKind
+from matches.reading import Reading
+from matches.refusals import Refusal
 from matches.store import Loaded
-
-MAX_IDEMPOTENCY_KEY = 128
 
 
 @strawberry.input
@@ -45,39 +55,6 @@ class ActionAccepted:
         return None if loaded is None else Match.of(loaded, self.token)
 
 
-@strawberry.type
-class IllegalAction(Problem):
-    """The action is malformed or not legal now; nothing changed."""
-
-    version: int | None = strawberry.field(description="The match's current version.")
-
-
-@strawberry.type
-class NotYourTurn(Problem):
-    """Another seat (or the service) owes the decision; nothing changed."""
-
-    version: int | None = strawberry.field(description="The match's current version.")
-
-
-@strawberry.type
-class StaleVersion(Problem):
-    """The match is no longer at expectedVersion; read it again and resubmit if still wanted."""
-
-    current_version: int = strawberry.field(description="The version the match is at now.")
-
-
-@strawberry.type
-class MatchOver(Problem):
-    """The match has ended."""
-
-    version: int | None = strawberry.field(description="The match's final version.")
-
-
-@strawberry.type
-class MatchNotStarted(Problem):
-    """Seats are still open; the match starts when every seat is taken."""
-
-
 ActResult = Annotated[
     ActionAccepted | IllegalAction | NotYourTurn | StaleVersion | MatchNotFound | Unauthorized | MatchOver
     | MatchNotStarted,
@@ -86,26 +63,17 @@ ActResult = Annotated[
 
 
 def _result(match_id: str, outcome: ActOutcome, after: Loaded | None, token: str | None) -> ActResult:
-    message = outcome.message or ""
-    match outcome.kind:
-        case o.ACCEPTED:
-            assert outcome.version is not None
-            return ActionAccepted(version=outcome.version, events=outcome.events, match_id=match_id, after=after,
-                                  token=token)
-        case o.ILLEGAL:
-            return IllegalAction(code=outcome.code or "ILLEGAL_ACTION", message=message, version=outcome.version)
-        case o.NOT_YOUR_TURN:
-            return NotYourTurn(code="NOT_YOUR_TURN", message=message, version=outcome.version)
-        case o.STALE:
-            return StaleVersion(code="STALE_VERSION", message=message, current_version=outcome.version or 0)
-        case o.NOT_FOUND:
-            return MatchNotFound(code="MATCH_NOT_FOUND", message=message)
-        case o.UNAUTHORIZED:
-            return Unauthorized(code="UNAUTHORIZED", message=message)
-        case o.OVER:
-            return MatchOver(code="MATCH_OVER", message=message, version=outcome.version)
-        case _:
-            return MatchNotStarted(code="MATCH_NOT_STARTED", message=message)
+    if outcome.kind is OutcomeKind.ACCEPTED:
+        assert outcome.version is not None
+        return ActionAccepted(version=outcome.version, events=outcome.events, match_id=match_id, after=after,
+                              token=token)
+    kind = problem_type(outcome.refusal)
+    code, message = outcome.answer_code, outcome.message or ""
+    if issubclass(kind, StaleVersion):
+        return StaleVersion(code=code, message=message, current_version=outcome.version or 0)
+    if issubclass(kind, IllegalAction | NotYourTurn | MatchOver):
+        return kind(code=code, message=message, version=outcome.version)
+    return cast(MatchNotFound | Unauthorized | MatchNotStarted, kind(code=code, message=message))
 
 
 @strawberry.type
@@ -120,7 +88,7 @@ class PlayQuery:
         loaded = await info.context.services.store.load(str(id))
         if loaded is None:
             return None
-        return Match(loaded=loaded, viewer=await info.context.seat_in(loaded), cache={})
+        return Match(read=Reading.of(loaded, await info.context.seat_in(loaded)))
 
 
 @strawberry.type
@@ -134,12 +102,12 @@ class PlayMutation:
         """Submit the caller's action; every expected failure is a member of the result union."""
         key = input.idempotency_key
         if key is not None and not 0 < len(key) <= MAX_IDEMPOTENCY_KEY:
-            return IllegalAction(code="BAD_IDEMPOTENCY_KEY",
+            return IllegalAction(code=Refusal.BAD_IDEMPOTENCY_KEY,
                                  message=f"idempotencyKey must be 1-{MAX_IDEMPOTENCY_KEY} characters", version=None)
         info.context.check_not_blocked()
         outcome, after = await info.context.services.pipeline.act(
             str(input.match_id), info.context.token, input.action, input.expected_version, key)
         info.context.services.metrics.act(outcome.kind)
-        if outcome.kind == o.UNAUTHORIZED and info.context.presented:
+        if outcome.kind is OutcomeKind.UNAUTHORIZED and info.context.presented:
             await info.context.auth_failed()
         return _result(str(input.match_id), outcome, after, info.context.token)

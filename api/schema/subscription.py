@@ -12,6 +12,8 @@ from api.context import Info
 from api.schema.match import MatchEvent
 from api.snapshots import ViewTrail
 from domain.events import visible_to
+from matches.lifecycle import MatchStatus
+from matches.refusals import Refusal
 
 BLOCK_MS = 10_000
 
@@ -35,7 +37,7 @@ class Subscription:
         fanout = info.context.services.fanout
         loaded = await store.load(str(match_id))
         if loaded is None:
-            raise GraphQLError(f"no match {str(match_id)!r}", extensions={"code": "MATCH_NOT_FOUND"})
+            raise GraphQLError(f"no match {str(match_id)!r}", extensions={"code": Refusal.MATCH_NOT_FOUND.value})
         seat = await info.context.seat_in(loaded)
         after = max(0, after_version)
         rows = await store.events_after(loaded.id, after)
@@ -45,7 +47,7 @@ class Subscription:
                 yield MatchEvent(version=version, events=visible_to(events, seat), match_id=loaded.id, viewer=seat,
                                  latest=version == rows[-1][0], trail=trail)
                 after = version
-            if loaded.status == "over" and after >= loaded.version:
+            if loaded.status is MatchStatus.OVER and after >= loaded.version:
                 return
             # this process's one reader of the match brings the next steps (no connection held per subscriber)
             step = await fanout.next(loaded.id, after, BLOCK_MS / 1000)

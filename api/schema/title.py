@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import Enum
 
 import strawberry
@@ -61,10 +62,9 @@ class BotLevel:
     description: str = strawberry.field(description="How the bot plays.")
 
 
-def score_columns(title_id: str) -> list[ScoreColumn]:
-    """The title's score columns as GraphQL values."""
-    return [ScoreColumn(key=c.key, label=c.label, description=c.description)
-            for c in titles.get(title_id).score_columns()]
+def score_columns(columns: Iterable[contract.ScoreColumn]) -> list[ScoreColumn]:
+    """A title's score columns as GraphQL values."""
+    return [ScoreColumn(key=c.key, label=c.label, description=c.description) for c in columns]
 
 
 @strawberry.type(description="JSON Schemas (2020-12) of a title's dynamic parts, to validate or generate code from "
@@ -88,7 +88,7 @@ def _options(root: Title) -> list[OptionSpec]:
 
 
 def _score_columns(root: Title) -> list[ScoreColumn]:
-    return score_columns(root.id)
+    return score_columns(titles.get(root.id).score_columns())
 
 
 def _bot_levels(root: Title) -> list[BotLevel]:

@@ -16,9 +16,9 @@ from redis import Redis
 
 from domain import titles
 from domain.contract import Action, BotLevel, Budget, Event, Match
-from matches import outcomes as o
 from matches.config import Settings
 from matches.lobby import Lobby
+from matches.outcomes import OutcomeKind
 from matches.pipeline import Pipeline
 from tests.service import support as h
 from tests.titles.tictactoe import TicTacToeMatch, TicTacToeTitle
@@ -111,7 +111,7 @@ def _play(settings: Settings, level: str) -> tuple[str, list[str], int]:
             if 0 in match.to_act():
                 outcome, after = await pipeline.act(created.match_id, token, match.legal_actions(0)[0],
                                                     loaded.version)
-                assert outcome.kind == o.ACCEPTED and after is not None, outcome
+                assert outcome.kind is OutcomeKind.ACCEPTED and after is not None, outcome
                 human_version = after.version
             else:
                 outcomes.append(await pipeline.advance(created.match_id, loaded.version, 1000))

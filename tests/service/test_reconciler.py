@@ -21,10 +21,10 @@ from rq.job import Job, JobStatus
 from rq.registry import StartedJobRegistry
 
 from matches import keys
-from matches import outcomes as o
 from matches.config import Settings
 from matches.embedded import EmbeddedRedis
 from matches.lobby import Lobby
+from matches.outcomes import OutcomeKind
 from matches.pipeline import Pipeline, engine
 from matches.reconciler import Reconciler
 from matches.scheduler import Scheduler, job_id
@@ -197,11 +197,12 @@ def test_a_crash_between_an_act_and_the_enqueue(redis_url: str, redis: Redis, tm
                 outcome, _after = h.run(svc.settings, act, CrashBeforeEnqueue)
             except Crash:
                 break  # committed, the bot's job never enqueued
-            assert outcome.kind == o.ACCEPTED
+            assert outcome.kind is OutcomeKind.ACCEPTED
         crashed_at = time.monotonic()
         assert version_of(redis, s.match_id) == ("active", version + 1)
         retried, _ = h.run(svc.settings, act)
-        assert retried.kind == o.ACCEPTED and retried.version == version + 1, "the retry is answered from the record"
+        assert retried.kind is OutcomeKind.ACCEPTED and retried.version == version + 1, \
+            "the retry is answered from the record"
         assert redis.get(keys.job_guard(s.match_id, version + 1)) is None, "the retry enqueued a job"
         wait_until_moved(redis, [(s.match_id, version + 1)], crashed_at)
         h.check_replay(redis, s)

@@ -1,0 +1,167 @@
+"""The read model: one match as one viewer (a seat, or a spectator) may see it, built once per read from a loaded
+match; both API surfaces render it.
+
+What needs the engine (toAct, the view, legal actions, the clock's running seats, the result) is computed when
+first asked for and kept in `memo`: a surface selecting only the version builds no engine, and subscribers who
+see the same step from the same seat share one memo (api.snapshots), so a view is computed once per (step, seat).
+The engine itself is built at most once per loaded match (matches.pipeline.engine).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from domain import titles
+from domain.contract import Match, Result, ScoreColumn, SeatScore
+from matches.duties import humans
+from matches.lifecycle import EndReason, MatchStatus, SeatKind
+from matches.pipeline import engine
+from matches.scheduler import automated_next
+from matches.store import Loaded
+
+T = TypeVar("T")
+
+ABANDONED = Result(scores=(), winners=(), reason="abandoned: no person acted for too long, so the service ended it")
+
+
+@dataclass(frozen=True)
+class SeatReading:
+    """Who sits in a seat (never their token): nothing but the seat number while it is open."""
+
+    seat: int
+    taken: bool
+    name: str | None = None
+    kind: SeatKind | None = None
+    level: str | None = None
+
+
+@dataclass(frozen=True)
+class SeatClock:
+    """One seat's turn clock as of the read."""
+
+    seat: int
+    seconds_left: float
+    running: bool  # the seat owes a decision and its time is counting down
+    taken_over: bool  # its time ran out: the service's bot plays it until its owner acts again
+
+
+@dataclass(frozen=True)
+class ClockReading:
+    """The match's Fischer clock as of the read."""
+
+    initial_seconds: float
+    increment_seconds: float
+    seats: tuple[SeatClock, ...]
+
+
+@dataclass(frozen=True)
+class FinalResult:
+    """How an over match came out: why it ended, the title's score columns, every seat's score and the winners
+    (no scores or winners for an abandoned match)."""
+
+    end_reason: EndReason
+    reason: str
+    columns: tuple[ScoreColumn, ...]
+    scores: tuple[SeatScore, ...]
+    winners: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A match as one viewer may see it; `you` is the viewer's seat (None: a spectator)."""
+
+    loaded: Loaded = field(repr=False)
+    id: str
+    title: str
+    status: MatchStatus
+    version: int
+    seat_count: int
+    end_reason: EndReason | None
+    you: int | None
+    memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def of(cls, loaded: Loaded, viewer: int | None, memo: dict[str, Any] | None = None) -> Reading:
+        """Read a loaded match as a seat (None: a spectator); memo: one shared with other reads of the same step
+        by the same seat."""
+        return cls(loaded, loaded.id, loaded.meta["title"], loaded.status, loaded.version, loaded.seat_count,
+                   loaded.end_reason, viewer, {} if memo is None else memo)
+
+    def _memo(self, name: str, compute: Callable[[], T]) -> T:
+        if name not in self.memo:
+            self.memo[name] = compute()
+        value: T = self.memo[name]
+        return value
+
+    def engine(self) -> Match:
+        """The engine's match (built once per loaded match; read only)."""
+        return engine(self.loaded)
+
+    def options(self) -> dict[str, Any]:
+        """The options the match was created with (defaults filled in)."""
+        return self.loaded.meta_options()
+
+    def seats(self) -> list[SeatReading]:
+        """Every seat, taken or not."""
+        out = []
+        for seat in range(self.seat_count):
+            record = self.loaded.seats.get(seat)
+            if record is None:
+                out.append(SeatReading(seat, taken=False))
+            else:
+                out.append(SeatReading(seat, True, record.name, record.kind, record.level))
+        return out
+
+    def clock(self) -> ClockReading | None:
+        """The turn clock as of now (None for a match without one): nobody's runs unless the match is active and
+        a person owes the next decision."""
+        timing = self.loaded.timing()
+        clock = timing.clock
+        if clock is None:
+            return None
+        running = self._memo("running", self._running)
+        elapsed = max(0.0, time.time() - timing.at)
+        return ClockReading(clock.initial, clock.increment, tuple(
+            SeatClock(seat, clock.left_after(seat, running, elapsed), seat in running, seat in clock.taken_over)
+            for seat in range(len(clock.left))))
+
+    def _running(self) -> list[int]:
+        clock = self.loaded.timing().clock
+        if clock is None or self.status is not MatchStatus.ACTIVE or automated_next(self.engine(), self.loaded.seats):
+            return []
+        return clock.running(self.engine().to_act(), humans(self.loaded.seats))
+
+    def to_act(self) -> list[int]:
+        """Seats owing a decision now, a bot's seat too; [] in a non-player step or unless the match is active."""
+        if self.status is not MatchStatus.ACTIVE:
+            return []
+        return self._memo("toAct", lambda: self.engine().to_act())
+
+    def service_to_act(self) -> bool:
+        """Whether the next step is the service's (a bot seat or a non-player step) in an active match."""
+        return self.status is MatchStatus.ACTIVE and automated_next(self.engine(), self.loaded.seats)
+
+    def view(self) -> dict[str, Any]:
+        """The viewer's view of the game (a spectator's without a seat)."""
+        return self._memo("view", lambda: self.engine().view(self.you))
+
+    def legal_actions(self) -> list[Any]:
+        """The viewer's legal actions now ([] for a spectator and unless the match is active)."""
+        you = self.you
+        if you is None or self.status is not MatchStatus.ACTIVE:
+            return []
+        return self._memo("legalActions", lambda: self.engine().legal_actions(you))
+
+    def result(self) -> FinalResult | None:
+        """How the match came out once it is over (None before)."""
+        if self.end_reason is None:
+            return None
+        end_reason = self.end_reason
+        result = ABANDONED if end_reason is EndReason.ABANDONED else self.engine().result()
+        if result is None:
+            return None
+        return FinalResult(end_reason, result.reason, tuple(titles.get(self.title).score_columns()), result.scores,
+                           result.winners)

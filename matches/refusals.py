@@ -1,0 +1,132 @@
+"""Every refusal code the service answers, once: its HTTP status, the GraphQL result type that carries it and what
+it means. The lobby, the pipeline and both API surfaces name codes only through Refusal; a title's own rules codes
+(e.g. MALFORMED_ACTION) pass through an illegal action's answer unregistered."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+OK = 200  # the status of a GraphQL answer whose errors carry a request-level code
+
+
+class Refusal(StrEnum):
+    """A stable machine-readable refusal code (its value is the code itself)."""
+
+    MALFORMED_JSON = "MALFORMED_JSON"
+    JSON_TOO_DEEP = "JSON_TOO_DEEP"
+    BAD_REQUEST = "BAD_REQUEST"
+    UNAUTHORIZED = "UNAUTHORIZED"
+    NOT_YOUR_TURN = "NOT_YOUR_TURN"
+    NOT_FOUND = "NOT_FOUND"
+    MATCH_NOT_FOUND = "MATCH_NOT_FOUND"
+    SEAT_NOT_FOUND = "SEAT_NOT_FOUND"
+    TITLE_NOT_FOUND = "TITLE_NOT_FOUND"
+    METHOD_NOT_ALLOWED = "METHOD_NOT_ALLOWED"
+    STALE_VERSION = "STALE_VERSION"
+    SEAT_TAKEN = "SEAT_TAKEN"
+    MATCH_STARTED = "MATCH_STARTED"
+    MATCH_NOT_STARTED = "MATCH_NOT_STARTED"
+    MATCH_OVER = "MATCH_OVER"
+    BODY_TOO_LARGE = "BODY_TOO_LARGE"
+    UNSUPPORTED_MEDIA_TYPE = "UNSUPPORTED_MEDIA_TYPE"
+    VALIDATION_FAILED = "VALIDATION_FAILED"
+    ILLEGAL_ACTION = "ILLEGAL_ACTION"
+    BAD_IDEMPOTENCY_KEY = "BAD_IDEMPOTENCY_KEY"
+    BAD_OPTIONS = "BAD_OPTIONS"
+    UNKNOWN_TITLE = "UNKNOWN_TITLE"
+    BAD_SEAT = "BAD_SEAT"
+    UNKNOWN_BOT_LEVEL = "UNKNOWN_BOT_LEVEL"
+    RATE_LIMITED = "RATE_LIMITED"
+    INTERNAL = "INTERNAL"
+    SERVICE_UNAVAILABLE = "SERVICE_UNAVAILABLE"
+    QUERY_TOO_DEEP = "QUERY_TOO_DEEP"
+    QUERY_TOO_COMPLEX = "QUERY_TOO_COMPLEX"
+    TOO_MANY_ALIASES = "TOO_MANY_ALIASES"
+    SUBSCRIPTION_NEEDS_WEBSOCKET = "SUBSCRIPTION_NEEDS_WEBSOCKET"
+
+    @property
+    def status(self) -> int:
+        """The HTTP status it is answered with (a GraphQL-only code: that of its GraphQL answer)."""
+        return ENTRIES[self].status
+
+    @property
+    def graphql(self) -> str | None:
+        """The GraphQL result type that carries it (None: a request-level code, answered as a GraphQL error)."""
+        return ENTRIES[self].graphql
+
+    @property
+    def description(self) -> str:
+        """What it means, for the docs."""
+        return ENTRIES[self].description
+
+    @property
+    def rest(self) -> bool:
+        """Whether the REST surface answers it (GraphQL-only codes are not in the OpenAPI document)."""
+        return ENTRIES[self].rest
+
+
+@dataclass(frozen=True)
+class Entry:
+    """What the registry knows of a code."""
+
+    status: int
+    graphql: str | None
+    description: str
+    rest: bool = True
+
+
+ENTRIES: dict[Refusal, Entry] = {
+    Refusal.MALFORMED_JSON: Entry(400, None, "The body is not valid JSON (or not UTF-8)."),
+    Refusal.JSON_TOO_DEEP: Entry(400, None, "The body (or a JSON parameter) nests deeper than the service reads."),
+    Refusal.BAD_REQUEST: Entry(400, None, "The body is not a JSON object."),
+    Refusal.UNAUTHORIZED: Entry(401, "Unauthorized",
+                                "The bearer token is missing, malformed, or not valid for this match."),
+    Refusal.NOT_YOUR_TURN: Entry(403, "NotYourTurn",
+                                 "Another seat (or the service) owes the decision; nothing changed."),
+    Refusal.NOT_FOUND: Entry(404, None, "No such path."),
+    Refusal.MATCH_NOT_FOUND: Entry(404, "MatchNotFound", "No match has this id (or it has expired)."),
+    Refusal.SEAT_NOT_FOUND: Entry(404, None, "The match has no such seat."),
+    Refusal.TITLE_NOT_FOUND: Entry(404, None, "No title has this id."),
+    Refusal.METHOD_NOT_ALLOWED: Entry(405, None, "The path does not take this method (see the Allow header)."),
+    Refusal.STALE_VERSION: Entry(409, "StaleVersion",
+                                 "The match is no longer at expectedVersion (currentVersion says where it is); read "
+                                 "it again and resubmit if still wanted."),
+    Refusal.SEAT_TAKEN: Entry(409, "SeatTaken", "The seat asked for is taken (or every seat is)."),
+    Refusal.MATCH_STARTED: Entry(409, "MatchStarted", "The match has started: its seats can no longer change."),
+    Refusal.MATCH_NOT_STARTED: Entry(409, "MatchNotStarted",
+                                     "Seats are still open; the match starts when every seat is taken."),
+    Refusal.MATCH_OVER: Entry(409, "MatchOver", "The match has ended: it can still be read, but takes no more "
+                                                "actions (409, not 410: the match itself is not gone)."),
+    Refusal.BODY_TOO_LARGE: Entry(413, None, "The body is larger than the service accepts."),
+    Refusal.UNSUPPORTED_MEDIA_TYPE: Entry(415, None, "The body must be sent as application/json."),
+    Refusal.VALIDATION_FAILED: Entry(422, None, "The body or a parameter does not match the operation's schema "
+                                                "(errors lists where)."),
+    Refusal.ILLEGAL_ACTION: Entry(422, "IllegalAction", "The action is not legal now (the title may give a more "
+                                                        "precise code, e.g. MALFORMED_ACTION); nothing changed."),
+    Refusal.BAD_IDEMPOTENCY_KEY: Entry(422, "IllegalAction", "The Idempotency-Key header must be 1-128 characters."),
+    Refusal.BAD_OPTIONS: Entry(422, "InvalidInput",
+                               "The seat count or an option is not one the title accepts (Title.options)."),
+    Refusal.UNKNOWN_TITLE: Entry(422, "InvalidInput", "No title has this id (createMatch's title)."),
+    Refusal.BAD_SEAT: Entry(422, "InvalidInput", "The seat number is outside the match's seats."),
+    Refusal.UNKNOWN_BOT_LEVEL: Entry(422, "InvalidInput", "The title has no bot of this level (Title.botLevels)."),
+    Refusal.RATE_LIMITED: Entry(429, None, "Too many requests: wait retryAfter seconds (also the Retry-After header)."),
+    Refusal.INTERNAL: Entry(500, None, "An unexpected fault of the service (no details are given)."),
+    Refusal.SERVICE_UNAVAILABLE: Entry(503, None, "The service cannot reach its store; retry after Retry-After "
+                                                  "seconds (a write's outcome is unknown: retry it with the same "
+                                                  "Idempotency-Key, or re-read)."),
+    Refusal.QUERY_TOO_DEEP: Entry(OK, None, "The query nests fields deeper than the service runs.", rest=False),
+    Refusal.QUERY_TOO_COMPLEX: Entry(OK, None, "The query expands to more selections (or same-named fields to "
+                                               "merge) than the service validates.", rest=False),
+    Refusal.TOO_MANY_ALIASES: Entry(OK, None, "The query has more aliases than the service accepts.", rest=False),
+    Refusal.SUBSCRIPTION_NEEDS_WEBSOCKET: Entry(OK, None, "A subscription was sent over plain HTTP; subscriptions are "
+                                                          "served over WebSocket.", rest=False),
+}
+
+
+def registered(code: str) -> Refusal | None:
+    """The registered refusal of this code, or None (a title's own rules code)."""
+    try:
+        return Refusal(code)
+    except ValueError:
+        return None
