@@ -21,6 +21,7 @@ from players import keys
 from players.config import PlayerSettings
 from players.directory import ID, Directory, new_id
 from players.errors import PlayerNotFound, Reason, Unauthenticated
+from players.jwts import decode
 from players.records import Player, Principal, Session, Via, pairs
 
 ISSUER = AUDIENCE = "firebreak"  # our access tokens' iss and aud
@@ -141,19 +142,8 @@ class Sessions:
     async def verify(self, access_token: str) -> Principal:
         """The principal of one of our access tokens: signature, expiry, issuer, audience, algorithm (HS256 only),
         then, in one Redis round trip, the player's token version and its session family (raise Unauthenticated)."""
-        try:
-            claims = jwt.decode(access_token, await self.signing_key(), algorithms=[ALGORITHM], audience=AUDIENCE,
-                                issuer=ISSUER, leeway=self.settings.leeway, options={"require": CLAIMS})
-        except jwt.ExpiredSignatureError:
-            raise Unauthenticated(Reason.EXPIRED) from None
-        except jwt.InvalidAlgorithmError:
-            raise Unauthenticated(Reason.ALGORITHM) from None
-        except jwt.InvalidSignatureError:
-            raise Unauthenticated(Reason.INVALID) from None
-        except jwt.DecodeError:
-            raise Unauthenticated(Reason.MALFORMED) from None
-        except (jwt.PyJWTError, ValueError, TypeError, OverflowError):  # a claim no version of PyJWT should choke on
-            raise Unauthenticated(Reason.INVALID) from None
+        claims = decode(access_token, await self.signing_key(), algorithm=ALGORITHM, audience=AUDIENCE,
+                        issuer=ISSUER, leeway=self.settings.leeway, require=CLAIMS)
         player_id, family_id, version = claims["sub"], claims["sid"], claims["ver"]
         if not (isinstance(player_id, str) and ID.match(player_id) and isinstance(family_id, str)
                 and ID.match(family_id) and type(version) is int):
