@@ -54,6 +54,23 @@ class Lobby:
         self.store = store
         self.scheduler = scheduler
 
+    async def page(self, status: MatchStatus, first: int, after: str | None) -> tuple[list[Loaded], bool, str | None]:
+        """A page of the lobby, newest first: the matches of a status after a cursor, whether more follow, and the
+        page's end cursor. Entries whose match has expired are dropped from the list; a match of a title this
+        process does not serve (FIREBREAK_TITLES differs between processes, e.g. in a rolling deploy) is left out
+        of the page, not an error, since it cannot be read or played here."""
+        ids, more, cursor = await self.store.list_ids(status, first, after)
+        served = {title.id for title in titles.all_titles()}
+        page, gone = [], []
+        for match_id in ids:
+            loaded = await self.store.load(match_id)
+            if loaded is None:
+                gone.append(match_id)
+            elif loaded.meta["title"] in served:
+                page.append(loaded)
+        await self.store.prune_lobby(status, gone)
+        return page, more, cursor
+
     async def create(self, title_id: str, seats: int, options: dict[str, Any] | None, seed: int | None,
                      clock: tuple[float, float] | None = None) -> Created:
         """Set up a new waiting match, with a turn clock of (initial, increment) seconds per seat if asked; the

@@ -29,18 +29,10 @@ async def load(call: Call) -> Loaded:
 
 async def list_matches(call: Call) -> Reply:
     """A page of the lobby, each match read as the token's holder where the token is one of its seats'."""
-    store = call.services.store
     status = MatchStatus[call.params["status"]]
     first = max(1, min(call.params["first"], MAX_PAGE))
-    ids, more, cursor = await store.list_ids(status, first, call.params["after"])
-    items, gone = [], []
-    for match_id in ids:
-        loaded = await store.load(match_id)
-        if loaded is None:
-            gone.append(match_id)
-        else:
-            items.append(match_json(Reading.of(loaded, loaded.seat_of(call.context.token))))
-    await store.prune_lobby(status, gone)
+    page, more, cursor = await call.services.lobby.page(status, first, call.params["after"])
+    items = [match_json(Reading.of(loaded, loaded.seat_of(call.context.token))) for loaded in page]
     return Reply({"items": items, "endCursor": cursor, "hasNextPage": more})
 
 

@@ -135,18 +135,10 @@ class LobbyQuery:
     ) -> MatchPage:
         """Matches of a status, newest first, each read as the bearer token's holder where the token is one of its
         seats' (else as a spectator): a token belongs to one match, so a listing never refuses one."""
-        store = info.context.services.store
         first = max(1, min(first, MAX_PAGE))
         listed = lifecycle.MatchStatus[status.name]
-        ids, more, cursor = await store.list_ids(listed, first, after)
-        items, gone = [], []
-        for match_id in ids:
-            loaded = await store.load(match_id)
-            if loaded is None:
-                gone.append(match_id)
-            else:
-                items.append(Match.of(loaded, info.context.token))
-        await store.prune_lobby(listed, gone)
+        page, more, cursor = await info.context.services.lobby.page(listed, first, after)
+        items = [Match.of(loaded, info.context.token) for loaded in page]
         return MatchPage(items=items, end_cursor=cursor, has_next_page=more)
 
 

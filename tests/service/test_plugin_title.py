@@ -105,3 +105,26 @@ def test_a_bad_title_setting_is_refused_by_name(spec: str) -> None:
     with pytest.raises(PluginError, match="FIREBREAK_TITLES"):
         register_titles(spec)
     assert "blindAuction" not in {t.id for t in titles.all_titles()}
+
+
+def test_a_process_lists_the_lobby_without_the_matches_of_titles_it_does_not_serve(client: Client,
+                                                                                   server: str) -> None:
+    """FIREBREAK_TITLES may differ between API processes (a rolling deploy): the main API, which does not serve
+    the plugin titles, lists the shared lobby on both surfaces without them instead of failing the whole page."""
+    created = client.gql(h.CREATE, {"input": {"title": "tictactoe", "seats": 2}})["createMatch"]
+    s = h.Setup(created["matchId"], created["hostToken"], 2, 0, created["match"]["options"])
+    h.add_bot(client, s, "random")
+    h.join(client, s, "ann")  # active now: reading it needs the engine of a title the main API lacks
+    main = Client(server)
+    try:
+        for status in ("WAITING", "ACTIVE"):
+            page = main.gql("query($s: MatchStatus!) { matches(status: $s, first: 100) { items { id title toAct } } }",
+                            {"s": status})["matches"]["items"]
+            assert all(item["title"] in {"greatfire", "london"} for item in page), page
+            response = main.http.get("/v1/matches", params={"status": status, "first": 100})
+            assert response.status_code == 200, response.text
+            assert s.match_id not in {item["id"] for item in response.json()["items"]}
+        listed = client.gql("{ matches(status: ACTIVE, first: 100) { items { id } } }")["matches"]["items"]
+        assert s.match_id in {item["id"] for item in listed}  # the plugin API still lists it
+    finally:
+        main.http.close()
