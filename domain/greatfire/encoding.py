@@ -18,9 +18,10 @@ With the shipped data (72 districts, 175 links) that is 1,083 actions.
 The observation is a flat list of integers from the seat's point of view: seats are numbered relative to the
 observer (0 is the observer, 1 the seat on its left...). It shows only what the seat's view shows (R18): other
 seats' hands, objectives, token kinds and, under Hidden Colours, colours stay out of it, at every phase; a seat's
-tokens are always a count. Every number is a whole number 0-255 unclipped (the largest count the 65 cones and
-the 60 fire cards; tests/greatfire/test_encoding.py checks that the layout's clipping never changes one). Layout
-(the pieces of layout(), in order; D districts, C colours, K fire cards, S seats, T token kinds, P priority cards):
+tokens are always a count. Every number is a whole number 0-255 as filled, so the layout does not clip (the
+largest count the 65 cones and the 60 fire cards; tests/greatfire/test_encoding.py checks the range along
+matches). Layout (the pieces of layout(), in order; D districts, C colours, K fire cards, S seats, T token kinds,
+P priority cards):
   per district (D x (C + 5 + S)): houses per colour, cones, bands, demolished, token lying there, the
     observer's objectives naming it, pawns of each relative seat there
   phase one-hot (10); turn, start seat, hero as relative-seat one-hots (3 x S)
@@ -240,7 +241,7 @@ def layout(geo: Geometry, comps: Components) -> ObservationLayout[State]:
         Piece("hand", lambda seats: len(CARDS), _hand),
         Piece("tokens", lambda seats: len(TOKEN_KINDS), _tokens),
         Piece("nonPlayer", lambda seats: non_player if seats == 2 else 0, _non_player),
-    ])
+    ], clip=False)
 
 
 @functools.cache

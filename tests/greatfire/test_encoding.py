@@ -127,8 +127,8 @@ def test_r18_tokens_stay_a_count_in_a_finished_view(seats: int) -> None:
 
 @pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])
 def test_each_piece_of_the_observation_fills_its_declared_size_and_is_never_clipped(seats: int) -> None:
-    """The pieces' sizes add up to observation_size, and every number a piece fills is already 0-255 (the
-    layout's clipping never changes a Great Fire observation), all along a match."""
+    """The pieces' sizes add up to observation_size, and every number a piece fills is already 0-255 (so the
+    layout need not clip), all along a match."""
     m = _match(seats, 50 + seats, hiddenColours=seats % 2 == 1)
     layout = shipped_layout()
     rng = random.Random(seats)
