@@ -8,7 +8,7 @@ actions are legal now stays with the rules: they enumerate by the step of the tu
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
@@ -40,22 +40,27 @@ class ActionSpec(Generic[S, D]):
 
 
 class ActionTable(Generic[S, D]):
-    """A title's action types by name, in the order of its action schema's oneOf and of its action space."""
+    """A title's action types by name, in the order of its action space, and of its action schema's oneOf
+    unless schema_order (every name once) orders the schema otherwise (a published order kept as it is)."""
 
-    def __init__(self, specs: Iterable[ActionSpec[S, D]]) -> None:
+    def __init__(self, specs: Iterable[ActionSpec[S, D]], schema_order: Sequence[str] | None = None) -> None:
         self.specs: dict[str, ActionSpec[S, D]] = {}
         for spec in specs:
             if spec.name in self.specs:
                 raise ValueError(f"action type {spec.name!r} is in the table twice")
             self.specs[spec.name] = spec
+        self.schema_order: tuple[str, ...] = tuple(self.specs if schema_order is None else schema_order)
+        if sorted(self.schema_order) != sorted(self.specs):
+            raise ValueError("the schema order must name every action type of the table once")
 
     def names(self) -> list[str]:
         """The action types, in table order."""
         return list(self.specs)
 
     def schema(self, suffix: str = "") -> Schema:
-        """One action as a JSON Schema: one of the table's types, each with exactly its fields."""
-        return tagged({s.name: (s.description, dict(s.fields)) for s in self.specs.values()}, suffix=suffix)
+        """One action as a JSON Schema: one of the table's types (in schema order), each with exactly its fields."""
+        specs = (self.specs[name] for name in self.schema_order)
+        return tagged({s.name: (s.description, dict(s.fields)) for s in specs}, suffix=suffix)
 
     def space(self, data: D) -> list[Action]:
         """Every action the table can list for this component data: each type's instances, in table order."""

@@ -71,18 +71,25 @@ class Piece(Generic[S]):
 
 
 class ObservationLayout(Generic[S]):
-    """An observation as named pieces in order: its size is their sum, and observing fills them in turn."""
+    """An observation as named pieces in order: its size is their sum, and observing fills them in turn.
 
-    def __init__(self, pieces: Iterable[Piece[S]]) -> None:
+    Observing clips each number to 0-OBSERVATION_HIGH unless clip is False: a layout whose pieces never fill a
+    number outside that range (its title's tests show it) skips the pass over every number."""
+
+    def __init__(self, pieces: Iterable[Piece[S]], clip: bool = True) -> None:
         self.pieces: tuple[Piece[S], ...] = tuple(pieces)
+        self.clip = clip
 
     def size(self, seats: int) -> int:
         """The length of an observation in a match of this many seats."""
         return sum(piece.size(seats) for piece in self.pieces)
 
     def observe(self, state: S, seat: int) -> list[int]:
-        """The seat's observation: every piece filled in order, each number clipped to 0-OBSERVATION_HIGH."""
+        """The seat's observation: every piece filled in order, each number clipped to 0-OBSERVATION_HIGH (when
+        the layout clips)."""
         out: list[int] = []
         for piece in self.pieces:
             out += piece.fill(state, seat)
+        if not self.clip:
+            return out
         return [x if 0 <= x <= OBSERVATION_HIGH else (0 if x < 0 else OBSERVATION_HIGH) for x in out]

@@ -41,3 +41,12 @@ def test_apply_dispatches_by_type_and_a_type_is_listed_once() -> None:
     assert state == ["1:take"] and events == [{"type": "logged"}]
     with pytest.raises(ValueError, match="twice"):
         ActionTable([Spec("pass", "", _log), Spec("pass", "", _log)])
+
+
+def test_a_schema_order_orders_the_schema_only_and_names_every_type_once() -> None:
+    table = ActionTable[list[str], int](TABLE.specs.values(), schema_order=["take", "pass"])
+    assert table.schema()["oneOf"] == [{"$ref": "#/$defs/Take"}, {"$ref": "#/$defs/Pass"}]
+    assert table.names() == ["pass", "take"] and table.space(1) == TABLE.space(1)
+    for order in (["take"], ["take", "pass", "pass"], ["take", "drop"]):
+        with pytest.raises(ValueError, match="schema order"):
+            ActionTable(TABLE.specs.values(), schema_order=order)

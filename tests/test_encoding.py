@@ -41,6 +41,11 @@ def test_an_observation_layout_is_its_pieces_in_order_and_its_size_their_sum() -
     assert layout.observe(3, 1) == [0, 1, 0, 0, 255]  # clipped to 0-OBSERVATION_HIGH
 
 
+def test_a_layout_that_does_not_clip_leaves_its_numbers_as_filled() -> None:
+    layout = ObservationLayout([Piece("raw", lambda seats: 2, lambda s, seat: [-3, 300])], clip=False)
+    assert layout.observe(3, 1) == [-3, 300] and layout.size(2) == 2
+
+
 def test_encoded_titles_are_the_registered_titles_that_provide_the_contract() -> None:
     listed = titles.encoded_titles()
     assert "greatfire" in [t.id for t in listed]

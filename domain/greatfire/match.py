@@ -9,6 +9,7 @@ from domain.base import BaseEncodedMatch
 from domain.contract import Action, Event, Result
 from domain.encoding import ActionIndex
 from domain.greatfire import encoding, views
+from domain.greatfire.actions import ACTIONS
 from domain.greatfire.hidden import Sampler
 from domain.greatfire.rules import npc, scoring, setup, turns
 from domain.greatfire.state import Phase, State
@@ -30,10 +31,7 @@ class GreatFireMatch(State, BaseEncodedMatch):
         return setup.setup_actions(self) if self.phase in SETUP_PHASES else turns.turn_actions(self)
 
     def _apply(self, seat: int, action: Action, events: list[Event]) -> None:
-        if self.phase in SETUP_PHASES:
-            setup.apply_setup(self, seat, action, events)
-        else:
-            turns.apply_turn(self, seat, action, events)
+        ACTIONS.apply(self, seat, action, events)
 
     def _system_due(self) -> bool:
         return self.phase is Phase.NON_PLAYER

@@ -9,6 +9,7 @@ from typing import Any
 
 from domain.contract import Action, BotLevel, Budget, Match, OptionKind, OptionSpec, ScoreColumn
 from domain.errors import BadOptions
+from domain.greatfire.actions import action_schema
 from domain.greatfire.board import SHIPPED_BOARD, load_board
 from domain.greatfire.bots.greedy import greedy
 from domain.greatfire.bots.search import search
@@ -17,7 +18,7 @@ from domain.greatfire.encoding import observation_size, shipped_index
 from domain.greatfire.geometry import geometry
 from domain.greatfire.match import GreatFireMatch
 from domain.greatfire.rules.setup import deal_setup
-from domain.greatfire.schemas import action_schema, event_schema, view_schema
+from domain.greatfire.schemas import event_schema, view_schema
 from domain.options import check_seats, checked
 from domain.rng import Rng
 from domain.schemas import result_schema

@@ -8,8 +8,9 @@ import pytest
 
 from domain import titles
 from domain.contract import OBSERVATION_HIGH
+from domain.greatfire.actions import MAX_PAWNS
 from domain.greatfire.components import CARDS, TOKEN_KINDS
-from domain.greatfire.encoding import MAX_PAWNS, build_action_space, observation_size
+from domain.greatfire.encoding import build_action_space, observation_size, shipped_layout
 from domain.greatfire.match import GreatFireMatch
 from domain.greatfire.state import Phase
 from tests.greatfire.positions import blank, scrambled
@@ -122,3 +123,23 @@ def test_r18_tokens_stay_a_count_in_a_finished_view(seats: int) -> None:
         for row in m.view(viewer)["players"]:
             assert row["tokens"] == len(m.tokens[row["seat"]])
             assert row["tokenKinds"] == sorted(m.tokens[row["seat"]])
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])
+def test_each_piece_of_the_observation_fills_its_declared_size_and_is_never_clipped(seats: int) -> None:
+    """The pieces' sizes add up to observation_size, and every number a piece fills is already 0-255 (so the
+    layout need not clip), all along a match."""
+    m = _match(seats, 50 + seats, hiddenColours=seats % 2 == 1)
+    layout = shipped_layout()
+    rng = random.Random(seats)
+    sizes = [piece.size(seats) for piece in layout.pieces]
+    assert sum(sizes) == layout.size(seats) == TITLE.observation_size(seats)
+    while True:
+        for seat in range(seats):
+            filled = [piece.fill(m, seat) for piece in layout.pieces]
+            assert [len(f) for f in filled] == sizes
+            raw = [x for f in filled for x in f]
+            assert all(0 <= x <= OBSERVATION_HIGH for x in raw) and raw == m.observation(seat)
+        if m.is_over():
+            break
+        _step(m, rng)

@@ -2,20 +2,21 @@
 ones first, and the evaluation of an outcome.
 
 All of it runs on a full state the deciding seat built itself (a working state or a determinization), so
-reading any field here reads only that seat's own guess of the hidden facts. Actions go straight to the rules
-modules: the bots build them from the same functions that list the legal ones, so the listing and its checks
-are skipped.
+reading any field here reads only that seat's own guess of the hidden facts. Actions go straight to the action
+table's rules (actions.py): the bots build them from the same functions that list the legal ones, so the listing
+and its checks are skipped.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domain.contract import Action, Event
+from domain.contract import Action
+from domain.greatfire.actions import ACTIONS
 from domain.greatfire.bots.rating import EXPOSURE
 from domain.greatfire.components import CARDS
-from domain.greatfire.rules import fire, scoring, setup, turns
-from domain.greatfire.state import Phase, State
+from domain.greatfire.rules import fire, scoring
+from domain.greatfire.state import State
 
 THREAT = 2 * EXPOSURE[1]  # VP an own house next to a burning district is counted short (as rating.rating does)
 HELD_TOKEN_VALUE = 0.5  # VP a held demolition or double-move token is worth (spent only for a gain)
@@ -32,11 +33,7 @@ class FireMove:
 
 def apply(s: State, seat: int, action: Action) -> None:
     """Apply an action known to be legal, without listing the legal actions first."""
-    events: list[Event] = []
-    if s.phase in (Phase.PLACE_BANDS, Phase.PLACE_PAWNS, Phase.REDEAL):
-        setup.apply_setup(s, seat, action, events)
-    else:
-        turns.apply_turn(s, seat, action, events)
+    ACTIONS.apply(s, seat, action, [])
     s.version += 1
 
 

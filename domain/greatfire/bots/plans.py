@@ -3,7 +3,7 @@
 An aim is a macro: walk a pawn to a contained fire and put it out, bring enough free bands to contain a burning
 district, guard a threatened district with a free band, blow up a district as a fire break. A plan is one
 macro, or the best second macro after one of the most promising first ones (one step of look-ahead, within the
-action points left). Each plan is played on the state itself through the rules modules and rated by
+action points left). Each plan is played on the state itself through the action table (actions.py) and rated by
 rating.rating, then undone, so only legal sequences are ever rated.
 """
 
@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.contract import Action, Event
+from domain.greatfire.actions import ACTIONS
 from domain.greatfire.bots.rating import pawn_reach, rating
-from domain.greatfire.rules.turns import apply_turn
 from domain.greatfire.state import Phase, State
 
 FIRST_KEPT = 6          # first macros whose best follow-up is searched
@@ -47,7 +47,7 @@ def _restore(s: State, saved: tuple[Any, ...]) -> None:
 def _play(s: State, seat: int, steps: Steps) -> None:
     events: list[Event] = []
     for action in steps:
-        apply_turn(s, seat, action, events)
+        ACTIONS.apply(s, seat, action, events)
         s.version += 1
 
 

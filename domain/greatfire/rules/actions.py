@@ -46,29 +46,23 @@ def action_phase_actions(s: State) -> list[Action]:
     return out
 
 
-def apply_action_phase(s: State, seat: int, action: Action, events: list[Event]) -> bool:
-    """Carry out a legal action-phase action; return True when it ended the phase (endActions)."""
-    kind = action["type"]
+def move_pawn(s: State, seat: int, action: Action, events: list[Event]) -> None:
+    """R11: one action point moves one of the seat's pawns one step."""
+    s.pawns[seat][action["pawn"]] = s.geo.index[action["to"]]
+    s.ap -= 1
+    events.append({"type": "pawnMoved", "seat": seat, "pawn": action["pawn"], "to": action["to"]})
+
+
+def move_band(s: State, seat: int, action: Action, events: list[Event]) -> None:
+    """R11: one action point moves a free trained band one step."""
     index = s.geo.index
-    if kind == "endActions":
-        return True
-    if kind == "movePawn":
-        s.pawns[seat][action["pawn"]] = index[action["to"]]
-        s.ap -= 1
-        events.append({"type": "pawnMoved", "seat": seat, "pawn": action["pawn"], "to": action["to"]})
-    elif kind == "moveBand":
-        a, b = index[action["from"]], index[action["to"]]
-        pinned = s.cones[b] > s.bands[b]  # R11: entering an uncovered cone stops the band on it
-        s.bands[a] -= 1
-        s.bands[b] += 1
-        s.ap -= 1
-        events.append({"type": "bandMoved", "seat": seat, "from": action["from"], "to": action["to"],
-                       "pinned": pinned})
-    elif kind == "putOut":
-        put_out(s, seat, index[action["district"]], events)
-    elif kind == "demolish":
-        demolish(s, seat, index[action["district"]], events)
-    return False  # R18b: only the player's explicit endActions ends the phase, even at 0 action points
+    a, b = index[action["from"]], index[action["to"]]
+    pinned = s.cones[b] > s.bands[b]  # R11: entering an uncovered cone stops the band on it
+    s.bands[a] -= 1
+    s.bands[b] += 1
+    s.ap -= 1
+    events.append({"type": "bandMoved", "seat": seat, "from": action["from"], "to": action["to"],
+                   "pinned": pinned})
 
 
 def put_out(s: State, seat: int, d: int, events: list[Event]) -> None:

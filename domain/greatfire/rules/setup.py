@@ -171,28 +171,37 @@ def setup_actions(s: State) -> list[Action]:
     return [{"type": kind, "district": s.geo.ids[d]} for d in s.geo.setup_sites]
 
 
-def apply_setup(s: State, seat: int, action: Action, events: list[Event]) -> None:
-    """Carry out a legal setup decision."""
-    kind = action["type"]
-    if kind == "keepHand":
-        s.queue.pop(0)
-        events.append({"type": "handKept", "seat": seat})
-        _next_redeal(s, events)
-    elif kind == "redeal":
-        events.append({"type": "handRedealt", "seat": seat, "shown": list(s.hands[seat])})
-        s.deck.extend(s.hands[seat])
-        s.rng.shuffle(s.deck)
-        s.hands[seat] = [s.deck.pop() for _ in range(HAND_SIZE)]
-        events.append({"type": "handDealt", "seat": seat, "hand": list(s.hands[seat]), "audience": [seat]})
-        _next_redeal(s, events)
-    else:
-        d = s.geo.index[action["district"]]
-        s.queue.pop(0)
-        if kind == "placeBand":
-            s.bands[d] += 1
-            events.append({"type": "bandPlaced", "seat": seat, "district": action["district"]})
-        else:
-            pawn = s.pawns[seat].index(-1)
-            s.pawns[seat][pawn] = d
-            events.append({"type": "pawnPlaced", "seat": seat, "pawn": pawn, "district": action["district"]})
-        _advance_placement(s, events)
+def keep_hand(s: State, seat: int, action: Action, events: list[Event]) -> None:
+    """R15: the seat keeps its hand of five identical cards."""
+    s.queue.pop(0)
+    events.append({"type": "handKept", "seat": seat})
+    _next_redeal(s, events)
+
+
+def redeal(s: State, seat: int, action: Action, events: list[Event]) -> None:
+    """R15: the seat's hand is shown, shuffled back into the deck, and five fresh cards are dealt."""
+    events.append({"type": "handRedealt", "seat": seat, "shown": list(s.hands[seat])})
+    s.deck.extend(s.hands[seat])
+    s.rng.shuffle(s.deck)
+    s.hands[seat] = [s.deck.pop() for _ in range(HAND_SIZE)]
+    events.append({"type": "handDealt", "seat": seat, "hand": list(s.hands[seat]), "audience": [seat]})
+    _next_redeal(s, events)
+
+
+def place_band(s: State, seat: int, action: Action, events: list[Event]) -> None:
+    """R16: the seat places a trained band on the district."""
+    d = s.geo.index[action["district"]]
+    s.queue.pop(0)
+    s.bands[d] += 1
+    events.append({"type": "bandPlaced", "seat": seat, "district": action["district"]})
+    _advance_placement(s, events)
+
+
+def place_pawn(s: State, seat: int, action: Action, events: list[Event]) -> None:
+    """R16: the seat places its next landowner pawn on the district."""
+    d = s.geo.index[action["district"]]
+    s.queue.pop(0)
+    pawn = s.pawns[seat].index(-1)
+    s.pawns[seat][pawn] = d
+    events.append({"type": "pawnPlaced", "seat": seat, "pawn": pawn, "district": action["district"]})
+    _advance_placement(s, events)

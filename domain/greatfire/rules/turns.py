@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from domain.contract import Action, Event
 from domain.greatfire.rules import fire, npc
-from domain.greatfire.rules.actions import action_phase_actions, apply_action_phase, begin_actions
+from domain.greatfire.rules.actions import action_phase_actions, begin_actions
 from domain.greatfire.rules.flow import begin_placing, continue_placing, end_turn, stack_revealed
 from domain.greatfire.rules.supply import take_cone
 from domain.greatfire.state import INTENSIFY_CONES, Phase, State
@@ -34,49 +34,59 @@ def turn_actions(s: State) -> list[Action]:
     return action_phase_actions(s)
 
 
-def apply_turn(s: State, seat: int, action: Action, events: list[Event]) -> None:
-    """Carry out a legal decision of the current seat's turn."""
-    kind = action["type"]
-    ids = s.geo.ids
-    if kind == "playCard":
-        s.card = action["card"]
-        s.hands[seat].remove(action["card"])
-        s.discard.append(action["card"])
-        events.append({"type": "cardPlayed", "seat": seat, "card": action["card"]})
-    elif kind == "chooseSource":
-        s.source = s.geo.index[action["district"]]
-        events.append({"type": "sourceChosen", "seat": seat, "district": action["district"]})
-    elif kind == "spreadFire":
-        assert s.source is not None
-        fire.spread(s, seat, s.source, s.geo.index[action["district"]], events)
-        s.source = None
-        s.moves_left -= 1
-        _after_move(s, events)
-    elif kind == "playDoubleMove":
-        # R7: one extra move with the same card, at most one token a turn; the token leaves the game.
-        s.tokens[seat].remove("doubleMove")
-        s.double_played = True
-        s.moves_left = 1
-        events.append({"type": "tokenPlayed", "seat": seat, "token": "doubleMove"})
-    elif kind == "endFire":
-        begin_actions(s, events)
-    elif kind == "discard":
-        s.hands[seat].remove(action["card"])
-        s.discard.append(action["card"])
-        events.append({"type": "cardDiscarded", "seat": seat, "card": action["card"]})
-        begin_placing(s, NO_MOVE_CONES, "noMove", events)
-    elif kind == "placeCone":
-        d = s.geo.index[action["district"]]
-        if take_cone(s, events, may_return=not s.place_returned) == "returned":
-            s.place_returned = True
-        s.cones[d] += 1
-        s.to_place -= 1
-        events.append({"type": "conePlaced", "seat": seat, "district": ids[d]})
-        continue_placing(s, events)
-    elif kind == "breakTie":
-        npc.apply_choice(s, action, events)
-    elif apply_action_phase(s, seat, action, events):
-        end_actions(s, events)
+def play_card(s: State, seat: int, action: Action, events: list[Event]) -> None:
+    """The fire card leaves the hand for the discard pile; it sets the directions of this turn's moves (R3)."""
+    s.card = action["card"]
+    s.hands[seat].remove(action["card"])
+    s.discard.append(action["card"])
+    events.append({"type": "cardPlayed", "seat": seat, "card": action["card"]})
+
+
+def choose_source(s: State, seat: int, action: Action, events: list[Event]) -> None:
+    """The burning district the next fire move spreads from."""
+    s.source = s.geo.index[action["district"]]
+    events.append({"type": "sourceChosen", "seat": seat, "district": action["district"]})
+
+
+def spread_fire(s: State, seat: int, action: Action, events: list[Event]) -> None:
+    """The fire moves from the chosen source into the district (R2-R6); then another move, the pause or actions."""
+    assert s.source is not None
+    fire.spread(s, seat, s.source, s.geo.index[action["district"]], events)
+    s.source = None
+    s.moves_left -= 1
+    _after_move(s, events)
+
+
+def play_double_move(s: State, seat: int, action: Action, events: list[Event]) -> None:
+    """R7: one extra move with the same card, at most one token a turn; the token leaves the game."""
+    s.tokens[seat].remove("doubleMove")
+    s.double_played = True
+    s.moves_left = 1
+    events.append({"type": "tokenPlayed", "seat": seat, "token": "doubleMove"})
+
+
+def end_fire(s: State, seat: int, action: Action, events: list[Event]) -> None:
+    """The pause after a move ends the fire phase: the actions phase begins."""
+    begin_actions(s, events)
+
+
+def discard(s: State, seat: int, action: Action, events: list[Event]) -> None:
+    """R8: with no fire move possible the card is discarded, and cones are placed instead."""
+    s.hands[seat].remove(action["card"])
+    s.discard.append(action["card"])
+    events.append({"type": "cardDiscarded", "seat": seat, "card": action["card"]})
+    begin_placing(s, NO_MOVE_CONES, "noMove", events)
+
+
+def place_cone(s: State, seat: int, action: Action, events: list[Event]) -> None:
+    """One cone owed (R8, R12, a non-player intensify) goes on the district, taken as R10 says."""
+    d = s.geo.index[action["district"]]
+    if take_cone(s, events, may_return=not s.place_returned) == "returned":
+        s.place_returned = True
+    s.cones[d] += 1
+    s.to_place -= 1
+    events.append({"type": "conePlaced", "seat": seat, "district": s.geo.ids[d]})
+    continue_placing(s, events)
 
 
 def _after_move(s: State, events: list[Event]) -> None:
