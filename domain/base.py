@@ -56,7 +56,7 @@ class BaseMatch(ABC):
         change nothing otherwise."""
         listed = self._listed(seat, action)
         events: list[Event] = []
-        self._apply(seat, dict(listed), events)
+        self._apply(seat, listed, events)  # the cached list goes with this version: no copy needed
         return self._commit(events)
 
     @final
@@ -105,9 +105,10 @@ class BaseMatch(ABC):
         return self._clone()
 
     @final
-    def _listed_actions(self, seat: int) -> list[Action]:
-        """The seat's legal actions, computed once per version (the cached list itself: never hand it out)."""
-        if seat not in self.to_act():
+    def _listed_actions(self, seat: int, waiting: list[int] | None = None) -> list[Action]:
+        """The seat's legal actions, computed once per version (the cached list itself: never hand it out);
+        waiting: to_act() when the caller has just asked it."""
+        if seat not in (self.to_act() if waiting is None else waiting):
             return []
         cache = self._legal
         if cache is None or cache[0] != self.version:
@@ -130,7 +131,7 @@ class BaseMatch(ABC):
             if not waiting:
                 raise NotYourTurn(self.no_decision_message)
             raise NotYourTurn(f"seat {seat} owes no decision; waiting for {_seats(waiting)}")
-        legal = self._listed_actions(seat)
+        legal = self._listed_actions(seat, waiting)
         for listed in legal:
             if listed == action and all(type(action[k]) is type(v) for k, v in listed.items()):
                 return listed
@@ -157,7 +158,8 @@ class BaseMatch(ABC):
 
     @abstractmethod
     def _apply(self, seat: int, action: Action, events: list[Event]) -> None:
-        """Apply a listed action of the seat (a copy of the listed one), appending its events (unstamped)."""
+        """Apply a listed action of the seat (the listed dict itself: do not keep it), appending its events
+        (unstamped)."""
 
     def _system_due(self) -> bool:
         """Whether the next step is the service's (asked only while the match is not over); False by default."""
