@@ -96,7 +96,12 @@ TITLE_PROPERTIES: dict[str, Any] = {
 }
 SEAT_INFO = obj({"seat": INT, "taken": BOOL, "name": {"type": ["string", "null"]},
                  "kind": {"type": ["string", "null"], "description": "human | bot"},
-                 "level": {"type": ["string", "null"]}}, "Who sits in a seat (never their token).")
+                 "level": {"type": ["string", "null"]},
+                 "program": {**BOOL, "description": "A human seat played by its player's program (joined with a "
+                                                    "personal access token of the bot scope)."},
+                 "player": {"type": ["string", "null"],
+                            "description": "The id of the player the seat is bound to (null: none)."}},
+                "Who sits in a seat (never their token).")
 SEAT_CLOCK = obj({"seat": INT, "secondsLeft": {"type": "number"}, "running": BOOL, "takenOver": BOOL},
                  "One seat's turn clock as of this read.")
 MATCH_CLOCK = obj({"initialSeconds": {"type": "number"}, "incrementSeconds": {"type": "number"},

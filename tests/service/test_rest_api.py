@@ -277,7 +277,7 @@ def test_create_join_add_a_bot_read_and_list_over_rest(rest: Rest, gql: h.Client
     joined = rest.join(s, "ann", seat=2)
     assert joined["seat"] == 2 and not joined["started"]
     assert rest.ok("GET", f"/v1/matches/{s.match_id}/seats/2", "SeatInfo") == \
-        {"seat": 2, "taken": True, "name": "ann", "kind": "human", "level": None}
+        {"seat": 2, "taken": True, "name": "ann", "kind": "human", "level": None, "program": False, "player": None}
     assert rest.ok("GET", f"/v1/matches/{s.match_id}/seats/0", "SeatInfo")["taken"] is False
     rest.bot(s, "random")
     added = rest.bot(s, "greedy")
