@@ -1,4 +1,11 @@
-"""The typed context every resolver receives: the services, who is calling, and the caller's credentials."""
+"""The typed context every resolver receives: the services, who is calling, and the caller's credentials.
+
+Who is calling is resolved once per request (per WebSocket connection: once per credential it sends) from the
+Authorization header, or a WebSocket's connection_init payload: a player credential (our session's access token, a
+personal access token, the operator's JWT: told apart by shape) is verified by the players layer and becomes a
+player Caller, or a typed UNAUTHENTICATED refusal (counted as a failed authentication: never a silent fall-back to
+spectator); anything else is a seat or host token as before; no credential is nobody (a spectator).
+"""
 
 from __future__ import annotations
 
@@ -7,18 +14,31 @@ from typing import Any
 
 from graphql import GraphQLError
 from starlette.requests import Request
+from starlette.responses import Response
 from starlette.websockets import WebSocket
 from strawberry.types import Info as StrawberryInfo
 
-from api.ratelimit import rate_limited
+from api.ratelimit import rate_limited, retry_after_header
 from api.services import Services
+from matches.callers import NOBODY, Caller
 from matches.refusals import Refusal
 from matches.store import Loaded
+from players.authenticate import bearer, kind_of
+from players.errors import ForbiddenScope, PlayerError, Reason, Unauthenticated
+from players.records import Principal, Scope, Via
+
+PLAYING = frozenset({Scope.PLAY, Scope.BOT})  # a personal access token with either may join and act
 
 
 def unauthorized(message: str) -> GraphQLError:
     """The GraphQL error of a refused credential (code UNAUTHORIZED); the token is never in the message."""
     return GraphQLError(message, extensions={"code": Refusal.UNAUTHORIZED.value})
+
+
+def unauthenticated(refused: Unauthenticated) -> GraphQLError:
+    """The GraphQL error of a refused player credential (code UNAUTHENTICATED and why: never the credential)."""
+    return GraphQLError(refused.message, extensions={"code": Refusal.UNAUTHENTICATED.value,
+                                                     "reason": refused.reason.value})
 
 
 @dataclass
@@ -29,6 +49,7 @@ class Context:
     request: Request | WebSocket
     response: Any = None
     connection_params: dict[str, Any] | None = field(default=None)
+    _resolved: tuple[str, Principal | Unauthenticated | None] | None = field(default=None, repr=False)
 
     def _credential(self) -> str:
         """The raw credential: the Authorization header, else a WebSocket's connection_init payload
@@ -67,6 +88,73 @@ class Context:
         peer = self.request.client
         return peer.host if peer is not None else "unknown"
 
+    @property
+    def player_credential(self) -> bool:
+        """Whether the credential sent is a player's by its shape (a session's access token, a personal access
+        token, a JWT): those are verified, never read as a seat token."""
+        try:
+            return kind_of(bearer(self._credential())) is not None
+        except Unauthenticated:
+            return False
+
+    async def authenticate(self) -> Principal | Unauthenticated | None:
+        """The player the request's credential proves (None: no player credential was sent), or why it was
+        refused. Verified once per credential; a refusal counts as a failed authentication (RATE_LIMITED past
+        the limit, as is a credential from a client blocked for failures)."""
+        credential = self._credential()
+        if self._resolved is not None and self._resolved[0] == credential:
+            return self._resolved[1]
+        outcome: Principal | Unauthenticated | None = None
+        if self.player_credential:
+            self.check_not_blocked()
+            try:
+                outcome = await self.services.players.authenticate(credential)
+            except Unauthenticated as refused:
+                outcome = refused
+        self._resolved = (credential, outcome)
+        if isinstance(outcome, Unauthenticated):
+            await self.auth_failed()
+        return outcome
+
+    async def principal(self) -> Principal | None:
+        """The authenticated player, or None without a player credential (raise UNAUTHENTICATED for a bad one)."""
+        outcome = await self.authenticate()
+        if isinstance(outcome, Unauthenticated):
+            raise unauthenticated(outcome)
+        return outcome
+
+    async def caller(self) -> Caller:
+        """Who is calling, as the live-match layer takes it: a player, a seat or host token, or nobody (raise
+        UNAUTHENTICATED for a bad player credential)."""
+        principal = await self.principal()
+        if principal is not None:
+            return Caller(player=principal.player.id, program=programmed(principal))
+        return Caller(token=self.token) if self.token else NOBODY
+
+    async def player_or_refusal(self, session: bool = False) -> Principal | PlayerError:
+        """For an operation that needs a player credential: the principal, or the typed refusal to answer
+        (UNAUTHENTICATED: none sent or a bad one; FORBIDDEN_SCOPE: session=True, an account operation, and the
+        credential is a personal access token)."""
+        outcome = await self.authenticate()
+        if outcome is None:
+            return Unauthenticated(Reason.MISSING)
+        if session and isinstance(outcome, Principal) and outcome.via is Via.ACCESS_TOKEN:
+            return ForbiddenScope("managing the account needs a signed-in session (or the operator's JWT), not a "
+                                  "personal access token")
+        return outcome
+
+    async def playing_caller(self) -> Caller | PlayerError:
+        """The caller of an operation that joins or acts: UNAUTHENTICATED for a bad player credential,
+        FORBIDDEN_SCOPE for a personal access token with neither the play nor the bot scope."""
+        outcome = await self.authenticate()
+        if isinstance(outcome, Unauthenticated):
+            return outcome
+        if outcome is not None and not outcome.scopes & PLAYING:
+            return ForbiddenScope("this credential lacks the 'play' (or 'bot') scope")
+        if outcome is not None:
+            return Caller(player=outcome.player.id, program=programmed(outcome))
+        return Caller(token=self.token) if self.token else NOBODY
+
     def check_not_blocked(self) -> None:
         """Raise RATE_LIMITED while this client's credentials are refused for too many failures."""
         if self.presented:
@@ -74,6 +162,17 @@ class Context:
             if wait > 0:
                 self.services.metrics.rate_limited("blocked")
                 raise rate_limited(wait)
+
+    async def charge_registration(self) -> None:
+        """Take one guest sign-in from this client's bucket; raise RATE_LIMITED (over HTTP: 429 with Retry-After)
+        when it is empty."""
+        verdict = await self.services.limits.registration(self.client)
+        if not verdict.allowed:
+            self.services.metrics.rate_limited("registrations")
+            if isinstance(self.request, Request) and isinstance(self.response, Response):
+                self.response.status_code = 429
+                self.response.headers["retry-after"] = retry_after_header(verdict.retry_after)
+            raise rate_limited(verdict.retry_after)
 
     async def auth_failed(self) -> None:
         """Count a failed authentication (a credential presented and refused); raise RATE_LIMITED past the limit."""
@@ -83,16 +182,23 @@ class Context:
             raise rate_limited(verdict.retry_after)
 
     async def seat_in(self, loaded: Loaded) -> int | None:
-        """The caller's seat in this match, or None for a spectator (no credential, or the host token); a
-        credential that is neither a seat's token nor the host token of this match raises UNAUTHORIZED."""
+        """The caller's seat in this match, or None for a spectator (no credential, the host token, or a player
+        without a seat here); a bad player credential raises UNAUTHENTICATED, and a token that is neither a seat's
+        nor the host token of this match UNAUTHORIZED."""
         if not self.presented:
             return None
         self.check_not_blocked()
-        seat = loaded.seat_of(self.token)
-        if seat is not None or loaded.is_host(self.token):
+        caller = await self.caller()
+        seat = loaded.seat_of(caller)
+        if seat is not None or caller.player is not None or loaded.is_host(caller):
             return seat
         await self.auth_failed()
         raise unauthorized("the bearer token is not a seat token or the host token of this match")
+
+
+def programmed(principal: Principal) -> bool:
+    """Whether a principal acts as a program: it came with a personal access token of the bot scope."""
+    return principal.via is Via.ACCESS_TOKEN and Scope.BOT in principal.scopes
 
 
 Info = StrawberryInfo[Context, None]

@@ -22,6 +22,7 @@ from matches.config import Settings
 from matches.ratelimit import Charge, Rate, RateLimiter, Verdict, client_bucket, token_bucket
 from matches.refusals import Refusal
 from matches.store import hash_token
+from players.config import PlayerSettings
 
 MAX_BLOCKED = 10_000  # client addresses remembered as blocked by one process (expired ones are dropped first)
 
@@ -67,6 +68,7 @@ class Limits:
 
     settings: Settings
     limiter: RateLimiter
+    players: PlayerSettings = field(default_factory=PlayerSettings)
     blocked: dict[str, float] = field(default_factory=dict)  # client -> time.monotonic() when it may try again
 
     async def mutations(self, client: str, token: str | None, count: int) -> Verdict:
@@ -78,6 +80,11 @@ class Limits:
             charges.append(Charge(token_bucket(hash_token(token), "mutations"),
                                   Rate(s.rate_token_per_second, s.rate_token_burst), count))
         return await self.limiter.take(charges)
+
+    async def registration(self, client: str) -> Verdict:
+        """Take one guest sign-in from the client's registrations bucket (FIREBREAK_RATE_REGISTRATION_*)."""
+        return await self.limiter.take([Charge(client_bucket(client, "registrations"),
+                                               self.players.registration_rate)])
 
     async def auth_failed(self, client: str) -> Verdict:
         """Count a failed authentication; once the client has none left, block its credentials until refilled."""

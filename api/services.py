@@ -15,13 +15,16 @@ from matches.pipeline import Pipeline
 from matches.ratelimit import RateLimiter
 from matches.scheduler import Scheduler
 from matches.store import MatchStore
+from players.authenticate import Authenticator
+from players.config import PlayerSettings
 
 SOCKET_TIMEOUT = 30.0  # seconds; the subscription blocks at most BLOCK_MS (10 s) per read
 
 
 @dataclass
 class Services:
-    """The two Redis roles' clients, the store, the lobby and pipeline over them, and the rate limits."""
+    """The two Redis roles' clients, the store, the lobby and pipeline over them, the rate limits, and the players
+    layer (its Authenticator verifies every player credential, for GraphQL and REST alike)."""
 
     settings: Settings
     redises: connections.Redises
@@ -32,12 +35,14 @@ class Services:
     limits: Limits
     snapshots: Snapshots
     fanout: Fanout
+    players: Authenticator
     metrics: Any = field(default=None)  # api.metrics.Metrics, set by the app factory
 
     @classmethod
-    def connect(cls, settings: Settings) -> Services:
+    def connect(cls, settings: Settings, player_settings: PlayerSettings | None = None) -> Services:
         """Build the services for the settings' Redis URLs (connections open lazily); asks REDIS_URL whether
-        it is a cluster (see connections.Redises; raises connections.ClusterRefused without QUEUE_REDIS_URL)."""
+        it is a cluster (see connections.Redises; raises connections.ClusterRefused without QUEUE_REDIS_URL).
+        Players live on the matches Redis; their settings come from the environment unless given."""
         # socket_timeout must outlast the subscription's blocking stream reads (redis-py 8 defaults to 5 s,
         # which cut every idle subscription short). Health checks and retries: matches/connections.py.
         redises = connections.Redises.connect(settings.redis_url, settings.queue_redis_url, settings.redis_cluster,
@@ -45,8 +50,11 @@ class Services:
                                               socket_timeout=SOCKET_TIMEOUT)
         store = MatchStore(redises.matches, settings, redises.queue)
         scheduler = Scheduler(redises.queue, settings)
+        player_settings = player_settings or PlayerSettings.from_env()
         return cls(settings, redises, store, scheduler, Lobby(store, scheduler), Pipeline(store, scheduler),
-                   Limits(settings, RateLimiter(redises.queue)), Snapshots(store), Fanout(store))
+                   Limits(settings, RateLimiter(redises.queue), player_settings),
+                   Snapshots(store), Fanout(store),
+                   Authenticator.build(redises.matches, player_settings))
 
     async def open(self) -> None:
         """Connect what must be connected before requests come (a cluster client's view of the cluster)."""

@@ -9,6 +9,7 @@ from typing import Any
 from domain import titles
 from domain.bots import levels
 from domain.errors import DomainError
+from matches.callers import Caller
 from matches.clocks import Clock, ClockError
 from matches.duties import due_at
 from matches.lifecycle import MatchStatus, SeatKind, SeatRecord
@@ -89,20 +90,26 @@ class Lobby:
                                                        clocks)
         return Created(match_id, host_token)
 
-    async def join(self, match_id: str, seat: int | None, name: str) -> Seated:
-        """Take a seat as a person; the returned token is the seat's only credential."""
+    async def join(self, match_id: str, seat: int | None, name: str | None, player: str | None = None,
+                   program: bool = False) -> Seated:
+        """Take a seat as a person; the returned token is a credential of the seat (shown once). With a player, the
+        seat is bound to it (the player's credential acts for it too; a player holds one seat of a match at most:
+        ALREADY_SEATED), played as a program if so flagged."""
         loaded = await self._waiting(match_id, seat)
+        if player is not None and loaded.seat_of(Caller(player=player)) is not None:
+            raise LobbyError(Refusal.ALREADY_SEATED, "you already hold a seat of this match")
         token = secrets.token_urlsafe(32)
-        record = SeatRecord(_clean_name(name), SeatKind.HUMAN, token_hash=hash_token(token))
+        record = SeatRecord(_clean_name(name or ""), SeatKind.HUMAN, token_hash=hash_token(token), player=player,
+                            program=program and player is not None)
         return await self._claim(loaded, seat, record, token)
 
-    async def add_bot(self, match_id: str, seat: int | None, level: str, host_token: str | None) -> Seated:
-        """Seat a bot; only the host (or a seated player) of the match may."""
+    async def add_bot(self, match_id: str, seat: int | None, level: str, caller: Caller | str | None) -> Seated:
+        """Seat a bot; only the host (the host token) or a seated caller (a seat's token or player) may."""
         loaded = await self._waiting(match_id, seat)
         known = levels(titles.get(loaded.meta["title"]))
         if level not in known:
             raise LobbyError(Refusal.UNKNOWN_BOT_LEVEL, f"bot level must be one of {', '.join(known)}")
-        if not loaded.is_host(host_token):
+        if not loaded.is_host(caller):
             raise LobbyError(Refusal.UNAUTHORIZED, "adding a bot needs the match's host token or a seat token")
         record = SeatRecord(f"{level} bot", SeatKind.BOT, level)
         return await self._claim(loaded, seat, record, None)
@@ -121,6 +128,8 @@ class Lobby:
         claimed = await self.store.claim_seat(loaded.id, seat, record, loaded.seat_count)
         if claimed is Refusal.SEAT_TAKEN:
             raise LobbyError(claimed, "that seat is taken" if seat is not None else "every seat is taken")
+        if claimed is Refusal.ALREADY_SEATED:
+            raise LobbyError(claimed, "you already hold a seat of this match")
         if isinstance(claimed, Refusal):
             raise LobbyError(claimed, STARTED)
         got, full = claimed

@@ -19,6 +19,7 @@ from domain.contract import Budget, Event, Match
 from domain.errors import GameOver, NotYourTurn, RulesError
 from domain.events import visible_to
 from matches import keys
+from matches.callers import Caller
 from matches.clocks import Timing
 from matches.duties import Duty, DutyKind, due_at, duty_now, humans
 from matches.lifecycle import EndReason, MatchStatus
@@ -77,7 +78,7 @@ class Pipeline:
         self.recent: OrderedDict[str, Loaded] = OrderedDict()  # match id -> as this process's last commit left it
         self.budget = Budget() if budget is None else budget  # a bot decision's thinking time (workers' settings)
 
-    async def act(self, match_id: str, token: str | None, action: Any, expected_version: int,
+    async def act(self, match_id: str, caller: Caller | str | None, action: Any, expected_version: int,
                   idempotency_key: str | None = None) -> tuple[ActOutcome, Loaded | None]:
         """Apply a seat's action at the version it expects; every refusal is an outcome, not an exception.
 
@@ -94,10 +95,11 @@ class Pipeline:
         loaded = recent or await self.store.load(match_id)
         if loaded is None:
             return ActOutcome(OutcomeKind.NOT_FOUND, message=f"no match {match_id!r}"), None
-        seat = loaded.seat_of(token)
+        seat = loaded.seat_of(caller)
         if seat is None:
             return ActOutcome(OutcomeKind.UNAUTHORIZED,
-                              message="a seat token of this match is required (Authorization: Bearer)"), None
+                              message="a seat token of this match (or the credential of its seat's player) is "
+                                      "required (Authorization: Bearer)"), None
         if idempotency_key:
             first = await self.store.remembered(match_id, seat, idempotency_key)
             if first is not None:

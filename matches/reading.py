@@ -36,6 +36,8 @@ class SeatReading:
     name: str | None = None
     kind: SeatKind | None = None
     level: str | None = None
+    program: bool = False  # a person's seat played by its player's program (a bot-scoped access token)
+    player: str | None = None  # the id of the player the seat is bound to (None: a seat of its token alone)
 
 
 @dataclass(frozen=True)
@@ -112,7 +114,8 @@ class Reading:
             if record is None:
                 out.append(SeatReading(seat, taken=False))
             else:
-                out.append(SeatReading(seat, True, record.name, record.kind, record.level))
+                out.append(SeatReading(seat, True, record.name, record.kind, record.level, record.program,
+                                       record.player))
         return out
 
     def clock(self) -> ClockReading | None:

@@ -44,6 +44,16 @@ class Refusal(StrEnum):
     QUERY_TOO_COMPLEX = "QUERY_TOO_COMPLEX"
     TOO_MANY_ALIASES = "TOO_MANY_ALIASES"
     SUBSCRIPTION_NEEDS_WEBSOCKET = "SUBSCRIPTION_NEEDS_WEBSOCKET"
+    UNAUTHENTICATED = "UNAUTHENTICATED"
+    FORBIDDEN_SCOPE = "FORBIDDEN_SCOPE"
+    ALREADY_SEATED = "ALREADY_SEATED"
+    BAD_NAME = "BAD_NAME"
+    BAD_DEVICE_ID = "BAD_DEVICE_ID"
+    BAD_SCOPES = "BAD_SCOPES"
+    TOO_MANY_TOKENS = "TOO_MANY_TOKENS"
+    TOKEN_NOT_FOUND = "TOKEN_NOT_FOUND"
+    IDENTITY_TAKEN = "IDENTITY_TAKEN"
+    ALREADY_LINKED = "ALREADY_LINKED"
 
     @property
     def status(self) -> int:
@@ -121,6 +131,27 @@ ENTRIES: dict[Refusal, Entry] = {
     Refusal.TOO_MANY_ALIASES: Entry(OK, None, "The query has more aliases than the service accepts.", rest=False),
     Refusal.SUBSCRIPTION_NEEDS_WEBSOCKET: Entry(OK, None, "A subscription was sent over plain HTTP; subscriptions are "
                                                           "served over WebSocket.", rest=False),
+    Refusal.UNAUTHENTICATED: Entry(401, "Unauthenticated",
+                                   "A player credential (a session's access token, a personal access token, the "
+                                   "operator's JWT, a refresh token) is missing where one is needed, or is malformed, "
+                                   "expired, forged or revoked; reason says which (never the credential)."),
+    Refusal.FORBIDDEN_SCOPE: Entry(403, "ForbiddenScope",
+                                   "The credential is valid but may not do this: a personal access token acts and "
+                                   "joins (scopes play, bot), while managing the account (tokens, sign-out, linking) "
+                                   "needs a signed-in session or the operator's JWT."),
+    Refusal.ALREADY_SEATED: Entry(409, "AlreadySeated", "The player already holds a seat of this match (one seat "
+                                                        "per player per match)."),
+    Refusal.BAD_NAME: Entry(422, "InvalidInput", "A display or token name must be 1 to 40 printable characters."),
+    Refusal.BAD_DEVICE_ID: Entry(422, "InvalidInput", "A device id must be 16 to 200 printable characters (a secret "
+                                                      "the device keeps)."),
+    Refusal.BAD_SCOPES: Entry(422, "InvalidInput", "A personal access token needs one or more of the scopes play and "
+                                                   "bot, and a lifetime (if any) of 1 second to 10 years."),
+    Refusal.TOO_MANY_TOKENS: Entry(409, "TooManyTokens", "The player holds the most personal access tokens allowed: "
+                                                         "revoke one first."),
+    Refusal.TOKEN_NOT_FOUND: Entry(404, "TokenNotFound", "The player has no personal access token with this id."),
+    Refusal.IDENTITY_TAKEN: Entry(409, "IdentityTaken", "The operator's identity belongs to another player already."),
+    Refusal.ALREADY_LINKED: Entry(409, "AlreadyLinked", "The player is linked to another identity of the operator's "
+                                                        "provider already."),
 }
 
 

@@ -137,13 +137,20 @@ return 1
 """
 
 # Claim a seat of a waiting match. KEYS: meta, seats, state, log, events; ARGV: seat (-1: first free), seat
-# record, seat count, now, waiting ttl. The claim that fills the match starts it: its clocks and abandonment
-# time count from now, and its keys stop expiring (the caller wrote a due entry "look soon" before, and sets
-# the exact due time after); a claim that does not fill it gives the seats the waiting match's time to live.
+# record, seat count, now, waiting ttl, the record's player ('' for none). A player holds at most one seat of a
+# match: a claim for a player already seated answers {-3, 0} and changes nothing. The claim that fills the match
+# starts it: its clocks and abandonment time count from now, and its keys stop expiring (the caller wrote a due
+# entry "look soon" before, and sets the exact due time after); a claim that does not fill it gives the seats the
+# waiting match's time to live.
 CLAIM = """
 if redis.call('HGET', KEYS[1], 'status') ~= 'waiting' then return {-1, 0} end
 local n = tonumber(ARGV[3])
 local seat = tonumber(ARGV[1])
+if ARGV[6] and ARGV[6] ~= '' then
+  for _, record in ipairs(redis.call('HVALS', KEYS[2])) do
+    if cjson.decode(record)['player'] == ARGV[6] then return {-3, 0} end
+  end
+end
 if seat < 0 then
   for s = 0, n - 1 do
     if redis.call('HSETNX', KEYS[2], s, ARGV[2]) == 1 then seat = s; break end

@@ -12,6 +12,7 @@ from typing import Any
 from redis.asyncio import Redis
 
 from matches import connections, history, keys, packing, scripts
+from matches.callers import Caller
 from matches.clocks import Clock, Timing
 from matches.config import Settings
 from matches.lifecycle import EndReason, MatchStatus, SeatRecord, Seats
@@ -61,23 +62,31 @@ class Loaded:
         """How many seats the match has."""
         return int(self.meta["seats"])
 
-    def seat_of(self, token: str | None) -> int | None:
-        """The seat whose token this is, or None."""
-        if not token:
+    def seat_of(self, caller: Caller | str | None) -> int | None:
+        """The caller's seat, or None: the seat bound to the caller's player, else the seat whose token the
+        caller holds (a plain string is a token). The one place a caller's seat is found."""
+        if isinstance(caller, str) or caller is None:
+            caller = Caller(token=caller or None)
+        if caller.player is not None:
+            for seat, record in self.seats.items():
+                if record.player == caller.player:
+                    return seat
             return None
-        digest = hash_token(token)
+        if not caller.token:
+            return None
+        digest = hash_token(caller.token)
         for seat, record in self.seats.items():
             if secrets.compare_digest(record.token_hash or "", digest):
                 return seat
         return None
 
-    def is_host(self, token: str | None) -> bool:
-        """Whether the token is the host token or any seat's token of this match."""
-        if not token:
-            return False
-        if secrets.compare_digest(self.meta.get("hostHash", ""), hash_token(token)):
+    def is_host(self, caller: Caller | str | None) -> bool:
+        """Whether the caller holds the host token or sits in this match (a seat's token or its player)."""
+        if isinstance(caller, str) or caller is None:
+            caller = Caller(token=caller or None)
+        if caller.token and secrets.compare_digest(self.meta.get("hostHash", ""), hash_token(caller.token)):
             return True
-        return self.seat_of(token) is not None
+        return self.seat_of(caller) is not None
 
 
 @dataclass
@@ -166,18 +175,21 @@ class MatchStore:
     async def claim_seat(self, match_id: str, seat: int | None, record: SeatRecord,
                          seat_count: int) -> tuple[int, bool] | Refusal:
         """Take a seat (None: the first free one); return (seat, now full), or MATCH_STARTED (the match is no
-        longer waiting) or SEAT_TAKEN."""
+        longer waiting), SEAT_TAKEN, or ALREADY_SEATED (the record's player holds another seat of the match: checked
+        in the same atomic claim)."""
         now = time.time()
         await self.look_soon(match_id, now)  # this claim may start the match
         result = await self._claim(keys=[keys.meta(match_id), keys.seats(match_id), keys.state(match_id),
                                          keys.log(match_id), keys.events(match_id)],
                                    args=[-1 if seat is None else seat, packing.dumps(record.to_json()), seat_count,
-                                         repr(now), self.settings.waiting_ttl])
+                                         repr(now), self.settings.waiting_ttl, record.player or ""])
         got, full = int(result[0]), bool(int(result[1]))
         if got == -1:
             return Refusal.MATCH_STARTED
         if got == -2:
             return Refusal.SEAT_TAKEN
+        if got == -3:
+            return Refusal.ALREADY_SEATED
         if full:
             pipe = self.queue.pipeline(transaction=False)
             pipe.zrem(keys.lobby(MatchStatus.WAITING), match_id)

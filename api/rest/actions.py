@@ -5,9 +5,10 @@ from __future__ import annotations
 from api.bounds import MAX_EVENTS_PAGE, MAX_IDEMPOTENCY_KEY
 from api.rest.convert import match_json
 from api.rest.matches import load
-from api.rest.problems import Problem, problem
+from api.rest.problems import Problem, player_refusal, problem
 from api.rest.table import PATH_ID, Auth, Call, Operation, Param, Reply
 from domain.events import visible_to
+from matches.callers import Caller
 from matches.outcomes import ActOutcome, OutcomeKind
 from matches.reading import Reading
 from matches.refusals import Refusal
@@ -33,18 +34,21 @@ async def act(call: Call) -> Reply:
     if key is not None and not 0 < len(key) <= MAX_IDEMPOTENCY_KEY:
         raise problem(Refusal.BAD_IDEMPOTENCY_KEY, f"Idempotency-Key must be 1-{MAX_IDEMPOTENCY_KEY} characters")
     match_id = call.params["id"]
-    outcome, after = await call.services.pipeline.act(match_id, context.token, call.body["action"],
+    caller = await context.playing_caller()
+    if not isinstance(caller, Caller):
+        raise player_refusal(caller)
+    outcome, after = await call.services.pipeline.act(match_id, caller, call.body["action"],
                                                       call.body["expectedVersion"], key)
     call.services.metrics.act(outcome.kind)
-    if outcome.kind is OutcomeKind.UNAUTHORIZED and context.presented:
-        await context.auth_failed()
+    if outcome.kind is OutcomeKind.UNAUTHORIZED and context.presented and caller.player is None:
+        await context.auth_failed()  # a stranger's token (a player without a seat here is no failure)
     if outcome.kind is not OutcomeKind.ACCEPTED:
         raise refusal(outcome)
     answer = {"version": outcome.version, "events": outcome.events}
     if minimal(call.params["Prefer"]):
         return Reply(answer, headers={"Preference-Applied": "return=minimal"})
     loaded = after or await load(call)  # a replayed outcome: the match as it stands now
-    return Reply({**answer, "match": match_json(Reading.of(loaded, loaded.seat_of(context.token)))})
+    return Reply({**answer, "match": match_json(Reading.of(loaded, loaded.seat_of(caller)))})
 
 
 def minimal(prefer: str | None) -> bool:
@@ -54,7 +58,8 @@ def minimal(prefer: str | None) -> bool:
 
 
 async def events(call: Call) -> Reply:
-    """The stored steps after a version, redacted for the caller (a seat token, or none for a spectator)."""
+    """The stored steps after a version, redacted for the caller (a seat token or a seated player's credential,
+    or none for a spectator)."""
     loaded = await load(call)
     viewer = await call.context.seat_in(loaded)
     limit = max(1, min(call.params["limit"], MAX_EVENTS_PAGE))
@@ -74,13 +79,16 @@ ACT_EXAMPLE = {"action": {"type": "anAction", "note": "copied as is from legalAc
 
 OPERATIONS = [
     Operation("POST", "/v1/matches/{id}/actions", "act", "play", "Submit an action",
-              "Submit one of your legalActions as is, with the version you read it at, as the seat's token holder. "
+              "Submit one of your legalActions as is, with the version you read it at, as the seat's token holder "
+              "(or with the credential of the player the seat is bound to). "
               "Refusals change nothing: 409 STALE_VERSION (currentVersion in the body), 403 NOT_YOUR_TURN, 422 "
               "ILLEGAL_ACTION (or the title's more precise rules code), 409 MATCH_OVER / MATCH_NOT_STARTED, 404, "
-              "401.", act, response="ActionAccepted", params=(PATH_ID, IDEMPOTENCY_KEY, PREFER), body="Act",
+              "401, 403 FORBIDDEN_SCOPE.", act, response="ActionAccepted", params=(PATH_ID, IDEMPOTENCY_KEY, PREFER),
+              body="Act",
               example=ACT_EXAMPLE, auth=Auth.REQUIRED, write=True, headers=("Preference-Applied",),
               codes=(Refusal.STALE_VERSION, Refusal.NOT_YOUR_TURN, Refusal.ILLEGAL_ACTION, Refusal.BAD_IDEMPOTENCY_KEY,
-                     Refusal.MATCH_NOT_FOUND, Refusal.MATCH_OVER, Refusal.MATCH_NOT_STARTED)),
+                     Refusal.MATCH_NOT_FOUND, Refusal.MATCH_OVER, Refusal.MATCH_NOT_STARTED,
+                     Refusal.FORBIDDEN_SCOPE)),
     Operation("GET", "/v1/matches/{id}/events", "listEvents", "play", "Read the events after a version",
               "The stored steps after afterVersion, oldest first, each with the match's version after it and its "
               "events redacted for the caller; page on with the last version seen.", events,

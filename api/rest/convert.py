@@ -40,7 +40,8 @@ def column_json(column: contract.ScoreColumn) -> dict[str, Any]:
 def seat_json(seat: SeatReading) -> dict[str, Any]:
     """Who sits in a seat (never their token)."""
     return {"seat": seat.seat, "taken": seat.taken, "name": seat.name,
-            "kind": None if seat.kind is None else seat.kind.value, "level": seat.level}
+            "kind": None if seat.kind is None else seat.kind.value, "level": seat.level, "program": seat.program,
+            "player": seat.player}
 
 
 def clock_json(clock: ClockReading | None) -> dict[str, Any] | None:

@@ -28,11 +28,13 @@ async def load(call: Call) -> Loaded:
 
 
 async def list_matches(call: Call) -> Reply:
-    """A page of the lobby, each match read as the token's holder where the token is one of its seats'."""
+    """A page of the lobby, each match read as the caller where the caller sits in it (a seat's token or the
+    player's seat)."""
     status = MatchStatus[call.params["status"]]
     first = max(1, min(call.params["first"], MAX_PAGE))
+    caller = await call.context.caller()
     page, more, cursor = await call.services.lobby.page(status, first, call.params["after"])
-    items = [match_json(Reading.of(loaded, loaded.seat_of(call.context.token))) for loaded in page]
+    items = [match_json(Reading.of(loaded, loaded.seat_of(caller))) for loaded in page]
     return Reply({"items": items, "endCursor": cursor, "hasNextPage": more})
 
 
@@ -75,7 +77,7 @@ OPERATIONS = [
     Operation("POST", "/v1/matches", "createMatch", "matches", "Create a match",
               "Create a waiting match; it starts by itself when every seat is taken. The hostToken in the answer "
               "(shown once) lets its holder add bots.", create_match, success=201, response="MatchCreated",
-              body="CreateMatch", example=CREATE_EXAMPLE, write=True,
+              body="CreateMatch", example=CREATE_EXAMPLE, write=True, auth=Auth.OPTIONAL,
               codes=(Refusal.BAD_OPTIONS, Refusal.UNKNOWN_TITLE), headers=("Location",)),
     Operation("GET", "/v1/matches/{id}", "getMatch", "matches", "Read a match (your view, legal actions)",
               "The match as the caller may see it: with a seat token, that seat's view and legalActions (submit "

@@ -11,15 +11,18 @@ from api.rest.table import Auth, Operation
 
 VERSION = "1.0.0"
 DESCRIPTION = """A REST surface beside GraphQL (/graphql): the same lobby and apply pipeline, the same bearer
-tokens, rate limits and codes. Send a seat token (from POST /v1/matches/{id}/seats) or a match's host token (from
-POST /v1/matches) as `Authorization: Bearer <token>`. Every refusal is an RFC 9457 problem
-(application/problem+json) whose `code` is the one GraphQL gives for the same refusal. A match that is over answers
-an action with 409 MATCH_OVER (not 410: the match can still be read)."""
+tokens, rate limits and codes. Send a seat token (from POST /v1/matches/{id}/seats), a match's host token (from
+POST /v1/matches) or a player's credential (a session's accessToken from POST /v1/auth/guest, a personal access
+token, or the operator's JWT) as `Authorization: Bearer <token>`; a player's credential acts for every seat bound to
+the player, and a bad one is refused with 401 UNAUTHENTICATED and `WWW-Authenticate: Bearer error="invalid_token"`.
+Every refusal is an RFC 9457 problem (application/problem+json) whose `code` is the one GraphQL gives for the same
+refusal. A match that is over answers an action with 409 MATCH_OVER (not 410: the match can still be read)."""
 TAGS = [
     {"name": "titles", "description": "The playable games."},
     {"name": "matches", "description": "The lobby: list, create and read matches."},
     {"name": "seats", "description": "Take a seat, seat a bot, read a seat."},
     {"name": "play", "description": "Submit actions and read what happened."},
+    {"name": "players", "description": "Sign in, sessions, the signed-in player and its access tokens."},
     {"name": "docs", "description": "This document and its offline renderer."},
 ]
 HEADERS = {
@@ -46,7 +49,9 @@ def document(operations: list[Operation]) -> dict[str, Any]:
         "components": {
             "schemas": COMPONENTS,
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer",
-                                           "description": "A seat token, or a match's host token."}},
+                                           "description": "A seat token, a match's host token, or a player's "
+                                                          "credential (session access token, personal access "
+                                                          "token, the operator's JWT)."}},
         },
         "x-problem-codes": {code.value: {"status": code.status, "description": code.description}
                             for code in rest_codes()},
@@ -68,7 +73,7 @@ def _operation(operation: Operation) -> dict[str, Any]:
         if operation.example is not None:
             media["example"] = operation.example
         out["requestBody"] = {"required": True, "content": {"application/json": media}}
-    if operation.auth is Auth.REQUIRED:
+    if operation.auth in (Auth.REQUIRED, Auth.PLAYER):
         out["security"] = [{"bearer": []}]
     elif operation.auth is Auth.OPTIONAL:
         out["security"] = [{}, {"bearer": []}]

@@ -8,6 +8,7 @@ from typing import Any
 from starlette.responses import JSONResponse
 
 from matches.refusals import Refusal, registered
+from players.errors import PlayerError, PlayerNotFound, Reason, Unauthenticated
 
 MEDIA_TYPE = "application/problem+json"
 TYPE_BASE = "/v1/docs#problem-"  # a problem's type: a URI reference to its entry in the served docs
@@ -60,6 +61,23 @@ def for_code(code: str, detail: str) -> Problem:
     """A problem whose status is the code's (a code not registered, e.g. a title's own: 422)."""
     registered_code = registered(code)
     return Problem(422 if registered_code is None else registered_code.status, code, detail)
+
+
+def challenge(reason: str | None) -> str:
+    """The WWW-Authenticate value of a 401 (RFC 6750): error="invalid_token" unless no credential was sent."""
+    if reason is None or reason == Reason.MISSING:
+        return 'Bearer realm="firebreak"'
+    return 'Bearer realm="firebreak", error="invalid_token"'
+
+
+def player_refusal(error: PlayerError) -> Problem:
+    """The problem of a players layer's refusal (UNAUTHENTICATED with its reason and WWW-Authenticate)."""
+    if isinstance(error, PlayerNotFound):  # the credential's player is gone
+        error = Unauthenticated(Reason.UNKNOWN)
+    if isinstance(error, Unauthenticated):
+        return Problem(Refusal.UNAUTHENTICATED.status, Refusal.UNAUTHENTICATED, error.message,
+                       {"reason": error.reason.value}, {"WWW-Authenticate": challenge(error.reason)})
+    return for_code(error.code, error.message)
 
 
 def rest_codes() -> list[Refusal]:

@@ -8,6 +8,7 @@ from typing import Any
 from api.rest.problems import rest_codes
 from domain.contract import OptionKind
 from matches.lifecycle import EndReason, MatchStatus
+from players.records import PlayerKind, Scope
 
 INT32 = {"type": "integer", "minimum": -(2**31), "maximum": 2**31 - 1}  # GraphQL's Int
 ANY: dict[str, Any] = {"description": "Any JSON value."}
@@ -62,9 +63,10 @@ REQUESTS: dict[str, dict[str, Any]] = {
         },
     },
     "JoinMatch": {
-        "type": "object", "additionalProperties": False, "required": ["name"],
-        "description": "A display name, and the seat wanted (null or left out: the first free one).",
-        "properties": {"name": {"type": "string"}, "seat": {**INT32, "type": ["integer", "null"]}},
+        "type": "object", "additionalProperties": False, "required": [],
+        "description": "A display name (left out: the player's name with a player credential, else \"player\"), and "
+                       "the seat wanted (null or left out: the first free one).",
+        "properties": {"name": {"type": ["string", "null"]}, "seat": {**INT32, "type": ["integer", "null"]}},
     },
     "AddBot": {
         "type": "object", "additionalProperties": False, "required": ["level"],
@@ -96,7 +98,12 @@ TITLE_PROPERTIES: dict[str, Any] = {
 }
 SEAT_INFO = obj({"seat": INT, "taken": BOOL, "name": {"type": ["string", "null"]},
                  "kind": {"type": ["string", "null"], "description": "human | bot"},
-                 "level": {"type": ["string", "null"]}}, "Who sits in a seat (never their token).")
+                 "level": {"type": ["string", "null"]},
+                 "program": {**BOOL, "description": "A human seat played by its player's program (joined with a "
+                                                    "personal access token of the bot scope)."},
+                 "player": {"type": ["string", "null"],
+                            "description": "The id of the player the seat is bound to (null: none)."}},
+                "Who sits in a seat (never their token).")
 SEAT_CLOCK = obj({"seat": INT, "secondsLeft": {"type": "number"}, "running": BOOL, "takenOver": BOOL},
                  "One seat's turn clock as of this read.")
 MATCH_CLOCK = obj({"initialSeconds": {"type": "number"}, "incrementSeconds": {"type": "number"},
@@ -133,6 +140,9 @@ PROBLEM = {
         "version": {"type": ["integer", "null"], "description": "ILLEGAL_ACTION, NOT_YOUR_TURN, MATCH_OVER: the "
                                                                 "match's version (unchanged)."},
         "retryAfter": {"type": "number", "description": "RATE_LIMITED: seconds to wait."},
+        "reason": {"type": "string", "description": "UNAUTHENTICATED: why the credential was refused (missing, "
+                                                    "malformed, expired, invalid, algorithm, revoked, reused, "
+                                                    "unknown, not_configured, unavailable)."},
         "errors": array(obj({"pointer": STR, "detail": STR}, "Where and why.", ["detail"]),
                         "VALIDATION_FAILED: each place the request breaks its schema."),
     },
@@ -165,7 +175,11 @@ RESPONSES: dict[str, dict[str, Any]] = {
                          "match": ref("Match")}, "A new waiting match."),
     "SeatJoined": obj({"matchId": STR, "seat": INT, "token": {**STR, "description": "The seat's secret, shown "
                                                                                       "once: Authorization: Bearer."},
-                       "started": BOOL}, "The caller's seat and its token."),
+                       "started": BOOL,
+                       "player": {"type": ["string", "null"],
+                                  "description": "The player the seat is bound to (null: joined without a player "
+                                                 "credential)."}},
+                      "The caller's seat and its token."),
     "BotAdded": obj({"matchId": STR, "seat": INT, "level": STR, "started": BOOL}, "A bot sits in the seat."),
     "ActionAccepted": obj({"version": {**INT, "description": "The match's new version."}, "events": EVENTS,
                            "match": ref("Match")},
@@ -175,5 +189,58 @@ RESPONSES: dict[str, dict[str, Any]] = {
                                                            "match's version after it."),
     "EventPage": obj({"items": array(ref("MatchEvent"))}, "Steps after a version, oldest first."),
 }
+
+SCOPES = {"enum": [scope.name for scope in Scope]}
+PLAYER_KINDS = {"enum": [kind.name for kind in PlayerKind]}
+REQUESTS.update({
+    "SignInAsGuest": {
+        "type": "object", "additionalProperties": False, "required": ["name", "deviceId"],
+        "description": "A display name and the device's id (a secret the app keeps: the same id signs the same guest "
+                       "in again).",
+        "properties": {"name": {**STR, "description": "1 to 40 printable characters (kept from the first sign-in)."},
+                       "deviceId": {**STR, "description": "16 to 200 printable characters, random, kept on the "
+                                                          "device."}},
+    },
+    "RefreshSession": {
+        "type": "object", "additionalProperties": False, "required": ["refreshToken"],
+        "description": "A session's refresh token (each works once).",
+        "properties": {"refreshToken": STR},
+    },
+    "CreateAccessToken": {
+        "type": "object", "additionalProperties": False, "required": ["name", "scopes"],
+        "description": "A name for the token, its scopes (PLAY, BOT) and optionally a lifetime in seconds.",
+        "properties": {"name": STR, "scopes": {"type": "array", "items": SCOPES},
+                       "expiresInSeconds": {"type": ["integer", "null"]}},
+    },
+    "LinkIdentity": {
+        "type": "object", "additionalProperties": False, "required": ["token"],
+        "description": "A JWT of the operator's identity provider for the account to link.",
+        "properties": {"token": STR},
+    },
+})
+PLAYER = obj({"id": STR, "name": STR, "kind": PLAYER_KINDS}, "A player: id, display name, GUEST or EXTERNAL.")
+ACCESS_TOKEN = obj({"id": STR, "name": STR, "scopes": array(SCOPES),
+                    "created": {"type": "number", "description": "When it was made (epoch seconds)."},
+                    "expires": {"type": ["number", "null"], "description": "When it stops working (null: never)."}},
+                   "A personal access token as listed (never its secret).")
+RESPONSES.update({
+    "Player": PLAYER,
+    "Me": obj({"id": STR, "name": STR, "kind": PLAYER_KINDS, "accessTokens": array(ref("AccessToken"))},
+              "The signed-in player and its personal access tokens."),
+    "Session": obj({
+        "accessToken": {**STR, "description": "A short-lived bearer credential of the player."},
+        "accessTokenExpiresIn": {**INT, "description": "Seconds the access token is valid."},
+        "refreshToken": {**STR, "description": "Swaps for a new session once (POST /v1/auth/refresh); an already "
+                                               "used one signs the whole session out."},
+        "refreshTokenExpiresIn": {**INT, "description": "Seconds the session lives unless refreshed."},
+        "player": ref("Player")}, "A signed-in session."),
+    "SignedOut": obj({"everywhere": BOOL}, "The session (or every session of the player) is signed out."),
+    "AccessToken": ACCESS_TOKEN,
+    "AccessTokenList": obj({"items": array(ref("AccessToken"))}, "The player's live tokens, oldest first."),
+    "AccessTokenCreated": obj({"token": {**STR, "description": "The secret, shown once: Authorization: Bearer."},
+                               "accessToken": ref("AccessToken")}, "A new personal access token."),
+    "AccessTokenRevoked": obj({"id": STR}, "The token stopped working."),
+    "IdentityLinked": obj({"player": ref("Player")}, "The operator's identity is linked to the player."),
+})
 
 COMPONENTS: dict[str, dict[str, Any]] = {**REQUESTS, **RESPONSES}

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from api.rest.convert import seat_json
 from api.rest.matches import load, location
-from api.rest.problems import for_code, problem
+from api.rest.problems import for_code, player_refusal, problem
 from api.rest.table import PATH_ID, Auth, Call, Operation, Param, Reply
+from matches.callers import Caller
 from matches.lobby import LobbyError
 from matches.reading import Reading
 from matches.refusals import Refusal
@@ -17,24 +18,37 @@ def seat_location(match_id: str, seat: int) -> str:
 
 
 async def join_match(call: Call) -> Reply:
-    """Take a seat as a person; 201 with the seat's token (shown once)."""
+    """Take a seat as a person; 201 with the seat's token (shown once). With a player credential the seat is bound
+    to the player (its name by default)."""
+    caller = await call.context.playing_caller()
+    if not isinstance(caller, Caller):
+        raise player_refusal(caller)
+    name = call.body.get("name")
+    if name is None and caller.player is not None:
+        principal = await call.context.principal()
+        name = None if principal is None else principal.player.name
     try:
-        seated = await call.services.lobby.join(call.params["id"], call.body.get("seat"), call.body["name"])
+        seated = await call.services.lobby.join(call.params["id"], call.body.get("seat"), name, caller.player,
+                                                caller.program)
     except LobbyError as exc:
         raise for_code(exc.code, str(exc)) from None
     assert seated.token is not None
-    return Reply({"matchId": seated.match_id, "seat": seated.seat, "token": seated.token, "started": seated.started},
-                 201, {"Location": seat_location(seated.match_id, seated.seat)})
+    return Reply({"matchId": seated.match_id, "seat": seated.seat, "token": seated.token, "started": seated.started,
+                  "player": caller.player}, 201, {"Location": seat_location(seated.match_id, seated.seat)})
 
 
 async def add_bot(call: Call) -> Reply:
-    """Seat a bot (the host token or a seat token of the match as the bearer token); 201."""
+    """Seat a bot (the host token, a seat token of the match or a seated player's credential as the bearer token);
+    201."""
     context = call.context
     level = call.body["level"]
+    caller = await context.playing_caller()
+    if not isinstance(caller, Caller):
+        raise player_refusal(caller)
     try:
-        seated = await call.services.lobby.add_bot(call.params["id"], call.body.get("seat"), level, context.token)
+        seated = await call.services.lobby.add_bot(call.params["id"], call.body.get("seat"), level, caller)
     except LobbyError as exc:
-        if exc.code == Refusal.UNAUTHORIZED and context.presented:
+        if exc.code == Refusal.UNAUTHORIZED and context.presented and caller.player is None:
             await context.auth_failed()
         raise for_code(exc.code, str(exc)) from None
     return Reply({"matchId": seated.match_id, "seat": seated.seat, "level": level, "started": seated.started},
@@ -53,17 +67,22 @@ async def get_seat(call: Call) -> Reply:
 SEAT = Param("seat", "path", {"type": "integer"}, "The seat number.", required=True)
 OPERATIONS = [
     Operation("POST", "/v1/matches/{id}/seats", "joinMatch", "seats", "Take a seat",
-              "Take a seat as a person. The token in the answer is the seat's only credential and is shown only "
-              "this once: send it as Authorization: Bearer <token>.", join_match, success=201,
+              "Take a seat as a person. The token in the answer is a credential of the seat, shown only this once: "
+              "send it as Authorization: Bearer <token>. Sent with a player's credential, the seat is bound to the "
+              "player (whose credential then acts for it from any device; one seat per player per match: 409 "
+              "ALREADY_SEATED) and the name defaults to the player's.", join_match, success=201,
               response="SeatJoined", params=(PATH_ID,), body="JoinMatch", example={"name": "ann"}, write=True,
-              codes=(Refusal.MATCH_NOT_FOUND, Refusal.SEAT_TAKEN, Refusal.MATCH_STARTED, Refusal.BAD_SEAT),
+              auth=Auth.OPTIONAL,
+              codes=(Refusal.MATCH_NOT_FOUND, Refusal.SEAT_TAKEN, Refusal.MATCH_STARTED, Refusal.BAD_SEAT,
+                     Refusal.ALREADY_SEATED, Refusal.FORBIDDEN_SCOPE),
               headers=("Location",)),
     Operation("POST", "/v1/matches/{id}/bots", "addBot", "seats", "Seat a bot",
-              "Seat a bot of one of the title's levels; needs the match's host token (or a seat token) as the "
-              "bearer token.", add_bot, success=201, response="BotAdded", params=(PATH_ID,), body="AddBot",
+              "Seat a bot of one of the title's levels; needs the match's host token (or a seat token, or the "
+              "credential of a player seated in it) as the bearer token.", add_bot, success=201,
+              response="BotAdded", params=(PATH_ID,), body="AddBot",
               example={"level": "greedy"}, auth=Auth.REQUIRED, write=True,
               codes=(Refusal.MATCH_NOT_FOUND, Refusal.SEAT_TAKEN, Refusal.MATCH_STARTED, Refusal.BAD_SEAT,
-                     Refusal.UNKNOWN_BOT_LEVEL),
+                     Refusal.UNKNOWN_BOT_LEVEL, Refusal.FORBIDDEN_SCOPE),
               headers=("Location",)),
     Operation("GET", "/v1/matches/{id}/seats/{seat}", "getSeat", "seats", "Read a seat",
               "Who sits in a seat: taken or not, the name, human or bot, the bot level.", get_seat,

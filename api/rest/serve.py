@@ -14,9 +14,9 @@ from starlette.responses import JSONResponse, Response
 
 from api.context import Context
 from api.ratelimit import rate_limited, retry_after_header
-from api.rest.problems import Problem, problem
+from api.rest.problems import Problem, challenge, problem
 from api.rest.schemas import COMPONENTS
-from api.rest.table import Call, Operation, Param
+from api.rest.table import Auth, Call, Operation, Param
 from api.rest.validation import errors
 from api.services import Services
 from api.unavailable import HEADERS as UNAVAILABLE_HEADERS
@@ -46,6 +46,8 @@ def endpoint(operation: Operation, services: Services) -> Endpoint:
             raw = await request.body() if operation.body else b""  # BodyLimit's 413 passes through
             body = _body(operation, request, raw)
             await _limits(operation, context)
+            if operation.auth is not Auth.NONE:
+                await context.principal()  # a bad player credential: 401 UNAUTHENTICATED, whatever the operation
             reply = await operation.handler(Call(services, context, request, params, body))
         except Problem as refused:
             return _answer(refused)
@@ -77,6 +79,10 @@ def _from_graphql(error: GraphQLError) -> Problem:
         retry = float(extensions["retryAfter"])
         return Problem(Refusal.RATE_LIMITED.status, Refusal.RATE_LIMITED, error.message, {"retryAfter": retry},
                        {"Retry-After": retry_after_header(retry)})
+    if extensions.get("code") == Refusal.UNAUTHENTICATED:
+        reason = str(extensions.get("reason"))
+        return Problem(Refusal.UNAUTHENTICATED.status, Refusal.UNAUTHENTICATED, error.message, {"reason": reason},
+                       {"WWW-Authenticate": challenge(reason)})
     return Problem(Refusal.UNAUTHORIZED.status, str(extensions.get("code", Refusal.UNAUTHORIZED)), error.message)
 
 
@@ -122,6 +128,10 @@ def _read(param: Param, text: str) -> tuple[Any, str | None]:
             return int(text), None
         except ValueError:
             return text, "must be an integer"
+    if param.schema.get("type") == "boolean":
+        if text.lower() in ("true", "false"):
+            return text.lower() == "true", None
+        return text, "must be true or false"
     return text, None
 
 

@@ -20,8 +20,9 @@ class Auth(StrEnum):
     """What an operation does with the bearer token."""
 
     NONE = "none"          # not read (a credential is still refused while its client is blocked)
-    OPTIONAL = "optional"  # a seat token reads as that seat, none as a spectator
-    REQUIRED = "required"  # a seat token (or the host token) must be sent
+    OPTIONAL = "optional"  # a seat token (or a player's credential) reads as that seat, none as a spectator
+    REQUIRED = "required"  # a seat token, the host token or a seated player's credential must be sent
+    PLAYER = "player"      # a player's credential must be sent
 
 
 @dataclass(frozen=True)
@@ -89,8 +90,10 @@ class Operation:
                       Refusal.UNSUPPORTED_MEDIA_TYPE, Refusal.VALIDATION_FAILED]
         if any(p.where != "path" or p.schema.get("type") != "string" for p in self.params):
             codes.append(Refusal.VALIDATION_FAILED)
-        if self.auth is not Auth.NONE:
+        if self.auth in (Auth.OPTIONAL, Auth.REQUIRED):
             codes.append(Refusal.UNAUTHORIZED)
+        if self.auth is not Auth.NONE:
+            codes.append(Refusal.UNAUTHENTICATED)
         if self.store:
             codes.append(Refusal.SERVICE_UNAVAILABLE)
         out: dict[int, list[str]] = {}

@@ -20,6 +20,7 @@ from api.schema import limits
 from api.schema.descriptions import fill_from_docstrings
 from api.schema.lobby import LobbyMutation, LobbyQuery
 from api.schema.play import PlayMutation, PlayQuery
+from api.schema.players import PlayersMutation, PlayersQuery
 from api.schema.subscription import Subscription
 from api.unavailable import StoreUnavailable, is_unavailable
 from matches import connections
@@ -32,13 +33,13 @@ CACHED_DOCUMENTS = 512  # parsed and validated query texts kept per process (an 
 
 
 @strawberry.type
-class Query(LobbyQuery, PlayQuery):
-    """Reads: titles, the lobby, and a match as the caller may see it."""
+class Query(LobbyQuery, PlayQuery, PlayersQuery):
+    """Reads: titles, the lobby, a match as the caller may see it, and the signed-in player."""
 
 
 @strawberry.type
-class Mutation(LobbyMutation, PlayMutation):
-    """Writes: create, join and fill matches, and act."""
+class Mutation(LobbyMutation, PlayMutation, PlayersMutation):
+    """Writes: create, join and fill matches, act, and sign in and out."""
 
 
 def _unexpected(error: GraphQLError) -> bool:
@@ -136,6 +137,28 @@ class RateLimits(SchemaExtension):
             context.response.headers["retry-after"] = retry_after_header(retry_after)
 
 
+class PlayerCredentials(SchemaExtension):
+    """Refuse a query as a whole when it carries a player credential that does not verify: error UNAUTHENTICATED
+    (with its reason), never a silent read as a spectator. Mutations answer a typed Unauthenticated member instead,
+    subscriptions refuse in their resolver (both through Context)."""
+
+    async def on_execute(self) -> AsyncIterator[None]:
+        """Set the UNAUTHENTICATED result instead of executing a query whose player credential is refused."""
+        execution = self.execution_context
+        context = execution.context
+        if (context is not None and not execution.result and execution.operation_type == OperationType.QUERY
+                and context.presented):
+            try:
+                await context.principal()
+            except GraphQLError as refused:
+                execution.result = ExecutionResult(data=None, errors=[refused])
+                extensions = refused.extensions or {}
+                if extensions.get("code") == Refusal.RATE_LIMITED and isinstance(context.request, Request):
+                    context.response.status_code = 429
+                    context.response.headers["retry-after"] = retry_after_header(extensions["retryAfter"])
+        yield
+
+
 schema = FirebreakSchema(
     query=Query,
     mutation=Mutation,
@@ -146,6 +169,7 @@ schema = FirebreakSchema(
         LimitedValidation,
         SubscriptionsOverWebSocket,
         RateLimits,
+        PlayerCredentials,
         lambda: MaskErrors(should_mask_error=_unexpected, error_message="Internal error."),
         StoreUnavailable,
     ],

@@ -9,13 +9,26 @@ import strawberry
 from api.bounds import MAX_PAGE
 from api.context import Info
 from api.schema.match import Match
-from api.schema.problems import InvalidInput, MatchNotFound, MatchStarted, SeatTaken, Unauthorized, problem_type
+from api.schema.problems import (
+    AlreadySeated,
+    ForbiddenScope,
+    InvalidInput,
+    MatchNotFound,
+    MatchStarted,
+    SeatTaken,
+    Unauthenticated,
+    Unauthorized,
+    player_problem,
+    problem_type,
+)
 from api.schema.title import Title
 from api.schema.types import JSON, MatchStatus
 from domain import titles
 from matches import lifecycle
+from matches.callers import Caller
 from matches.lobby import LobbyError
 from matches.refusals import Refusal
+from players.errors import PlayerError
 
 
 @strawberry.type
@@ -52,10 +65,13 @@ class CreateMatchInput:
 
 @strawberry.input
 class JoinMatchInput:
-    """The match to join, the seat wanted (null: the first free one) and a display name."""
+    """The match to join, the seat wanted (null: the first free one) and a display name (null: the player's name
+    with a player credential)."""
 
     match_id: strawberry.ID = strawberry.field(description="The match to join.")
-    name: str = strawberry.field(description="A display name (up to 40 characters shown).")
+    name: str | None = strawberry.field(
+        default=None, description="A display name (up to 40 characters shown); null: the signed-in player's name "
+                                  "(\"player\" without a player credential).")
     seat: int | None = strawberry.field(default=None, description="The seat wanted; null: the first free one.")
 
 
@@ -79,12 +95,15 @@ class MatchCreated:
 
 @strawberry.type
 class SeatJoined:
-    """The caller's seat and its secret token, shown once: send it as Authorization: Bearer <token>."""
+    """The caller's seat and its secret token, shown once: send it as Authorization: Bearer <token>. Joined with
+    a player credential, the seat is also the player's: that credential (from any device) acts for it too."""
 
     match_id: strawberry.ID = strawberry.field(description="The match joined.")
     seat: int = strawberry.field(description="The caller's seat.")
     token: str = strawberry.field(description="The seat's secret token, shown once.")
     started: bool = strawberry.field(description="Whether this took the last free seat (the match has started).")
+    player: strawberry.ID | None = strawberry.field(
+        default=None, description="The player the seat is bound to (null: joined without a player credential).")
 
 
 @strawberry.type
@@ -98,22 +117,26 @@ class BotAdded:
 
 
 CreateMatchResult = Annotated[
-    MatchCreated | InvalidInput,
+    MatchCreated | InvalidInput | Unauthenticated,
     strawberry.union("CreateMatchResult", description="The new match, or why none was created."),
 ]
 JoinMatchResult = Annotated[
-    SeatJoined | MatchNotFound | SeatTaken | MatchStarted | InvalidInput,
+    SeatJoined | MatchNotFound | SeatTaken | MatchStarted | InvalidInput | AlreadySeated | Unauthenticated
+    | ForbiddenScope,
     strawberry.union("JoinMatchResult", description="The seat taken, or why not."),
 ]
 AddBotResult = Annotated[
-    BotAdded | MatchNotFound | SeatTaken | MatchStarted | Unauthorized | InvalidInput,
+    BotAdded | MatchNotFound | SeatTaken | MatchStarted | Unauthorized | InvalidInput | Unauthenticated
+    | ForbiddenScope,
     strawberry.union("AddBotResult", description="The bot seated, or why not."),
 ]
+LobbyProblem = (MatchNotFound | SeatTaken | MatchStarted | Unauthorized | InvalidInput | AlreadySeated
+                | Unauthenticated | ForbiddenScope)
 
 
-def _problem(exc: LobbyError) -> MatchNotFound | SeatTaken | MatchStarted | Unauthorized | InvalidInput:
+def _problem(exc: LobbyError) -> LobbyProblem:
     problem = problem_type(exc.code)(code=exc.code, message=str(exc))
-    return cast(MatchNotFound | SeatTaken | MatchStarted | Unauthorized | InvalidInput, problem)
+    return cast(LobbyProblem, problem)
 
 
 @strawberry.type
@@ -133,12 +156,13 @@ class LobbyQuery:
         first: Annotated[int, strawberry.argument(description="The page size (1-100).")] = 20,
         after: Annotated[str | None, strawberry.argument(description="A previous page's endCursor.")] = None,
     ) -> MatchPage:
-        """Matches of a status, newest first, each read as the bearer token's holder where the token is one of its
-        seats' (else as a spectator): a token belongs to one match, so a listing never refuses one."""
+        """Matches of a status, newest first, each read as the caller where the caller sits in it (a seat's token,
+        or the player's seat), else as a spectator: a token belongs to one match, so a listing never refuses one."""
         first = max(1, min(first, MAX_PAGE))
         listed = lifecycle.MatchStatus[status.name]
+        caller = await info.context.caller()
         page, more, cursor = await info.context.services.lobby.page(listed, first, after)
-        items = [Match.of(loaded, info.context.token) for loaded in page]
+        items = [Match.of(loaded, caller) for loaded in page]
         return MatchPage(items=items, end_cursor=cursor, has_next_page=more)
 
 
@@ -151,6 +175,9 @@ class LobbyMutation:
         self, info: Info, input: Annotated[CreateMatchInput, strawberry.argument(description="What to play.")],
     ) -> CreateMatchResult:
         """Create a waiting match; it starts by itself when every seat is taken."""
+        refused = await info.context.authenticate()
+        if isinstance(refused, PlayerError):
+            return cast(Unauthenticated, player_problem(refused))
         options = input.options
         if options is not None and not isinstance(options, dict):
             return InvalidInput(code=Refusal.BAD_OPTIONS, message="options must be a JSON object")
@@ -169,27 +196,40 @@ class LobbyMutation:
     async def join_match(
         self, info: Info, input: Annotated[JoinMatchInput, strawberry.argument(description="The seat wanted.")],
     ) -> JoinMatchResult:
-        """Take a seat as a person; the token in the answer is shown only this once."""
+        """Take a seat as a person; the token in the answer is shown only this once. With a player credential the
+        seat is bound to the player (one seat per player per match: AlreadySeated)."""
+        caller = await info.context.playing_caller()
+        if not isinstance(caller, Caller):
+            return cast(Unauthenticated | ForbiddenScope, player_problem(caller))
+        name = input.name
+        if name is None and caller.player is not None:
+            principal = await info.context.principal()
+            name = None if principal is None else principal.player.name
         try:
-            seated = await info.context.services.lobby.join(str(input.match_id), input.seat, input.name)
+            seated = await info.context.services.lobby.join(str(input.match_id), input.seat, name, caller.player,
+                                                            caller.program)
         except LobbyError as exc:
             return _problem(exc)  # type: ignore[return-value]
         assert seated.token is not None
         return SeatJoined(match_id=strawberry.ID(seated.match_id), seat=seated.seat, token=seated.token,
-                          started=seated.started)
+                          started=seated.started,
+                          player=None if caller.player is None else strawberry.ID(caller.player))
 
     @strawberry.mutation
     async def add_bot(
         self, info: Info, input: Annotated[AddBotInput, strawberry.argument(description="The bot wanted.")],
     ) -> AddBotResult:
-        """Seat a bot (needs the host token or a seat token of the match as the bearer token)."""
+        """Seat a bot (needs the host token, a seat token of the match, or the credential of a player seated in
+        it, as the bearer token)."""
         info.context.check_not_blocked()
+        caller = await info.context.playing_caller()
+        if not isinstance(caller, Caller):
+            return cast(Unauthenticated | ForbiddenScope, player_problem(caller))
         try:
-            seated = await info.context.services.lobby.add_bot(str(input.match_id), input.seat, input.level,
-                                                               info.context.token)
+            seated = await info.context.services.lobby.add_bot(str(input.match_id), input.seat, input.level, caller)
         except LobbyError as exc:
-            if exc.code == Refusal.UNAUTHORIZED and info.context.presented:
+            if exc.code == Refusal.UNAUTHORIZED and info.context.presented and caller.player is None:
                 await info.context.auth_failed()
-            return _problem(exc)
+            return _problem(exc)  # type: ignore[return-value]
         return BotAdded(match_id=strawberry.ID(seated.match_id), seat=seated.seat, level=input.level,
                         started=seated.started)

@@ -14,6 +14,7 @@ from api.schema.types import JSON, MatchStatus
 from api.snapshots import ViewTrail
 from domain.events import visible_to
 from matches import lifecycle
+from matches.callers import Caller
 from matches.reading import ClockReading, FinalResult, Reading
 from matches.store import Loaded
 
@@ -27,6 +28,12 @@ class SeatInfo:
     name: str | None = strawberry.field(description="The display name (null while open).")
     kind: str | None = strawberry.field(description="human | bot")
     level: str | None = strawberry.field(description="A bot's level (null for a person or an open seat).")
+    program: bool = strawberry.field(
+        default=False, description="A human seat whose player plays it through a personal access token of the bot "
+                                   "scope (a program); false otherwise.")
+    player: strawberry.ID | None = strawberry.field(
+        default=None, description="The id of the player the seat is bound to (null: an open seat, a bot, or a seat "
+                                  "joined without a player credential).")
 
 
 @strawberry.enum
@@ -157,9 +164,9 @@ class Match:
     read: strawberry.Private[Reading]
 
     @classmethod
-    def of(cls, loaded: Loaded, token: str | None) -> Match:
-        """Wrap a loaded match for the holder of a token (or a spectator)."""
-        return cls(read=Reading.of(loaded, loaded.seat_of(token)))
+    def of(cls, loaded: Loaded, caller: Caller | None) -> Match:
+        """Wrap a loaded match for a caller (None: a spectator)."""
+        return cls(read=Reading.of(loaded, loaded.seat_of(caller)))
 
     @strawberry.field
     def id(self) -> strawberry.ID:
@@ -194,7 +201,8 @@ class Match:
     @strawberry.field
     def seats(self) -> list[SeatInfo]:
         """Every seat, taken or not."""
-        return [SeatInfo(seat=s.seat, taken=s.taken, name=s.name, kind=s.kind, level=s.level)
+        return [SeatInfo(seat=s.seat, taken=s.taken, name=s.name, kind=s.kind, level=s.level, program=s.program,
+                         player=None if s.player is None else strawberry.ID(s.player))
                 for s in self.read.seats()]
 
     @strawberry.field
@@ -211,7 +219,8 @@ class Match:
 
     @strawberry.field
     def you(self) -> int | None:
-        """The caller's seat (from the bearer token), or null for a spectator."""
+        """The caller's seat (from the seat token, or the seat bound to the caller's player), or null for a
+        spectator."""
         return self.read.you
 
     @strawberry.field

@@ -10,16 +10,20 @@ from api.bounds import MAX_IDEMPOTENCY_KEY
 from api.context import Info
 from api.schema.match import Match
 from api.schema.problems import (
+    ForbiddenScope,
     IllegalAction,
     MatchNotFound,
     MatchNotStarted,
     MatchOver,
     NotYourTurn,
     StaleVersion,
+    Unauthenticated,
     Unauthorized,
+    player_problem,
     problem_type,
 )
 from api.schema.types import JSON
+from matches.callers import Caller
 from matches.outcomes import ActOutcome, OutcomeKind
 from matches.reading import Reading
 from matches.refusals import Refusal
@@ -46,27 +50,27 @@ class ActionAccepted:
     events: JSON = strawberry.field(description="The events of the step the caller may see, in order.")
     match_id: strawberry.Private[str]
     after: strawberry.Private[Loaded | None]
-    token: strawberry.Private[str | None]
+    caller: strawberry.Private[Caller]
 
     @strawberry.field
     async def match(self, info: Info) -> Match | None:
         """The match as the caller sees it now (its next legalActions, toAct...): no extra read needed."""
         loaded = self.after or await info.context.services.store.load(self.match_id)
-        return None if loaded is None else Match.of(loaded, self.token)
+        return None if loaded is None else Match.of(loaded, self.caller)
 
 
 ActResult = Annotated[
     ActionAccepted | IllegalAction | NotYourTurn | StaleVersion | MatchNotFound | Unauthorized | MatchOver
-    | MatchNotStarted,
+    | MatchNotStarted | Unauthenticated | ForbiddenScope,
     strawberry.union("ActResult", description="What act did: the accepted step, or why nothing changed."),
 ]
 
 
-def _result(match_id: str, outcome: ActOutcome, after: Loaded | None, token: str | None) -> ActResult:
+def _result(match_id: str, outcome: ActOutcome, after: Loaded | None, caller: Caller) -> ActResult:
     if outcome.kind is OutcomeKind.ACCEPTED:
         assert outcome.version is not None
         return ActionAccepted(version=outcome.version, events=outcome.events, match_id=match_id, after=after,
-                              token=token)
+                              caller=caller)
     kind = problem_type(outcome.refusal)
     code, message = outcome.answer_code, outcome.message or ""
     if issubclass(kind, StaleVersion):
@@ -83,8 +87,9 @@ class PlayQuery:
     @strawberry.field
     async def match(self, info: Info,
                     id: Annotated[strawberry.ID, strawberry.argument(description="The match id.")]) -> Match | None:
-        """A match as the caller may see it (seat by bearer token; spectator without one or with the host token);
-        null if unknown. A token that is not this match's is refused (UNAUTHORIZED)."""
+        """A match as the caller may see it (the seat of the bearer token, or the seat bound to the caller's player;
+        a spectator without one, with the host token, or as a player without a seat here); null if unknown. A token
+        that is not this match's is refused (UNAUTHORIZED), a bad player credential too (UNAUTHENTICATED)."""
         loaded = await info.context.services.store.load(str(id))
         if loaded is None:
             return None
@@ -105,9 +110,12 @@ class PlayMutation:
             return IllegalAction(code=Refusal.BAD_IDEMPOTENCY_KEY,
                                  message=f"idempotencyKey must be 1-{MAX_IDEMPOTENCY_KEY} characters", version=None)
         info.context.check_not_blocked()
+        caller = await info.context.playing_caller()
+        if not isinstance(caller, Caller):
+            return cast(Unauthenticated | ForbiddenScope, player_problem(caller))
         outcome, after = await info.context.services.pipeline.act(
-            str(input.match_id), info.context.token, input.action, input.expected_version, key)
+            str(input.match_id), caller, input.action, input.expected_version, key)
         info.context.services.metrics.act(outcome.kind)
-        if outcome.kind is OutcomeKind.UNAUTHORIZED and info.context.presented:
-            await info.context.auth_failed()
-        return _result(str(input.match_id), outcome, after, info.context.token)
+        if outcome.kind is OutcomeKind.UNAUTHORIZED and info.context.presented and caller.player is None:
+            await info.context.auth_failed()  # a stranger's token (a player without a seat here is no failure)
+        return _result(str(input.match_id), outcome, after, caller)

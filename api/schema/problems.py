@@ -5,6 +5,8 @@ from __future__ import annotations
 import strawberry
 
 from matches.refusals import registered
+from players.errors import PlayerError, PlayerNotFound, Reason
+from players.errors import Unauthenticated as PlayersUnauthenticated
 
 
 @strawberry.interface
@@ -73,9 +75,50 @@ class MatchNotStarted(Problem):
     """Seats are still open; the match starts when every seat is taken."""
 
 
+@strawberry.type
+class Unauthenticated(Problem):
+    """A player credential is needed and none was sent, or the one sent is malformed, expired, forged or revoked
+    (reason says which); nothing changed."""
+
+    reason: str = strawberry.field(description="missing, malformed, expired, invalid, algorithm, revoked, reused, "
+                                               "unknown, not_configured or unavailable.")
+
+
+@strawberry.type
+class ForbiddenScope(Problem):
+    """The credential is valid but may not do this (a personal access token managing the account, or one without
+    the scope the operation needs); nothing changed."""
+
+
+@strawberry.type
+class AlreadySeated(Problem):
+    """The player already holds a seat of this match (one seat per player per match)."""
+
+
+@strawberry.type
+class TooManyTokens(Problem):
+    """The player holds the most personal access tokens allowed: revoke one first."""
+
+
+@strawberry.type
+class TokenNotFound(Problem):
+    """The player has no personal access token with this id."""
+
+
+@strawberry.type
+class IdentityTaken(Problem):
+    """The operator's identity belongs to another player already."""
+
+
+@strawberry.type
+class AlreadyLinked(Problem):
+    """The player is linked to another identity of the operator's provider already."""
+
+
 TYPES: dict[str, type[Problem]] = {kind.__name__: kind for kind in (
     MatchNotFound, Unauthorized, InvalidInput, SeatTaken, MatchStarted, IllegalAction, NotYourTurn, StaleVersion,
-    MatchOver, MatchNotStarted)}
+    MatchOver, MatchNotStarted, Unauthenticated, ForbiddenScope, AlreadySeated, TooManyTokens, TokenNotFound,
+    IdentityTaken, AlreadyLinked)}
 
 
 def problem_type(code: str) -> type[Problem]:
@@ -83,4 +126,13 @@ def problem_type(code: str) -> type[Problem]:
     refusal = registered(code)
     name = None if refusal is None else refusal.graphql
     return TYPES[name] if name is not None else InvalidInput
+
+
+def player_problem(error: PlayerError) -> Problem:
+    """The result type of a players layer's refusal (its code is a registered one)."""
+    if isinstance(error, PlayerNotFound):  # the credential's player is gone
+        error = PlayersUnauthenticated(Reason.UNKNOWN)
+    if isinstance(error, PlayersUnauthenticated):
+        return Unauthenticated(code=error.code, message=error.message, reason=error.reason.value)
+    return problem_type(error.code)(code=error.code, message=error.message)
 

@@ -20,6 +20,7 @@ from matches.config import Settings
 from matches.embedded import EmbeddedCluster
 from tests.service import support as h
 from tests.service.conftest import ROOT, service_env
+from tests.service.players_support import CREATE_TOKEN, guest
 
 
 def test_readyz_checks_the_cluster_and_the_queue_redis(server: str) -> None:
@@ -30,15 +31,22 @@ def test_readyz_checks_the_cluster_and_the_queue_redis(server: str) -> None:
 
 def test_a_match_lives_in_one_slot_and_the_global_keys_on_the_queue_redis(server: str, redis: RedisCluster,
                                                                           queue_url: str) -> None:
-    """Every key of a started match hashes to the match's slot; the lobby, due-set and counters are on the queue
-    Redis and nowhere on the cluster."""
+    """Every key of a started match hashes to the match's slot, and a player's keys to the player's; the lobby,
+    due-set and counters are on the queue Redis and nowhere on the cluster (players live beside the matches: their
+    keys, and the lookups by device, external identity and the signing secret, are on the cluster)."""
     with h.recording(server) as c:
+        signed = guest(c, "clustered")
+        made = c.gql(CREATE_TOKEN, {"input": {"name": "bot", "scopes": ["PLAY"]}}, signed.access)
+        assert made["createAccessToken"]["__typename"] == "AccessTokenCreated"
         s = h.new_match(c, 2, 77, humans=1, bots=["random"])
     everywhere: list[str] = redis.keys("*", target_nodes=RedisCluster.PRIMARIES)
     match_keys = [k for k in everywhere if k.startswith(f"match:{{{s.match_id}}}:")]
     assert {keys.meta(s.match_id), keys.state(s.match_id), keys.seats(s.match_id)} <= set(match_keys)
     assert len({key_slot(k.encode()) for k in match_keys}) == 1
-    assert not [k for k in everywhere if not k.startswith("match:")], "a global key on the cluster"
+    player_keys = [k for k in everywhere if k.startswith(f"player:{{p:{signed.player}}}")]
+    assert len(player_keys) >= 3 and len({key_slot(k.encode()) for k in player_keys}) == 1, player_keys
+    assert not [k for k in everywhere if not k.startswith(("match:", "player:", "players:"))], \
+        "a global key on the cluster"
     queue = Redis.from_url(queue_url, decode_responses=True)
     try:
         assert queue.zscore(keys.lobby("active"), s.match_id) is not None

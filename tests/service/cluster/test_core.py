@@ -28,6 +28,11 @@ from tests.service.test_idempotency import (
     test_keys_are_scoped_to_the_seat_and_the_match,
 )
 from tests.service.test_play_over_http import test_all_bots_match_finishes_by_itself
+from tests.service.test_players_api import (
+    test_a_player_plays_a_whole_match_from_two_devices,
+    test_one_seat_per_player_even_when_joins_race,
+    test_refresh_rotates_and_a_reused_refresh_token_revokes_the_session,
+)
 from tests.service.test_subscription import (
     test_a_finished_match_replays_and_completes,
     test_a_reconnecting_subscriber_resumes_without_gaps,
@@ -36,6 +41,7 @@ from tests.service.test_subscription import (
 
 __all__ = [
     "test_a_finished_match_replays_and_completes",
+    "test_a_player_plays_a_whole_match_from_two_devices",
     "test_a_reconnecting_subscriber_resumes_without_gaps",
     "test_a_resubmitted_key_returns_the_first_accepted_outcome",
     "test_a_resubmitted_key_returns_the_first_refused_outcome",
@@ -49,6 +55,8 @@ __all__ = [
     "test_fifty_concurrent_submissions_sharing_a_key_all_get_the_one_accepted_outcome",
     "test_fifty_concurrent_submissions_with_distinct_keys_apply_once",
     "test_keys_are_scoped_to_the_seat_and_the_match",
+    "test_one_seat_per_player_even_when_joins_race",
+    "test_refresh_rotates_and_a_reused_refresh_token_revokes_the_session",
     "test_two_api_processes_apply_concurrent_submissions_once",
     "test_two_api_processes_share_idempotency_keys",
 ]

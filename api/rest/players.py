@@ -1,0 +1,174 @@
+"""REST players: sign in as a guest, refresh and end sessions, the signed-in player, personal access tokens and
+linking the operator's identity (GraphQL's signInAsGuest, refreshSession, signOut, me, createAccessToken,
+revokeAccessToken, linkIdentity)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from api.rest.problems import player_refusal
+from api.rest.table import Auth, Call, Operation, Param, Reply
+from matches.refusals import Refusal
+from players.errors import PlayerError, Reason
+from players.errors import Unauthenticated as Refused
+from players.records import Player, Principal, Scope, Session, TokenInfo, Via
+
+
+def player_json(player: Player) -> dict[str, Any]:
+    """A player as others may see it."""
+    return {"id": player.id, "name": player.name, "kind": player.kind.name}
+
+
+def session_json(session: Session) -> dict[str, Any]:
+    """A signed-in session (its secrets are shown in this answer only)."""
+    return {"accessToken": session.access_token, "accessTokenExpiresIn": session.access_expires_in,
+            "refreshToken": session.refresh_token, "refreshTokenExpiresIn": session.refresh_expires_in,
+            "player": player_json(session.player)}
+
+
+def token_json(info: TokenInfo) -> dict[str, Any]:
+    """A personal access token as listed (never its secret)."""
+    return {"id": info.id, "name": info.name, "scopes": [scope.name for scope in sorted(info.scopes)],
+            "created": info.created, "expires": info.expires}
+
+
+async def _principal(call: Call, session: bool = True) -> Principal:
+    """The caller's player (raise UNAUTHENTICATED; FORBIDDEN_SCOPE for a personal access token when session)."""
+    outcome = await call.context.player_or_refusal(session=session)
+    if isinstance(outcome, PlayerError):
+        raise player_refusal(outcome)
+    return outcome
+
+
+async def _refused(call: Call, error: PlayerError) -> None:
+    """Count a refused credential given in the body as a failed authentication (RATE_LIMITED past the limit)."""
+    if isinstance(error, Refused) and error.reason is not Reason.MISSING:
+        await call.context.auth_failed()
+
+
+async def sign_in_as_guest(call: Call) -> Reply:
+    """Sign a device's guest in (made on its first sign-in): a new session. Rate limited per client."""
+    await call.context.charge_registration()
+    try:
+        session = await call.services.players.sessions.sign_in_as_guest(call.body["name"], call.body["deviceId"])
+    except PlayerError as exc:
+        raise player_refusal(exc) from None
+    return Reply(session_json(session))
+
+
+async def refresh_session(call: Call) -> Reply:
+    """Swap a refresh token for a new session; an already used one signs its whole session out."""
+    call.context.check_not_blocked()
+    try:
+        session = await call.services.players.sessions.refresh(call.body["refreshToken"])
+    except PlayerError as exc:
+        await _refused(call, exc)
+        raise player_refusal(exc) from None
+    return Reply(session_json(session))
+
+
+async def sign_out(call: Call) -> Reply:
+    """End the credential's session, or (everywhere=true) every session and access token of the player."""
+    principal = await _principal(call)
+    everywhere = bool(call.params["everywhere"])
+    sessions = call.services.players.sessions
+    try:
+        if everywhere:
+            await sessions.sign_out_everywhere(principal.player.id)
+        elif principal.via is Via.SESSION and principal.session_id is not None:
+            await sessions.sign_out(principal.player.id, principal.session_id)
+    except PlayerError as exc:
+        raise player_refusal(exc) from None
+    return Reply({"everywhere": everywhere})
+
+
+async def get_me(call: Call) -> Reply:
+    """The signed-in player and its personal access tokens."""
+    principal = await _principal(call, session=False)
+    listing = await call.services.players.access.listing(principal.player.id)
+    return Reply({**player_json(principal.player), "accessTokens": [token_json(t) for t in listing]})
+
+
+async def list_tokens(call: Call) -> Reply:
+    """The player's live personal access tokens, oldest first."""
+    principal = await _principal(call, session=False)
+    listing = await call.services.players.access.listing(principal.player.id)
+    return Reply({"items": [token_json(t) for t in listing]})
+
+
+async def create_token(call: Call) -> Reply:
+    """Make a personal access token (shown once); 201."""
+    principal = await _principal(call)
+    body = call.body
+    try:
+        token, listing = await call.services.players.access.create(
+            principal, body["name"], [Scope[name] for name in body["scopes"]], body.get("expiresInSeconds"))
+    except PlayerError as exc:
+        raise player_refusal(exc) from None
+    return Reply({"token": token, "accessToken": token_json(listing)}, 201)
+
+
+async def revoke_token(call: Call) -> Reply:
+    """Revoke one of the player's personal access tokens."""
+    principal = await _principal(call)
+    try:
+        await call.services.players.access.revoke(principal.player.id, call.params["tokenId"])
+    except PlayerError as exc:
+        raise player_refusal(exc) from None
+    return Reply({"id": call.params["tokenId"]})
+
+
+async def link_identity(call: Call) -> Reply:
+    """Link the operator's identity (its JWT in the body) to the signed-in player, who keeps its id and matches."""
+    principal = await _principal(call)
+    try:
+        linked = await call.services.players.link_external(principal.player, call.body["token"])
+    except PlayerError as exc:
+        await _refused(call, exc)
+        raise player_refusal(exc) from None
+    return Reply({"player": player_json(linked)})
+
+
+EVERYWHERE = Param("everywhere", "query", {"type": "boolean", "default": False},
+                   "true: also every other session and access token of the player.")
+TOKEN_ID = Param("tokenId", "path", {"type": "string"}, "The token's id.", required=True)
+MANAGING = (Refusal.FORBIDDEN_SCOPE,)  # account operations need a session (or the operator's JWT), not a token
+OPERATIONS = [
+    Operation("POST", "/v1/auth/guest", "signInAsGuest", "players", "Sign in as a guest",
+              "Sign a device's guest in (the player is made on the device's first sign-in, named so): a session, "
+              "whose accessToken is the player's bearer credential for a few minutes and whose refreshToken swaps "
+              "for the next session. Rate limited per client (429 RATE_LIMITED).", sign_in_as_guest,
+              response="Session", body="SignInAsGuest",
+              example={"name": "ann", "deviceId": "a-random-id-kept-on-the-device"}, write=True,
+              codes=(Refusal.BAD_NAME, Refusal.BAD_DEVICE_ID)),
+    Operation("POST", "/v1/auth/refresh", "refreshSession", "players", "Refresh a session",
+              "Swap a refresh token for a new session (new access and refresh tokens; the old refresh token stops "
+              "working). Presenting one already used signs its whole session out (401, reason reused).",
+              refresh_session, response="Session", body="RefreshSession", example={"refreshToken": "fbr_..."},
+              write=True, codes=(Refusal.UNAUTHENTICATED,)),
+    Operation("POST", "/v1/auth/sign-out", "signOut", "players", "Sign out",
+              "End the bearer credential's session (its refresh and access tokens stop working); everywhere=true "
+              "ends every session of the player. Needs a session, not a personal access token (revoke that).",
+              sign_out, response="SignedOut", params=(EVERYWHERE,), auth=Auth.PLAYER, write=True, codes=MANAGING),
+    Operation("GET", "/v1/me", "getMe", "players", "The signed-in player",
+              "The player of the bearer credential (a session's access token, a personal access token or the "
+              "operator's JWT) and its personal access tokens.", get_me, response="Me", auth=Auth.PLAYER),
+    Operation("GET", "/v1/me/tokens", "listAccessTokens", "players", "List personal access tokens",
+              "The player's live personal access tokens (never their secrets).", list_tokens,
+              response="AccessTokenList", auth=Auth.PLAYER),
+    Operation("POST", "/v1/me/tokens", "createAccessToken", "players", "Make a personal access token",
+              "A long-lived, revocable credential for a bot or script, with scopes PLAY and/or BOT (a seat joined "
+              "with a BOT token is flagged as played by a program). The token is shown only this once.",
+              create_token, success=201, response="AccessTokenCreated", body="CreateAccessToken",
+              example={"name": "my bot", "scopes": ["BOT"]}, auth=Auth.PLAYER, write=True,
+              codes=(*MANAGING, Refusal.BAD_NAME, Refusal.BAD_SCOPES, Refusal.TOO_MANY_TOKENS)),
+    Operation("DELETE", "/v1/me/tokens/{tokenId}", "revokeAccessToken", "players", "Revoke a personal access token",
+              "The token stops working at once.", revoke_token, response="AccessTokenRevoked", params=(TOKEN_ID,),
+              auth=Auth.PLAYER, write=True, codes=(*MANAGING, Refusal.TOKEN_NOT_FOUND)),
+    Operation("POST", "/v1/me/link", "linkIdentity", "players", "Link the operator's identity",
+              "Link the account a JWT of the operator's identity provider vouches for to the signed-in player (a "
+              "guest, usually): the player keeps its id and its matches, and that provider's JWTs sign it in from "
+              "then on.", link_identity, response="IdentityLinked", body="LinkIdentity",
+              example={"token": "<the operator's JWT>"}, auth=Auth.PLAYER, write=True,
+              codes=(*MANAGING, Refusal.IDENTITY_TAKEN, Refusal.ALREADY_LINKED)),
+]

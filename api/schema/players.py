@@ -1,0 +1,338 @@
+"""Players area: sign in as a guest, refresh and end sessions, personal access tokens, linking the operator's
+identity, and `me` (the signed-in player)."""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Annotated, cast
+
+import strawberry
+
+from api.context import Info
+from api.schema.problems import (
+    AlreadyLinked,
+    ForbiddenScope,
+    IdentityTaken,
+    InvalidInput,
+    TokenNotFound,
+    TooManyTokens,
+    Unauthenticated,
+    player_problem,
+)
+from players import records
+from players.errors import PlayerError, Reason
+from players.errors import Unauthenticated as Refused
+from players.records import Principal, Via
+
+
+@strawberry.enum
+class PlayerKind(Enum):
+    """How a player signs in."""
+
+    # players.records.PlayerKind member for member (same names, same values)
+    GUEST = strawberry.enum_value(records.PlayerKind.GUEST.value, description="A guest, signed in by a device id.")
+    EXTERNAL = strawberry.enum_value(records.PlayerKind.EXTERNAL.value,
+                                     description="An account of the operator's identity provider (its JWT).")
+
+
+@strawberry.enum
+class Scope(Enum):
+    """What a personal access token may do."""
+
+    # players.records.Scope member for member (same names, same values)
+    PLAY = strawberry.enum_value(records.Scope.PLAY.value, description="Join matches and act in the player's seats.")
+    BOT = strawberry.enum_value(records.Scope.BOT.value, description="The same, as a program: seats it joins are "
+                                                                     "flagged program (ratings can tell).")
+
+
+@strawberry.type
+class Player:
+    """A player as others may see it: id, display name and kind."""
+
+    id: strawberry.ID = strawberry.field(description="The player's id (stable: a guest who links an account keeps "
+                                                     "it).")
+    name: str = strawberry.field(description="The display name.")
+    kind: PlayerKind = strawberry.field(description="GUEST or EXTERNAL.")
+
+    @classmethod
+    def of(cls, player: records.Player) -> Player:
+        """The GraphQL form of a player."""
+        return cls(id=strawberry.ID(player.id), name=player.name, kind=PlayerKind[player.kind.name])
+
+
+@strawberry.type
+class AccessToken:
+    """A personal access token as listed (never its secret)."""
+
+    id: strawberry.ID = strawberry.field(description="The token's id (revokeAccessToken takes it).")
+    name: str = strawberry.field(description="The name given when it was made.")
+    scopes: list[Scope] = strawberry.field(description="What it may do.")
+    created: float = strawberry.field(description="When it was made (epoch seconds).")
+    expires: float | None = strawberry.field(description="When it stops working (epoch seconds; null: never).")
+
+    @classmethod
+    def of(cls, info: records.TokenInfo) -> AccessToken:
+        """The GraphQL form of a token's listing."""
+        return cls(id=strawberry.ID(info.id), name=info.name, scopes=[Scope[s.name] for s in sorted(info.scopes)],
+                   created=info.created, expires=info.expires)
+
+
+@strawberry.type
+class Me:
+    """The signed-in player (from the bearer credential)."""
+
+    principal: strawberry.Private[Principal]
+
+    @strawberry.field
+    def id(self) -> strawberry.ID:
+        """The player's id."""
+        return strawberry.ID(self.principal.player.id)
+
+    @strawberry.field
+    def name(self) -> str:
+        """The display name."""
+        return self.principal.player.name
+
+    @strawberry.field
+    def kind(self) -> PlayerKind:
+        """GUEST or EXTERNAL."""
+        return PlayerKind[self.principal.player.kind.name]
+
+    @strawberry.field
+    async def access_tokens(self, info: Info) -> list[AccessToken]:
+        """The player's live personal access tokens, oldest first (never their secrets)."""
+        listing = await info.context.services.players.access.listing(self.principal.player.id)
+        return [AccessToken.of(token) for token in listing]
+
+
+@strawberry.type
+class Session:
+    """A signed-in session: send accessToken as Authorization: Bearer until it expires, then swap refreshToken
+    (shown once; each one works once) with refreshSession for a new pair."""
+
+    access_token: str = strawberry.field(description="A short-lived bearer credential of the player.")
+    access_token_expires_in: int = strawberry.field(description="Seconds the access token is valid.")
+    refresh_token: str = strawberry.field(description="Swaps for a new session once (keep it secret); an already "
+                                                      "used one signs the whole session out.")
+    refresh_token_expires_in: int = strawberry.field(description="Seconds the session lives unless refreshed.")
+    player: Player = strawberry.field(description="The signed-in player.")
+
+    @classmethod
+    def of(cls, session: records.Session) -> Session:
+        """The GraphQL form of a session."""
+        return cls(access_token=session.access_token, access_token_expires_in=session.access_expires_in,
+                   refresh_token=session.refresh_token, refresh_token_expires_in=session.refresh_expires_in,
+                   player=Player.of(session.player))
+
+
+@strawberry.type
+class SignedOut:
+    """The session (or, with everywhere, every session and access token of the player) is signed out."""
+
+    everywhere: bool = strawberry.field(description="Whether every session of the player was signed out.")
+
+
+@strawberry.type
+class AccessTokenCreated:
+    """A new personal access token: the token is shown only this once."""
+
+    token: str = strawberry.field(description="The secret: send it as Authorization: Bearer (shown once).")
+    access_token: AccessToken = strawberry.field(description="Its listing.")
+
+
+@strawberry.type
+class AccessTokenRevoked:
+    """The token stopped working."""
+
+    id: strawberry.ID = strawberry.field(description="The revoked token's id.")
+
+
+@strawberry.type
+class IdentityLinked:
+    """The operator's identity is linked: its JWT now signs in this same player (same id, same matches)."""
+
+    player: Player = strawberry.field(description="The player, now of kind EXTERNAL.")
+
+
+@strawberry.input
+class SignInAsGuestInput:
+    """A display name and the device's id (a secret the app keeps: the same id signs the same guest in again)."""
+
+    name: str = strawberry.field(description="1 to 40 printable characters (kept from the first sign-in).")
+    device_id: str = strawberry.field(description="16 to 200 printable characters, random, kept on the device.")
+
+
+@strawberry.input
+class RefreshSessionInput:
+    """A session's refresh token."""
+
+    refresh_token: str = strawberry.field(description="The refresh token of the session's last answer.")
+
+
+@strawberry.input
+class SignOutInput:
+    """Sign out this session, or every session of the player."""
+
+    everywhere: bool = strawberry.field(default=False, description="Also every other session and access token of "
+                                                                   "the player.")
+
+
+@strawberry.input
+class CreateAccessTokenInput:
+    """A name for the token, its scopes and optionally a lifetime."""
+
+    name: str = strawberry.field(description="1 to 40 printable characters, to tell tokens apart.")
+    scopes: list[Scope] = strawberry.field(description="At least one: PLAY, BOT.")
+    expires_in_seconds: int | None = strawberry.field(default=None, description="A lifetime (null: none).")
+
+
+@strawberry.input
+class RevokeAccessTokenInput:
+    """The token to revoke."""
+
+    id: strawberry.ID = strawberry.field(description="The token's id (Me.accessTokens).")
+
+
+@strawberry.input
+class LinkIdentityInput:
+    """A JWT of the operator's identity provider for the account to link."""
+
+    token: str = strawberry.field(description="The operator's JWT (verified like a bearer credential).")
+
+
+SignInResult = Annotated[Session | InvalidInput,
+                         strawberry.union("SignInResult", description="The new session, or why none.")]
+RefreshResult = Annotated[Session | Unauthenticated,
+                          strawberry.union("RefreshResult", description="The next session, or why none.")]
+SignOutResult = Annotated[SignedOut | Unauthenticated | ForbiddenScope,
+                          strawberry.union("SignOutResult", description="Signed out, or why not.")]
+CreateAccessTokenResult = Annotated[
+    AccessTokenCreated | Unauthenticated | ForbiddenScope | InvalidInput | TooManyTokens,
+    strawberry.union("CreateAccessTokenResult", description="The new token, or why none.")]
+RevokeAccessTokenResult = Annotated[
+    AccessTokenRevoked | Unauthenticated | ForbiddenScope | TokenNotFound,
+    strawberry.union("RevokeAccessTokenResult", description="Revoked, or why not.")]
+LinkIdentityResult = Annotated[
+    IdentityLinked | Unauthenticated | ForbiddenScope | IdentityTaken | AlreadyLinked,
+    strawberry.union("LinkIdentityResult", description="Linked, or why not.")]
+PlayersProblem = (Unauthenticated | ForbiddenScope | InvalidInput | TooManyTokens | TokenNotFound | IdentityTaken
+                  | AlreadyLinked)
+
+
+async def _refused(info: Info, error: PlayerError) -> PlayersProblem:
+    """The typed answer of a refusal of a credential given in the input (a refresh token, a JWT to link): counted
+    as a failed authentication (the bearer credential's refusals are counted where it is verified)."""
+    if isinstance(error, Refused) and error.reason is not Reason.MISSING:
+        await info.context.auth_failed()
+    return cast(PlayersProblem, player_problem(error))
+
+
+@strawberry.type
+class PlayersQuery:
+    """Player reads."""
+
+    @strawberry.field
+    async def me(self, info: Info) -> Me | None:
+        """The player of the bearer credential (a session's access token, a personal access token or the
+        operator's JWT); null without one (a seat token is no player's). A bad one: error UNAUTHENTICATED."""
+        principal = await info.context.principal()
+        return None if principal is None else Me(principal=principal)
+
+
+@strawberry.type
+class PlayersMutation:
+    """Player writes."""
+
+    @strawberry.mutation
+    async def sign_in_as_guest(
+        self, info: Info, input: Annotated[SignInAsGuestInput, strawberry.argument(description="Name and device.")],
+    ) -> SignInResult:
+        """Sign a device's guest in (made on the device's first sign-in): a new session. Rate limited per client
+        (RATE_LIMITED)."""
+        await info.context.charge_registration()
+        try:
+            session = await info.context.services.players.sessions.sign_in_as_guest(input.name, input.device_id)
+        except PlayerError as exc:
+            return cast(InvalidInput, player_problem(exc))
+        return Session.of(session)
+
+    @strawberry.mutation
+    async def refresh_session(
+        self, info: Info, input: Annotated[RefreshSessionInput, strawberry.argument(description="The token.")],
+    ) -> RefreshResult:
+        """Swap a refresh token for a new session (a new access and refresh token; the old refresh token stops
+        working). An already used one signs its whole session out (UNAUTHENTICATED, reason reused)."""
+        info.context.check_not_blocked()
+        try:
+            session = await info.context.services.players.sessions.refresh(input.refresh_token)
+        except PlayerError as exc:
+            return cast(Unauthenticated, await _refused(info, exc))
+        return Session.of(session)
+
+    @strawberry.mutation
+    async def sign_out(
+        self, info: Info,
+        input: Annotated[SignOutInput | None, strawberry.argument(description="everywhere: false by default.")]
+        = None,
+    ) -> SignOutResult:
+        """End the bearer credential's session (its refresh token and access tokens stop working), or with
+        everywhere every session of the player. Needs a session (not a personal access token: revoke it)."""
+        principal = await info.context.player_or_refusal(session=True)
+        if isinstance(principal, PlayerError):
+            return cast(Unauthenticated | ForbiddenScope, player_problem(principal))
+        everywhere = input is not None and input.everywhere
+        sessions = info.context.services.players.sessions
+        try:
+            if everywhere:
+                await sessions.sign_out_everywhere(principal.player.id)
+            elif principal.via is Via.SESSION and principal.session_id is not None:
+                await sessions.sign_out(principal.player.id, principal.session_id)
+        except PlayerError as exc:
+            return cast(Unauthenticated, player_problem(exc))
+        return SignedOut(everywhere=everywhere)
+
+    @strawberry.mutation
+    async def create_access_token(
+        self, info: Info, input: Annotated[CreateAccessTokenInput, strawberry.argument(description="The token.")],
+    ) -> CreateAccessTokenResult:
+        """Make a personal access token for a bot or script (shown once). Needs a signed-in session or the
+        operator's JWT: a personal access token cannot make another (FORBIDDEN_SCOPE)."""
+        principal = await info.context.player_or_refusal(session=True)
+        if isinstance(principal, PlayerError):
+            return cast(Unauthenticated | ForbiddenScope, player_problem(principal))
+        try:
+            token, listing = await info.context.services.players.access.create(
+                principal, input.name, [records.Scope[scope.name] for scope in input.scopes], input.expires_in_seconds)
+        except PlayerError as exc:
+            return cast(InvalidInput | TooManyTokens | ForbiddenScope, player_problem(exc))
+        return AccessTokenCreated(token=token, access_token=AccessToken.of(listing))
+
+    @strawberry.mutation
+    async def revoke_access_token(
+        self, info: Info, input: Annotated[RevokeAccessTokenInput, strawberry.argument(description="The token.")],
+    ) -> RevokeAccessTokenResult:
+        """Revoke one of the player's personal access tokens: it stops working at once."""
+        principal = await info.context.player_or_refusal(session=True)
+        if isinstance(principal, PlayerError):
+            return cast(Unauthenticated | ForbiddenScope, player_problem(principal))
+        try:
+            await info.context.services.players.access.revoke(principal.player.id, str(input.id))
+        except PlayerError as exc:
+            return cast(TokenNotFound, player_problem(exc))
+        return AccessTokenRevoked(id=input.id)
+
+    @strawberry.mutation
+    async def link_identity(
+        self, info: Info, input: Annotated[LinkIdentityInput, strawberry.argument(description="The JWT.")],
+    ) -> LinkIdentityResult:
+        """Link the operator's identity (its JWT) to the signed-in player, a guest usually: the player keeps its id
+        and its matches, and the operator's JWT signs it in from then on."""
+        principal = await info.context.player_or_refusal(session=True)
+        if isinstance(principal, PlayerError):
+            return cast(Unauthenticated | ForbiddenScope, player_problem(principal))
+        info.context.check_not_blocked()
+        try:
+            linked = await info.context.services.players.link_external(principal.player, input.token)
+        except PlayerError as exc:
+            return cast(Unauthenticated | IdentityTaken | AlreadyLinked, await _refused(info, exc))
+        return IdentityLinked(player=Player.of(linked))
