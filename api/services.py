@@ -14,6 +14,7 @@ from matches.lobby import Lobby
 from matches.pipeline import Pipeline
 from matches.ratelimit import RateLimiter
 from matches.scheduler import Scheduler
+from matches.seatlife import SeatLife
 from matches.store import MatchStore
 
 SOCKET_TIMEOUT = 30.0  # seconds; the subscription blocks at most BLOCK_MS (10 s) per read
@@ -32,6 +33,7 @@ class Services:
     limits: Limits
     snapshots: Snapshots
     fanout: Fanout
+    seat_life: SeatLife
     metrics: Any = field(default=None)  # api.metrics.Metrics, set by the app factory
 
     @classmethod
@@ -46,7 +48,8 @@ class Services:
         store = MatchStore(redises.matches, settings, redises.queue)
         scheduler = Scheduler(redises.queue, settings)
         return cls(settings, redises, store, scheduler, Lobby(store, scheduler), Pipeline(store, scheduler),
-                   Limits(settings, RateLimiter(redises.queue)), Snapshots(store), Fanout(store))
+                   Limits(settings, RateLimiter(redises.queue)), Snapshots(store), Fanout(store),
+                   SeatLife(store, scheduler))
 
     async def open(self) -> None:
         """Connect what must be connected before requests come (a cluster client's view of the cluster)."""

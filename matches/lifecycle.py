@@ -1,12 +1,13 @@
 """A match's life as types: where it is (status), why it ended, and who sits in its seats.
 
 Stored as before: the values are the strings in the meta hash and the Lua scripts, and a seat record is the same
-JSON object ({name, kind, level, tokenHash} for a person, {name, kind, level} for a bot).
+JSON object ({name, kind, level, tokenHash} for a person, {name, kind, level} for a bot), with "control" on a
+person's seat that the service plays for them (taken over, or resigned) and "level" then the bot that plays it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
@@ -24,6 +25,8 @@ class EndReason(StrEnum):
 
     FINISHED = "finished"  # played to its end by the rules
     ABANDONED = "abandoned"  # ended by the service: no person acted for too long
+    RESIGNED = "resigned"  # ended when a resignation left at most one person in it
+    CANCELLED = "cancelled"  # its creator called it off before it started
 
 
 class SeatKind(StrEnum):
@@ -33,26 +36,53 @@ class SeatKind(StrEnum):
     BOT = "bot"
 
 
+class SeatControl(StrEnum):
+    """Why the service plays a person's seat."""
+
+    TAKEN_OVER = "takenOver"  # its clock ran out: the title's takeover bot plays it until its owner reclaims it
+    RESIGNED = "resigned"  # its owner resigned: the takeover bot plays it to the end
+
+
 @dataclass(frozen=True)
 class SeatRecord:
-    """A taken seat as stored: the display name, human or bot, a bot's level and a person's token hash."""
+    """A taken seat as stored: the display name, human or bot, a bot's level (or the bot that plays a person's
+    seat under control), a person's token hash, and control when the service plays a person's seat."""
 
     name: str
     kind: SeatKind
     level: str | None = None
     token_hash: str | None = None
+    control: SeatControl | None = None
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SeatRecord:
         """Read a stored record."""
-        return cls(data["name"], SeatKind(data["kind"]), data.get("level"), data.get("tokenHash"))
+        control = data.get("control")
+        return cls(data["name"], SeatKind(data["kind"]), data.get("level"), data.get("tokenHash"),
+                   None if control is None else SeatControl(control))
 
     def to_json(self) -> dict[str, Any]:
-        """The stored record (a bot's has no tokenHash)."""
+        """The stored record (a bot's has no tokenHash; a seat its owner plays has no control)."""
         out: dict[str, Any] = {"name": self.name, "kind": self.kind.value, "level": self.level}
         if self.token_hash is not None:
             out["tokenHash"] = self.token_hash
+        if self.control is not None:
+            out["control"] = self.control.value
         return out
+
+    @property
+    def automated(self) -> bool:
+        """Whether the service decides for this seat: a bot, or a person's seat taken over or resigned."""
+        return self.kind is SeatKind.BOT or self.control is not None
+
+    @property
+    def person(self) -> bool:
+        """Whether a person still holds the seat: a human seat not resigned (a taken-over one counts)."""
+        return self.kind is SeatKind.HUMAN and self.control is not SeatControl.RESIGNED
+
+    def controlled(self, control: SeatControl | None, level: str | None) -> SeatRecord:
+        """The record once the service plays the seat with a bot of `level` (control None: its owner again)."""
+        return replace(self, control=control, level=level)
 
 
 Seats = dict[int, SeatRecord]  # the taken seats of a match, by seat number

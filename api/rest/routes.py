@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from api.rest import actions, docs, matches, openapi, seats, titles
+from api.rest import actions, docs, matches, openapi, seats, seats_life, titles
 from api.rest.problems import Problem, problem
 from api.rest.serve import Endpoint, endpoint
 from api.rest.table import Operation
@@ -26,7 +26,8 @@ def document() -> dict[str, Any]:
     return openapi.document(OPERATIONS)
 
 
-OPERATIONS: list[Operation] = [*titles.OPERATIONS, *matches.OPERATIONS, *seats.OPERATIONS, *actions.OPERATIONS,
+OPERATIONS: list[Operation] = [*titles.OPERATIONS, *matches.OPERATIONS, *seats.OPERATIONS, *seats_life.OPERATIONS,
+                               *actions.OPERATIONS,
                                *docs.operations(document)]
 
 

@@ -20,6 +20,7 @@ from api.schema import limits
 from api.schema.descriptions import fill_from_docstrings
 from api.schema.lobby import LobbyMutation, LobbyQuery
 from api.schema.play import PlayMutation, PlayQuery
+from api.schema.seats import SeatsMutation
 from api.schema.subscription import Subscription
 from api.unavailable import StoreUnavailable, is_unavailable
 from matches import connections
@@ -37,8 +38,8 @@ class Query(LobbyQuery, PlayQuery):
 
 
 @strawberry.type
-class Mutation(LobbyMutation, PlayMutation):
-    """Writes: create, join and fill matches, and act."""
+class Mutation(LobbyMutation, PlayMutation, SeatsMutation):
+    """Writes: create, join and fill matches, act, and a seat's life (resign, reclaim, leave, cancel)."""
 
 
 def _unexpected(error: GraphQLError) -> bool:

@@ -15,6 +15,8 @@ from api.schema.problems import (
     MatchNotStarted,
     MatchOver,
     NotYourTurn,
+    SeatResigned,
+    SeatTakenOver,
     StaleVersion,
     Unauthorized,
     problem_type,
@@ -57,7 +59,7 @@ class ActionAccepted:
 
 ActResult = Annotated[
     ActionAccepted | IllegalAction | NotYourTurn | StaleVersion | MatchNotFound | Unauthorized | MatchOver
-    | MatchNotStarted,
+    | MatchNotStarted | SeatTakenOver | SeatResigned,
     strawberry.union("ActResult", description="What act did: the accepted step, or why nothing changed."),
 ]
 
@@ -71,7 +73,7 @@ def _result(match_id: str, outcome: ActOutcome, after: Loaded | None, token: str
     code, message = outcome.answer_code, outcome.message or ""
     if issubclass(kind, StaleVersion):
         return StaleVersion(code=code, message=message, current_version=outcome.version or 0)
-    if issubclass(kind, IllegalAction | NotYourTurn | MatchOver):
+    if issubclass(kind, IllegalAction | NotYourTurn | MatchOver | SeatTakenOver | SeatResigned):
         return kind(code=code, message=message, version=outcome.version)
     return cast(MatchNotFound | Unauthorized | MatchNotStarted, kind(code=code, message=message))
 
