@@ -48,7 +48,7 @@ class Clock:
         """A fresh clock for every seat; raise ClockError for values out of range (at least one of initial and
         per_move is needed; an increment needs a Fischer clock)."""
         if initial is None and per_move is None:
-            raise ClockError("clock needs initialSeconds or perMoveSeconds (or both)")
+            raise ClockError("clock.initialSeconds or clock.perMoveSeconds is needed (or both)")
         if initial is not None and not _number(initial, 0, MAX_INITIAL, low_open=True):
             raise ClockError(f"clock.initialSeconds must be above 0 and at most {MAX_INITIAL:.0f}")
         if not _number(increment, 0, MAX_INCREMENT, low_open=False):

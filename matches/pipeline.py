@@ -225,7 +225,8 @@ class Pipeline:
             reason = duty.reason or f"no human action for {settings.abandoned_ttl} s"
             events = [{"type": "matchAbandoned", "reason": reason}]
             entry = {"service": EndReason.ABANDONED.value, "events": events}
-            committed = await self.store.commit(loaded, loaded.data, entry, events, True, after, None,
+            match.version += 1  # a step of the service's own: the engine counts it too (history.step_events)
+            committed = await self.store.commit(loaded, match.to_dict(), entry, events, True, after, None,
                                                 reason=EndReason.ABANDONED)
             return after, loaded if committed.ok else None  # the caller stops here
         running = clock.running(match.to_act(), humans(loaded.seats)) if clock else []
