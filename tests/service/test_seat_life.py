@@ -340,7 +340,7 @@ def test_a_worker_killed_during_a_take_over_leaves_nothing_half_done(
             s = clocked(kc, 2413, 3, 1, ["greedy", "greedy"], {"initialSeconds": 1})
             h.wait_for(lambda: read(kc, s.match_id)["seats"][0]["takenOver"], "seat 0 to be taken over",
                        pause=0.02)
-            time.sleep(0.5)  # the worker is playing the taken-over seat and the bots at bot speed
+            time.sleep(0.05)  # the worker is playing the taken-over seat and the bots at bot speed
             svc.kill_workers()
             frozen = h.stored(redis, s.match_id)
             assert frozen["meta"]["status"] == "active", "the match ended before the kill"
