@@ -190,8 +190,8 @@ def ranked_winners(result: Result, resigned: tuple[int, ...]) -> tuple[int, ...]
     """The winners once resigned seats rank after every seat that did not resign: the title's winners that did
     not resign, else (all of them resigned) the best total among the seats that did not."""
     winners = tuple(s for s in result.winners if s not in resigned)
-    if winners or not resigned or not result.scores:
-        return winners if resigned else result.winners
+    if winners or not result.scores:
+        return winners
     stayed = [score for score in result.scores if score.seat not in resigned]
     best = max((score.total for score in stayed), default=None)
     return tuple(score.seat for score in stayed if score.total == best)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import pytest
 
 from domain import titles
-from domain.contract import Match
+from domain.contract import Match, Result, SeatScore
 from matches.clocks import Clock, ClockError, Timing
 from matches.config import Settings
 from matches.duties import Duty, DutyKind, due_at, duty_now
 from matches.lifecycle import SeatControl, SeatKind, SeatRecord, Seats
+from matches.reading import ranked_winners
 
 SETTINGS = Settings(stall_seconds=10, abandoned_ttl=1000)
 T0 = 1_000_000.0
@@ -116,3 +117,14 @@ def test_a_run_of_service_steps_reaching_the_cap_ends_the_match_but_a_person_s_t
     people, everyone = match_and_seats(set())
     people.version = 100
     assert duty_now(people, everyone, Timing(T0, T0, None, 0), T0, capped) is None
+
+
+def test_a_resigned_seat_ranks_after_every_seat_that_did_not_resign() -> None:
+    """The ruling of matches.reading.ranked_winners: resigned seats are never winners while another seat is;
+    if the title's winners all resigned, the best total among the others wins."""
+    scores = (SeatScore(0, 30), SeatScore(1, 20), SeatScore(2, 20), SeatScore(3, 5))
+    result = Result(scores, winners=(0,), reason="")
+    assert ranked_winners(result, ()) == (0,)
+    assert ranked_winners(result, (3,)) == (0,)
+    assert ranked_winners(result, (0,)) == (1, 2), "tied on the best total among those who did not resign"
+    assert ranked_winners(Result(scores, winners=(0, 1), reason=""), (0,)) == (1,)

@@ -34,7 +34,8 @@ OUTSIDE_REST = {"/healthz", "/readyz", "/metrics", "/graphql", "/", "/static"}  
 MATCH_FIELDS = """id title status version seatCount options you toAct serviceToAct view legalActions endReason
   seats { seat taken name kind level takenOver resigned }
   clock { initialSeconds incrementSeconds perMoveSeconds seats { seat secondsLeft running takenOver } }
-  result { endReason reason winners resigned columns { key label description } scores { seat total parts { key value } } }"""
+  result { endReason reason winners resigned columns { key label description }
+    scores { seat total parts { key value } } }"""
 TITLE_FIELDS = """id name minSeats maxSeats scoreColumns { key label description } botLevels { name description }
   options { name kind default description choices nullable minimum maximum seats }"""
 
