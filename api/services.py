@@ -14,6 +14,7 @@ from matches.lobby import Lobby
 from matches.pipeline import Pipeline
 from matches.ratelimit import RateLimiter
 from matches.scheduler import Scheduler
+from matches.seatlife import SeatLife
 from matches.store import MatchStore
 from players.authenticate import Authenticator
 from players.config import PlayerSettings
@@ -36,6 +37,7 @@ class Services:
     snapshots: Snapshots
     fanout: Fanout
     players: Authenticator
+    seat_life: SeatLife
     metrics: Any = field(default=None)  # api.metrics.Metrics, set by the app factory
 
     @classmethod
@@ -54,7 +56,7 @@ class Services:
         return cls(settings, redises, store, scheduler, Lobby(store, scheduler), Pipeline(store, scheduler),
                    Limits(settings, RateLimiter(redises.queue), player_settings),
                    Snapshots(store), Fanout(store),
-                   Authenticator.build(redises.matches, player_settings))
+                   Authenticator.build(redises.matches, player_settings), SeatLife(store, scheduler))
 
     async def open(self) -> None:
         """Connect what must be connected before requests come (a cluster client's view of the cluster)."""

@@ -60,13 +60,16 @@ def event_envelope() -> dict[str, Schema]:
 
 
 def service_events() -> dict[str, tuple[str, dict[str, Schema]]]:
-    """The events the service itself adds to a step (turn clocks, abandonment), the same for every title."""
+    """The events the service itself adds to a step (turn clocks, a seat's life, abandonment), the same for every
+    title."""
     seat = {"seat": SEAT}
     return {
         "clockExpired": ("A seat's turn clock ran out.", seat),
-        "seatTakenOver": ("The service's bot plays the seat until its owner acts.",
+        "seatTakenOver": ("The service's bot plays the seat, at bot speed, until its owner reclaims it.",
                           {**seat, "level": {"type": "string"}}),
-        "seatReturned": ("The seat's owner acted again.", seat),
+        "seatReturned": ("The seat's owner reclaimed it (reclaimSeat): its clock restarted.", seat),
+        "seatResigned": ("The seat's owner resigned: the service's bot plays it to the end, or the match ended "
+                         "(endReason RESIGNED).", seat),
         "matchAbandoned": ("No person acted for too long: the service ended the match.",
                            {"reason": {"type": "string"}}),
     }

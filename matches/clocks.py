@@ -1,8 +1,9 @@
 """Fischer turn clocks and a match's timestamps, kept as plain fields of the match's meta hash.
 
 A clock holds each seat's time left as of the match's last change ("at"). Between two changes the clocks of
-the seats that run lose the time that passed; a seat that acts itself gains the increment. A seat whose time
-runs out is taken over: the service plays it with the title's default bot until its owner acts again.
+the seats that run lose the time that passed; a seat that acts itself gains the increment; a per-move limit
+restarts with each decision. A seat whose time runs out is taken over: the service plays it with the title's
+takeover bot, at bot speed, until its owner reclaims it (matches.seatlife).
 """
 
 from __future__ import annotations
@@ -10,71 +11,118 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 MAX_INITIAL = 7 * 24 * 3600.0
 MAX_INCREMENT = 24 * 3600.0
+MAX_PER_MOVE = 14 * 24 * 3600.0
 
 
 class ClockError(ValueError):
     """Raised when a clock asked for at createMatch is unusable."""
 
 
+def _number(value: object, low: float, high: float, low_open: bool) -> bool:
+    """Whether value is a finite number in (low, high] (low_open) or [low, high]."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        return False
+    return (low < value if low_open else low <= value) and value <= high
+
+
 @dataclass(frozen=True)
 class Clock:
-    """Seconds left per seat (as of the match's last change) and the seats a bot plays for now."""
+    """A match's turn clock: a Fischer clock (initial, increment; `left` per seat as of the match's last change),
+    a per-move limit (`per_move`; `move_left` per seat), or both. Without a Fischer clock initial is None and
+    `left` is infinite; without a per-move limit per_move is None and `move_left` is empty. A seat's time left is
+    the smaller of the two."""
 
-    initial: float
+    initial: float | None
     increment: float
     left: tuple[float, ...]
-    taken_over: frozenset[int] = field(default_factory=frozenset)
+    per_move: float | None = None
+    move_left: tuple[float, ...] = ()
 
     @classmethod
-    def new(cls, initial: float, increment: float, seats: int) -> Clock:
-        """A fresh clock for every seat; raise ClockError for values out of range."""
-        if not (isinstance(initial, int | float) and math.isfinite(initial) and 0 < initial <= MAX_INITIAL):
+    def new(cls, initial: float | None, increment: float, seats: int, per_move: float | None = None) -> Clock:
+        """A fresh clock for every seat; raise ClockError for values out of range (at least one of initial and
+        per_move is needed; an increment needs a Fischer clock)."""
+        if initial is None and per_move is None:
+            raise ClockError("clock.initialSeconds or clock.perMoveSeconds is needed (or both)")
+        if initial is not None and not _number(initial, 0, MAX_INITIAL, low_open=True):
             raise ClockError(f"clock.initialSeconds must be above 0 and at most {MAX_INITIAL:.0f}")
-        if not (isinstance(increment, int | float) and math.isfinite(increment) and 0 <= increment <= MAX_INCREMENT):
+        if not _number(increment, 0, MAX_INCREMENT, low_open=False):
             raise ClockError(f"clock.incrementSeconds must be 0 to {MAX_INCREMENT:.0f}")
-        return cls(float(initial), float(increment), (float(initial),) * seats)
+        if initial is None and increment:
+            raise ClockError("clock.incrementSeconds needs clock.initialSeconds (a Fischer clock)")
+        if per_move is not None and not _number(per_move, 0, MAX_PER_MOVE, low_open=True):
+            raise ClockError(f"clock.perMoveSeconds must be above 0 and at most {MAX_PER_MOVE:.0f} (14 days)")
+        fischer = math.inf if initial is None else float(initial)
+        moves = () if per_move is None else (float(per_move),) * seats
+        return cls(None if initial is None else float(initial), float(increment), (fischer,) * seats,
+                   None if per_move is None else float(per_move), moves)
 
     @classmethod
     def from_json(cls, raw: str | None) -> Clock | None:
-        """The clock stored in meta, or None for a match without one."""
+        """The clock stored in meta, or None for a match without one (a clock stored before per-move limits and
+        controlled seats reads as a Fischer clock; its takenOver list is now in the seat records)."""
         if not raw:
             return None
         data = json.loads(raw)
-        return cls(data["initial"], data["increment"], tuple(data["left"]), frozenset(data["takenOver"]))
+        initial = data.get("initial")
+        left = tuple(data["left"]) if initial is not None else (math.inf,) * len(data["moveLeft"])
+        return cls(initial, data["increment"], left, data.get("perMove"), tuple(data.get("moveLeft", ())))
 
     def to_json(self) -> str:
         """The stored form."""
-        return json.dumps({"initial": self.initial, "increment": self.increment, "left": list(self.left),
-                           "takenOver": sorted(self.taken_over)})
+        out: dict[str, object] = {"initial": self.initial, "increment": self.increment}
+        if self.initial is not None:
+            out["left"] = list(self.left)
+        if self.per_move is not None:
+            out["perMove"] = self.per_move
+            out["moveLeft"] = list(self.move_left)
+        return json.dumps(out)
 
-    def running(self, to_act: Iterable[int], humans: set[int]) -> list[int]:
-        """The seats whose clock runs: people owing a decision whom no bot plays for."""
-        return [s for s in to_act if s in humans and s not in self.taken_over]
+    def seconds(self, seat: int) -> float:
+        """A seat's time left as of the last change: the smaller of its Fischer time and its per-move time."""
+        return min(self.left[seat], self.move_left[seat]) if self.per_move is not None else self.left[seat]
+
+    @staticmethod
+    def running(to_act: Iterable[int], owned: set[int]) -> list[int]:
+        """The seats whose clock runs: people owing a decision they play themselves (no bot plays for them)."""
+        return [s for s in to_act if s in owned]
 
     def left_after(self, seat: int, running: list[int], elapsed: float) -> float:
         """A seat's time left once `elapsed` seconds have passed since the last change."""
-        return max(0.0, self.left[seat] - elapsed) if seat in running else self.left[seat]
+        return max(0.0, self.seconds(seat) - elapsed) if seat in running else self.seconds(seat)
 
     def after_step(self, running: list[int], elapsed: float, owner: int | None) -> Clock:
         """The clock after a step: running seats lose `elapsed`; the owner who acted (None: the service did)
-        gains the increment and gets the seat back if a bot was playing it."""
-        left = [self.left_after(seat, running, elapsed) for seat in range(len(self.left))]
-        taken = set(self.taken_over)
+        gains the increment; a per-move limit starts afresh for every seat but those still owing the decision
+        they owed (a running seat that did not act)."""
+        left = [max(0.0, t - elapsed) if seat in running else t for seat, t in enumerate(self.left)]
         if owner is not None:
             left[owner] += self.increment
-            taken.discard(owner)
-        return replace(self, left=tuple(left), taken_over=frozenset(taken))
+        moves = tuple(max(0.0, t - elapsed) if seat in running and seat != owner else (self.per_move or 0.0)
+                      for seat, t in enumerate(self.move_left))
+        return replace(self, left=tuple(left), move_left=moves)
 
     def take_over(self, seat: int) -> Clock:
         """The clock once a bot plays the seat (its time is up)."""
         left = list(self.left)
-        left[seat] = 0.0
-        return replace(self, left=tuple(left), taken_over=self.taken_over | {seat})
+        left[seat] = 0.0 if self.initial is not None else math.inf
+        return replace(self, left=tuple(left))
+
+    def reclaimed(self, seat: int) -> Clock:
+        """The clock once the seat's owner reclaims it: its Fischer time restarts at 0 + the increment and its
+        per-move limit in full."""
+        left = list(self.left)
+        if self.initial is not None:
+            left[seat] = self.increment
+        moves = list(self.move_left)
+        if self.per_move is not None:
+            moves[seat] = self.per_move
+        return replace(self, left=tuple(left), move_left=tuple(moves))
 
 
 @dataclass(frozen=True)

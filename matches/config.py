@@ -30,7 +30,6 @@ class Settings:
     appendfsync: str = "always"            # the embedded Redis's fsync policy: "always" or "everysec"
     tick_seconds: float = 1.0              # how often each worker's reconciler looks at the due-set
     stall_seconds: float = 10.0            # a service step with no commit for this long is (re)enqueued
-    takeover_delay: float = 3.0            # seconds the owner of a taken-over seat has on each decision
     abandoned_ttl: int = 7 * 24 * 3600     # an active match with no human action for this long ends abandoned
     automated_run_max: int = 20_000        # ...and one whose service steps run this many in a row (a bot in a loop)
     # Rate limits (token buckets in Redis; a rate of 0 turns that limit off): mutations per bearer token and per
@@ -96,7 +95,6 @@ class Settings:
             appendfsync=_choice("FIREBREAK_APPENDFSYNC", base.appendfsync, FSYNC_POLICIES, env),
             tick_seconds=tick,
             stall_seconds=stall,
-            takeover_delay=seconds("FIREBREAK_TAKEOVER_DELAY", base.takeover_delay),
             abandoned_ttl=abandoned,
             automated_run_max=run_max,
             rate_token_per_second=real("FIREBREAK_RATE_TOKEN_PER_SECOND", base.rate_token_per_second),

@@ -1,5 +1,6 @@
-"""What the service owes an active match now (a step of its own, a bot seat, a timed-out seat, ending it as
-abandoned) and when it must look at the match next: the score of the match in the due-set."""
+"""What the service owes an active match now (a step of its own, a bot seat, a seat it plays for a person: taken
+over or resigned, ending it as abandoned) and when it must look at the match next: the score of the match in the
+due-set."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ class DutyKind(StrEnum):
 
     SYSTEM = "system"  # a non-player step
     BOT = "bot"  # a bot seat's decision
-    TAKEOVER = "takeover"  # a decision of a seat whose clock ran out
+    TAKEOVER = "takeover"  # a decision of a person's seat the service plays (its clock ran out, or it resigned)
     ABANDON = "abandon"  # end the match as abandoned
 
 
@@ -34,8 +35,8 @@ class Duty:
 
 
 def humans(seats: Seats) -> set[int]:
-    """The seats people sit in."""
-    return {seat for seat, record in seats.items() if record.kind is SeatKind.HUMAN}
+    """The seats people play themselves now (not a bot's, nor one the service plays for a person)."""
+    return {seat for seat, record in seats.items() if record.kind is SeatKind.HUMAN and record.control is None}
 
 
 def duty_now(match: Match, seats: Seats, timing: Timing, now: float,
@@ -67,21 +68,22 @@ def _owed(match: Match, seats: Seats, timing: Timing, now: float,
         record = seats.get(seat)
         if record is not None and record.kind is SeatKind.BOT:
             return Duty(DutyKind.BOT, seat)
+        if record is not None and record.automated:  # taken over or resigned: played at bot speed
+            return Duty(DutyKind.TAKEOVER, seat)
     clock = timing.clock
     if clock is None:
         return None
     running = clock.running(to_act, humans(seats))
-    for seat in to_act:
-        if seat in clock.taken_over and now >= timing.at + settings.takeover_delay:
-            return Duty(DutyKind.TAKEOVER, seat)
-        if seat in running and clock.left_after(seat, running, now - timing.at) <= 0:
+    for seat in running:
+        if clock.left_after(seat, running, now - timing.at) <= 0:
             return Duty(DutyKind.TAKEOVER, seat, expired=True)
     return None
 
 
 def due_at(match: Match, seats: Seats, timing: Timing, settings: Settings) -> float | None:
     """When the service must look at the match next (None once it is over): the watchdog of a pending service
-    step, the deadline of a running clock, a taken-over seat's next move, or the abandonment time."""
+    step (a bot's, or a seat the service plays for a person), the deadline of a running clock, or the
+    abandonment time."""
     if match.is_over():
         return None
     times = [timing.last_human + settings.abandoned_ttl]
@@ -89,8 +91,6 @@ def due_at(match: Match, seats: Seats, timing: Timing, settings: Settings) -> fl
         times.append(timing.at + settings.stall_seconds)
     elif timing.clock is not None:
         clock = timing.clock
-        to_act = match.to_act()
-        running = clock.running(to_act, humans(seats))
-        times.extend(timing.at + clock.left[seat] for seat in running)
-        times.extend(timing.at + settings.takeover_delay for seat in to_act if seat in clock.taken_over)
+        running = clock.running(match.to_act(), humans(seats))
+        times.extend(timing.at + clock.seconds(seat) for seat in running)
     return min(times)

@@ -4,7 +4,8 @@ The log (keys.log) is a list whose items are either one step's entry (plain JSON
 chunk of CHUNK entries in order (packing.pack): every CHUNK steps the committer folds the oldest plain entries
 into a chunk, so a long match's log takes a few compressed values. Entries are {"seat", "action"} (with "bot" and
 "takeover" for the service's moves), {"system": true} for a non-player step, or {"service": ..., "events": [...]}
-when the service itself ended the match; "pre" holds events the service stored before the engine's (a clock run
+for a step that changes no game state (the service ended the match; a seat resigned or was reclaimed, with
+"seat"); "pre" holds events the service stored before the engine's (a clock run
 out, a seat returned).
 
 The events stream keeps only the newest steps (EVENTS_KEPT): a reader further behind gets its steps from a
@@ -48,7 +49,8 @@ def foldable(items: list[str]) -> tuple[int, list[str], int]:
 
 def step_events(match: Match, entry: dict[str, Any]) -> list[Event]:
     """Apply one logged step to the match again; return the events that step stored."""
-    if "service" in entry:
+    if "service" in entry:  # the service's own step (a resignation, a reclaimed seat, abandonment): counted only
+        match.version += 1
         return list(entry.get("events", []))
     pre: list[Event] = list(entry.get("pre", []))
     if entry.get("system"):

@@ -65,23 +65,25 @@ class Lobby:
         page, gone = [], []
         for match_id in ids:
             loaded = await self.store.load(match_id)
-            if loaded is None:
-                gone.append(match_id)
+            if loaded is None or (status is MatchStatus.WAITING and loaded.status is MatchStatus.OVER):
+                gone.append(match_id)  # expired, or cancelled (a crash may have left it listed)
             elif loaded.meta["title"] in served:
                 page.append(loaded)
         await self.store.prune_lobby(status, gone)
         return page, more, cursor
 
     async def create(self, title_id: str, seats: int, options: dict[str, Any] | None, seed: int | None,
-                     clock: tuple[float, float] | None = None) -> Created:
-        """Set up a new waiting match, with a turn clock of (initial, increment) seconds per seat if asked; the
-        seed is secret (whoever knows it can know every hidden card)."""
+                     clock: tuple[float | None, float] | None = None, per_move: float | None = None) -> Created:
+        """Set up a new waiting match, with a turn clock if asked: (initial, increment) seconds per seat (initial
+        None: no Fischer clock) and a per-move limit; the seed is secret (whoever knows it can know every hidden
+        card)."""
         try:
             title = titles.get(title_id)
             seed = secrets.randbits(63) if seed is None else seed
             options_used = title.check_options(seats, options)
             match = title.new_match(seats=seats, seed=seed, options=options_used)
-            clocks = None if clock is None else Clock.new(*clock, seats)
+            initial, increment = (None, 0.0) if clock is None else clock
+            clocks = None if clock is None and per_move is None else Clock.new(initial, increment, seats, per_move)
         except DomainError as exc:
             raise LobbyError(exc.code, str(exc)) from None
         except ClockError as exc:

@@ -20,6 +20,8 @@ class OutcomeKind(StrEnum):
     UNAUTHORIZED = "unauthorized"
     OVER = "over"
     NOT_STARTED = "notStarted"
+    TAKEN_OVER = "takenOver"  # the service's bot plays the seat: reclaim it first
+    RESIGNED = "resigned"  # the seat resigned
 
 
 REFUSALS = {
@@ -30,6 +32,8 @@ REFUSALS = {
     OutcomeKind.UNAUTHORIZED: Refusal.UNAUTHORIZED,
     OutcomeKind.OVER: Refusal.MATCH_OVER,
     OutcomeKind.NOT_STARTED: Refusal.MATCH_NOT_STARTED,
+    OutcomeKind.TAKEN_OVER: Refusal.SEAT_TAKEN_OVER,
+    OutcomeKind.RESIGNED: Refusal.SEAT_RESIGNED,
 }
 
 

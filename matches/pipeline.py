@@ -22,7 +22,7 @@ from matches import keys
 from matches.callers import Caller
 from matches.clocks import Timing
 from matches.duties import Duty, DutyKind, due_at, duty_now, humans
-from matches.lifecycle import EndReason, MatchStatus
+from matches.lifecycle import EndReason, MatchStatus, SeatControl, Seats
 from matches.outcomes import ActOutcome, OutcomeKind
 from matches.scheduler import Scheduler
 from matches.store import Loaded, MatchStore
@@ -58,12 +58,12 @@ def fresh(loaded: Loaded) -> Match:
     return titles.get(loaded.meta["title"]).match_from_dict(loaded.data)
 
 
-def stepped(loaded: Loaded, match: Match, data: dict[str, Any], timing: Timing) -> Loaded:
+def stepped(loaded: Loaded, match: Match, data: dict[str, Any], timing: Timing, seats: Seats | None = None) -> Loaded:
     """The match as a committed step left it: what a fresh load would read, with the applied engine kept (so the
-    answer to act and the worker's next step need neither a read nor a rebuild)."""
+    answer to act and the worker's next step need neither a read nor a rebuild); seats: the records it changed."""
     status = MatchStatus.OVER if match.is_over() else MatchStatus.ACTIVE
     meta = {**loaded.meta, "status": status.value, "version": str(match.version), **timing.fields()}
-    return Loaded(loaded.id, meta, loaded.seats, match.version, data, engine=match)
+    return Loaded(loaded.id, meta, {**loaded.seats, **(seats or {})}, match.version, data, engine=match)
 
 
 class Pipeline:
@@ -126,6 +126,14 @@ class Pipeline:
             return ActOutcome(OutcomeKind.NOT_STARTED, message="the match starts when every seat is taken"), None
         if loaded.status is MatchStatus.OVER:
             return ActOutcome(OutcomeKind.OVER, version=loaded.version, message="the match is over"), None
+        control = loaded.seats[seat].control
+        if control is SeatControl.TAKEN_OVER:
+            return ActOutcome(OutcomeKind.TAKEN_OVER, version=loaded.version,
+                              message="the service's bot plays this seat since its clock ran out: take it back "
+                                      "with reclaimSeat (POST /v1/matches/{id}/reclaim), then act"), None
+        if control is SeatControl.RESIGNED:
+            return ActOutcome(OutcomeKind.RESIGNED, version=loaded.version,
+                              message="this seat has resigned: the service's bot plays it to the end"), None
         if expected_version != loaded.version:
             return ActOutcome(OutcomeKind.STALE, version=loaded.version,
                               message=f"expected version {expected_version}, the match is at {loaded.version}"), None
@@ -144,9 +152,6 @@ class Pipeline:
         clock = None
         entry: dict[str, Any] = {"seat": seat, "action": action}
         if timing.clock is not None:
-            if seat in timing.clock.taken_over:
-                entry["pre"] = [{"type": "seatReturned", "seat": seat}]
-                events = [*entry["pre"], *events]
             clock = timing.clock.after_step(running, now - timing.at, seat)
         after_timing = Timing(now, now, clock, match.version)
         outcome = ActOutcome(OutcomeKind.ACCEPTED, version=match.version, events=visible_to(events, seat))
@@ -200,7 +205,7 @@ class Pipeline:
                 return Advanced.ABANDONED
             if match.is_over():
                 return Advanced.OVER
-            if duty_now(match, loaded.seats, after, now, settings) is None:
+            if duty_now(match, committed.seats, after, now, settings) is None:
                 return Advanced.DONE
             if deadline is not None and time.monotonic() >= deadline:
                 break
@@ -216,12 +221,14 @@ class Pipeline:
         events: list[Event] = []
         pre: list[Event] = []  # the service's events before the engine's (stored in the log for replays)
         entry: dict[str, Any]
+        changed: Seats = {}  # the seat records this step changes (a seat taken over)
         if duty.kind is DutyKind.ABANDON:
             after = replace(timing, at=now)
             reason = duty.reason or f"no human action for {settings.abandoned_ttl} s"
             events = [{"type": "matchAbandoned", "reason": reason}]
             entry = {"service": EndReason.ABANDONED.value, "events": events}
-            committed = await self.store.commit(loaded, loaded.data, entry, events, True, after, None,
+            match.version += 1  # a step of the service's own: the engine counts it too (history.step_events)
+            committed = await self.store.commit(loaded, match.to_dict(), entry, events, True, after, None,
                                                 reason=EndReason.ABANDONED)
             return after, loaded if committed.ok else None  # the caller stops here
         running = clock.running(match.to_act(), humans(loaded.seats)) if clock else []
@@ -236,14 +243,16 @@ class Pipeline:
                 bot_level = loaded.seats[seat].level
                 assert bot_level is not None  # a bot's record always names its level
                 level = bot_level
-            else:
+            elif duty.expired:
                 assert clock is not None
                 level = takeover_level(title)
-                if duty.expired:
-                    pre = [{"type": "clockExpired", "seat": seat},
-                           {"type": "seatTakenOver", "seat": seat, "level": level}]
-                    running = [s for s in running if s != seat]
-                    clock = clock.take_over(seat)
+                pre = [{"type": "clockExpired", "seat": seat},
+                       {"type": "seatTakenOver", "seat": seat, "level": level}]
+                running = [s for s in running if s != seat]
+                clock = clock.take_over(seat)
+                changed = {seat: loaded.seats[seat].controlled(SeatControl.TAKEN_OVER, level)}
+            else:  # taken over or resigned: the bot its record names plays it
+                level = loaded.seats[seat].level or takeover_level(title)
             action = choose_action(title, level, match, seat, random.Random(f"{loaded.id}:{loaded.version}"),
                                    self.budget)
             events = [*pre, *match.apply(seat, action)]
@@ -256,6 +265,7 @@ class Pipeline:
             clock = clock.after_step(running, now - timing.at, None)
         after = replace(timing, at=now, clock=clock)
         data = match.to_dict()
+        seats = {**loaded.seats, **changed}
         committed = await self.store.commit(loaded, data, entry, events, match.is_over(), after,
-                                            due_at(match, loaded.seats, after, settings))
-        return after, stepped(loaded, match, data, after) if committed.ok else None
+                                            due_at(match, seats, after, settings), seats=changed)
+        return after, stepped(loaded, match, data, after, changed) if committed.ok else None

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from domain import titles
 from domain.contract import Match, Result, ScoreColumn, SeatScore
 from matches.duties import humans
-from matches.lifecycle import EndReason, MatchStatus, SeatKind
+from matches.lifecycle import EndReason, MatchStatus, SeatControl, SeatKind
 from matches.pipeline import engine
 from matches.scheduler import automated_next
 from matches.store import Loaded
@@ -25,11 +25,14 @@ from matches.store import Loaded
 T = TypeVar("T")
 
 ABANDONED = Result(scores=(), winners=(), reason="abandoned: no person acted for too long, so the service ended it")
+CANCELLED = Result(scores=(), winners=(), reason="cancelled: its creator called it off before it started")
+RESIGNED = "resigned: a resignation left at most one person in the match; every seat that did not resign wins"
 
 
 @dataclass(frozen=True)
 class SeatReading:
-    """Who sits in a seat (never their token): nothing but the seat number while it is open."""
+    """Who sits in a seat (never their token): nothing but the seat number while it is open; control says why
+    the service plays a person's seat (taken over, resigned), level then names the bot that does."""
 
     seat: int
     taken: bool
@@ -38,6 +41,7 @@ class SeatReading:
     level: str | None = None
     program: bool = False  # a person's seat played by its player's program (a bot-scoped access token)
     player: str | None = None  # the id of the player the seat is bound to (None: a seat of its token alone)
+    control: SeatControl | None = None
 
 
 @dataclass(frozen=True)
@@ -47,28 +51,32 @@ class SeatClock:
     seat: int
     seconds_left: float
     running: bool  # the seat owes a decision and its time is counting down
-    taken_over: bool  # its time ran out: the service's bot plays it until its owner acts again
+    taken_over: bool  # the service's bot plays it: its time ran out (until its owner reclaims it), or it resigned
 
 
 @dataclass(frozen=True)
 class ClockReading:
-    """The match's Fischer clock as of the read."""
+    """The match's turn clock as of the read: its Fischer clock (initial None: none) and per-move limit (None:
+    none)."""
 
-    initial_seconds: float
+    initial_seconds: float | None
     increment_seconds: float
+    per_move_seconds: float | None
     seats: tuple[SeatClock, ...]
 
 
 @dataclass(frozen=True)
 class FinalResult:
-    """How an over match came out: why it ended, the title's score columns, every seat's score and the winners
-    (no scores or winners for an abandoned match)."""
+    """How an over match came out: why it ended, the title's score columns, every seat's score, the winners (no
+    scores or winners for an abandoned or cancelled match; no scores for one ended by a resignation) and the seats
+    that resigned (never winners while a seat that did not resign is there)."""
 
     end_reason: EndReason
     reason: str
     columns: tuple[ScoreColumn, ...]
     scores: tuple[SeatScore, ...]
     winners: tuple[int, ...]
+    resigned: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -115,7 +123,7 @@ class Reading:
                 out.append(SeatReading(seat, taken=False))
             else:
                 out.append(SeatReading(seat, True, record.name, record.kind, record.level, record.program,
-                                       record.player))
+                                       record.player, record.control))
         return out
 
     def clock(self) -> ClockReading | None:
@@ -127,8 +135,10 @@ class Reading:
             return None
         running = self._memo("running", self._running)
         elapsed = max(0.0, time.time() - timing.at)
-        return ClockReading(clock.initial, clock.increment, tuple(
-            SeatClock(seat, clock.left_after(seat, running, elapsed), seat in running, seat in clock.taken_over)
+        seats = self.loaded.seats
+        return ClockReading(clock.initial, clock.increment, clock.per_move, tuple(
+            SeatClock(seat, clock.left_after(seat, running, elapsed), seat in running,
+                      seat in seats and seats[seat].control is not None)
             for seat in range(len(clock.left))))
 
     def _running(self) -> list[int]:
@@ -163,8 +173,28 @@ class Reading:
         if self.end_reason is None:
             return None
         end_reason = self.end_reason
-        result = ABANDONED if end_reason is EndReason.ABANDONED else self.engine().result()
+        out = tuple(sorted(s for s, r in self.loaded.seats.items() if r.control is SeatControl.RESIGNED))
+        stayed = tuple(s for s in sorted(self.loaded.seats) if s not in out)
+        if end_reason is EndReason.RESIGNED:
+            result: Result | None = Result(scores=(), winners=stayed, reason=RESIGNED)
+        elif end_reason is EndReason.CANCELLED:
+            result = CANCELLED
+        elif end_reason is EndReason.ABANDONED:
+            result = ABANDONED
+        else:
+            result = self.engine().result()
         if result is None:
             return None
         return FinalResult(end_reason, result.reason, tuple(titles.get(self.title).score_columns()), result.scores,
-                           result.winners)
+                           ranked_winners(result, out), out)
+
+
+def ranked_winners(result: Result, resigned: tuple[int, ...]) -> tuple[int, ...]:
+    """The winners once resigned seats rank after every seat that did not resign: the title's winners that did
+    not resign, else (all of them resigned) the best total among the seats that did not."""
+    winners = tuple(s for s in result.winners if s not in resigned)
+    if winners or not result.scores:
+        return winners
+    stayed = [score for score in result.scores if score.seat not in resigned]
+    best = max((score.total for score in stayed), default=None)
+    return tuple(score.seat for score in stayed if score.total == best)

@@ -28,6 +28,10 @@ class Refusal(StrEnum):
     MATCH_STARTED = "MATCH_STARTED"
     MATCH_NOT_STARTED = "MATCH_NOT_STARTED"
     MATCH_OVER = "MATCH_OVER"
+    SEAT_TAKEN_OVER = "SEAT_TAKEN_OVER"
+    SEAT_RESIGNED = "SEAT_RESIGNED"
+    NOT_TAKEN_OVER = "NOT_TAKEN_OVER"
+    NOT_CREATOR = "NOT_CREATOR"
     BODY_TOO_LARGE = "BODY_TOO_LARGE"
     UNSUPPORTED_MEDIA_TYPE = "UNSUPPORTED_MEDIA_TYPE"
     VALIDATION_FAILED = "VALIDATION_FAILED"
@@ -108,6 +112,15 @@ ENTRIES: dict[Refusal, Entry] = {
                                      "Seats are still open; the match starts when every seat is taken."),
     Refusal.MATCH_OVER: Entry(409, "MatchOver", "The match has ended: it can still be read, but takes no more "
                                                 "actions (409, not 410: the match itself is not gone)."),
+    Refusal.SEAT_TAKEN_OVER: Entry(409, "SeatTakenOver",
+                                   "The service's bot plays this seat since its clock ran out: take it back with "
+                                   "reclaimSeat (POST /v1/matches/{id}/reclaim), then act; nothing changed."),
+    Refusal.SEAT_RESIGNED: Entry(409, "SeatResigned", "The seat has resigned: it no longer acts, resigns again or "
+                                                      "reclaims (the service's bot plays it to the end)."),
+    Refusal.NOT_TAKEN_OVER: Entry(409, "NotTakenOver", "The seat is not taken over (its owner plays it): there "
+                                                       "is nothing to reclaim; nothing changed."),
+    Refusal.NOT_CREATOR: Entry(403, "NotCreator", "Only the match's creator (its host token) may cancel it; "
+                                                  "nothing changed."),
     Refusal.BODY_TOO_LARGE: Entry(413, None, "The body is larger than the service accepts."),
     Refusal.UNSUPPORTED_MEDIA_TYPE: Entry(415, None, "The body must be sent as application/json."),
     Refusal.VALIDATION_FAILED: Entry(422, None, "The body or a parameter does not match the operation's schema "

@@ -1,4 +1,5 @@
-"""Hands automated decisions (bot seats, 2-player non-player turns) to RQ workers, once per (match, version)."""
+"""Hands automated decisions (bot seats, seats the service plays for a person, 2-player non-player turns) to RQ
+workers, once per (match, version)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from rq import Queue
 from domain.contract import Match
 from matches import connections, keys
 from matches.config import Settings
-from matches.lifecycle import SeatKind, Seats
+from matches.lifecycle import Seats
 
 JOB = "workers.jobs.advance"  # by name: this layer never imports the workers package
 GUARD_TTL = 3600
@@ -28,12 +29,13 @@ def enqueue_job(queue: Queue, match_id: str, version: int, job: str) -> None:
 
 
 def automated_next(match: Match, seats: Seats) -> bool:
-    """Whether the next decision is the service's: a system step or a bot seat's turn."""
+    """Whether the next decision is the service's: a system step, a bot seat's turn, or the turn of a person's
+    seat the service plays (taken over or resigned: at bot speed)."""
     if match.is_over():
         return False
     if match.system_due():
         return True
-    return any(seat in seats and seats[seat].kind is SeatKind.BOT for seat in match.to_act())
+    return any(seat in seats and seats[seat].automated for seat in match.to_act())
 
 
 class Scheduler:

@@ -48,11 +48,13 @@ return 1
 """
 
 # Commit one step if the version is still the one the step was computed from: state, log entry, events (the stream
-# trimmed to the newest steps), meta, the idempotency outcome; on one plain Redis also the due-set (KEYS 7-8).
+# trimmed to the newest steps), meta, the seat records the step changes, the idempotency outcome; on one plain
+# Redis also the due-set (KEYS 7-8).
 # KEYS: state, log, events, meta, seats, idempotency hash[, due-set, due versions].
 # ARGV: 1 version, 2 data, 3 log entry, 4 events, 5 status, 6 idempotency field ('': none), 7 its record,
 # 8 idempotency ttl, 9 records kept, 10 expire-after (0: keep), 11 more meta fields (JSON object of strings),
-# 12 stream length kept, 13 match id, 14 due time ('': off the due-set; only with the due keys).
+# 12 stream length kept, 13 match id, 14 due time ('': off the due-set; only with the due keys), 15 seat records
+# to write (JSON object of seat -> record text; '{}': none).
 # Returns {1, new version, log length} or {0, stored version, 0}.
 COMMIT = _REMEMBER_FN + _SET_DUE_FN + """
 local v = tonumber(redis.call('HGET', KEYS[1], 'v'))
@@ -63,6 +65,7 @@ local n = redis.call('RPUSH', KEYS[2], ARGV[3])
 redis.call('XADD', KEYS[3], 'MAXLEN', tonumber(ARGV[12]), nv .. '-0', 'events', ARGV[4])
 redis.call('HSET', KEYS[4], 'status', ARGV[5], 'version', nv)
 for name, value in pairs(cjson.decode(ARGV[11])) do redis.call('HSET', KEYS[4], name, value) end
+for seat, record in pairs(cjson.decode(ARGV[15])) do redis.call('HSET', KEYS[5], seat, record) end
 if ARGV[6] ~= '' then remember(KEYS[6], ARGV[6], ARGV[7], ARGV[8], ARGV[9]) end
 local ttl = tonumber(ARGV[10])
 if ttl > 0 then
@@ -168,4 +171,23 @@ else
   redis.call('EXPIRE', KEYS[2], tonumber(ARGV[5]))
 end
 return {seat, full}
+"""
+
+# Free a person's seat of a waiting match, if the seat still holds that person (by token hash). KEYS: meta, seats;
+# ARGV: seat, token hash. Returns 1, -1 (the match is no longer waiting) or -2 (the seat is not that person's).
+LEAVE = """
+if redis.call('HGET', KEYS[1], 'status') ~= 'waiting' then return -1 end
+local stored = redis.call('HGET', KEYS[2], ARGV[1])
+if not stored or cjson.decode(stored)['tokenHash'] ~= ARGV[2] then return -2 end
+redis.call('HDEL', KEYS[2], ARGV[1])
+return 1
+"""
+
+# Call off a waiting match: status over, reason cancelled, its keys kept for the finished match's time to live.
+# KEYS: meta, seats, state; ARGV: reason, ttl, now. Returns 1, or 0 when the match is no longer waiting.
+CANCEL = """
+if redis.call('HGET', KEYS[1], 'status') ~= 'waiting' then return 0 end
+redis.call('HSET', KEYS[1], 'status', 'over', 'reason', ARGV[1], 'at', ARGV[3])
+for i = 1, 3 do redis.call('EXPIRE', KEYS[i], tonumber(ARGV[2])) end
+return 1
 """

@@ -80,11 +80,18 @@ class Loaded:
                 return seat
         return None
 
+    def is_creator(self, caller: Caller | str | None) -> bool:
+        """Whether the caller holds the host token handed to the match's creator (a seat's token does not)."""
+        if isinstance(caller, str) or caller is None:
+            caller = Caller(token=caller or None)
+        return bool(caller.token) and secrets.compare_digest(self.meta.get("hostHash", ""),
+                                                             hash_token(caller.token or ""))
+
     def is_host(self, caller: Caller | str | None) -> bool:
         """Whether the caller holds the host token or sits in this match (a seat's token or its player)."""
         if isinstance(caller, str) or caller is None:
             caller = Caller(token=caller or None)
-        if caller.token and secrets.compare_digest(self.meta.get("hostHash", ""), hash_token(caller.token)):
+        if self.is_creator(caller):
             return True
         return self.seat_of(caller) is not None
 
@@ -123,6 +130,8 @@ class MatchStore:
         self._remember = connections.Script(redis, scripts.REMEMBER)
         self._fold = connections.Script(redis, scripts.FOLD)
         self._archive = connections.Script(redis, scripts.ARCHIVE)
+        self._leave = connections.Script(redis, scripts.LEAVE)
+        self._cancel = connections.Script(redis, scripts.CANCEL)
         self._set_due = connections.Script(self.queue, scripts.SET_DUE)
         self.due_key = keys.due(settings.queue)
         self.due_versions_key = keys.due_versions(settings.queue)
@@ -200,11 +209,13 @@ class MatchStore:
     async def commit(self, loaded: Loaded, data: dict[str, Any], entry: dict[str, Any],
                      events: list[dict[str, Any]], over: bool, timing: Timing, due: float | None,
                      idempotency: tuple[str, dict[str, Any]] | None = None,
-                     reason: EndReason | None = None) -> Committed:
+                     reason: EndReason | None = None, seats: Seats | None = None,
+                     meta: dict[str, str] | None = None) -> Committed:
         """Save one applied step if the stored version is still loaded.version (compare-and-set).
 
-        In the same atomic write: the new timing (meta), the idempotency outcome (field, outcome) and the
-        reason an ending match ended; on one plain Redis also the match's due time (None: off the due-set).
+        In the same atomic write: the new timing (meta), the idempotency outcome (field, outcome), the reason an
+        ending match ended, the seat records the step changes (`seats`), more meta fields (`meta`); on one plain
+        Redis also the match's due time (None: off the due-set).
         On a separate queue Redis: the due entry "look soon" before, the due time after. Then, now and then, the
         log's oldest entries are folded into a packed chunk, and a match that ended is archived.
         """
@@ -225,8 +236,11 @@ class MatchStore:
             args=[loaded.version, packing.dumps(data), packing.dumps(entry), packing.dumps(events),
                   status.value, idem_field, idem_record, self.settings.idempotency_ttl,
                   self.settings.idempotency_kept, self.settings.finished_ttl if over else 0,
-                  packing.dumps({**timing.fields(), **({"reason": reason.value} if reason else {})}),
-                  history.EVENTS_KEPT, match_id, due_text],
+                  packing.dumps({**timing.fields(), **({"reason": reason.value} if reason else {}),
+                                 **(meta or {})}),
+                  history.EVENTS_KEPT, match_id, due_text,
+                  packing.dumps({str(seat): packing.dumps(record.to_json())
+                                 for seat, record in (seats or {}).items()})],
         )
         committed = Committed(bool(int(result[0])), int(result[1]))
         if not committed.ok:
@@ -244,6 +258,23 @@ class MatchStore:
             await pipe.execute()
             await self.archive(match_id, committed.version)
         return committed
+
+    async def leave(self, match_id: str, seat: int, token_hash: str) -> Refusal | None:
+        """Free a person's seat of a waiting match if it still holds them; None, or MATCH_STARTED (no longer
+        waiting) or SEAT_TAKEN (the seat is someone else's now)."""
+        done = int(await self._leave(keys=[keys.meta(match_id), keys.seats(match_id)], args=[seat, token_hash]))
+        if done == -1:
+            return Refusal.MATCH_STARTED
+        return Refusal.SEAT_TAKEN if done == -2 else None
+
+    async def cancel(self, match_id: str) -> bool:
+        """Call off a waiting match (status over, end reason cancelled) and take it off the lobby; return whether
+        this call did (False: it is no longer waiting)."""
+        done = await self._cancel(keys=[keys.meta(match_id), keys.seats(match_id), keys.state(match_id)],
+                                  args=[EndReason.CANCELLED.value, self.settings.finished_ttl, repr(time.time())])
+        if int(done):
+            await self.queue.zrem(keys.lobby(MatchStatus.WAITING), match_id)
+        return bool(int(done))
 
     async def fold_log(self, match_id: str, chunks: int) -> bool:
         """Fold the log's oldest whole runs of plain entries (after `chunks` packed chunks) into packed chunks;

@@ -166,8 +166,9 @@ function playersPanel(page, state) {
 // The service's own events (clocks, take-overs, abandonment): the same for every title.
 const SERVICE_EVENTS = {
   clockExpired: (e, name) => `The clock of ${name(e.seat)} ran out`,
-  seatTakenOver: (e, name) => `A ${e.level} bot plays for ${name(e.seat)} until they act again`,
+  seatTakenOver: (e, name) => `A ${e.level} bot plays for ${name(e.seat)} until they reclaim the seat`,
   seatReturned: (e, name) => `${name(e.seat)} is back`,
+  seatResigned: (e, name) => `${name(e.seat)} resigned`,
   matchAbandoned: (e) => `The match was abandoned: ${e.reason}`,
 };
 

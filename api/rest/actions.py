@@ -13,7 +13,8 @@ from matches.outcomes import ActOutcome, OutcomeKind
 from matches.reading import Reading
 from matches.refusals import Refusal
 
-VERSIONED = (OutcomeKind.ILLEGAL, OutcomeKind.NOT_YOUR_TURN, OutcomeKind.OVER)  # refusals that carry the version
+VERSIONED = (OutcomeKind.ILLEGAL, OutcomeKind.NOT_YOUR_TURN, OutcomeKind.OVER, OutcomeKind.TAKEN_OVER,
+             OutcomeKind.RESIGNED)  # refusals that carry the version
 
 
 def refusal(outcome: ActOutcome) -> Problem:
@@ -82,13 +83,14 @@ OPERATIONS = [
               "Submit one of your legalActions as is, with the version you read it at, as the seat's token holder "
               "(or with the credential of the player the seat is bound to). "
               "Refusals change nothing: 409 STALE_VERSION (currentVersion in the body), 403 NOT_YOUR_TURN, 422 "
-              "ILLEGAL_ACTION (or the title's more precise rules code), 409 MATCH_OVER / MATCH_NOT_STARTED, 404, "
+              "ILLEGAL_ACTION (or the title's more precise rules code), 409 MATCH_OVER / MATCH_NOT_STARTED, 409 "
+              "SEAT_TAKEN_OVER (the service's bot plays the seat: POST .../reclaim first), 409 SEAT_RESIGNED, 404, "
               "401, 403 FORBIDDEN_SCOPE.", act, response="ActionAccepted", params=(PATH_ID, IDEMPOTENCY_KEY, PREFER),
               body="Act",
               example=ACT_EXAMPLE, auth=Auth.REQUIRED, write=True, headers=("Preference-Applied",),
               codes=(Refusal.STALE_VERSION, Refusal.NOT_YOUR_TURN, Refusal.ILLEGAL_ACTION, Refusal.BAD_IDEMPOTENCY_KEY,
-                     Refusal.MATCH_NOT_FOUND, Refusal.MATCH_OVER, Refusal.MATCH_NOT_STARTED,
-                     Refusal.FORBIDDEN_SCOPE)),
+                     Refusal.MATCH_NOT_FOUND, Refusal.MATCH_OVER, Refusal.MATCH_NOT_STARTED, Refusal.SEAT_TAKEN_OVER,
+                     Refusal.SEAT_RESIGNED, Refusal.FORBIDDEN_SCOPE)),
     Operation("GET", "/v1/matches/{id}/events", "listEvents", "play", "Read the events after a version",
               "The stored steps after afterVersion, oldest first, each with the match's version after it and its "
               "events redacted for the caller; page on with the last version seen.", events,

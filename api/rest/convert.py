@@ -7,6 +7,7 @@ from typing import Any
 
 from domain import contract
 from domain.bots import levels
+from matches.lifecycle import SeatControl
 from matches.reading import ClockReading, FinalResult, Reading, SeatReading
 
 
@@ -40,8 +41,9 @@ def column_json(column: contract.ScoreColumn) -> dict[str, Any]:
 def seat_json(seat: SeatReading) -> dict[str, Any]:
     """Who sits in a seat (never their token)."""
     return {"seat": seat.seat, "taken": seat.taken, "name": seat.name,
-            "kind": None if seat.kind is None else seat.kind.value, "level": seat.level, "program": seat.program,
-            "player": seat.player}
+            "kind": None if seat.kind is None else seat.kind.value, "level": seat.level,
+            "takenOver": seat.control is SeatControl.TAKEN_OVER, "resigned": seat.control is SeatControl.RESIGNED,
+            "program": seat.program, "player": seat.player}
 
 
 def clock_json(clock: ClockReading | None) -> dict[str, Any] | None:
@@ -49,6 +51,7 @@ def clock_json(clock: ClockReading | None) -> dict[str, Any] | None:
     if clock is None:
         return None
     return {"initialSeconds": clock.initial_seconds, "incrementSeconds": clock.increment_seconds,
+            "perMoveSeconds": clock.per_move_seconds,
             "seats": [{"seat": s.seat, "secondsLeft": s.seconds_left, "running": s.running,
                        "takenOver": s.taken_over} for s in clock.seats]}
 
@@ -61,7 +64,7 @@ def result_json(result: FinalResult | None) -> dict[str, Any] | None:
             "columns": [column_json(column) for column in result.columns],
             "scores": [{"seat": s.seat, "total": s.total, "parts": [{"key": k, "value": v} for k, v in s.parts.items()]}
                        for s in result.scores],
-            "winners": list(result.winners)}
+            "winners": list(result.winners), "resigned": list(result.resigned)}
 
 
 def match_json(read: Reading) -> dict[str, Any]:

@@ -45,7 +45,8 @@ async def create_match(call: Call) -> Reply:
     try:
         created = await call.services.lobby.create(
             body["title"], body["seats"], body.get("options"), body.get("seed"),
-            None if clock is None else (clock["initialSeconds"], clock.get("incrementSeconds", 0.0)))
+            None if clock is None else (clock.get("initialSeconds"), clock.get("incrementSeconds", 0.0)),
+            None if clock is None else clock.get("perMoveSeconds"))
     except LobbyError as exc:
         raise for_code(exc.code, str(exc)) from None
     loaded = await call.services.store.load(created.match_id)

@@ -55,10 +55,14 @@ REQUESTS: dict[str, dict[str, Any]] = {
             "options": {"type": ["object", "null"], "description": "Option name -> value (Title.options)."},
             "seed": {**INT32, "type": ["integer", "null"], "description": "The seed; random when left out."},
             "clock": {
-                "type": ["object", "null"], "additionalProperties": False, "required": ["initialSeconds"],
-                "description": "A Fischer clock for every seat: initialSeconds to start with (above 0, at most 7 "
-                               "days), plus incrementSeconds (0 to 1 day) each time the seat's owner acts.",
-                "properties": {"initialSeconds": {"type": "number"}, "incrementSeconds": {"type": "number"}},
+                "type": ["object", "null"], "additionalProperties": False,
+                "description": "A turn clock for every seat: a Fischer clock (initialSeconds to start with, above 0 "
+                               "and at most 7 days, plus incrementSeconds, 0 to 1 day, each time the seat's owner "
+                               "acts), a per-move limit (perMoveSeconds, above 0 and at most 14 days: "
+                               "correspondence time), or both. Out of range: 422 BAD_OPTIONS.",
+                "properties": {"initialSeconds": {"type": ["number", "null"]}, "incrementSeconds": {"type": "number"},
+                               "perMoveSeconds": {"type": ["number", "null"],
+                                                  "description": "The most each decision may take (seconds)."}},
             },
         },
     },
@@ -99,6 +103,8 @@ TITLE_PROPERTIES: dict[str, Any] = {
 SEAT_INFO = obj({"seat": INT, "taken": BOOL, "name": {"type": ["string", "null"]},
                  "kind": {"type": ["string", "null"], "description": "human | bot"},
                  "level": {"type": ["string", "null"]},
+                 "takenOver": {**BOOL, "description": "The service's bot plays it until its owner reclaims it."},
+                 "resigned": {**BOOL, "description": "Its owner resigned: the service's bot plays it to the end."},
                  "program": {**BOOL, "description": "A human seat played by its player's program (joined with a "
                                                     "personal access token of the bot scope)."},
                  "player": {"type": ["string", "null"],
@@ -106,13 +112,15 @@ SEAT_INFO = obj({"seat": INT, "taken": BOOL, "name": {"type": ["string", "null"]
                 "Who sits in a seat (never their token).")
 SEAT_CLOCK = obj({"seat": INT, "secondsLeft": {"type": "number"}, "running": BOOL, "takenOver": BOOL},
                  "One seat's turn clock as of this read.")
-MATCH_CLOCK = obj({"initialSeconds": {"type": "number"}, "incrementSeconds": {"type": "number"},
-                   "seats": array(ref("SeatClock"))}, "The match's Fischer clock.")
+MATCH_CLOCK = obj({"initialSeconds": {"type": ["number", "null"]}, "incrementSeconds": {"type": "number"},
+                   "perMoveSeconds": {"type": ["number", "null"]}, "seats": array(ref("SeatClock"))},
+                  "The match's turn clock: a Fischer clock (initialSeconds null: none), a per-move limit, or both.")
 SEAT_SCORE = obj({"seat": INT, "total": INT, "parts": array(obj({"key": STR, "value": INT}, "One part."))},
                  "A seat's final score.")
 END_REASONS: list[str | None] = [reason.name for reason in EndReason]
 MATCH_RESULT = obj({"endReason": {"enum": END_REASONS}, "reason": STR,
-                    "columns": array(ref("ScoreColumn")), "scores": array(ref("SeatScore")), "winners": array(INT)},
+                    "columns": array(ref("ScoreColumn")), "scores": array(ref("SeatScore")), "winners": array(INT),
+                    "resigned": array(INT, "The seats that resigned.")},
                    "How an over match came out.")
 MATCH = obj({
     "id": STR, "title": STR, "status": {"enum": [status.name for status in MatchStatus]},
@@ -185,6 +193,12 @@ RESPONSES: dict[str, dict[str, Any]] = {
                            "match": ref("Match")},
                           "The action was applied: the caller's events and the match as the caller now sees it "
                           "(left out when the request said Prefer: return=minimal).", ["version", "events"]),
+    "Resignation": obj({"matchId": STR, "seat": INT, "version": INT, "matchEnded": BOOL, "match": ref("Match")},
+                       "The caller's seat resigned: the match ended (matchEnded) or the service's bot plays it."),
+    "SeatReclaimed": obj({"matchId": STR, "seat": INT, "version": INT, "match": ref("Match")},
+                         "The caller plays their seat again; its clock restarted."),
+    "SeatLeft": obj({"matchId": STR, "seat": INT}, "The seat of the waiting match is free again."),
+    "MatchCancelled": obj({"matchId": STR}, "The waiting match is over (endReason CANCELLED), off the lobby."),
     "MatchEvent": obj({"version": INT, "events": EVENTS}, "The events of one applied step; version is the "
                                                            "match's version after it."),
     "EventPage": obj({"items": array(ref("MatchEvent"))}, "Steps after a version, oldest first."),

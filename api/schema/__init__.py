@@ -21,6 +21,7 @@ from api.schema.descriptions import fill_from_docstrings
 from api.schema.lobby import LobbyMutation, LobbyQuery
 from api.schema.play import PlayMutation, PlayQuery
 from api.schema.players import PlayersMutation, PlayersQuery
+from api.schema.seats import SeatsMutation
 from api.schema.subscription import Subscription
 from api.unavailable import StoreUnavailable, is_unavailable
 from matches import connections
@@ -38,8 +39,9 @@ class Query(LobbyQuery, PlayQuery, PlayersQuery):
 
 
 @strawberry.type
-class Mutation(LobbyMutation, PlayMutation, PlayersMutation):
-    """Writes: create, join and fill matches, act, and sign in and out."""
+class Mutation(LobbyMutation, PlayMutation, PlayersMutation, SeatsMutation):
+    """Writes: create, join and fill matches, act, sign in and out, and a seat's life (resign, reclaim, leave,
+    cancel)."""
 
 
 def _unexpected(error: GraphQLError) -> bool:

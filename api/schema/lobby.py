@@ -42,12 +42,17 @@ class MatchPage:
 
 @strawberry.input
 class ClockInput:
-    """A Fischer clock for every seat: initialSeconds to start with (above 0, at most 7 days), plus
-    incrementSeconds (0 to 1 day) each time the seat's owner acts."""
+    """A turn clock for every seat: a Fischer clock (initialSeconds to start with, above 0 and at most 7 days, plus
+    incrementSeconds, 0 to 1 day, each time the seat's owner acts), a per-move limit (perMoveSeconds, above 0 and
+    at most 14 days: correspondence time), or both (a decision must then fit both). Out of range: InvalidInput
+    BAD_OPTIONS."""
 
-    initial_seconds: float = strawberry.field(description="Each seat's time at the start, in seconds.")
+    initial_seconds: float | None = strawberry.field(
+        default=None, description="Each seat's Fischer time at the start, in seconds (null: no Fischer clock).")
     increment_seconds: float = strawberry.field(default=0.0,
                                                 description="Seconds added to a seat's time each time it acts.")
+    per_move_seconds: float | None = strawberry.field(
+        default=None, description="The most each decision may take, in seconds (up to 14 days; null: no limit).")
 
 
 @strawberry.input
@@ -184,7 +189,8 @@ class LobbyMutation:
         services = info.context.services
         try:
             clock = None if input.clock is None else (input.clock.initial_seconds, input.clock.increment_seconds)
-            created = await services.lobby.create(input.title, input.seats, options, input.seed, clock)
+            per_move = None if input.clock is None else input.clock.per_move_seconds
+            created = await services.lobby.create(input.title, input.seats, options, input.seed, clock, per_move)
         except LobbyError as exc:
             return InvalidInput(code=exc.code, message=str(exc))
         loaded = await services.store.load(created.match_id)

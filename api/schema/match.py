@@ -27,7 +27,14 @@ class SeatInfo:
     taken: bool = strawberry.field(description="Whether someone sits in it.")
     name: str | None = strawberry.field(description="The display name (null while open).")
     kind: str | None = strawberry.field(description="human | bot")
-    level: str | None = strawberry.field(description="A bot's level (null for a person or an open seat).")
+    level: str | None = strawberry.field(
+        description="A bot's level, or the bot that plays a person's seat while takenOver or resigned (else null).")
+    taken_over: bool = strawberry.field(
+        description="The seat's clock ran out: the service's bot plays it at bot speed until its owner calls "
+                    "reclaimSeat.")
+    resigned: bool = strawberry.field(
+        description="The seat's owner resigned: the service's bot plays it to the end; it ranks after every seat "
+                    "that did not resign.")
     program: bool = strawberry.field(
         default=False, description="A human seat whose player plays it through a personal access token of the bot "
                                    "scope (a program); false otherwise.")
@@ -44,6 +51,11 @@ class EndReason(Enum):
     FINISHED = strawberry.enum_value(lifecycle.EndReason.FINISHED.value, description="Played to its end by the rules.")
     ABANDONED = strawberry.enum_value(lifecycle.EndReason.ABANDONED.value,
                                       description="Ended by the service: no person acted for too long.")
+    RESIGNED = strawberry.enum_value(lifecycle.EndReason.RESIGNED.value,
+                                     description="Ended at once when a resignation left at most one person in it: "
+                                                 "every seat that did not resign wins, tied.")
+    CANCELLED = strawberry.enum_value(lifecycle.EndReason.CANCELLED.value,
+                                      description="Called off by its creator before it started (cancelMatch).")
 
 
 @strawberry.type(description="One named part of a seat's score.")
@@ -67,12 +79,14 @@ class SeatScore:
 class MatchResult:
     """How an over match came out."""
 
-    end_reason: EndReason = strawberry.field(description="Played to its end, or abandoned.")
+    end_reason: EndReason = strawberry.field(description="Played to its end, abandoned, resigned or cancelled.")
     reason: str = strawberry.field(description="Why it ended, in the title's words.")
     columns: list[ScoreColumn] = strawberry.field(description="The title's score columns, in order.")
     scores: list[SeatScore] = strawberry.field(description="Every seat's score ([] for an abandoned match).")
     winners: list[int] = strawberry.field(
-        description="The winning seats: several on a true tie, [] for an abandoned match.")
+        description="The winning seats: several on a true tie, [] for an abandoned or cancelled match; a seat "
+                    "that resigned ranks after every seat that did not (never a winner while one is there).")
+    resigned: list[int] = strawberry.field(description="The seats that resigned, in seat order.")
 
     @classmethod
     def of(cls, result: FinalResult) -> MatchResult:
@@ -82,7 +96,7 @@ class MatchResult:
                    scores=[SeatScore(seat=s.seat, total=s.total,
                                      parts=[ScorePart(key=k, value=v) for k, v in s.parts.items()])
                            for s in result.scores],
-                   winners=list(result.winners))
+                   winners=list(result.winners), resigned=list(result.resigned))
 
 
 @strawberry.type
@@ -93,21 +107,28 @@ class SeatClock:
     seconds_left: float = strawberry.field(description="Its time left as of this read.")
     running: bool = strawberry.field(description="the seat owes a decision and its time is counting down")
     taken_over: bool = strawberry.field(
-        description="its time ran out: the service's bot plays the seat until its owner acts again")
+        description="the service's bot plays the seat at bot speed: its time ran out (until its owner calls "
+                    "reclaimSeat), or it resigned")
 
 
 @strawberry.type
 class MatchClock:
-    """The match's Fischer clock: every seat's time left, and whose clock runs (none while the service acts)."""
+    """The match's turn clock: a Fischer clock, a per-move limit, or both; every seat's time left, and whose clock
+    runs (none while the service acts)."""
 
-    initial_seconds: float = strawberry.field(description="Each seat's time at the start.")
+    initial_seconds: float | None = strawberry.field(
+        description="Each seat's Fischer time at the start (null: no Fischer clock, only a per-move limit).")
     increment_seconds: float = strawberry.field(description="Seconds added each time a seat's owner acts.")
-    seats: list[SeatClock] = strawberry.field(description="Every seat's clock.")
+    per_move_seconds: float | None = strawberry.field(
+        description="The most each decision may take (null: no per-move limit).")
+    seats: list[SeatClock] = strawberry.field(
+        description="Every seat's clock; secondsLeft is the smaller of its Fischer time and its per-move time.")
 
     @classmethod
     def of(cls, clock: ClockReading) -> MatchClock:
         """The GraphQL form of a read clock."""
         return cls(initial_seconds=clock.initial_seconds, increment_seconds=clock.increment_seconds,
+                   per_move_seconds=clock.per_move_seconds,
                    seats=[SeatClock(seat=s.seat, seconds_left=s.seconds_left, running=s.running,
                                     taken_over=s.taken_over) for s in clock.seats])
 
@@ -201,7 +222,9 @@ class Match:
     @strawberry.field
     def seats(self) -> list[SeatInfo]:
         """Every seat, taken or not."""
-        return [SeatInfo(seat=s.seat, taken=s.taken, name=s.name, kind=s.kind, level=s.level, program=s.program,
+        return [SeatInfo(seat=s.seat, taken=s.taken, name=s.name, kind=s.kind, level=s.level,
+                         taken_over=s.control is lifecycle.SeatControl.TAKEN_OVER,
+                         resigned=s.control is lifecycle.SeatControl.RESIGNED, program=s.program,
                          player=None if s.player is None else strawberry.ID(s.player))
                 for s in self.read.seats()]
 
@@ -213,7 +236,7 @@ class Match:
 
     @strawberry.field
     def end_reason(self) -> EndReason | None:
-        """Why the match is over (null until it is): played to its end, or abandoned."""
+        """Why the match is over (null until it is): played to its end, abandoned, resigned or cancelled."""
         reason = self.read.end_reason
         return None if reason is None else EndReason[reason.name]
 

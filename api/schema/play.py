@@ -16,6 +16,8 @@ from api.schema.problems import (
     MatchNotStarted,
     MatchOver,
     NotYourTurn,
+    SeatResigned,
+    SeatTakenOver,
     StaleVersion,
     Unauthenticated,
     Unauthorized,
@@ -61,7 +63,7 @@ class ActionAccepted:
 
 ActResult = Annotated[
     ActionAccepted | IllegalAction | NotYourTurn | StaleVersion | MatchNotFound | Unauthorized | MatchOver
-    | MatchNotStarted | Unauthenticated | ForbiddenScope,
+    | MatchNotStarted | Unauthenticated | ForbiddenScope | SeatTakenOver | SeatResigned,
     strawberry.union("ActResult", description="What act did: the accepted step, or why nothing changed."),
 ]
 
@@ -75,7 +77,7 @@ def _result(match_id: str, outcome: ActOutcome, after: Loaded | None, caller: Ca
     code, message = outcome.answer_code, outcome.message or ""
     if issubclass(kind, StaleVersion):
         return StaleVersion(code=code, message=message, current_version=outcome.version or 0)
-    if issubclass(kind, IllegalAction | NotYourTurn | MatchOver):
+    if issubclass(kind, IllegalAction | NotYourTurn | MatchOver | SeatTakenOver | SeatResigned):
         return kind(code=code, message=message, version=outcome.version)
     return cast(MatchNotFound | Unauthorized | MatchNotStarted, kind(code=code, message=message))
 

@@ -115,10 +115,37 @@ class AlreadyLinked(Problem):
     """The player is linked to another identity of the operator's provider already."""
 
 
+@strawberry.type
+class SeatTakenOver(Problem):
+    """The service's bot plays this seat since its clock ran out: take it back with reclaimSeat, then act; nothing
+    changed."""
+
+    version: int | None = strawberry.field(description="The match's current version.")
+
+
+@strawberry.type
+class SeatResigned(Problem):
+    """The seat has resigned: it no longer acts, resigns again or reclaims; nothing changed."""
+
+    version: int | None = strawberry.field(description="The match's current version.")
+
+
+@strawberry.type
+class NotTakenOver(Problem):
+    """The seat is not taken over (its owner plays it): there is nothing to reclaim; nothing changed."""
+
+    version: int | None = strawberry.field(description="The match's current version.")
+
+
+@strawberry.type
+class NotCreator(Problem):
+    """Only the match's creator (its host token) may cancel it; nothing changed."""
+
+
 TYPES: dict[str, type[Problem]] = {kind.__name__: kind for kind in (
     MatchNotFound, Unauthorized, InvalidInput, SeatTaken, MatchStarted, IllegalAction, NotYourTurn, StaleVersion,
     MatchOver, MatchNotStarted, Unauthenticated, ForbiddenScope, AlreadySeated, TooManyTokens, TokenNotFound,
-    IdentityTaken, AlreadyLinked)}
+    IdentityTaken, AlreadyLinked, SeatTakenOver, SeatResigned, NotTakenOver, NotCreator)}
 
 
 def problem_type(code: str) -> type[Problem]:

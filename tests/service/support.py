@@ -68,7 +68,7 @@ SUBSCRIBE = """subscription($id: ID!, $after: Int!) {
 # hand to everyone on purpose (R15), so they are public.
 PRIVATE_EVENT_TYPES = {"handDealt", "cardSeen", "tokenRevealed"}
 # Events the service adds to a step (turn clocks, abandonment): not the engine's, so a replay does not make them.
-SERVICE_EVENT_TYPES = {"clockExpired", "seatTakenOver", "seatReturned", "matchAbandoned"}
+SERVICE_EVENT_TYPES = {"clockExpired", "seatTakenOver", "seatReturned", "seatResigned", "matchAbandoned"}
 SECRET_VIEW_KEYS = {"hand", "objectives"}
 
 
@@ -333,10 +333,11 @@ def replay(s: Setup, log: list[dict[str, Any]]) -> tuple[Any, list[list[dict[str
     match = titles.get("greatfire").new_match(seats=s.seats, seed=s.seed, options=s.options)
     steps = []
     for n, entry in enumerate(log):
-        if entry.get("service"):  # the service ended the match (abandoned): the game itself did not move
-            assert n == len(log) - 1, "a service step that is not the last"
+        if entry.get("service"):  # a step of the service's own (a seat resigned or reclaimed, abandonment): the
+            match.version += 1    # game itself did not move; the engine counts the step
+            assert entry["service"] != "abandoned" or n == len(log) - 1, "abandonment that is not the last step"
             steps.append([])
-            break
+            continue
         if entry.get("system"):
             steps.append(match.run_system_step())
         else:

@@ -15,15 +15,13 @@ from tests.service.conftest import Client
 
 CLOCK = """query($id: ID!) { match(id: $id) { status version toAct serviceToAct endReason legalActions
   clock { initialSeconds incrementSeconds seats { seat secondsLeft running takenOver } } } }"""
-TAKEOVER_DELAY = 0.3
 
 
 @pytest.fixture(scope="module")
 def clocked(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[h.Private]:
-    """An API and a worker whose reconciler ticks every 0.1 s, with a short take-over delay."""
+    """An API and a worker whose reconciler ticks every 0.1 s."""
     with h.private_service(redis_url, tmp_path_factory.mktemp("clocks"), "firebreak-clocks", api=True,
-                           FIREBREAK_TICK_SECONDS="0.1", FIREBREAK_STALL_SECONDS="2",
-                           FIREBREAK_TAKEOVER_DELAY=str(TAKEOVER_DELAY)) as svc:
+                           FIREBREAK_TICK_SECONDS="0.1", FIREBREAK_STALL_SECONDS="2") as svc:
         yield svc
 
 
@@ -89,34 +87,38 @@ def test_a_silent_seat_is_taken_over_and_the_match_ends(clocked: h.Private, redi
         h.check_event_log(c, s, final["version"])
 
 
-def test_the_owner_takes_the_seat_back_by_acting(clocked: h.Private, redis: Redis) -> None:
-    """Once taken over, each of the seat's decisions waits TAKEOVER_DELAY for its owner: the owner's act at
-    that version wins, hands the seat back (seatReturned) and brings the increment; a lost race is a plain
-    StaleVersion."""
+RECLAIM = """mutation($input: ReclaimSeatInput!) { reclaimSeat(input: $input) { __typename
+  ... on SeatReclaimed { seat version } ... on Problem { code message } } }"""
+
+
+def test_the_owner_takes_the_seat_back_with_reclaim_seat(clocked: h.Private, redis: Redis) -> None:
+    """Once taken over, the seat is the bot's at bot speed: its owner's act is SEAT_TAKEN_OVER (naming
+    reclaimSeat) until they reclaim it; the clock then restarts at 0 + the increment and the owner acts."""
     assert clocked.base is not None
     with h.recording(clocked.base) as c:
         s = clocked_match(c, 1202, initial=1.0, increment=8.0)
         token = s.humans[0]
         h.wait_for(lambda: read(c, s)["clock"]["seats"][0]["takenOver"], "seat 0 to be taken over", pause=0.05)
-        stale = 0
+        m = read(c, s, token)
+        refused = h.act(c, s.match_id, token, {"type": "anything"}, m["version"])
+        assert refused["__typename"] == "SeatTakenOver" and refused["code"] == "SEAT_TAKEN_OVER", refused
+        assert "reclaimSeat" in refused["message"]
+        back = c.gql(RECLAIM, {"input": {"matchId": s.match_id}}, token)["reclaimSeat"]
+        assert back["__typename"] == "SeatReclaimed" and back["seat"] == 0, back
+        seat0 = read(c, s, token)["clock"]["seats"][0]
+        assert not seat0["takenOver"] and 0 < seat0["secondsLeft"] <= 8.0, seat0
+        again = c.gql(RECLAIM, {"input": {"matchId": s.match_id}}, token)["reclaimSeat"]
+        assert again["__typename"] == "NotTakenOver" and again["code"] == "NOT_TAKEN_OVER", again
 
-        def take_back() -> dict[str, Any] | None:
-            nonlocal stale
+        def my_move() -> dict[str, Any] | None:
             m = read(c, s, token)
             if 0 not in m["toAct"] or not m["legalActions"]:
                 return None
             result = h.act(c, s.match_id, token, m["legalActions"][0], m["version"])
-            if result["__typename"] == "StaleVersion":
-                stale += 1
-                return None
-            assert result["__typename"] == "ActionAccepted", result
-            return result
+            assert result["__typename"] in ("ActionAccepted", "StaleVersion"), result
+            return result if result["__typename"] == "ActionAccepted" else None
 
-        accepted = h.wait_for(take_back, "an act of seat 0 while taken over", pause=0.01)
-        assert accepted["events"][0] == {"type": "seatReturned", "seat": 0}
-        m = read(c, s, token)
-        seat0 = m["clock"]["seats"][0]
-        assert not seat0["takenOver"] and 0 < seat0["secondsLeft"] <= 8.0, seat0
+        h.wait_for(my_move, "an act of seat 0 once reclaimed", pause=0.01)
         # then silent again: the increment runs out, the seat is taken over a second time, the match ends
         h.wait_for(lambda: read(c, s)["status"] == "OVER", "the match to end", pause=0.1)
         assert [e["type"] for e in takeover_events(c, s)] == [
@@ -127,6 +129,8 @@ def test_the_owner_takes_the_seat_back_by_acting(clocked: h.Private, redis: Redi
 @pytest.mark.parametrize("clock", [
     {"initialSeconds": 0}, {"initialSeconds": -5}, {"initialSeconds": 1e12},
     {"initialSeconds": 60, "incrementSeconds": -1}, {"initialSeconds": 60, "incrementSeconds": 1e9},
+    {}, {"perMoveSeconds": 0}, {"perMoveSeconds": -1}, {"perMoveSeconds": 14 * 24 * 3600 + 1},
+    {"perMoveSeconds": 60, "incrementSeconds": 5}, {"initialSeconds": 60, "perMoveSeconds": 1e12},
 ])
 def test_a_bad_clock_is_refused_and_creates_nothing(client: Client, redis: Redis, clock: dict[str, Any]) -> None:
     waiting = redis.zcard(keys.lobby("waiting"))

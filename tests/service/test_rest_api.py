@@ -32,9 +32,10 @@ from tests.service import support as h
 TIMEOUT = 60.0  # seconds: only so that a regression fails instead of hanging the suite
 OUTSIDE_REST = {"/healthz", "/readyz", "/metrics", "/graphql", "/", "/static"}  # GraphQL, operations, the web client
 MATCH_FIELDS = """id title status version seatCount options you toAct serviceToAct view legalActions endReason
-  seats { seat taken name kind level program player }
-  clock { initialSeconds incrementSeconds seats { seat secondsLeft running takenOver } }
-  result { endReason reason winners columns { key label description } scores { seat total parts { key value } } }"""
+  seats { seat taken name kind level takenOver resigned program player }
+  clock { initialSeconds incrementSeconds perMoveSeconds seats { seat secondsLeft running takenOver } }
+  result { endReason reason winners resigned columns { key label description }
+    scores { seat total parts { key value } } }"""
 TITLE_FIELDS = """id name minSeats maxSeats scoreColumns { key label description } botLevels { name description }
   options { name kind default description choices nullable minimum maximum seats }"""
 
@@ -277,7 +278,8 @@ def test_create_join_add_a_bot_read_and_list_over_rest(rest: Rest, gql: h.Client
     joined = rest.join(s, "ann", seat=2)
     assert joined["seat"] == 2 and not joined["started"]
     assert rest.ok("GET", f"/v1/matches/{s.match_id}/seats/2", "SeatInfo") == \
-        {"seat": 2, "taken": True, "name": "ann", "kind": "human", "level": None, "program": False, "player": None}
+        {"seat": 2, "taken": True, "name": "ann", "kind": "human", "level": None, "takenOver": False,
+         "resigned": False, "program": False, "player": None}
     assert rest.ok("GET", f"/v1/matches/{s.match_id}/seats/0", "SeatInfo")["taken"] is False
     rest.bot(s, "random")
     added = rest.bot(s, "greedy")
