@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from typing import Any, ClassVar, Self, final
 
 from domain.contract import Action, Event, Result
@@ -100,6 +101,18 @@ class BaseMatch(ABC):
         return self._resample(seat, rng)
 
     @final
+    def standing(self, among: Sequence[int], reason: str) -> Result | None:
+        """Return every seat's score as the match stands and the winners among `among` by the title's own ranking
+        (its tie-breaks included), with `reason` as the result's reason: how the service ranks a match it ends
+        early (a resignation) or the seats that did not resign; None for a title that ranks only a finished
+        match."""
+        if not among:
+            raise ValueError("a standing ranks at least one seat")
+        for seat in among:
+            check_seat(seat, self.seats)
+        return self._standing(tuple(among), reason)
+
+    @final
     def clone(self) -> Self:
         """Return an independent copy."""
         return self._clone()
@@ -180,6 +193,11 @@ class BaseMatch(ABC):
     @abstractmethod
     def _result(self) -> Result:
         """The typed result (asked only once the match is over)."""
+
+    def _standing(self, among: tuple[int, ...], reason: str) -> Result | None:
+        """The scores as the match stands and the winners among these seats (None by default: the title ranks
+        only a finished match)."""
+        return None
 
     @abstractmethod
     def _resample(self, seat: int, rng: random.Random) -> Self:

@@ -26,7 +26,8 @@ T = TypeVar("T")
 
 ABANDONED = Result(scores=(), winners=(), reason="abandoned: no person acted for too long, so the service ended it")
 CANCELLED = Result(scores=(), winners=(), reason="cancelled: its creator called it off before it started")
-RESIGNED = "resigned: a resignation left at most one person in the match; every seat that did not resign wins"
+RESIGNED = ("resigned: a resignation left at most one person in the match; the seats that did not resign are "
+            "ranked as the match stood")
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,7 @@ class ClockReading:
 @dataclass(frozen=True)
 class FinalResult:
     """How an over match came out: why it ended, the title's score columns, every seat's score, the winners (no
-    scores or winners for an abandoned or cancelled match; no scores for one ended by a resignation) and the seats
+    scores or winners for an abandoned or cancelled match; the standing when a resignation ended it) and the seats
     that resigned (never winners while a seat that did not resign is there)."""
 
     end_reason: EndReason
@@ -175,18 +176,27 @@ class Reading:
         end_reason = self.end_reason
         out = tuple(sorted(s for s, r in self.loaded.seats.items() if r.control is SeatControl.RESIGNED))
         stayed = tuple(s for s in sorted(self.loaded.seats) if s not in out)
+        result: Result | None
         if end_reason is EndReason.RESIGNED:
-            result: Result | None = Result(scores=(), winners=stayed, reason=RESIGNED)
+            result = self._standing(stayed, RESIGNED) or Result(scores=(), winners=stayed, reason=RESIGNED)
         elif end_reason is EndReason.CANCELLED:
             result = CANCELLED
         elif end_reason is EndReason.ABANDONED:
             result = ABANDONED
         else:
             result = self.engine().result()
+            if result is not None and out:
+                result = self._standing(stayed, result.reason) or result
         if result is None:
             return None
         return FinalResult(end_reason, result.reason, tuple(titles.get(self.title).score_columns()), result.scores,
                            ranked_winners(result, out), out)
+
+    def _standing(self, stayed: tuple[int, ...], reason: str) -> Result | None:
+        """The title's ranking of the seats that did not resign (None: a title that ranks only a finished match)."""
+        rank = getattr(self.engine(), "standing", None)
+        ranked: Result | None = rank(stayed, reason) if callable(rank) and stayed else None
+        return ranked
 
 
 def ranked_winners(result: Result, resigned: tuple[int, ...]) -> tuple[int, ...]:

@@ -4,9 +4,9 @@ Every function takes the caller's seat already resolved (the API resolves it fro
 never a token. Resign and reclaim change an active match as one step: one compare-and-set commit of the seat's
 record, the log entry, the events and the timing (a concurrent act or bot move at the same version makes it
 retry against the new version; it never applies twice). A resignation that leaves at most one person ends the
-match at once (end reason resigned): every seat that did not resign wins, tied, since a title's result cannot be
-asked of a match that is not over; otherwise the title's takeover bot plays the seat to the end at bot speed and
-the seat ranks after every seat that did not resign (matches.reading).
+match at once (end reason resigned): the title ranks the seats that did not resign as the match stood
+(Match.standing; tied, for a title that ranks only a finished match); otherwise the title's takeover bot plays the
+seat to the end at bot speed and the seat ranks after every seat that did not resign (matches.reading).
 """
 
 from __future__ import annotations

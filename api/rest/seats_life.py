@@ -91,9 +91,10 @@ async def cancel(call: Call) -> Reply:
 OPERATIONS = [
     Operation("POST", "/v1/matches/{id}/resign", "resign", "seats", "Resign",
               "Resign the caller's seat (its token as the bearer token) of an active match: the seat stops being "
-              "theirs. When at most one person would be left the match ends at once (endReason RESIGNED; every "
-              "seat that did not resign wins, tied); otherwise the service's bot plays the seat to the end and it "
-              "ranks after every seat that did not resign. One compare-and-set step: resigning twice is 409 "
+              "theirs. When at most one person would be left the match ends at once (endReason RESIGNED; the "
+              "title ranks the seats that did not resign as the match stood); otherwise the service's bot plays "
+              "the seat to the end and it ranks after every seat that did not resign. One compare-and-set step: "
+              "resigning twice is 409 "
               "SEAT_RESIGNED, after the end 409 MATCH_OVER, before the start 409 MATCH_NOT_STARTED (leave instead); "
               "nothing changes.", resign, response="Resignation", params=(PATH_ID,), auth=Auth.REQUIRED, write=True,
               codes=(Refusal.MATCH_NOT_FOUND, Refusal.MATCH_NOT_STARTED, Refusal.MATCH_OVER, Refusal.SEAT_RESIGNED,

@@ -53,7 +53,7 @@ class EndReason(Enum):
                                       description="Ended by the service: no person acted for too long.")
     RESIGNED = strawberry.enum_value(lifecycle.EndReason.RESIGNED.value,
                                      description="Ended at once when a resignation left at most one person in it: "
-                                                 "every seat that did not resign wins, tied.")
+                                                 "the title ranks the seats that did not resign as the match stood.")
     CANCELLED = strawberry.enum_value(lifecycle.EndReason.CANCELLED.value,
                                       description="Called off by its creator before it started (cancelMatch).")
 

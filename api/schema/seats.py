@@ -183,8 +183,9 @@ class SeatsMutation:
     async def resign(self, info: Info,
                      input: Annotated[ResignInput, strawberry.argument(description="The match.")]) -> ResignResult:
         """Resign the caller's seat of an active match: the seat stops being theirs. When at most one person would
-        be left the match ends at once (endReason RESIGNED; every seat that did not resign wins, tied); otherwise
-        the service's bot plays the seat to the end and it ranks after every seat that did not resign."""
+        be left the match ends at once (endReason RESIGNED; the title ranks the seats that did not resign as the
+        match stood); otherwise the service's bot plays the seat to the end and it ranks after every seat that did
+        not resign."""
         seat = await _seat(info, str(input.match_id))
         if isinstance(seat, Problem):
             return cast(ResignResult, seat)

@@ -48,6 +48,9 @@ class GreatFireMatch(State, BaseEncodedMatch):
     def _result(self) -> Result:
         return scoring.typed_result(self)
 
+    def _standing(self, among: tuple[int, ...], reason: str) -> Result:
+        return scoring.typed_result(self, among, reason)  # R17 scored on the board as it stands
+
     def _resample(self, seat: int, rng: random.Random) -> GreatFireMatch:
         """Every phase but the end is sampled from the seat's view alone (hidden.py): in a redeal (R15) the other
         hands, the undealt deck and the seats still to be offered a redeal are drawn (a redeal then draws from

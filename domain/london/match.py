@@ -38,6 +38,9 @@ class LondonMatch(State, BaseEncodedMatch):
     def _result(self) -> Result:
         return scoring.result(self)
 
+    def _standing(self, among: tuple[int, ...], reason: str) -> Result:
+        return scoring.result(self, among, reason)  # the final scoring as if the game ended now
+
     def _resample(self, seat: int, rng: random.Random) -> Self:
         other = self.clone()
         hidden.resample_into(other, seat, rng)

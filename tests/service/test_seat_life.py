@@ -95,7 +95,7 @@ def test_a_resigned_seat_is_played_by_the_bot_and_the_last_resignation_but_one_e
         c: Client, redis: Redis) -> None:
     """Three people: the first resignation hands the seat to the takeover bot (the match goes on); resigning
     twice, or acting for the resigned seat, is SeatResigned and changes nothing; the second resignation leaves one
-    person, so the match ends at once (RESIGNED) and every seat that did not resign wins, tied."""
+    person, so the match ends at once (RESIGNED) and the title ranks the one seat that did not resign (P18)."""
     s = h.new_match(c, 3, 2401, humans=3, bots=[])
     first = next(iter(s.humans))
     done = call(c, RESIGN, "resign", s.match_id, s.humans[first])
@@ -119,7 +119,7 @@ def test_a_resigned_seat_is_played_by_the_bot_and_the_last_resignation_but_one_e
     final = read(c, s.match_id)
     last = ({0, 1, 2} - {first, second}).pop()
     assert final["result"]["endReason"] == "RESIGNED" and final["result"]["winners"] == [last], final["result"]
-    assert final["result"]["resigned"] == sorted([first, second]) and final["result"]["scores"] == []
+    assert final["result"]["resigned"] == sorted([first, second]) and len(final["result"]["scores"]) == 3
     after = call(c, RESIGN, "resign", s.match_id, s.humans[last])
     assert after["__typename"] == "MatchOver" and after["at"] == final["version"], after
     assert redis.zscore(keys.lobby("over"), s.match_id) is not None
@@ -128,6 +128,7 @@ def test_a_resigned_seat_is_played_by_the_bot_and_the_last_resignation_but_one_e
 
 
 def test_one_person_resigning_against_bots_ends_the_match_and_the_bots_win(c: Client, redis: Redis) -> None:
+    """P18: the title ranks the bots as the match stood; the resigned person is scored but never wins."""
     s = h.new_match(c, 3, 2402, humans=1, bots=["random", "random"])
     token = s.humans[0]
     spectator = call(c, RESIGN, "resign", s.match_id, None)
@@ -137,7 +138,10 @@ def test_one_person_resigning_against_bots_ends_the_match_and_the_bots_win(c: Cl
     done = call(c, RESIGN, "resign", s.match_id, token)
     assert done["__typename"] == "Resignation" and done["matchEnded"], done
     final = read(c, s.match_id)
-    assert final["result"]["winners"] == [1, 2] and final["result"]["resigned"] == [0], final
+    result = final["result"]
+    assert result["resigned"] == [0] and result["winners"] and set(result["winners"]) <= {1, 2}, final
+    best = max(score["total"] for score in result["scores"] if score["seat"] != 0)
+    assert all(score["total"] == best for score in result["scores"] if score["seat"] in result["winners"])
     h.check_replay(redis, s)
 
 

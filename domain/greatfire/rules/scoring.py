@@ -30,23 +30,26 @@ def score(s: State, seat: int) -> dict[str, int]:
     return {"seat": seat, "total": sum(parts.values()), **parts, "housesLeft": houses_left}
 
 
-def result(s: State) -> dict[str, Any]:
-    """Scores of every seat and the winners: most VP, then put-out cones, houses left, objective VP."""
+def result(s: State, among: tuple[int, ...] | None = None) -> dict[str, Any]:
+    """Scores of every seat and the winners among `among` (every seat by default): most VP, then put-out cones,
+    houses left, objective VP."""
     scores = [score(s, seat) for seat in range(s.seats)]
 
     def rank(row: dict[str, int]) -> tuple[int, int, int, int]:
         return row["total"], row["putOut"], row["housesLeft"], row["objectives"]
 
-    best = max(rank(row) for row in scores)
-    return {"scores": scores, "winners": [row["seat"] for row in scores if rank(row) == best]}
+    ranked = [row for row in scores if among is None or row["seat"] in among]
+    best = max(rank(row) for row in ranked)
+    return {"scores": scores, "winners": [row["seat"] for row in ranked if rank(row) == best]}
 
 
-def typed_result(s: State) -> Result:
-    """The final result as the contract's Result (parts keyed by the score columns)."""
-    plain = result(s)
+def typed_result(s: State, among: tuple[int, ...] | None = None, reason: str = "") -> Result:
+    """The result as the contract's Result (parts keyed by the score columns): the final one, or (among: the seats
+    to rank, reason: why it ended) the standing of a match the service ended early."""
+    plain = result(s, among)
     scores = tuple(SeatScore(row["seat"], row["total"], {part: row[part] for part in PARTS})
                    for row in plain["scores"])
-    return Result(scores, tuple(plain["winners"]), reason=END_REASON)
+    return Result(scores, tuple(plain["winners"]), reason=reason or END_REASON)
 
 
 END_REASON = "the last card was drawn from the deck and every player took one more turn"

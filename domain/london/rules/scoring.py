@@ -58,12 +58,14 @@ def rank_key(f: FinalScore) -> tuple[int, int, int, int]:
     return (f.total, -f.poverty_left, f.boroughs, f.best_card)
 
 
-def result(s: State) -> Result:
-    """The typed result of an ended match."""
+def result(s: State, among: tuple[int, ...] | None = None, reason: str = "") -> Result:
+    """The typed result of an ended match; or (among: the seats to rank, reason: why it ended) the standing of a
+    match the service ended early, scored as if it ended now."""
     scores = final_scores(s)
-    best = max(rank_key(f) for f in scores)
+    ranked = [f for f in scores if among is None or f.seat in among]
+    best = max(rank_key(f) for f in ranked)
     return Result(
         scores=tuple(SeatScore(f.seat, f.total, {"land": f.land, "play": f.play, "city": f.city, "loans": f.loans,
                                                   "money": f.money, "poverty": f.poverty}) for f in scores),
-        winners=tuple(f.seat for f in scores if rank_key(f) == best),
-        reason=REASON)
+        winners=tuple(f.seat for f in ranked if rank_key(f) == best),
+        reason=reason or REASON)
