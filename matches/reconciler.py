@@ -84,9 +84,15 @@ class Reconciler:
             job = self._ensure_job(raw.decode(), again)
             if job:
                 enqueued.append(job)
-        # players' index rows a crash left undone (matches/mine.py): their change began stall_seconds ago
-        pending = self._claim(keys=[keys.MINE_PENDING], args=[repr(now - self.settings.stall_seconds), BATCH, again])
-        for raw in pending:
+        return enqueued + self.reindex(now)
+
+    def reindex(self, now: float | None = None) -> list[str]:
+        """Hand the players' index updates a crash left undone (matches/mine.py: outbox entries whose change began
+        stall_seconds ago) to reindex jobs, each entry claimed until stall_seconds from now; return the jobs."""
+        now = time.time() if now is None else now
+        again = repr(now + self.settings.stall_seconds)
+        enqueued = []
+        for raw in self._claim(keys=[keys.MINE_PENDING], args=[repr(now - self.settings.stall_seconds), BATCH, again]):
             job = job_id(raw.decode(), 0, f"mine{time.time_ns()}")
             self.queue.enqueue(REINDEX_JOB, raw.decode(), float(again), job_id=job, result_ttl=600,
                                failure_ttl=7 * 24 * 3600, job_timeout=300)
