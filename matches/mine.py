@@ -19,9 +19,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 import weakref
 from dataclasses import dataclass
+
+from redis.exceptions import RedisError
 
 from domain import titles
 from domain.contract import Match
@@ -29,6 +32,8 @@ from matches import connections, keys
 from matches.lifecycle import EndReason, MatchStatus, SeatKind
 from matches.scheduler import automated_next
 from matches.store import Loaded, MatchStore
+
+log = logging.getLogger("firebreak.mine")
 
 RANK = {MatchStatus.WAITING: 0, MatchStatus.ACTIVE: 1, MatchStatus.OVER: 2}
 REINDEX_JOB = "workers.jobs.reindex"  # by name: this layer never imports the workers package
@@ -245,13 +250,18 @@ async def mark(store: MatchStore, loaded: Loaded, player: str | None = None) -> 
 
 async def refresh(store: MatchStore, loaded: Loaded, mark: float | None = None) -> None:
     """After a change (a seat bound or freed, the start, a step, the end, a resignation...): write every seated
-    player's row of the match as `loaded` shows it (a newer row stays), then drop the outbox entry of `mark`."""
+    player's row of the match as `loaded` shows it (a newer row stays), then drop the outbox entry of `mark`. Never
+    raises for Redis: the change is done, and what this leaves undone the outbox entry or a page read finishes."""
     seated = players(loaded)
-    if seated:
-        idx = index(store)
-        await asyncio.gather(*(idx.put(player, loaded.id, row_of(loaded, seat)) for player, seat in seated.items()))
-    if mark is not None:
-        await index(store).done(loaded.id, mark)
+    try:
+        if seated:
+            idx = index(store)
+            await asyncio.gather(*(idx.put(player, loaded.id, row_of(loaded, seat))
+                                   for player, seat in seated.items()))
+        if mark is not None:
+            await index(store).done(loaded.id, mark)
+    except RedisError as exc:  # the change itself is done: its outbox entry (or a page read) finishes the rows
+        log.warning("match %s: players' index rows left to the reconciler (%s)", loaded.id, type(exc).__name__)
 
 
 async def forget(store: MatchStore, player: str, match_id: str) -> None:
