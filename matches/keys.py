@@ -99,3 +99,19 @@ def rate_bucket(kind: str, who: str) -> str:
 
 JOBS_COUNTER = "stats:jobs"  # hash on the queue Redis: outcome -> count, written by workers, read by /metrics
 RECONCILER_COUNTER = "stats:reconciler"  # hash on the queue Redis: enqueued -> jobs the reconcilers enqueued
+
+
+def mine(player_id: str) -> str:
+    """Hash on the matches Redis, in the player's slot ({p:<id>}, as players/keys.py): match id -> the player's
+    index row of that match (JSON: the stamp it was indexed at, its part, seat, who is to act...; matches/mine.py)."""
+    return f"player:{{p:{player_id}}}:mine"
+
+
+def mine_part(player_id: str, part: str) -> str:
+    """Sorted set in the player's slot: one part of the player's matches index (matches/mine.py): "turn" (active,
+    the player to act; score: since when), "waiting", "active" (not the player's turn), "over" and "rest" (every
+    match not in "turn"); score: last activity."""
+    return f"player:{{p:{player_id}}}:mine:{part}"
+
+
+MINE_PENDING = "mine:pending"  # sorted set on the queue Redis: match id -> when a change to its players' rows began

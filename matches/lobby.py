@@ -9,6 +9,7 @@ from typing import Any
 from domain import titles
 from domain.bots import levels
 from domain.errors import DomainError
+from matches import mine
 from matches.callers import Caller
 from matches.clocks import Clock, ClockError
 from matches.duties import due_at
@@ -127,7 +128,13 @@ class Lobby:
         return loaded
 
     async def _claim(self, loaded: Loaded, seat: int | None, record: SeatRecord, token: str | None) -> Seated:
+        # the players' lists change when a player is seated, or when this claim may start the match
+        marked = None
+        if record.player is not None or len(loaded.seats) + 1 >= loaded.seat_count:
+            marked = await mine.mark(self.store, loaded, record.player)
         claimed = await self.store.claim_seat(loaded.id, seat, record, loaded.seat_count)
+        if isinstance(claimed, Refusal):
+            await mine.unmark(self.store, loaded.id, marked)
         if claimed is Refusal.SEAT_TAKEN:
             raise LobbyError(claimed, "that seat is taken" if seat is not None else "every seat is taken")
         if claimed is Refusal.ALREADY_SEATED:
@@ -141,7 +148,10 @@ class Lobby:
                 match = engine(started)
                 await self.store.reschedule(started.id, started.version,
                                             due_at(match, started.seats, started.timing(), self.store.settings))
+                await mine.refresh(self.store, started, marked)
                 await self.scheduler.after_step(loaded.id, match, started.seats)
+        elif marked is not None:
+            await mine.refresh(self.store, await self.store.load(loaded.id) or loaded, marked)
         return Seated(loaded.id, got, token, full)
 
 

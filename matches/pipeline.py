@@ -18,7 +18,7 @@ from domain.bots import choose_action, takeover_level
 from domain.contract import Budget, Event, Match
 from domain.errors import GameOver, NotYourTurn, RulesError
 from domain.events import visible_to
-from matches import keys
+from matches import keys, mine
 from matches.callers import Caller
 from matches.clocks import Timing
 from matches.duties import Duty, DutyKind, due_at, duty_now, humans
@@ -159,14 +159,17 @@ class Pipeline:
         if idempotency_key:
             idem = (keys.idempotency_field(seat, idempotency_key), outcome.to_json())
         data = match.to_dict()
+        marked = await mine.mark(self.store, loaded)
         committed = await self.store.commit(loaded, data, entry, events,
                                             match.is_over(), after_timing,
                                             due_at(match, loaded.seats, after_timing, self.store.settings), idem)
         if not committed.ok:
+            await mine.unmark(self.store, loaded.id, marked)
             return ActOutcome(OutcomeKind.STALE, version=committed.version,
                               message=f"the match moved on to version {committed.version}"), None
-        await self.scheduler.after_step(loaded.id, match, loaded.seats)
         after = stepped(loaded, match, data, after_timing)
+        await mine.refresh(self.store, after, marked)
+        await self.scheduler.after_step(loaded.id, match, loaded.seats)
         self.recent[after.id] = after
         self.recent.move_to_end(after.id)
         while len(self.recent) > RECENT_KEPT:
@@ -228,8 +231,17 @@ class Pipeline:
             events = [{"type": "matchAbandoned", "reason": reason}]
             entry = {"service": EndReason.ABANDONED.value, "events": events}
             match.version += 1  # a step of the service's own: the engine counts it too (history.step_events)
-            committed = await self.store.commit(loaded, match.to_dict(), entry, events, True, after, None,
+            data = match.to_dict()
+            marked = await mine.mark(self.store, loaded)
+            committed = await self.store.commit(loaded, data, entry, events, True, after, None,
                                                 reason=EndReason.ABANDONED)
+            if committed.ok:
+                ended = {**loaded.meta, **after.fields(), "status": MatchStatus.OVER.value,
+                         "reason": EndReason.ABANDONED.value, "version": str(committed.version)}
+                await mine.refresh(self.store, Loaded(loaded.id, ended, loaded.seats, committed.version, data),
+                                   marked)
+            else:
+                await mine.unmark(self.store, loaded.id, marked)
             return after, loaded if committed.ok else None  # the caller stops here
         running = clock.running(match.to_act(), humans(loaded.seats)) if clock else []
         if duty.kind is DutyKind.SYSTEM:
@@ -266,6 +278,12 @@ class Pipeline:
         after = replace(timing, at=now, clock=clock)
         data = match.to_dict()
         seats = {**loaded.seats, **changed}
+        marked = await mine.mark(self.store, loaded)
         committed = await self.store.commit(loaded, data, entry, events, match.is_over(), after,
                                             due_at(match, seats, after, settings), seats=changed)
-        return after, stepped(loaded, match, data, after, changed) if committed.ok else None
+        if not committed.ok:
+            await mine.unmark(self.store, loaded.id, marked)
+            return after, None
+        done = stepped(loaded, match, data, after, changed)
+        await mine.refresh(self.store, done, marked)
+        return after, done

@@ -15,7 +15,8 @@ start it adopts the active matches stored before the due-set existed. It reads a
 matches Redis and everything else (due-set, lobby, RQ, guards, counters) from the queue Redis. An entry may
 come early (a "look soon" written before a commit or claim that then failed or left nothing due): for an
 active match the job finds nothing to do and sets the exact time; for a waiting or over match the entry is
-dropped, unless a write moved it meanwhile.
+dropped, unless a write moved it meanwhile. A tick also hands the players' index updates a crash left undone
+(keys.MINE_PENDING entries older than stall_seconds: see matches/mine.py) to reindex jobs.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from rq.job import Job, JobStatus
 from matches import connections, keys
 from matches.config import Settings
 from matches.lifecycle import MatchStatus
+from matches.mine import REINDEX_JOB
 from matches.scheduler import GUARD_TTL, enqueue_job, job_id
 
 log = logging.getLogger("firebreak.reconciler")
@@ -82,6 +84,19 @@ class Reconciler:
             job = self._ensure_job(raw.decode(), again)
             if job:
                 enqueued.append(job)
+        return enqueued + self.reindex(now)
+
+    def reindex(self, now: float | None = None) -> list[str]:
+        """Hand the players' index updates a crash left undone (matches/mine.py: outbox entries whose change began
+        stall_seconds ago) to reindex jobs, each entry claimed until stall_seconds from now; return the jobs."""
+        now = time.time() if now is None else now
+        again = repr(now + self.settings.stall_seconds)
+        enqueued = []
+        for raw in self._claim(keys=[keys.MINE_PENDING], args=[repr(now - self.settings.stall_seconds), BATCH, again]):
+            job = job_id(raw.decode(), 0, f"mine{time.time_ns()}")
+            self.queue.enqueue(REINDEX_JOB, raw.decode(), float(again), job_id=job, result_ttl=600,
+                               failure_ttl=7 * 24 * 3600, job_timeout=300)
+            enqueued.append(job)
         return enqueued
 
     def _ensure_job(self, match_id: str, claimed_at: str) -> str | None:

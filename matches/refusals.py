@@ -58,6 +58,7 @@ class Refusal(StrEnum):
     TOKEN_NOT_FOUND = "TOKEN_NOT_FOUND"
     IDENTITY_TAKEN = "IDENTITY_TAKEN"
     ALREADY_LINKED = "ALREADY_LINKED"
+    BAD_CURSOR = "BAD_CURSOR"
 
     @property
     def status(self) -> int:
@@ -165,6 +166,8 @@ ENTRIES: dict[Refusal, Entry] = {
     Refusal.IDENTITY_TAKEN: Entry(409, "IdentityTaken", "The operator's identity belongs to another player already."),
     Refusal.ALREADY_LINKED: Entry(409, "AlreadyLinked", "The player is linked to another identity of the operator's "
                                                         "provider already."),
+    Refusal.BAD_CURSOR: Entry(422, None, "The after argument is not a cursor of this list (pass a page's endCursor or "
+                                         "an edge's cursor as it was given)."),
 }
 
 

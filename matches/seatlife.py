@@ -13,16 +13,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from domain import titles
 from domain.bots import takeover_level
 from domain.contract import Event
+from matches import mine
 from matches.clocks import Timing
 from matches.duties import due_at, humans
 from matches.lifecycle import EndReason, MatchStatus, SeatControl, SeatRecord, Seats
-from matches.pipeline import fresh
+from matches.pipeline import fresh, stepped
 from matches.refusals import Refusal
 from matches.scheduler import Scheduler
 from matches.store import Loaded, MatchStore
@@ -83,12 +84,19 @@ class SeatLife:
             raise SeatError(refused, "the match has started: resign instead of leaving")
         if refused is not None:
             raise SeatError(Refusal.UNAUTHORIZED, "the seat is no longer the caller's")
+        if record.player is not None:
+            await mine.forget(self.store, record.player, match_id)  # no longer among the player's matches
 
     async def cancel(self, match_id: str) -> None:
         """Call off a waiting match (the caller's right to, its creator's, is checked by the API)."""
         loaded = await self._load(match_id)
+        marked = await mine.mark(self.store, loaded)
         if loaded.status is not MatchStatus.WAITING or not await self.store.cancel(match_id):
+            await mine.unmark(self.store, loaded.id, marked)
             raise SeatError(Refusal.MATCH_STARTED, "the match has started (or ended): it can no longer be cancelled")
+        cancelled = replace(loaded, meta={**loaded.meta, "status": MatchStatus.OVER.value,
+                                          "reason": EndReason.CANCELLED.value})
+        await mine.refresh(self.store, cancelled, marked)  # over in its players' lists
 
     async def _load(self, match_id: str) -> Loaded:
         loaded = await self.store.load(match_id)
@@ -150,10 +158,18 @@ class SeatLife:
         after = Timing(now, now, clock, match.version)  # a person's own step
         entry: dict[str, Any] = {"service": kind, "seat": seat, "events": events}
         due = None if ends else due_at(match, seats, after, self.store.settings)
-        committed = await self.store.commit(loaded, match.to_dict(), entry, events, ends, after, due,
+        data = match.to_dict()
+        marked = await mine.mark(self.store, loaded)
+        committed = await self.store.commit(loaded, data, entry, events, ends, after, due,
                                             reason=EndReason.RESIGNED if ends else None, seats={seat: record})
         if not committed.ok:
+            await mine.unmark(self.store, loaded.id, marked)
             return None
+        done = stepped(loaded, match, data, after, {seat: record})
+        if ends:
+            done = replace(done, meta={**done.meta, "status": MatchStatus.OVER.value,
+                                       "reason": EndReason.RESIGNED.value})
+        await mine.refresh(self.store, done, marked)  # its players' lists: who is to act, or the end
         if not ends:
             await self.scheduler.after_step(loaded.id, match, seats)
         return SeatStep(loaded.id, seat, committed.version, ends)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from rq import Queue
 
-from matches import connections, keys
+from matches import connections, keys, mine
 from matches.config import Settings
 from matches.pipeline import Pipeline
 from matches.scheduler import Scheduler
@@ -106,3 +106,16 @@ async def _advance(rt: Runtime, match_id: str, version: int) -> str:
         raise
     await queue.hincrby(keys.JOBS_COUNTER, outcome.value, 1)
     return outcome.value  # a plain string in RQ's stored result
+
+
+def reindex(match_id: str, mark: float) -> bool:
+    """Rewrite the players' index rows of a match whose change a crash interrupted (the reconciler's outbox entry,
+    claimed at `mark`); return whether the match is still there."""
+    if _keeping.is_set() and threading.current_thread() is threading.main_thread():
+        rt = _kept_runtime()
+        return rt.loop.run_until_complete(mine.repair(rt.pipeline.store, str(match_id), float(mark)))
+    rt = Runtime.build(Settings.from_env())
+    try:
+        return rt.loop.run_until_complete(mine.repair(rt.pipeline.store, str(match_id), float(mark)))
+    finally:
+        rt.close()

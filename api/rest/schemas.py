@@ -8,6 +8,7 @@ from typing import Any
 from api.rest.problems import rest_codes
 from domain.contract import OptionKind
 from matches.lifecycle import EndReason, MatchStatus
+from matches.mypage import Outcome
 from players.records import PlayerKind, Scope
 
 INT32 = {"type": "integer", "minimum": -(2**31), "maximum": 2**31 - 1}  # GraphQL's Int
@@ -255,6 +256,30 @@ RESPONSES.update({
                                "accessToken": ref("AccessToken")}, "A new personal access token."),
     "AccessTokenRevoked": obj({"id": STR}, "The token stopped working."),
     "IdentityLinked": obj({"player": ref("Player")}, "The operator's identity is linked to the player."),
+})
+
+RESPONSES.update({
+    "MyMatch": obj({
+        "id": STR, "title": STR, "status": {"enum": [status.name for status in MatchStatus]},
+        "version": {**INT, "description": "The match's version (expectedVersion of an action)."},
+        "seat": {**INT, "description": "The player's seat."},
+        "toAct": {**BOOL, "description": "Whether the player owes a decision now."},
+        "clockDeadline": {"type": ["number", "null"], "description": "When the player's time runs out (epoch "
+                                                                     "seconds); null without a clock or while the "
+                                                                     "player's clock is not running."},
+        "lastActivity": {"type": "number", "description": "When the match last changed (epoch seconds)."},
+        "others": array(ref("SeatInfo"), "The other seats: names and kinds (open ones while waiting)."),
+        "endReason": {"enum": [*END_REASONS, None]},
+        "winners": {"type": ["array", "null"], "items": INT,
+                    "description": "The winning seats once over (null before; [] for an abandoned match)."},
+        "outcome": {"enum": [*(outcome.name for outcome in Outcome), None],
+                    "description": "How it came out for the player once over (null before, and when nobody won)."},
+        "cursor": {**STR, "description": "Pass as after to list the matches after this one."},
+    }, "One of the player's matches, as the player's seat sees it."),
+    "MyMatchPage": obj({"items": array(ref("MyMatch")), "endCursor": {"type": ["string", "null"]},
+                        "hasNextPage": BOOL},
+                       "A page of the player's matches: their turn first (oldest waiting first), then the rest by "
+                       "last activity; pass endCursor as after for the next."),
 })
 
 COMPONENTS: dict[str, dict[str, Any]] = {**REQUESTS, **RESPONSES}

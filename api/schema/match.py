@@ -15,7 +15,7 @@ from api.snapshots import ViewTrail
 from domain.events import visible_to
 from matches import lifecycle
 from matches.callers import Caller
-from matches.reading import ClockReading, FinalResult, Reading
+from matches.reading import ClockReading, FinalResult, Reading, SeatReading
 from matches.store import Loaded
 
 
@@ -41,6 +41,14 @@ class SeatInfo:
     player: strawberry.ID | None = strawberry.field(
         default=None, description="The id of the player the seat is bound to (null: an open seat, a bot, or a seat "
                                   "joined without a player credential).")
+
+    @classmethod
+    def of(cls, s: SeatReading) -> SeatInfo:
+        """The GraphQL form of a seat as the read model has it."""
+        return cls(seat=s.seat, taken=s.taken, name=s.name, kind=s.kind, level=s.level,
+                   taken_over=s.control is lifecycle.SeatControl.TAKEN_OVER,
+                   resigned=s.control is lifecycle.SeatControl.RESIGNED, program=s.program,
+                   player=None if s.player is None else strawberry.ID(s.player))
 
 
 @strawberry.enum
@@ -222,11 +230,7 @@ class Match:
     @strawberry.field
     def seats(self) -> list[SeatInfo]:
         """Every seat, taken or not."""
-        return [SeatInfo(seat=s.seat, taken=s.taken, name=s.name, kind=s.kind, level=s.level,
-                         taken_over=s.control is lifecycle.SeatControl.TAKEN_OVER,
-                         resigned=s.control is lifecycle.SeatControl.RESIGNED, program=s.program,
-                         player=None if s.player is None else strawberry.ID(s.player))
-                for s in self.read.seats()]
+        return [SeatInfo.of(s) for s in self.read.seats()]
 
     @strawberry.field
     def clock(self) -> MatchClock | None:

@@ -9,6 +9,7 @@ from typing import Annotated, cast
 import strawberry
 
 from api.context import Info
+from api.schema.mine import MyMatchConnection, my_matches
 from api.schema.problems import (
     AlreadyLinked,
     ForbiddenScope,
@@ -19,6 +20,7 @@ from api.schema.problems import (
     Unauthenticated,
     player_problem,
 )
+from api.schema.types import MatchStatus
 from players import records
 from players.errors import PlayerError, Reason
 from players.errors import Unauthenticated as Refused
@@ -103,6 +105,19 @@ class Me:
         """The player's live personal access tokens, oldest first (never their secrets)."""
         listing = await info.context.services.players.access.listing(self.principal.player.id)
         return [AccessToken.of(token) for token in listing]
+
+    @strawberry.field
+    async def matches(
+        self, info: Info,
+        status: Annotated[MatchStatus | None, strawberry.argument(description="Only the matches of this status "
+                                                                              "(null: all).")] = None,
+        first: Annotated[int, strawberry.argument(description="The page size (1-100).")] = 20,
+        after: Annotated[str | None, strawberry.argument(description="A previous page's endCursor (or an edge's "
+                                                                     "cursor).")] = None,
+    ) -> MyMatchConnection:
+        """The player's matches: those where it is their turn first (oldest waiting first), then the rest by last
+        activity, newest first. A bad `after`: error BAD_CURSOR."""
+        return await my_matches(info, self.principal.player.id, status, first, after)
 
 
 @strawberry.type

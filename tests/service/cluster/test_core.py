@@ -27,6 +27,12 @@ from tests.service.test_idempotency import (
     test_different_keys_are_independent,
     test_keys_are_scoped_to_the_seat_and_the_match,
 )
+from tests.service.test_my_matches import (
+    test_a_bots_reply_brings_my_turn_back_with_my_clock_deadline,
+    test_a_finished_matchs_row_carries_its_result,
+    test_my_turn_first_oldest_waiting_first_then_the_rest_by_last_activity,
+    test_paging_spans_both_parts_with_no_gap_or_duplicate_while_matches_change,
+)
 from tests.service.test_play_over_http import test_all_bots_match_finishes_by_itself
 from tests.service.test_players_api import (
     test_a_player_plays_a_whole_match_from_two_devices,
@@ -40,7 +46,9 @@ from tests.service.test_subscription import (
 )
 
 __all__ = [
+    "test_a_bots_reply_brings_my_turn_back_with_my_clock_deadline",
     "test_a_finished_match_replays_and_completes",
+    "test_a_finished_matchs_row_carries_its_result",
     "test_a_player_plays_a_whole_match_from_two_devices",
     "test_a_reconnecting_subscriber_resumes_without_gaps",
     "test_a_resubmitted_key_returns_the_first_accepted_outcome",
@@ -55,7 +63,9 @@ __all__ = [
     "test_fifty_concurrent_submissions_sharing_a_key_all_get_the_one_accepted_outcome",
     "test_fifty_concurrent_submissions_with_distinct_keys_apply_once",
     "test_keys_are_scoped_to_the_seat_and_the_match",
+    "test_my_turn_first_oldest_waiting_first_then_the_rest_by_last_activity",
     "test_one_seat_per_player_even_when_joins_race",
+    "test_paging_spans_both_parts_with_no_gap_or_duplicate_while_matches_change",
     "test_refresh_rotates_and_a_reused_refresh_token_revokes_the_session",
     "test_two_api_processes_apply_concurrent_submissions_once",
     "test_two_api_processes_share_idempotency_keys",

@@ -1,0 +1,54 @@
+"""REST my matches: the signed-in player's matches, their turn first (GraphQL's Me.matches)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from api.bounds import MAX_PAGE
+from api.rest.convert import seat_json
+from api.rest.problems import player_refusal, problem
+from api.rest.table import Auth, Call, Operation, Param, Reply
+from matches import mypage
+from matches.lifecycle import MatchStatus
+from matches.refusals import Refusal
+from players.errors import PlayerError
+
+
+def my_match_json(item: mypage.MyMatch) -> dict[str, Any]:
+    """One of the player's matches (GraphQL's MyMatch, the whole match apart)."""
+    reading, winners, reason, outcome = item.reading, item.winners(), item.end_reason(), item.outcome()
+    return {"id": reading.id, "title": reading.title, "status": reading.status.name, "version": reading.version,
+            "seat": item.seat, "toAct": item.to_act, "clockDeadline": item.deadline(),
+            "lastActivity": item.last_activity, "others": [seat_json(seat) for seat in item.others()],
+            "endReason": None if reason is None else reason.name,
+            "winners": None if winners is None else list(winners),
+            "outcome": None if outcome is None else outcome.name, "cursor": item.cursor}
+
+
+async def list_my_matches(call: Call) -> Reply:
+    """A page of the signed-in player's matches."""
+    outcome = await call.context.player_or_refusal()
+    if isinstance(outcome, PlayerError):
+        raise player_refusal(outcome)
+    status = None if call.params.get("status") is None else MatchStatus[call.params["status"]]
+    first = max(1, min(call.params["first"], MAX_PAGE))
+    try:
+        page = await mypage.page(call.services.store, outcome.player.id, status, first, call.params.get("after"))
+    except mypage.BadCursor as exc:
+        raise problem(Refusal.BAD_CURSOR, str(exc)) from None
+    return Reply({"items": [my_match_json(item) for item in page.items], "endCursor": page.end_cursor,
+                  "hasNextPage": page.has_next_page})
+
+
+STATUS = Param("status", "query", {"enum": [s.name for s in MatchStatus], "type": "string"},
+               "Only the matches of this status (left out: all).")
+FIRST = Param("first", "query", {"type": "integer", "default": 20}, f"How many matches (clamped to 1-{MAX_PAGE}).")
+AFTER = Param("after", "query", {"type": "string"}, "The endCursor of the previous page (or an item's cursor).")
+OPERATIONS = [
+    Operation("GET", "/v1/me/matches", "listMyMatches", "players", "List my matches",
+              "The signed-in player's matches: those where it is their turn first (oldest waiting first), then the "
+              "rest by last activity, newest first; each with the player's seat, whether they are to act, their "
+              "clock's deadline, the other seats and, once over, the result. Paged with cursors (a bad after: 422 "
+              "BAD_CURSOR).", list_my_matches, response="MyMatchPage", params=(STATUS, FIRST, AFTER),
+              auth=Auth.PLAYER, codes=(Refusal.BAD_CURSOR,)),
+]

@@ -1,0 +1,145 @@
+"""My matches: the signed-in player's matches as a Relay-style connection (Me.matches), their turn first."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+import strawberry
+from graphql import GraphQLError
+
+from api.bounds import MAX_PAGE
+from api.context import Info
+from api.schema.match import EndReason, Match, SeatInfo
+from api.schema.types import MatchStatus
+from matches import lifecycle, mypage
+from matches.refusals import Refusal
+
+
+@strawberry.enum
+class MyOutcome(Enum):
+    """How a finished match came out for the player."""
+
+    # matches.mypage.Outcome member for member (same names, same values)
+    WON = strawberry.enum_value(mypage.Outcome.WON.value, description="The player's seat alone won.")
+    SHARED = strawberry.enum_value(mypage.Outcome.SHARED.value,
+                                   description="The player's seat is one of several winners (a true tie).")
+    LOST = strawberry.enum_value(mypage.Outcome.LOST.value, description="Another seat won.")
+
+
+@strawberry.type
+class MyMatch:
+    """One of the player's matches, as the player's seat sees it."""
+
+    item: strawberry.Private[mypage.MyMatch]
+
+    @strawberry.field
+    def id(self) -> strawberry.ID:
+        """The match id."""
+        return strawberry.ID(self.item.reading.id)
+
+    @strawberry.field
+    def title(self) -> str:
+        """The title id."""
+        return self.item.reading.title
+
+    @strawberry.field
+    def status(self) -> MatchStatus:
+        """WAITING (seats open), ACTIVE or OVER."""
+        return MatchStatus[self.item.reading.status.name]
+
+    @strawberry.field
+    def version(self) -> int:
+        """The match's version (act's expectedVersion)."""
+        return self.item.reading.version
+
+    @strawberry.field
+    def seat(self) -> int:
+        """The player's seat."""
+        return self.item.seat
+
+    @strawberry.field
+    def to_act(self) -> bool:
+        """Whether the player owes a decision now."""
+        return self.item.to_act
+
+    @strawberry.field
+    def clock_deadline(self) -> float | None:
+        """When the player's time runs out (epoch seconds); null without a clock or while the player's clock is not
+        running."""
+        return self.item.deadline()
+
+    @strawberry.field
+    def last_activity(self) -> float:
+        """When the match last changed (epoch seconds; its creation while waiting)."""
+        return self.item.last_activity
+
+    @strawberry.field
+    def others(self) -> list[SeatInfo]:
+        """The other seats: who sits there (name, human or bot), open seats while waiting."""
+        return [SeatInfo.of(s) for s in self.item.others()]
+
+    @strawberry.field
+    def end_reason(self) -> EndReason | None:
+        """Why it ended (null before)."""
+        reason = self.item.end_reason()
+        return None if reason is None else EndReason[reason.name]
+
+    @strawberry.field
+    def winners(self) -> list[int] | None:
+        """The winning seats once over (null before; [] for an abandoned match)."""
+        winners = self.item.winners()
+        return None if winners is None else list(winners)
+
+    @strawberry.field
+    def outcome(self) -> MyOutcome | None:
+        """WON, SHARED or LOST once over (null before, and when nobody won)."""
+        outcome = self.item.outcome()
+        return None if outcome is None else MyOutcome[outcome.name]
+
+    @strawberry.field
+    def match(self) -> Match:
+        """The whole match as the player's seat sees it (view, legal actions, clock, result)."""
+        return Match(read=self.item.reading)
+
+
+@strawberry.type
+class MyMatchEdge:
+    """One match of the list and its cursor."""
+
+    cursor: str = strawberry.field(description="Pass as `after` to list the matches after this one.")
+    node: MyMatch = strawberry.field(description="The match.")
+
+
+@strawberry.type
+class PageInfo:
+    """Where a page of a list ends."""
+
+    end_cursor: str | None = strawberry.field(description="The last edge's cursor: `after` for the next page (null: "
+                                                           "an empty page).")
+    has_next_page: bool = strawberry.field(description="Whether more follow.")
+
+
+@strawberry.type
+class MyMatchConnection:
+    """A page of the player's matches: their turn first (oldest waiting first), then the rest by last activity."""
+
+    edges: list[MyMatchEdge] = strawberry.field(description="The matches of this page, in order.")
+    page_info: PageInfo = strawberry.field(description="The page's end cursor and whether more follow.")
+
+
+def bad_cursor(message: str) -> GraphQLError:
+    """The GraphQL error of an `after` that is not a cursor (code BAD_CURSOR)."""
+    return GraphQLError(message, extensions={"code": Refusal.BAD_CURSOR.value})
+
+
+async def my_matches(info: Info, player: str, status: MatchStatus | None, first: int,
+                     after: str | None) -> MyMatchConnection:
+    """A page of a player's matches (raise BAD_CURSOR for a bad `after`)."""
+    first = max(1, min(first, MAX_PAGE))
+    listed = None if status is None else lifecycle.MatchStatus[status.name]
+    try:
+        page = await mypage.page(info.context.services.store, player, listed, first, after)
+    except mypage.BadCursor as exc:
+        raise bad_cursor(str(exc)) from None
+    return MyMatchConnection(edges=[MyMatchEdge(cursor=item.cursor, node=MyMatch(item=item)) for item in page.items],
+                             page_info=PageInfo(end_cursor=page.end_cursor, has_next_page=page.has_next_page))

@@ -1,0 +1,286 @@
+"""My matches, the index: per player, the matches they sit in, kept in sorted sets in the player's slot as the
+matches change (matches/mypage.py reads it; a page costs O(log N + page size) whatever N).
+
+Parts (keys.mine_part): "turn" holds the active matches where the player is to act (score: since when, so the
+oldest waiting comes first); every other match is in "rest" and in its status's part (score: its last activity).
+A row (the keys.mine hash) records the stamp it was indexed at: version * 3 + the status's rank (a match starts, and
+may be cancelled, without a new version). One small script per player writes a row unless the stored row's stamp
+is newer, so updates arriving in any order never move a match backwards.
+
+A match's keys and a player's live in different slots, so on a Cluster no script can write both; the same design
+serves one Redis and the Cluster alike: an outbox entry ("index soon": keys.MINE_PENDING on the queue Redis) is
+written before a change that moves a bound player's match (mark), the players' rows right after the change
+(refresh), which then drops the entry; a crash in between leaves the entry, which the reconciler (every worker runs
+one) hands to a job that rewrites the rows (repair); and a page read rewrites any row whose match has moved on
+(each row's match is loaded to render it anyway).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+import weakref
+from dataclasses import dataclass
+
+from redis.exceptions import RedisError
+
+from domain import titles
+from domain.contract import Match
+from matches import connections, keys
+from matches.lifecycle import EndReason, MatchStatus, SeatKind
+from matches.scheduler import automated_next
+from matches.store import Loaded, MatchStore
+
+log = logging.getLogger("firebreak.mine")
+
+RANK = {MatchStatus.WAITING: 0, MatchStatus.ACTIVE: 1, MatchStatus.OVER: 2}
+REINDEX_JOB = "workers.jobs.reindex"  # by name: this layer never imports the workers package
+TURN = "turn"
+REST = "rest"
+PARTS = (TURN, MatchStatus.WAITING.value, MatchStatus.ACTIVE.value, MatchStatus.OVER.value, REST)
+
+# Write a player's row of a match unless the stored row is newer. KEYS: rows hash, then the parts in PARTS order;
+# ARGV: match id, stamp, row JSON, part, last activity, since when the player is to act. A match staying in "turn"
+# keeps its score (the player has been to act since then); one in another part is also in "rest".
+UPSERT = """
+local old = redis.call('HGET', KEYS[1], ARGV[1])
+if old then
+  local s = tonumber(cjson.decode(old)['s'])
+  if s and s > tonumber(ARGV[2]) then return 0 end
+end
+local since = ARGV[6]
+if ARGV[4] == 'turn' then
+  since = redis.call('ZSCORE', KEYS[2], ARGV[1]) or since
+end
+for i = 2, 6 do redis.call('ZREM', KEYS[i], ARGV[1]) end
+if ARGV[4] == 'turn' then
+  redis.call('ZADD', KEYS[2], since, ARGV[1])
+else
+  local parts = {waiting = 3, active = 4, over = 5}
+  redis.call('ZADD', KEYS[parts[ARGV[4]]], ARGV[5], ARGV[1])
+  redis.call('ZADD', KEYS[6], ARGV[5], ARGV[1])
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+return 1
+"""
+
+# Drop a player's row of a match (its match is gone, or no longer holds the player). KEYS: as UPSERT; ARGV: match id.
+FORGET = """
+redis.call('HDEL', KEYS[1], ARGV[1])
+for i = 2, 6 do redis.call('ZREM', KEYS[i], ARGV[1]) end
+return 1
+"""
+
+# Drop an outbox entry unless another change marked the match since. KEYS: the outbox; ARGV: match id, the mark.
+DONE = """
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if score and tonumber(score) == tonumber(ARGV[2]) then redis.call('ZREM', KEYS[1], ARGV[1]) return 1 end
+return 0
+"""
+
+# Read a page of a player's index. KEYS: rows hash, the turn part, the second part (rest, or a status's part).
+# ARGV: 1 whether the turn part comes first ('1'/'0'), 2 the cursor's part ('t' or 'r'), 3 its score ('': none),
+# 4 its id, 5 the first page's time (the second part's entries that changed later are left out), 6 entries wanted,
+# 7 slack. Returns {part, id, score, row, ...} in page order.
+PAGE = """
+local want, slack = tonumber(ARGV[6]), tonumber(ARGV[7])
+local out, n = {}, 0
+local cs = tonumber(ARGV[3])
+local function take(rows, part, skip)
+  for i = 1, #rows, 2 do
+    if n >= want then return end
+    local s = tonumber(rows[i + 1])
+    if not (skip and cs and s == cs and skip(rows[i])) then
+      n = n + 1
+      out[#out + 1] = part
+      out[#out + 1] = rows[i]
+      out[#out + 1] = rows[i + 1]
+      out[#out + 1] = redis.call('HGET', KEYS[1], rows[i]) or ''
+    end
+  end
+end
+if ARGV[1] == '1' and ARGV[2] == 't' then
+  if cs then
+    take(redis.call('ZRANGEBYSCORE', KEYS[2], ARGV[3], '+inf', 'WITHSCORES', 'LIMIT', 0, want + slack), 't',
+         function(id) return id <= ARGV[4] end)
+  else
+    take(redis.call('ZRANGE', KEYS[2], 0, want - 1, 'WITHSCORES'), 't', nil)
+  end
+end
+if n < want then
+  if ARGV[2] == 'r' and cs then
+    take(redis.call('ZREVRANGEBYSCORE', KEYS[3], ARGV[3], '-inf', 'WITHSCORES', 'LIMIT', 0, want - n + slack), 'r',
+         function(id) return id >= ARGV[4] end)
+  else
+    take(redis.call('ZREVRANGEBYSCORE', KEYS[3], ARGV[5], '-inf', 'WITHSCORES', 'LIMIT', 0, want - n), 'r', nil)
+  end
+end
+return out
+"""
+
+
+def stamp(loaded: Loaded) -> int:
+    """The order of a match's states: a later state has a larger stamp."""
+    return loaded.version * 3 + RANK[loaded.status]
+
+
+def engine(loaded: Loaded) -> Match:
+    """The engine's match of a loaded match, built once per Loaded (as matches.pipeline.engine; read only)."""
+    if loaded.engine is None:
+        loaded.engine = titles.get(loaded.meta["title"]).match_from_dict(loaded.data)
+    match: Match = loaded.engine
+    return match
+
+
+@dataclass(frozen=True)
+class Row:
+    """One player's index row of a match: the stamp it was indexed at, its part, the player's seat, the seats owing
+    a decision and whether the service owes the next step (an active match), the winners of a finished one (None:
+    not known to the index), and its last activity."""
+
+    stamp: int
+    part: str
+    seat: int
+    to_act: tuple[int, ...]
+    automated: bool
+    winners: tuple[int, ...] | None
+    at: float
+
+    @property
+    def turn(self) -> bool:
+        """Whether the player is to act."""
+        return self.part == TURN
+
+    def to_json(self) -> str:
+        """The stored form."""
+        return json.dumps({"s": self.stamp, "p": self.part, "seat": self.seat, "act": list(self.to_act),
+                           "auto": self.automated, "win": None if self.winners is None else list(self.winners),
+                           "at": self.at}, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, raw: str) -> Row:
+        """Read a stored row."""
+        data = json.loads(raw)
+        return cls(int(data["s"]), str(data["p"]), int(data["seat"]), tuple(data["act"]), bool(data["auto"]),
+                   None if data["win"] is None else tuple(data["win"]), float(data["at"]))
+
+
+def row_of(loaded: Loaded, seat: int) -> Row:
+    """The index row of a seat of a loaded match."""
+    status = loaded.status
+    at = float(loaded.meta.get("at", loaded.meta.get("created", 0.0)))
+    to_act: tuple[int, ...] = ()
+    automated = False
+    winners: tuple[int, ...] | None = None
+    part = status.value
+    if status is MatchStatus.ACTIVE:
+        match = engine(loaded)
+        to_act = tuple(match.to_act())
+        automated = automated_next(match, loaded.seats)
+        if seat in to_act:
+            part = TURN
+    elif status is MatchStatus.OVER:
+        if loaded.end_reason is EndReason.ABANDONED:
+            winners = ()
+        elif loaded.end_reason is EndReason.FINISHED:
+            result = engine(loaded).result()
+            winners = None if result is None else tuple(result.winners)
+    return Row(stamp(loaded), part, seat, to_act, automated, winners, at)
+
+
+def players(loaded: Loaded) -> dict[str, int]:
+    """The players with a seat of the match, and their seats (people's seats bound to a player)."""
+    return {record.player: seat for seat, record in loaded.seats.items()
+            if record.player is not None and record.kind is SeatKind.HUMAN}
+
+
+class Index:
+    """The index's scripts over one store's clients."""
+
+    def __init__(self, store: MatchStore) -> None:
+        self.store = store
+        self._upsert = connections.Script(store.redis, UPSERT)
+        self._forget = connections.Script(store.redis, FORGET)
+        self._done = connections.Script(store.queue, DONE)
+        self.read = connections.Script(store.redis, PAGE)  # a page's entries (matches/mypage.py)
+
+    @staticmethod
+    def keys(player: str) -> list[str]:
+        """The player's rows hash and parts (one slot)."""
+        return [keys.mine(player), *(keys.mine_part(player, part) for part in PARTS)]
+
+    async def put(self, player: str, match_id: str, row: Row, since: float | None = None) -> bool:
+        """Write a player's row unless a newer one is stored; return whether it was written."""
+        done = await self._upsert(keys=self.keys(player), args=[match_id, row.stamp, row.to_json(), row.part,
+                                                                repr(row.at), repr(row.at if since is None else since)])
+        return bool(int(done))
+
+    async def forget(self, player: str, match_id: str) -> None:
+        """Drop a player's row of a match."""
+        await self._forget(keys=self.keys(player), args=[match_id])
+
+    async def done(self, match_id: str, mark: float) -> bool:
+        """Drop the match's outbox entry unless it was marked again since `mark`."""
+        return bool(int(await self._done(keys=[keys.MINE_PENDING], args=[match_id, repr(mark)])))
+
+
+_indexes: weakref.WeakKeyDictionary[MatchStore, Index] = weakref.WeakKeyDictionary()
+
+
+def index(store: MatchStore) -> Index:
+    """The index over a store's clients (one per store)."""
+    found = _indexes.get(store)
+    if found is None:
+        found = _indexes[store] = Index(store)
+    return found
+
+
+async def mark(store: MatchStore, loaded: Loaded, player: str | None = None) -> float | None:
+    """Before a change that may move the match in its players' lists (player: one about to be seated): write the
+    match's outbox entry, so that a crash before refresh leaves the repair to the reconciler; returns the mark to
+    hand to refresh (None, and nothing written, when no player is concerned)."""
+    if player is None and not players(loaded):
+        return None
+    now = time.time()
+    await store.queue.zadd(keys.MINE_PENDING, {loaded.id: now})
+    return now
+
+
+async def refresh(store: MatchStore, loaded: Loaded, mark: float | None = None) -> None:
+    """After a change (a seat bound or freed, the start, a step, the end, a resignation...): write every seated
+    player's row of the match as `loaded` shows it (a newer row stays), then drop the outbox entry of `mark`. Never
+    raises for Redis: the change is done, and what this leaves undone the outbox entry or a page read finishes."""
+    seated = players(loaded)
+    try:
+        if seated:
+            idx = index(store)
+            await asyncio.gather(*(idx.put(player, loaded.id, row_of(loaded, seat))
+                                   for player, seat in seated.items()))
+        if mark is not None:
+            await index(store).done(loaded.id, mark)
+    except RedisError as exc:  # the change itself is done: its outbox entry (or a page read) finishes the rows
+        log.warning("match %s: players' index rows left to the reconciler (%s)", loaded.id, type(exc).__name__)
+
+
+async def forget(store: MatchStore, player: str, match_id: str) -> None:
+    """Drop a player's row of a match (the player left its seat, or the match is gone)."""
+    await index(store).forget(player, match_id)
+
+
+async def repair(store: MatchStore, match_id: str, mark: float) -> bool:
+    """Finish what a crash left undone: rewrite the rows of a marked match as it stands now and drop its outbox
+    entry (unless marked again meanwhile); return whether the match was there."""
+    loaded = await store.load(match_id)
+    if loaded is not None:
+        await refresh(store, loaded)
+    await index(store).done(match_id, mark)
+    return loaded is not None
+
+
+
+async def unmark(store: MatchStore, match_id: str, mark: float | None) -> None:
+    """Drop the outbox entry of a change that did not happen (a refused commit or claim)."""
+    if mark is not None:
+        await index(store).done(match_id, mark)

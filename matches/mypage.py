@@ -1,0 +1,180 @@
+"""My matches, the page: a player's matches from the index (matches/mine.py), those where it is their turn first
+(oldest waiting first), then the rest by last activity, each rendered from the read model (matches/reading.py).
+
+One script reads the page's index entries (O(log N + page size)), then each entry's match is loaded (one read each);
+a row whose match has moved on is rewritten on the way (read repair), one whose match is gone or no longer holds the
+player is dropped. A cursor spans both parts: the part, the score and id of the last entry seen (keyset paging, so it
+stays valid as matches move) and the time the first page was read: later pages leave out the rest's entries that
+changed after it (a match seen in the first part that moved to the rest meanwhile is not shown twice; one that
+changed while the pages were read shows on the next first page).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import math
+import time
+from dataclasses import dataclass
+from enum import StrEnum
+
+from matches import keys
+from matches.lifecycle import EndReason, MatchStatus
+from matches.mine import REST, TURN, Row, index, players, row_of, stamp
+from matches.reading import Reading, SeatReading
+from matches.store import Loaded, MatchStore
+
+CURSOR_SLACK = 100  # entries with the very score of the cursor's that a page may skip past
+FIRST, SECOND = "t", "r"  # the cursor's names of the two parts (as the PAGE script calls them)
+
+
+class BadCursor(ValueError):
+    """Raised for an `after` that is not a cursor this service gave."""
+
+
+class Outcome(StrEnum):
+    """How a finished match came out for the player."""
+
+    WON = "won"  # the only winner
+    SHARED = "shared"  # one of several winners (a true tie)
+    LOST = "lost"  # another seat won
+
+
+@dataclass(frozen=True)
+class Cursor:
+    """Where a page ends: the part, the last entry's score and id, and when the first page was read."""
+
+    part: str
+    score: str
+    id: str
+    since: float
+
+    def encode(self) -> str:
+        """The opaque text form."""
+        text = f"{self.part}|{self.score}|{self.id}|{self.since!r}"
+        return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+
+    @classmethod
+    def decode(cls, text: str) -> Cursor:
+        """Read a cursor; raise BadCursor for anything else."""
+        try:
+            raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)).decode()
+            part, score, match_id, since = raw.split("|")
+            value, asof = float(score), float(since)
+        except (ValueError, binascii.Error, UnicodeDecodeError):
+            raise BadCursor("after is not a cursor of this list (pass a page's endCursor or an edge's cursor)") \
+                from None
+        if part not in (FIRST, SECOND) or not (math.isfinite(value) and math.isfinite(asof)) or not _valid_id(match_id):
+            raise BadCursor("after is not a cursor of this list (pass a page's endCursor or an edge's cursor)")
+        return cls(part, repr(value), match_id, asof)
+
+
+@dataclass(frozen=True)
+class MyMatch:
+    """One match of the player's list: the read model of the match as the player's seat sees it, and the index row
+    it was listed by (as of the same version)."""
+
+    cursor: str
+    reading: Reading
+    seat: int
+    row: Row
+
+    @property
+    def to_act(self) -> bool:
+        """Whether the player is to act."""
+        return self.row.turn
+
+    @property
+    def last_activity(self) -> float:
+        """When the match last changed (epoch seconds; its creation while waiting)."""
+        return self.row.at
+
+    def deadline(self) -> float | None:
+        """When the player's time runs out (epoch seconds): None without a clock or when it is not running (not
+        the player's turn, the service to act first, or taken over)."""
+        timing = self.reading.loaded.timing()
+        clock = timing.clock
+        record = self.reading.loaded.seats.get(self.seat)
+        if (clock is None or self.reading.status is not MatchStatus.ACTIVE or self.row.automated
+                or self.seat not in self.row.to_act or record is None or record.automated):
+            return None
+        return timing.at + clock.seconds(self.seat)  # the Fischer time or the per-move limit, whichever is less
+
+    def others(self) -> list[SeatReading]:
+        """The other seats (names and kinds; open ones while waiting)."""
+        return [seat for seat in self.reading.seats() if seat.seat != self.seat]
+
+    def winners(self) -> tuple[int, ...] | None:
+        """The winning seats once over (None before; empty for an abandoned match)."""
+        if self.reading.status is not MatchStatus.OVER:
+            return None
+        if self.row.winners is not None:
+            return self.row.winners
+        result = self.reading.result()
+        return () if result is None else result.winners
+
+    def end_reason(self) -> EndReason | None:
+        """Why it ended (None before)."""
+        return self.reading.end_reason
+
+    def outcome(self) -> Outcome | None:
+        """Won, shared or lost, once over (None before, and when nobody won: abandoned)."""
+        winners = self.winners()
+        if not winners:
+            return None
+        if self.seat not in winners:
+            return Outcome.LOST
+        return Outcome.WON if len(winners) == 1 else Outcome.SHARED
+
+
+@dataclass(frozen=True)
+class Page:
+    """A page of the player's matches, whether more follow and the cursor of its last entry."""
+
+    items: list[MyMatch]
+    end_cursor: str | None
+    has_next_page: bool
+
+
+async def page(store: MatchStore, player: str, status: MatchStatus | None, first: int,
+               after: str | None) -> Page:
+    """The player's matches (of a status, or all) after a cursor: their turn first, oldest waiting first, then the
+    rest by last activity, newest first. Raise BadCursor for an `after` that is not a cursor."""
+    cursor = Cursor.decode(after) if after else Cursor(FIRST, "", "", time.time())
+    second = REST if status is None else status.value
+    use_turn = status in (None, MatchStatus.ACTIVE)
+    flat = await index(store).read(keys=[keys.mine(player), keys.mine_part(player, TURN),
+                                         keys.mine_part(player, second)],
+                                   args=["1" if use_turn else "0", cursor.part, cursor.score, cursor.id,
+                                         repr(cursor.since), first + 1, CURSOR_SLACK])
+    entries = [(flat[i], flat[i + 1], flat[i + 2], flat[i + 3]) for i in range(0, len(flat), 4)]
+    more, entries = len(entries) > first, entries[:first]
+    loads = await asyncio.gather(*(store.load(match_id) for _, match_id, _, _ in entries))
+    items: list[MyMatch] = []
+    end = None
+    for (part, match_id, score, raw), loaded in zip(entries, loads, strict=True):
+        end = Cursor(part, repr(float(score)), match_id, cursor.since).encode()
+        item = await _item(store, player, match_id, raw, loaded, end)
+        if item is not None and (status is None or item.reading.status is status):
+            items.append(item)
+    return Page(items, end, more)
+
+
+async def _item(store: MatchStore, player: str, match_id: str, raw: str, loaded: Loaded | None,
+                cursor: str) -> MyMatch | None:
+    """An entry rendered, its row repaired if the match moved on; None (and the row dropped) if it is gone or no
+    longer holds the player."""
+    seat = None if loaded is None else players(loaded).get(player)
+    if loaded is None or seat is None:
+        await index(store).forget(player, match_id)
+        return None
+    row = Row.from_json(raw) if raw else None
+    if row is None or row.stamp != stamp(loaded) or row.seat != seat:
+        row = row_of(loaded, seat)
+        await index(store).put(player, match_id, row)
+    return MyMatch(cursor, Reading.of(loaded, seat), seat, row)
+
+
+def _valid_id(match_id: str) -> bool:
+    return 0 < len(match_id) <= 64 and all(c in "0123456789abcdef" for c in match_id)
