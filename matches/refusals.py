@@ -54,6 +54,13 @@ class Refusal(StrEnum):
     TOKEN_NOT_FOUND = "TOKEN_NOT_FOUND"
     IDENTITY_TAKEN = "IDENTITY_TAKEN"
     ALREADY_LINKED = "ALREADY_LINKED"
+    MATCH_NOT_OVER = "MATCH_NOT_OVER"
+    BAD_INVITE_CODE = "BAD_INVITE_CODE"
+    NOT_HOST = "NOT_HOST"
+    PLAYER_NOT_FOUND = "PLAYER_NOT_FOUND"
+    ALREADY_INVITED = "ALREADY_INVITED"
+    INVITATION_NOT_FOUND = "INVITATION_NOT_FOUND"
+    TOO_MANY_INVITATIONS = "TOO_MANY_INVITATIONS"
 
     @property
     def status(self) -> int:
@@ -152,6 +159,19 @@ ENTRIES: dict[Refusal, Entry] = {
     Refusal.IDENTITY_TAKEN: Entry(409, "IdentityTaken", "The operator's identity belongs to another player already."),
     Refusal.ALREADY_LINKED: Entry(409, "AlreadyLinked", "The player is linked to another identity of the operator's "
                                                         "provider already."),
+    Refusal.MATCH_NOT_OVER: Entry(409, "MatchNotOver", "A rematch needs the match to be over; it is not yet."),
+    Refusal.BAD_INVITE_CODE: Entry(404, "InviteCodeNotFound",
+                                   "No waiting match has this invite code (a wrong code counts as a failed "
+                                   "authentication: too many and the client is blocked for a while)."),
+    Refusal.NOT_HOST: Entry(403, "NotHost", "Only the match's host (its host token, or the player who created it) "
+                                            "may do this."),
+    Refusal.PLAYER_NOT_FOUND: Entry(404, "PlayerNotFound", "No player has this id."),
+    Refusal.ALREADY_INVITED: Entry(409, "AlreadyInvited", "The player is invited to this match already."),
+    Refusal.INVITATION_NOT_FOUND: Entry(404, "InvitationNotFound",
+                                        "The player has no open invitation to this match (never invited, already "
+                                        "answered, or the match is gone)."),
+    Refusal.TOO_MANY_INVITATIONS: Entry(422, "InvalidInput", "An invitation names 1 to 20 distinct players at a "
+                                                             "time, and a match has at most 100 invitations."),
 }
 
 
