@@ -5,7 +5,8 @@ from __future__ import annotations
 import strawberry
 
 from matches.refusals import registered
-from players.errors import PlayerError, PlayerNotFound, Reason
+from players.errors import PlayerError, Reason
+from players.errors import PlayerNotFound as PlayerGone
 from players.errors import Unauthenticated as PlayersUnauthenticated
 
 
@@ -115,10 +116,41 @@ class AlreadyLinked(Problem):
     """The player is linked to another identity of the operator's provider already."""
 
 
+@strawberry.type
+class MatchNotOver(Problem):
+    """A rematch needs the match to be over; it is not yet."""
+
+
+@strawberry.type
+class InviteCodeNotFound(Problem):
+    """No waiting match has this invite code (counted as a failed authentication)."""
+
+
+@strawberry.type
+class NotHost(Problem):
+    """Only the match's host (its host token, or the player who created it) may do this."""
+
+
+@strawberry.type
+class PlayerNotFound(Problem):
+    """No player has this id."""
+
+
+@strawberry.type
+class AlreadyInvited(Problem):
+    """The player is invited to this match already."""
+
+
+@strawberry.type
+class InvitationNotFound(Problem):
+    """The player has no open invitation to this match."""
+
+
 TYPES: dict[str, type[Problem]] = {kind.__name__: kind for kind in (
     MatchNotFound, Unauthorized, InvalidInput, SeatTaken, MatchStarted, IllegalAction, NotYourTurn, StaleVersion,
     MatchOver, MatchNotStarted, Unauthenticated, ForbiddenScope, AlreadySeated, TooManyTokens, TokenNotFound,
-    IdentityTaken, AlreadyLinked)}
+    IdentityTaken, AlreadyLinked, MatchNotOver, InviteCodeNotFound, NotHost, PlayerNotFound, AlreadyInvited,
+    InvitationNotFound)}
 
 
 def problem_type(code: str) -> type[Problem]:
@@ -130,7 +162,7 @@ def problem_type(code: str) -> type[Problem]:
 
 def player_problem(error: PlayerError) -> Problem:
     """The result type of a players layer's refusal (its code is a registered one)."""
-    if isinstance(error, PlayerNotFound):  # the credential's player is gone
+    if isinstance(error, PlayerGone):  # the credential's player is gone
         error = PlayersUnauthenticated(Reason.UNKNOWN)
     if isinstance(error, PlayersUnauthenticated):
         return Unauthenticated(code=error.code, message=error.message, reason=error.reason.value)
