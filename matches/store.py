@@ -86,10 +86,13 @@ class Loaded:
         return None
 
     def is_host(self, caller: Caller | str | None) -> bool:
-        """Whether the caller holds the host token or sits in this match (a seat's token or its player)."""
+        """Whether the caller holds the host token, is the player who created the match, or sits in it (a seat's
+        token or its player)."""
         if isinstance(caller, str) or caller is None:
             caller = Caller(token=caller or None)
         if caller.token and secrets.compare_digest(self.meta.get("hostHash", ""), hash_token(caller.token)):
+            return True
+        if caller.player is not None and self.meta.get("hostPlayer") == caller.player:
             return True
         return self.seat_of(caller) is not None
 

@@ -23,6 +23,7 @@ from players.directory import Directory
 
 MAX_AT_ONCE = 20  # players one invitation names at most
 LISTED = 100  # invitations a player's list shows at most (the newest)
+KEPT = 1000  # index entries a player keeps at most (the oldest are dropped)
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,9 @@ class PlayerInvitations:
         if outcome == "invited":
             raise LobbyError(Refusal.ALREADY_INVITED, f"player {which!r} is invited to this match already")
         for player_id in wanted:  # after the truth: a crash in between leaves an invitation its player cannot list
-            await self.store.redis.zadd(keys.invitations(player_id), {loaded.id: at})
+            index = keys.invitations(player_id)
+            await self.store.redis.zadd(index, {loaded.id: at})
+            await self.store.redis.zremrangebyrank(index, 0, -KEPT - 1)  # the oldest go past KEPT
         return [Invitation(loaded.id, p, at, by, by_name) for p in wanted]
 
     async def listing(self, player_id: str) -> list[Listed]:

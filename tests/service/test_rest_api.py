@@ -31,7 +31,8 @@ from tests.service import support as h
 
 TIMEOUT = 60.0  # seconds: only so that a regression fails instead of hanging the suite
 OUTSIDE_REST = {"/healthz", "/readyz", "/metrics", "/graphql", "/", "/static"}  # GraphQL, operations, the web client
-MATCH_FIELDS = """id title status version seatCount options you toAct serviceToAct view legalActions endReason rematch { id }
+MATCH_FIELDS = """id title status version seatCount options you toAct serviceToAct view legalActions endReason
+  rematch { id }
   seats { seat taken name kind level program player }
   clock { initialSeconds incrementSeconds seats { seat secondsLeft running takenOver } }
   result { endReason reason winners columns { key label description } scores { seat total parts { key value } } }"""
