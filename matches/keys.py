@@ -64,6 +64,24 @@ def all_of(match_id: str) -> list[str]:
     return [meta(match_id), seats(match_id), state(match_id), log(match_id), events(match_id)]
 
 
+def rematch(match_id: str) -> str:
+    """String in the over match's slot, with its archive's time to live: the id of its rematch, claimed once (SET
+    NX in matches/rematch.py's script) before the new match is created (see matches/rematch.py)."""
+    return f"match:{{{match_id}}}:rematch"
+
+
+def invited(match_id: str) -> str:
+    """Hash in the waiting match's slot, with its time to live: invited player id -> JSON {at, by, name} (when,
+    and by which player: null for the host token); the truth the players' invitation lists are checked against."""
+    return f"match:{{{match_id}}}:invited"
+
+
+def invite_code(code_hash: str) -> str:
+    """String with the waiting match's time to live: the id of the private match whose invite code has that SHA-256
+    (a global lookup on the matches Redis, in a slot of its own; never read together with a match's keys)."""
+    return f"match:{{code:{code_hash}}}:invite"
+
+
 def lobby(status: str) -> str:
     """Sorted set of match ids by creation time, one per status (waiting, active, over); on the queue Redis,
     written after the match's own keys (an entry whose match is gone is pruned when listed)."""

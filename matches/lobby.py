@@ -9,10 +9,11 @@ from typing import Any
 from domain import titles
 from domain.bots import levels
 from domain.errors import DomainError
-from matches import mine
+from matches import invites, mine
 from matches.callers import Caller
 from matches.clocks import Clock, ClockError
 from matches.duties import due_at
+from matches.invitations import Invitations, may_join
 from matches.lifecycle import MatchStatus, SeatKind, SeatRecord
 from matches.pipeline import engine
 from matches.refusals import Refusal
@@ -33,10 +34,11 @@ class LobbyError(Exception):
 
 @dataclass(frozen=True)
 class Created:
-    """A new match and its host token (shown once)."""
+    """A new match, its host token and a private match's invite code (both shown once)."""
 
     match_id: str
     host_token: str
+    invite_code: str | None = None
 
 
 @dataclass(frozen=True)
@@ -74,10 +76,12 @@ class Lobby:
         return page, more, cursor
 
     async def create(self, title_id: str, seats: int, options: dict[str, Any] | None, seed: int | None,
-                     clock: tuple[float | None, float] | None = None, per_move: float | None = None) -> Created:
+                     clock: tuple[float | None, float] | None = None, per_move: float | None = None,
+                     private: bool = False, host_player: str | None = None) -> Created:
         """Set up a new waiting match, with a turn clock if asked: (initial, increment) seconds per seat (initial
         None: no Fischer clock) and a per-move limit; the seed is secret (whoever knows it can know every hidden
-        card)."""
+        card). A private match stays out of the lobby lists and gets an invite code; host_player (the creator's
+        player, if any) may invite players as the host token may."""
         try:
             title = titles.get(title_id)
             seed = secrets.randbits(63) if seed is None else seed
@@ -89,16 +93,37 @@ class Lobby:
             raise LobbyError(exc.code, str(exc)) from None
         except ClockError as exc:
             raise LobbyError(Refusal.BAD_OPTIONS, str(exc)) from None
+        extra = {"private": "1"} if private else {}
+        if host_player is not None:
+            extra["hostPlayer"] = host_player
         match_id, host_token = await self.store.create(title.id, seats, options_used, seed, match.to_dict(),
-                                                       clocks)
-        return Created(match_id, host_token)
+                                                       clocks, extra=extra)
+        code = None
+        if private:  # after the match: a crash in between leaves a private match nobody can reach, which expires
+            code = invites.new_code()
+            await invites.remember(self.store.redis, code, match_id, self.store.settings.waiting_ttl)
+        return Created(match_id, host_token, code)
+
+    async def seat(self, loaded: Loaded, seat: int, record: SeatRecord) -> Seated:
+        """Claim a given seat with a ready-made record (a rematch's carried seats); the claim that fills the match
+        starts it, as a join's would."""
+        return await self._claim(loaded, seat, record, None)
 
     async def join(self, match_id: str, seat: int | None, name: str | None, player: str | None = None,
-                   program: bool = False) -> Seated:
+                   program: bool = False, by_code: bool = False) -> Seated:
         """Take a seat as a person; the returned token is a credential of the seat (shown once). With a player, the
         seat is bound to it (the player's credential acts for it too; a player holds one seat of a match at most:
-        ALREADY_SEATED), played as a program if so flagged."""
-        loaded = await self._waiting(match_id, seat)
+        ALREADY_SEATED), played as a program if so flagged. A private match is reached only by its invite code
+        (by_code: the caller found it so) or by an invited player (MATCH_NOT_FOUND otherwise); a rematch's seats
+        are its old occupants' (SEAT_TAKEN)."""
+        loaded = await self.store.load(match_id)
+        if loaded is not None and not loaded.listed and not by_code:
+            invited = player is not None and await Invitations(self.store).of(loaded.id, player) is not None
+            if not may_join(loaded, player, invited, by_code):
+                loaded = None
+        loaded = self._check_waiting(loaded, match_id, seat)
+        if "rematchOf" in loaded.meta:
+            raise LobbyError(Refusal.SEAT_TAKEN, "every seat of a rematch is kept for the old match's occupants")
         if player is not None and loaded.seat_of(Caller(player=player)) is not None:
             raise LobbyError(Refusal.ALREADY_SEATED, "you already hold a seat of this match")
         token = secrets.token_urlsafe(32)
@@ -118,7 +143,9 @@ class Lobby:
         return await self._claim(loaded, seat, record, None)
 
     async def _waiting(self, match_id: str, seat: int | None) -> Loaded:
-        loaded = await self.store.load(match_id)
+        return self._check_waiting(await self.store.load(match_id), match_id, seat)
+
+    def _check_waiting(self, loaded: Loaded | None, match_id: str, seat: int | None) -> Loaded:
         if loaded is None:
             raise LobbyError(Refusal.MATCH_NOT_FOUND, f"no match {match_id!r}")
         if loaded.status is not MatchStatus.WAITING:
@@ -132,7 +159,7 @@ class Lobby:
         marked = None
         if record.player is not None or len(loaded.seats) + 1 >= loaded.seat_count:
             marked = await mine.mark(self.store, loaded, record.player)
-        claimed = await self.store.claim_seat(loaded.id, seat, record, loaded.seat_count)
+        claimed = await self.store.claim_seat(loaded.id, seat, record, loaded.seat_count, loaded.listed)
         if isinstance(claimed, Refusal):
             await mine.unmark(self.store, loaded.id, marked)
         if claimed is Refusal.SEAT_TAKEN:

@@ -59,6 +59,12 @@ class Refusal(StrEnum):
     IDENTITY_TAKEN = "IDENTITY_TAKEN"
     ALREADY_LINKED = "ALREADY_LINKED"
     BAD_CURSOR = "BAD_CURSOR"
+    MATCH_NOT_OVER = "MATCH_NOT_OVER"
+    BAD_INVITE_CODE = "BAD_INVITE_CODE"
+    PLAYER_NOT_FOUND = "PLAYER_NOT_FOUND"
+    ALREADY_INVITED = "ALREADY_INVITED"
+    INVITATION_NOT_FOUND = "INVITATION_NOT_FOUND"
+    TOO_MANY_INVITATIONS = "TOO_MANY_INVITATIONS"
 
     @property
     def status(self) -> int:
@@ -120,8 +126,9 @@ ENTRIES: dict[Refusal, Entry] = {
                                                       "reclaims (the service's bot plays it to the end)."),
     Refusal.NOT_TAKEN_OVER: Entry(409, "NotTakenOver", "The seat is not taken over (its owner plays it): there "
                                                        "is nothing to reclaim; nothing changed."),
-    Refusal.NOT_CREATOR: Entry(403, "NotCreator", "Only the match's creator (its host token) may cancel it; "
-                                                  "nothing changed."),
+    Refusal.NOT_CREATOR: Entry(403, "NotCreator", "Only the match's creator (its host token, or the player who "
+                                                  "created it) may do this (cancelMatch, invitePlayers); nothing "
+                                                  "changed."),
     Refusal.BODY_TOO_LARGE: Entry(413, None, "The body is larger than the service accepts."),
     Refusal.UNSUPPORTED_MEDIA_TYPE: Entry(415, None, "The body must be sent as application/json."),
     Refusal.VALIDATION_FAILED: Entry(422, None, "The body or a parameter does not match the operation's schema "
@@ -168,6 +175,17 @@ ENTRIES: dict[Refusal, Entry] = {
                                                         "provider already."),
     Refusal.BAD_CURSOR: Entry(422, None, "The after argument is not a cursor of this list (pass a page's endCursor or "
                                          "an edge's cursor as it was given)."),
+    Refusal.MATCH_NOT_OVER: Entry(409, "MatchNotOver", "A rematch needs the match to be over; it is not yet."),
+    Refusal.BAD_INVITE_CODE: Entry(404, "InviteCodeNotFound",
+                                   "No waiting match has this invite code (a wrong code counts as a failed "
+                                   "authentication: too many and the client is blocked for a while)."),
+    Refusal.PLAYER_NOT_FOUND: Entry(404, "PlayerNotFound", "No player has this id."),
+    Refusal.ALREADY_INVITED: Entry(409, "AlreadyInvited", "The player is invited to this match already."),
+    Refusal.INVITATION_NOT_FOUND: Entry(404, "InvitationNotFound",
+                                        "The player has no open invitation to this match (never invited, already "
+                                        "answered, or the match is gone)."),
+    Refusal.TOO_MANY_INVITATIONS: Entry(422, "InvalidInput", "An invitation names 1 to 20 distinct players at a "
+                                                             "time, and a match has at most 100 invitations."),
 }
 
 

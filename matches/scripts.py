@@ -38,8 +38,10 @@ local function set_due(zkey, vkey, id, version, due)
 end
 """
 
-# Store a new waiting match. KEYS: meta, state; ARGV: meta fields (a JSON object of strings), state data, ttl.
+# Store a new waiting match unless its id is taken (a rematch's id is claimed first, and any caller may create it).
+# KEYS: meta, state; ARGV: meta fields (a JSON object of strings), state data, ttl. Returns 1, or 0 if it exists.
 CREATE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 for name, value in pairs(cjson.decode(ARGV[1])) do redis.call('HSET', KEYS[1], name, value) end
 redis.call('HSET', KEYS[2], 'v', 0, 'data', ARGV[2])
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))

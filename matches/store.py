@@ -62,6 +62,11 @@ class Loaded:
         """How many seats the match has."""
         return int(self.meta["seats"])
 
+    @property
+    def listed(self) -> bool:
+        """Whether the match appears in the lobby lists (a private match does not)."""
+        return self.meta.get("private") != "1"
+
     def seat_of(self, caller: Caller | str | None) -> int | None:
         """The caller's seat, or None: the seat bound to the caller's player, else the seat whose token the
         caller holds (a plain string is a token). The one place a caller's seat is found."""
@@ -81,19 +86,18 @@ class Loaded:
         return None
 
     def is_creator(self, caller: Caller | str | None) -> bool:
-        """Whether the caller holds the host token handed to the match's creator (a seat's token does not)."""
+        """Whether the caller created the match: it holds the host token handed to the creator, or it is the player
+        who created it (a seat's token is not)."""
         if isinstance(caller, str) or caller is None:
             caller = Caller(token=caller or None)
+        if caller.player is not None and self.meta.get("hostPlayer") == caller.player:
+            return True
         return bool(caller.token) and secrets.compare_digest(self.meta.get("hostHash", ""),
                                                              hash_token(caller.token or ""))
 
     def is_host(self, caller: Caller | str | None) -> bool:
-        """Whether the caller holds the host token or sits in this match (a seat's token or its player)."""
-        if isinstance(caller, str) or caller is None:
-            caller = Caller(token=caller or None)
-        if self.is_creator(caller):
-            return True
-        return self.seat_of(caller) is not None
+        """Whether the caller created the match (is_creator) or sits in it (a seat's token or its player)."""
+        return self.is_creator(caller) or self.seat_of(caller) is not None
 
 
 @dataclass
@@ -140,17 +144,22 @@ class MatchStore:
         self._replays: OrderedDict[tuple[str, int], list[tuple[int, list[Any]]]] = OrderedDict()
 
     async def create(self, title: str, seats: int, options: dict[str, Any], seed: int,
-                     data: dict[str, Any], clock: Clock | None = None) -> tuple[str, str]:
-        """Store a new waiting match; return its id and the host token (shown once)."""
-        match_id = secrets.token_hex(8)
+                     data: dict[str, Any], clock: Clock | None = None, match_id: str | None = None,
+                     extra: dict[str, str] | None = None) -> tuple[str, str]:
+        """Store a new waiting match; return its id and the host token (shown once). A given match_id is created
+        only if no match has it yet (a rematch's, claimed beforehand); extra meta fields (e.g. private: "1", which
+        keeps it out of the lobby lists, or a host player) override the defaults."""
+        match_id = secrets.token_hex(8) if match_id is None else match_id
         host_token = secrets.token_urlsafe(24)
         now = time.time()
         meta = {"title": title, "seats": str(seats), "options": packing.dumps(options), "seed": str(seed),
                 "status": MatchStatus.WAITING.value, "created": repr(now), "version": "0",
-                "hostHash": hash_token(host_token), **({"clock": clock.to_json()} if clock is not None else {})}
-        await self._create(keys=[keys.meta(match_id), keys.state(match_id)],
-                           args=[packing.dumps(meta), packing.dumps(data), self.settings.waiting_ttl])
-        await self.queue.zadd(keys.lobby(MatchStatus.WAITING), {match_id: now})
+                "hostHash": hash_token(host_token), **({"clock": clock.to_json()} if clock is not None else {}),
+                **(extra or {})}
+        created = await self._create(keys=[keys.meta(match_id), keys.state(match_id)],
+                                     args=[packing.dumps(meta), packing.dumps(data), self.settings.waiting_ttl])
+        if int(created) and meta.get("private") != "1" and "rematchOf" not in meta:  # a rematch's seats are its own
+            await self.queue.zadd(keys.lobby(MatchStatus.WAITING), {match_id: now})
         return match_id, host_token
 
     async def load(self, match_id: str) -> Loaded | None:
@@ -182,7 +191,7 @@ class MatchStore:
         return None if status is None else MatchStatus(status)
 
     async def claim_seat(self, match_id: str, seat: int | None, record: SeatRecord,
-                         seat_count: int) -> tuple[int, bool] | Refusal:
+                         seat_count: int, listed: bool = True) -> tuple[int, bool] | Refusal:
         """Take a seat (None: the first free one); return (seat, now full), or MATCH_STARTED (the match is no
         longer waiting), SEAT_TAKEN, or ALREADY_SEATED (the record's player holds another seat of the match: checked
         in the same atomic claim)."""
@@ -199,7 +208,7 @@ class MatchStore:
             return Refusal.SEAT_TAKEN
         if got == -3:
             return Refusal.ALREADY_SEATED
-        if full:
+        if full and listed:
             pipe = self.queue.pipeline(transaction=False)
             pipe.zrem(keys.lobby(MatchStatus.WAITING), match_id)
             pipe.zadd(keys.lobby(MatchStatus.ACTIVE), {match_id: time.time()})
@@ -251,11 +260,12 @@ class MatchStore:
         chunks = (committed.version - items) // (history.CHUNK - 1)  # version = chunks * CHUNK + plain entries
         if items - chunks >= history.CHUNK:
             await self.fold_log(match_id, chunks)
-        if over:
+        if over and loaded.listed:
             pipe = self.queue.pipeline(transaction=False)
             pipe.zrem(keys.lobby(MatchStatus.ACTIVE), match_id)
             pipe.zadd(keys.lobby(MatchStatus.OVER), {match_id: time.time()})
             await pipe.execute()
+        if over:
             await self.archive(match_id, committed.version)
         return committed
 

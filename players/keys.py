@@ -38,6 +38,12 @@ def tokens(player_id: str) -> str:
     return f"player:{{p:{player_id}}}:pats"
 
 
+def invitations(player_id: str) -> str:
+    """Sorted set: the ids of the matches the player is invited to -> when invited (an index: each entry is checked
+    against the match's own invited hash when listed, and dropped once stale)."""
+    return f"player:{{p:{player_id}}}:invitations"
+
+
 def device(device_hash: str) -> str:
     """String: the guest player signed in from the device whose id has that SHA-256."""
     return f"players:device:{device_hash}"

@@ -7,10 +7,12 @@ from api.rest.convert import match_json
 from api.rest.problems import for_code, problem
 from api.rest.table import PATH_ID, Auth, Call, Operation, Param, Reply
 from domain import titles
+from matches import listing
 from matches.lifecycle import MatchStatus
 from matches.lobby import LobbyError
 from matches.reading import Reading
 from matches.refusals import Refusal
+from matches.rematch import Rematches
 from matches.store import Loaded
 
 
@@ -33,7 +35,8 @@ async def list_matches(call: Call) -> Reply:
     status = MatchStatus[call.params["status"]]
     first = max(1, min(call.params["first"], MAX_PAGE))
     caller = await call.context.caller()
-    page, more, cursor = await call.services.lobby.page(status, first, call.params["after"])
+    filters = listing.Filters(call.params["title"], call.params["seatCount"], call.params["freeSeats"])
+    page, more, cursor = await listing.page(call.services.lobby, status, first, call.params["after"], filters)
     items = [match_json(Reading.of(loaded, loaded.seat_of(caller))) for loaded in page]
     return Reply({"items": items, "endCursor": cursor, "hasNextPage": more})
 
@@ -42,16 +45,18 @@ async def create_match(call: Call) -> Reply:
     """Create a waiting match; 201 with its host token (shown once) and a Location."""
     body = call.body
     clock = body.get("clock")
+    principal = await call.context.principal()
     try:
         created = await call.services.lobby.create(
             body["title"], body["seats"], body.get("options"), body.get("seed"),
             None if clock is None else (clock.get("initialSeconds"), clock.get("incrementSeconds", 0.0)),
-            None if clock is None else clock.get("perMoveSeconds"))
+            None if clock is None else clock.get("perMoveSeconds"),
+            bool(body.get("private")), None if principal is None else principal.player.id)
     except LobbyError as exc:
         raise for_code(exc.code, str(exc)) from None
     loaded = await call.services.store.load(created.match_id)
     assert loaded is not None
-    return Reply({"matchId": created.match_id, "hostToken": created.host_token,
+    return Reply({"matchId": created.match_id, "hostToken": created.host_token, "inviteCode": created.invite_code,
                   "match": match_json(Reading.of(loaded, None))}, 201, {"Location": location(created.match_id)})
 
 
@@ -59,7 +64,11 @@ async def get_match(call: Call) -> Reply:
     """A match as the caller may see it: a seat token reads as that seat, no token (or the host's) as a
     spectator; any other token is refused."""
     loaded = await load(call)
-    return Reply(match_json(Reading.of(loaded, await call.context.seat_in(loaded))))
+    body = match_json(Reading.of(loaded, await call.context.seat_in(loaded)))
+    found = None
+    if loaded.status is MatchStatus.OVER:
+        found = await Rematches(call.services.lobby).rematch_of(loaded.id)
+    return Reply({**body, "rematch": None if found is None else {"id": found}})
 
 
 STATUS = Param("status", "query", {"enum": [s.name for s in MatchStatus], "default": MatchStatus.WAITING.name,
@@ -67,17 +76,27 @@ STATUS = Param("status", "query", {"enum": [s.name for s in MatchStatus], "defau
 FIRST = Param("first", "query", {"type": "integer", "default": 20},
               f"How many matches (clamped to 1-{MAX_PAGE}).")
 AFTER = Param("after", "query", {"type": "string"}, "The endCursor of the previous page.")
+TITLE = Param("title", "query", {"type": "string"}, "Only matches of this title id.")
+SEAT_COUNT = Param("seatCount", "query", {"type": "integer"}, "Only matches of this many seats.")
+FREE_SEATS = Param("freeSeats", "query", {"type": "integer"},
+                   "Only matches with at least this many open seats (waiting ones).")
 _FIRST_TITLE = titles.all_titles()[0]
 CREATE_EXAMPLE = {"title": _FIRST_TITLE.id, "seats": _FIRST_TITLE.min_seats}
 
 OPERATIONS = [
     Operation("GET", "/v1/matches", "listMatches", "matches", "List matches (the lobby)",
               "Matches of a status, newest first, paged like GraphQL's matches. Each is read as the bearer token's "
-              "holder where the token is one of its seats' (else as a spectator): a listing never refuses a token.",
-              list_matches, response="MatchPage", params=(STATUS, FIRST, AFTER), auth=Auth.OPTIONAL),
+              "holder where the token is one of its seats' (else as a spectator): a listing never refuses a token. "
+              "Private matches are never listed. Filtered by title, seatCount or freeSeats, a page examines at most "
+              "500 matches after the cursor, so it may come back short (even empty) with hasNextPage true: go on "
+              "from its endCursor.",
+              list_matches, response="MatchPage", params=(STATUS, FIRST, AFTER, TITLE, SEAT_COUNT, FREE_SEATS),
+              auth=Auth.OPTIONAL),
     Operation("POST", "/v1/matches", "createMatch", "matches", "Create a match",
               "Create a waiting match; it starts by itself when every seat is taken. The hostToken in the answer "
-              "(shown once) lets its holder add bots.", create_match, success=201, response="MatchCreated",
+              "(shown once) lets its holder add bots and invite players; with private: true the match is not "
+              "listed and the answer's inviteCode (shown once) lets whoever is given it join (POST "
+              "/v1/matches/join).", create_match, success=201, response="MatchCreated",
               body="CreateMatch", example=CREATE_EXAMPLE, write=True, auth=Auth.OPTIONAL,
               codes=(Refusal.BAD_OPTIONS, Refusal.UNKNOWN_TITLE), headers=("Location",)),
     Operation("GET", "/v1/matches/{id}", "getMatch", "matches", "Read a match (your view, legal actions)",

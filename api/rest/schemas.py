@@ -55,6 +55,8 @@ REQUESTS: dict[str, dict[str, Any]] = {
             "seats": {**INT32, "description": "The number of seats (Title.minSeats-maxSeats)."},
             "options": {"type": ["object", "null"], "description": "Option name -> value (Title.options)."},
             "seed": {**INT32, "type": ["integer", "null"], "description": "The seed; random when left out."},
+            "private": {"type": ["boolean", "null"], "description": "true: not listed; the answer's inviteCode "
+                                                                   "(shown once) or an invitation reaches it."},
             "clock": {
                 "type": ["object", "null"], "additionalProperties": False,
                 "description": "A turn clock for every seat: a Fischer clock (initialSeconds to start with, above 0 "
@@ -134,7 +136,10 @@ MATCH = obj({
     "view": {**JSON_OBJECT, "description": "The caller's view of the game (a spectator's without a seat token)."},
     "legalActions": array(JSON_OBJECT, "The caller's legal actions now; submit any of them as is."),
     "result": nullable(ref("MatchResult")),
+    "rematch": {**nullable(obj({"id": STR}, "The rematch's id.")),
+                "description": "The match's rematch once one was asked for (GET /v1/matches/{id} only)."},
 }, "A match as the caller may see it (the GraphQL Match type's fields, events apart).")
+MATCH["required"] = [name for name in MATCH["required"] if name != "rematch"]
 EVENTS = array(JSON_OBJECT, "The step's events, redacted for the caller.")
 PROBLEM = {
     "type": "object", "description": "RFC 9457 problem details, with the GraphQL code and, per code, more members.",
@@ -181,6 +186,8 @@ RESPONSES: dict[str, dict[str, Any]] = {
                       "hasNextPage": BOOL}, "A page of matches, newest first; pass endCursor as after for the next."),
     "MatchCreated": obj({"matchId": STR, "hostToken": {**STR, "description": "Shown once: lets its holder add "
                                                                                "bots."},
+                         "inviteCode": {"type": ["string", "null"],
+                                        "description": "A private match's invite code, shown once (null: listed)."},
                          "match": ref("Match")}, "A new waiting match."),
     "SeatJoined": obj({"matchId": STR, "seat": INT, "token": {**STR, "description": "The seat's secret, shown "
                                                                                       "once: Authorization: Bearer."},
@@ -283,3 +290,40 @@ RESPONSES.update({
 })
 
 COMPONENTS: dict[str, dict[str, Any]] = {**REQUESTS, **RESPONSES}
+
+REQUESTS.update({
+    "InvitePlayers": {
+        "type": "object", "additionalProperties": False, "required": ["playerIds"],
+        "description": "The players to invite (1 to 20 distinct ids).",
+        "properties": {"playerIds": {"type": "array", "items": STR}},
+    },
+    "AnswerInvitation": {
+        "type": "object", "additionalProperties": False, "required": ["accept"],
+        "description": "accept: true takes a seat bound to the player, false declines; a display name (left out: "
+                       "the player's).",
+        "properties": {"accept": BOOL, "name": {"type": ["string", "null"]}},
+    },
+    "JoinByCode": {
+        "type": "object", "additionalProperties": False, "required": ["code"],
+        "description": "A private match's invite code, a display name and the seat wanted (null: the first free).",
+        "properties": {"code": STR, "name": {"type": ["string", "null"]},
+                       "seat": {**INT32, "type": ["integer", "null"]}},
+    },
+})
+INVITER = obj({"id": STR, "name": {"type": ["string", "null"]}}, "The player who sent an invitation.")
+RESPONSES.update({
+    "Rematched": obj({"matchId": STR, "seat": {**INT, "description": "The caller's seat in the rematch."},
+                      "match": ref("Match")}, "The rematch (the same for every caller) and the caller's seat in it."),
+    "PlayersInvited": obj({"matchId": STR, "playerIds": array(STR), "invitedAt": {"type": "number"}},
+                          "The players are invited."),
+    "Invitation": obj({"match": ref("Match"), "from": {**nullable(INVITER), "description": "The inviting player "
+                                                                                          "(null: the host token)."},
+                       "invitedAt": {"type": "number", "description": "When (epoch seconds)."}},
+                      "An open invitation to a waiting match."),
+    "InvitationList": obj({"items": array(ref("Invitation"))}, "The player's open invitations, newest first."),
+    "InvitationAnswered": obj({"matchId": STR, "accepted": BOOL, "seat": {"type": ["integer", "null"]},
+                               "token": {"type": ["string", "null"], "description": "The seat's secret, shown "
+                                                                                     "once (null: declined)."},
+                               "started": BOOL}, "The invitation is answered."),
+})
+COMPONENTS.update({**REQUESTS, **RESPONSES})

@@ -77,10 +77,11 @@ async def leave(call: Call) -> Reply:
 
 
 async def cancel(call: Call) -> Reply:
-    """Call off a waiting match (the host token); 200."""
-    loaded, seat = await caller(call)
-    if seat is not None or not loaded.is_creator(await call.context.caller()):
-        raise problem(Refusal.NOT_CREATOR, "only the match's creator (its host token) may cancel it")
+    """Call off a waiting match (its creator: the host token or the player who created it); 200."""
+    loaded, _seat = await caller(call)
+    if not loaded.is_creator(await call.context.caller()):
+        raise problem(Refusal.NOT_CREATOR, "only the match's creator (its host token, or the player who created it) "
+                                           "may cancel it")
     try:
         await call.services.seat_life.cancel(loaded.id)
     except SeatError as exc:

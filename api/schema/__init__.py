@@ -18,9 +18,11 @@ from api.context import Context
 from api.ratelimit import rate_limited, retry_after_header, root_fields
 from api.schema import limits
 from api.schema.descriptions import fill_from_docstrings
+from api.schema.invitations import InvitationsMutation
 from api.schema.lobby import LobbyMutation, LobbyQuery
 from api.schema.play import PlayMutation, PlayQuery
 from api.schema.players import PlayersMutation, PlayersQuery
+from api.schema.rematch import RematchMutation
 from api.schema.seats import SeatsMutation
 from api.schema.subscription import Subscription
 from api.unavailable import StoreUnavailable, is_unavailable
@@ -39,9 +41,9 @@ class Query(LobbyQuery, PlayQuery, PlayersQuery):
 
 
 @strawberry.type
-class Mutation(LobbyMutation, PlayMutation, PlayersMutation, SeatsMutation):
-    """Writes: create, join and fill matches, act, sign in and out, and a seat's life (resign, reclaim, leave,
-    cancel)."""
+class Mutation(LobbyMutation, PlayMutation, PlayersMutation, SeatsMutation, RematchMutation, InvitationsMutation):
+    """Writes: create, join and fill matches, act, sign in and out, a seat's life (resign, reclaim, leave, cancel),
+    rematch, and invitations."""
 
 
 def _unexpected(error: GraphQLError) -> bool:

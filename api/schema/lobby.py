@@ -13,6 +13,7 @@ from api.schema.problems import (
     AlreadySeated,
     ForbiddenScope,
     InvalidInput,
+    InviteCodeNotFound,
     MatchNotFound,
     MatchStarted,
     SeatTaken,
@@ -24,7 +25,7 @@ from api.schema.problems import (
 from api.schema.title import Title
 from api.schema.types import JSON, MatchStatus
 from domain import titles
-from matches import lifecycle
+from matches import invites, lifecycle, listing
 from matches.callers import Caller
 from matches.lobby import LobbyError
 from matches.refusals import Refusal
@@ -66,14 +67,21 @@ class CreateMatchInput:
         default=None, description="An object of option values by name (Title.options); left out: defaults.")
     seed: int | None = strawberry.field(default=None, description="Makes the match reproducible (keep it secret).")
     clock: ClockInput | None = strawberry.field(default=None, description="A turn clock; null: no time limit.")
+    private: bool = strawberry.field(
+        default=False, description="A private match: not in the lobby lists; reached by its invite code "
+                                   "(MatchCreated.inviteCode) or by the players its host invites (invitePlayers).")
 
 
 @strawberry.input
 class JoinMatchInput:
-    """The match to join, the seat wanted (null: the first free one) and a display name (null: the player's name
-    with a player credential)."""
+    """The match to join (by id, or a private match by its invite code), the seat wanted (null: the first free one)
+    and a display name (null: the player's name with a player credential)."""
 
-    match_id: strawberry.ID = strawberry.field(description="The match to join.")
+    match_id: strawberry.ID | None = strawberry.field(
+        default=None, description="The match to join (null: the match of code).")
+    code: str | None = strawberry.field(
+        default=None, description="A private match's invite code (a wrong one: InviteCodeNotFound, counted as a "
+                                  "failed authentication).")
     name: str | None = strawberry.field(
         default=None, description="A display name (up to 40 characters shown); null: the signed-in player's name "
                                   "(\"player\" without a player credential).")
@@ -91,10 +99,14 @@ class AddBotInput:
 
 @strawberry.type
 class MatchCreated:
-    """A new waiting match. hostToken (shown once) lets its holder add bots."""
+    """A new waiting match. hostToken (shown once) lets its holder add bots and invite players; a private match's
+    inviteCode (shown once) lets whoever is given it join."""
 
     match_id: strawberry.ID = strawberry.field(description="The new match's id.")
     host_token: str = strawberry.field(description="Lets its holder add bots; shown once, keep it secret.")
+    invite_code: str | None = strawberry.field(
+        default=None, description="A private match's invite code, shown once (joinMatch(input: {code})); null for "
+                                  "a listed match.")
     match: Match = strawberry.field(description="The new match.")
 
 
@@ -127,7 +139,7 @@ CreateMatchResult = Annotated[
 ]
 JoinMatchResult = Annotated[
     SeatJoined | MatchNotFound | SeatTaken | MatchStarted | InvalidInput | AlreadySeated | Unauthenticated
-    | ForbiddenScope,
+    | ForbiddenScope | InviteCodeNotFound,
     strawberry.union("JoinMatchResult", description="The seat taken, or why not."),
 ]
 AddBotResult = Annotated[
@@ -136,7 +148,7 @@ AddBotResult = Annotated[
     strawberry.union("AddBotResult", description="The bot seated, or why not."),
 ]
 LobbyProblem = (MatchNotFound | SeatTaken | MatchStarted | Unauthorized | InvalidInput | AlreadySeated
-                | Unauthenticated | ForbiddenScope)
+                | Unauthenticated | ForbiddenScope | InviteCodeNotFound)
 
 
 def _problem(exc: LobbyError) -> LobbyProblem:
@@ -160,13 +172,21 @@ class LobbyQuery:
         = MatchStatus.WAITING,
         first: Annotated[int, strawberry.argument(description="The page size (1-100).")] = 20,
         after: Annotated[str | None, strawberry.argument(description="A previous page's endCursor.")] = None,
+        title: Annotated[str | None, strawberry.argument(description="Only matches of this title id.")] = None,
+        seat_count: Annotated[int | None, strawberry.argument(description="Only matches of this many seats.")]
+        = None,
+        free_seats: Annotated[int | None, strawberry.argument(
+            description="Only matches with at least this many open seats (waiting ones).")] = None,
     ) -> MatchPage:
         """Matches of a status, newest first, each read as the caller where the caller sits in it (a seat's token,
-        or the player's seat), else as a spectator: a token belongs to one match, so a listing never refuses one."""
+        or the player's seat), else as a spectator: a token belongs to one match, so a listing never refuses one.
+        Private matches are never listed. With filters, a page examines at most 500 matches after the cursor: it
+        may come back short (even empty) with hasNextPage true; go on from its endCursor."""
         first = max(1, min(first, MAX_PAGE))
         listed = lifecycle.MatchStatus[status.name]
         caller = await info.context.caller()
-        page, more, cursor = await info.context.services.lobby.page(listed, first, after)
+        page, more, cursor = await listing.page(info.context.services.lobby, listed, first, after,
+                                                listing.Filters(title, seat_count, free_seats))
         items = [Match.of(loaded, caller) for loaded in page]
         return MatchPage(items=items, end_cursor=cursor, has_next_page=more)
 
@@ -183,6 +203,7 @@ class LobbyMutation:
         refused = await info.context.authenticate()
         if isinstance(refused, PlayerError):
             return cast(Unauthenticated, player_problem(refused))
+        host_player = None if refused is None else refused.player.id
         options = input.options
         if options is not None and not isinstance(options, dict):
             return InvalidInput(code=Refusal.BAD_OPTIONS, message="options must be a JSON object")
@@ -190,13 +211,14 @@ class LobbyMutation:
         try:
             clock = None if input.clock is None else (input.clock.initial_seconds, input.clock.increment_seconds)
             per_move = None if input.clock is None else input.clock.per_move_seconds
-            created = await services.lobby.create(input.title, input.seats, options, input.seed, clock, per_move)
+            created = await services.lobby.create(input.title, input.seats, options, input.seed, clock, per_move,
+                                                  input.private, host_player)
         except LobbyError as exc:
             return InvalidInput(code=exc.code, message=str(exc))
         loaded = await services.store.load(created.match_id)
         assert loaded is not None
         return MatchCreated(match_id=strawberry.ID(created.match_id), host_token=created.host_token,
-                            match=Match.of(loaded, None))
+                            invite_code=created.invite_code, match=Match.of(loaded, None))
 
     @strawberry.mutation
     async def join_match(
@@ -211,9 +233,20 @@ class LobbyMutation:
         if name is None and caller.player is not None:
             principal = await info.context.principal()
             name = None if principal is None else principal.player.name
+        services = info.context.services
+        match_id = None if input.match_id is None else str(input.match_id)
+        if input.code is not None:
+            info.context.check_not_blocked()
+            found = await invites.match_of(services.store.redis, input.code)
+            if found is None or match_id not in (None, found):
+                await info.context.auth_failed()
+                return InviteCodeNotFound(code=Refusal.BAD_INVITE_CODE, message="no waiting match has this code")
+            match_id = found
+        if match_id is None:
+            return MatchNotFound(code=Refusal.MATCH_NOT_FOUND, message="give matchId or code")
         try:
-            seated = await info.context.services.lobby.join(str(input.match_id), input.seat, name, caller.player,
-                                                            caller.program)
+            seated = await services.lobby.join(match_id, input.seat, name, caller.player, caller.program,
+                                               by_code=input.code is not None)
         except LobbyError as exc:
             return _problem(exc)  # type: ignore[return-value]
         assert seated.token is not None

@@ -16,6 +16,7 @@ from domain.events import visible_to
 from matches import lifecycle
 from matches.callers import Caller
 from matches.reading import ClockReading, FinalResult, Reading, SeatReading
+from matches.rematch import Rematches
 from matches.store import Loaded
 
 
@@ -187,6 +188,13 @@ class MatchEvent:
 
 
 @strawberry.type
+class MatchLink:
+    """Another match, by id (read it with match(id))."""
+
+    id: strawberry.ID = strawberry.field(description="The match's id.")
+
+
+@strawberry.type
 class Match:
     """A match as the caller may see it."""
 
@@ -280,6 +288,14 @@ class Match:
         limit = max(1, min(limit, MAX_EVENTS_PAGE))
         rows = await info.context.services.store.events_after(self.read.id, max(0, after_version), limit)
         return [MatchEvent(version=v, events=visible_to(events, self.read.you)) for v, events in rows]
+
+    @strawberry.field
+    async def rematch(self, info: Info) -> MatchLink | None:
+        """The match's rematch once one was asked for (the rematch mutation), else null."""
+        if self.read.status is not lifecycle.MatchStatus.OVER:
+            return None
+        found = await Rematches(info.context.services.lobby).rematch_of(self.read.id)
+        return None if found is None else MatchLink(id=strawberry.ID(found))
 
     @strawberry.field
     def result(self) -> MatchResult | None:

@@ -9,6 +9,7 @@ from typing import Annotated, cast
 import strawberry
 
 from api.context import Info
+from api.schema.invitations import Invitation, my_invitations
 from api.schema.mine import MyMatchConnection, my_matches
 from api.schema.problems import (
     AlreadyLinked,
@@ -99,6 +100,11 @@ class Me:
     def kind(self) -> PlayerKind:
         """GUEST or EXTERNAL."""
         return PlayerKind[self.principal.player.kind.name]
+
+    @strawberry.field
+    async def invitations(self, info: Info) -> list[Invitation]:
+        """The player's open invitations to waiting matches, newest first (answer with answerInvitation)."""
+        return await my_invitations(info, self.principal)
 
     @strawberry.field
     async def access_tokens(self, info: Info) -> list[AccessToken]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import strawberry
 
 from matches.refusals import registered
-from players.errors import PlayerError, PlayerNotFound, Reason
+from players.errors import PlayerError, Reason
+from players.errors import PlayerNotFound as PlayerGone
 from players.errors import Unauthenticated as PlayersUnauthenticated
 
 
@@ -139,13 +140,39 @@ class NotTakenOver(Problem):
 
 @strawberry.type
 class NotCreator(Problem):
-    """Only the match's creator (its host token) may cancel it; nothing changed."""
+    """Only the match's creator (its host token, or the player who created it) may do this; nothing changed."""
+
+
+@strawberry.type
+class MatchNotOver(Problem):
+    """A rematch needs the match to be over; it is not yet."""
+
+
+@strawberry.type
+class InviteCodeNotFound(Problem):
+    """No waiting match has this invite code (counted as a failed authentication)."""
+
+
+@strawberry.type
+class PlayerNotFound(Problem):
+    """No player has this id."""
+
+
+@strawberry.type
+class AlreadyInvited(Problem):
+    """The player is invited to this match already."""
+
+
+@strawberry.type
+class InvitationNotFound(Problem):
+    """The player has no open invitation to this match."""
 
 
 TYPES: dict[str, type[Problem]] = {kind.__name__: kind for kind in (
     MatchNotFound, Unauthorized, InvalidInput, SeatTaken, MatchStarted, IllegalAction, NotYourTurn, StaleVersion,
     MatchOver, MatchNotStarted, Unauthenticated, ForbiddenScope, AlreadySeated, TooManyTokens, TokenNotFound,
-    IdentityTaken, AlreadyLinked, SeatTakenOver, SeatResigned, NotTakenOver, NotCreator)}
+    IdentityTaken, AlreadyLinked, SeatTakenOver, SeatResigned, NotTakenOver, NotCreator, MatchNotOver,
+    InviteCodeNotFound, PlayerNotFound, AlreadyInvited, InvitationNotFound)}
 
 
 def problem_type(code: str) -> type[Problem]:
@@ -157,7 +184,7 @@ def problem_type(code: str) -> type[Problem]:
 
 def player_problem(error: PlayerError) -> Problem:
     """The result type of a players layer's refusal (its code is a registered one)."""
-    if isinstance(error, PlayerNotFound):  # the credential's player is gone
+    if isinstance(error, PlayerGone):  # the credential's player is gone
         error = PlayersUnauthenticated(Reason.UNKNOWN)
     if isinstance(error, PlayersUnauthenticated):
         return Unauthenticated(code=error.code, message=error.message, reason=error.reason.value)

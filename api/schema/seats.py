@@ -236,10 +236,10 @@ class SeatsMutation:
         found = await _caller(info, str(input.match_id))
         if isinstance(found, Problem):
             return cast(CancelMatchResult, found)
-        loaded, seat = found
-        if seat is not None or not loaded.is_creator(await info.context.caller()):
-            return NotCreator(code=Refusal.NOT_CREATOR, message="only the match's creator (its host token) may "
-                                                                "cancel it")
+        loaded, _seat = found
+        if not loaded.is_creator(await info.context.caller()):
+            return NotCreator(code=Refusal.NOT_CREATOR, message="only the match's creator (its host token, or the "
+                                                                "player who created it) may cancel it")
         try:
             await info.context.services.seat_life.cancel(loaded.id)
         except SeatError as exc:

@@ -1,0 +1,137 @@
+"""REST invitations and private matches: invite players by id, list and answer one's invitations, and join a
+private match by its invite code (GraphQL's invitePlayers, me.invitations, answerInvitation, joinMatch(code))."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from api.rest.convert import match_json
+from api.rest.problems import for_code, player_refusal, problem
+from api.rest.seats import seat_location
+from api.rest.table import PATH_ID, Auth, Call, Operation, Param, Reply
+from api.services import Services
+from matches import invites
+from matches.callers import Caller
+from matches.invitations import Invitation
+from matches.lobby import LobbyError
+from matches.reading import Reading
+from matches.refusals import Refusal
+from players.errors import PlayerError
+from players.invitations import PlayerInvitations
+from players.records import Principal
+
+
+def invitations(services: Services) -> PlayerInvitations:
+    """The invitations over a process's services."""
+    return PlayerInvitations(services.lobby, services.players.directory)
+
+
+def sender_json(invitation: Invitation) -> dict[str, Any] | None:
+    """Who sent an invitation (None: the host token's holder)."""
+    return None if invitation.by is None else {"id": invitation.by, "name": invitation.by_name}
+
+
+async def _caller(call: Call) -> Caller:
+    caller = await call.context.playing_caller()
+    if not isinstance(caller, Caller):
+        raise player_refusal(caller)
+    return caller
+
+
+async def _principal(call: Call) -> Principal:
+    outcome = await call.context.player_or_refusal()
+    if isinstance(outcome, PlayerError):
+        raise player_refusal(outcome)
+    return outcome
+
+
+async def invite_players(call: Call) -> Reply:
+    """Invite players by id to a waiting match (the host token, or the player who created it); 201."""
+    call.context.check_not_blocked()
+    caller = await _caller(call)
+    try:
+        sent = await invitations(call.services).invite(call.params["id"], caller, list(call.body["playerIds"]))
+    except LobbyError as exc:
+        if exc.code == Refusal.NOT_CREATOR and call.context.presented and caller.player is None:
+            await call.context.auth_failed()
+        raise for_code(exc.code, str(exc)) from None
+    return Reply({"matchId": call.params["id"], "playerIds": [i.player for i in sent], "invitedAt": sent[0].at},
+                 201)
+
+
+async def list_invitations(call: Call) -> Reply:
+    """The signed-in player's open invitations, newest first."""
+    principal = await _principal(call)
+    listed = await invitations(call.services).listing(principal.player.id)
+    return Reply({"items": [{"match": match_json(Reading.of(item.match, None)), "from": sender_json(item.invitation),
+                             "invitedAt": item.invitation.at} for item in listed]})
+
+
+async def answer_invitation(call: Call) -> Reply:
+    """Accept (a seat bound to the player, its token shown once) or decline an invitation."""
+    caller = await _caller(call)
+    principal = await _principal(call)
+    name = call.body.get("name") or principal.player.name
+    try:
+        seated = await invitations(call.services).answer(call.params["matchId"], principal.player.id,
+                                                         bool(call.body["accept"]), name, caller.program)
+    except LobbyError as exc:
+        raise for_code(exc.code, str(exc)) from None
+    return Reply({"matchId": call.params["matchId"], "accepted": seated is not None,
+                  "seat": None if seated is None else seated.seat, "token": None if seated is None else seated.token,
+                  "started": seated is not None and seated.started})
+
+
+async def join_by_code(call: Call) -> Reply:
+    """Take a seat of a private match by its invite code; 201 with the seat's token (shown once)."""
+    context = call.context
+    context.check_not_blocked()
+    caller = await _caller(call)
+    found = await invites.match_of(call.services.store.redis, call.body["code"])
+    if found is None:
+        await context.auth_failed()
+        raise problem(Refusal.BAD_INVITE_CODE, "no waiting match has this code")
+    name = call.body.get("name")
+    if name is None and caller.player is not None:
+        principal = await context.principal()
+        name = None if principal is None else principal.player.name
+    try:
+        seated = await call.services.lobby.join(found, call.body.get("seat"), name, caller.player, caller.program,
+                                                by_code=True)
+    except LobbyError as exc:
+        raise for_code(exc.code, str(exc)) from None
+    assert seated.token is not None
+    return Reply({"matchId": seated.match_id, "seat": seated.seat, "token": seated.token, "started": seated.started,
+                  "player": caller.player}, 201, {"Location": seat_location(seated.match_id, seated.seat)})
+
+
+MATCH_ID = Param("matchId", "path", {"type": "string"}, "The id of the match of the invitation.", required=True)
+OPERATIONS = [
+    Operation("POST", "/v1/matches/{id}/invitations", "invitePlayers", "invitations", "Invite players",
+              "Invite players by id to a waiting match, all or none (1 to 20 at a time); needs the match's host "
+              "token or the credential of the player who created it. The invited see it in GET /v1/me/invitations "
+              "and answer with POST /v1/me/invitations/{matchId}; it is how a private match is reached without "
+              "its code.", invite_players, success=201, response="PlayersInvited", params=(PATH_ID,),
+              body="InvitePlayers", example={"playerIds": ["0123456789abcdef"]}, auth=Auth.REQUIRED, write=True,
+              codes=(Refusal.MATCH_NOT_FOUND, Refusal.NOT_CREATOR, Refusal.MATCH_STARTED, Refusal.PLAYER_NOT_FOUND,
+                     Refusal.ALREADY_INVITED, Refusal.ALREADY_SEATED, Refusal.TOO_MANY_INVITATIONS,
+                     Refusal.FORBIDDEN_SCOPE)),
+    Operation("GET", "/v1/me/invitations", "listInvitations", "invitations", "List my invitations",
+              "The signed-in player's open invitations to waiting matches, newest first (answered ones, and those "
+              "whose match started or expired, are gone).", list_invitations, response="InvitationList",
+              auth=Auth.PLAYER),
+    Operation("POST", "/v1/me/invitations/{matchId}", "answerInvitation", "invitations", "Answer an invitation",
+              "accept: true takes a seat bound to the player (its token is shown once); false declines. Either "
+              "way the invitation is gone.", answer_invitation, response="InvitationAnswered", params=(MATCH_ID,),
+              body="AnswerInvitation", example={"accept": True}, auth=Auth.PLAYER, write=True,
+              codes=(Refusal.INVITATION_NOT_FOUND, Refusal.MATCH_NOT_FOUND, Refusal.MATCH_STARTED,
+                     Refusal.SEAT_TAKEN, Refusal.ALREADY_SEATED, Refusal.FORBIDDEN_SCOPE)),
+    Operation("POST", "/v1/matches/join", "joinMatchByCode", "invitations", "Join a private match by its code",
+              "Take a seat of a private match by the invite code its creator was given (joinMatch(input: {code}) "
+              "in GraphQL). A wrong code is 404 BAD_INVITE_CODE and counts as a failed authentication (too many "
+              "and the client is blocked for a while). With a player credential the seat is bound to the player.",
+              join_by_code, success=201, response="SeatJoined", body="JoinByCode", example={"code": "an-invite-code"},
+              auth=Auth.OPTIONAL, write=True,
+              codes=(Refusal.BAD_INVITE_CODE, Refusal.MATCH_NOT_FOUND, Refusal.SEAT_TAKEN, Refusal.MATCH_STARTED,
+                     Refusal.BAD_SEAT, Refusal.ALREADY_SEATED, Refusal.FORBIDDEN_SCOPE), headers=("Location",)),
+]

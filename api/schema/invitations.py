@@ -1,0 +1,168 @@
+"""Invitations area: the host invites players by id to a waiting match; the invited list and answer them
+(me.invitations, answerInvitation)."""
+
+from __future__ import annotations
+
+from typing import Annotated, cast
+
+import strawberry
+
+from api.context import Info
+from api.schema.match import Match
+from api.schema.problems import (
+    AlreadyInvited,
+    AlreadySeated,
+    ForbiddenScope,
+    InvalidInput,
+    InvitationNotFound,
+    MatchNotFound,
+    MatchStarted,
+    NotCreator,
+    PlayerNotFound,
+    SeatTaken,
+    Unauthenticated,
+    player_problem,
+    problem_type,
+)
+from api.services import Services
+from matches.callers import Caller
+from matches.lobby import LobbyError
+from matches.refusals import Refusal
+from players.invitations import PlayerInvitations
+from players.records import Principal
+
+
+def invitations(services: Services) -> PlayerInvitations:
+    """The invitations over a process's services."""
+    return PlayerInvitations(services.lobby, services.players.directory)
+
+
+@strawberry.type
+class Inviter:
+    """The player who sent an invitation."""
+
+    id: strawberry.ID = strawberry.field(description="The player's id.")
+    name: str | None = strawberry.field(description="The player's display name when it invited.")
+
+
+@strawberry.type
+class Invitation:
+    """An open invitation to a waiting match."""
+
+    match: Match = strawberry.field(description="The match (read as a spectator until you join).")
+    sender: Inviter | None = strawberry.field(
+        name="from", description="The player who invited you (null: the host token's holder invited you).")
+    invited_at: float = strawberry.field(description="When you were invited (epoch seconds).")
+
+
+async def my_invitations(info: Info, principal: Principal) -> list[Invitation]:
+    """The signed-in player's open invitations, newest first."""
+    listed = await invitations(info.context.services).listing(principal.player.id)
+    return [Invitation(match=Match.of(item.match, None),
+                       sender=None if item.invitation.by is None else Inviter(
+                           id=strawberry.ID(item.invitation.by), name=item.invitation.by_name),
+                       invited_at=item.invitation.at) for item in listed]
+
+
+@strawberry.input
+class InvitePlayersInput:
+    """The waiting match and the players to invite."""
+
+    match_id: strawberry.ID = strawberry.field(description="The waiting match (you are its host).")
+    player_ids: list[strawberry.ID] = strawberry.field(description="1 to 20 distinct player ids.")
+
+
+@strawberry.input
+class AnswerInvitationInput:
+    """The invitation's match and the answer."""
+
+    match_id: strawberry.ID = strawberry.field(description="The match you are invited to.")
+    accept: bool = strawberry.field(description="true: take a seat bound to you; false: decline.")
+    name: str | None = strawberry.field(default=None, description="A display name; null: the player's name.")
+
+
+@strawberry.type
+class PlayersInvited:
+    """The players are invited: each sees the match in me.invitations."""
+
+    match_id: strawberry.ID = strawberry.field(description="The match.")
+    player_ids: list[strawberry.ID] = strawberry.field(description="The players invited.")
+    invited_at: float = strawberry.field(description="When (epoch seconds).")
+
+
+@strawberry.type
+class InvitationAnswered:
+    """The invitation is answered (and gone). Accepted: the seat bound to you and its token (shown once)."""
+
+    match_id: strawberry.ID = strawberry.field(description="The match.")
+    accepted: bool = strawberry.field(description="Whether you took a seat.")
+    seat: int | None = strawberry.field(description="Your seat (null: declined).")
+    token: str | None = strawberry.field(description="The seat's secret token, shown once (null: declined).")
+    started: bool = strawberry.field(description="Whether this took the last free seat (the match has started).")
+
+
+InvitePlayersResult = Annotated[
+    PlayersInvited | MatchNotFound | NotCreator | MatchStarted | PlayerNotFound | AlreadyInvited | AlreadySeated
+    | InvalidInput | Unauthenticated | ForbiddenScope,
+    strawberry.union("InvitePlayersResult", description="The players invited, or why none was."),
+]
+AnswerInvitationResult = Annotated[
+    InvitationAnswered | InvitationNotFound | MatchNotFound | MatchStarted | SeatTaken | AlreadySeated
+    | InvalidInput | Unauthenticated | ForbiddenScope,
+    strawberry.union("AnswerInvitationResult", description="The answer taken, or why not."),
+]
+InvitationProblem = (MatchNotFound | NotCreator | MatchStarted | PlayerNotFound | AlreadyInvited | AlreadySeated
+                     | InvalidInput | InvitationNotFound | SeatTaken)
+
+
+def _problem(exc: LobbyError) -> InvitationProblem:
+    return cast(InvitationProblem, problem_type(exc.code)(code=exc.code, message=str(exc)))
+
+
+@strawberry.type
+class InvitationsMutation:
+    """Invitation writes."""
+
+    @strawberry.mutation
+    async def invite_players(
+        self, info: Info, input: Annotated[InvitePlayersInput, strawberry.argument(description="Who to invite.")],
+    ) -> InvitePlayersResult:
+        """Invite players by id to a waiting match (all or none). Needs the match's host token, or the credential of
+        the player who created it; the invited see it in me.invitations, and join a private match so."""
+        info.context.check_not_blocked()
+        caller = await info.context.playing_caller()
+        if not isinstance(caller, Caller):
+            return cast(Unauthenticated | ForbiddenScope, player_problem(caller))
+        try:
+            sent = await invitations(info.context.services).invite(str(input.match_id), caller,
+                                                                   [str(p) for p in input.player_ids])
+        except LobbyError as exc:
+            if exc.code == Refusal.NOT_CREATOR and info.context.presented and caller.player is None:
+                await info.context.auth_failed()
+            return _problem(exc)  # type: ignore[return-value]
+        return PlayersInvited(match_id=input.match_id, player_ids=[strawberry.ID(i.player) for i in sent],
+                              invited_at=sent[0].at)
+
+    @strawberry.mutation
+    async def answer_invitation(
+        self, info: Info, input: Annotated[AnswerInvitationInput, strawberry.argument(description="The answer.")],
+    ) -> AnswerInvitationResult:
+        """Accept an invitation (a seat bound to you: its token is shown once) or decline it; either way it leaves
+        me.invitations. Needs a player credential."""
+        caller = await info.context.playing_caller()
+        if not isinstance(caller, Caller):
+            return cast(Unauthenticated | ForbiddenScope, player_problem(caller))
+        principal = await info.context.principal()
+        if principal is None:
+            return Unauthenticated(code=Refusal.UNAUTHENTICATED, message="answering an invitation needs a player "
+                                                                         "credential", reason="missing")
+        try:
+            seated = await invitations(info.context.services).answer(
+                str(input.match_id), principal.player.id, input.accept, input.name or principal.player.name,
+                caller.program)
+        except LobbyError as exc:
+            return _problem(exc)  # type: ignore[return-value]
+        return InvitationAnswered(match_id=input.match_id, accepted=seated is not None,
+                                  seat=None if seated is None else seated.seat,
+                                  token=None if seated is None else seated.token,
+                                  started=seated is not None and seated.started)

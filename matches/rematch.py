@@ -1,0 +1,155 @@
+"""Rematch: once a match is over, any seat holder asks for a new match of the same title, options, clock and seat
+count with the same occupants, the seat order rotated by one (old seat i sits at (i + 1) mod n).
+
+Every occupant is carried over, so the rematch starts at once: a bot seat gets a bot of the same level, a seat
+bound to a player is bound to the same player, and every person's seat keeps its seat token's hash, so an anonymous
+seat's holder (a seat token, no player) plays the new match with the very token of the old one; nobody is handed a
+new secret. The host token and host player of the old match are the new one's.
+
+Idempotent and race-safe across any number of API processes: the new match's id is claimed in the over match's
+slot by one atomic script (SET NX of keys.rematch, which checks the match is over and takes its time to live), then
+the match is created under that id (CREATE refuses an id already taken) and its seats claimed one by one (a seat
+already taken by an earlier or racing caller is skipped). Every caller, whichever wins the claim, goes through the
+same idempotent steps, so a crash between the claim and the last seat is finished by the next rematch call; until
+the new match exists the old one shows no rematch.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from domain import titles
+from domain.errors import DomainError
+from matches import connections, keys
+from matches.callers import Caller
+from matches.clocks import Clock
+from matches.lifecycle import MatchStatus, SeatKind, SeatRecord
+from matches.lobby import Lobby, LobbyError
+from matches.refusals import Refusal
+from matches.store import Loaded
+
+# Claim the rematch id of an over match once. KEYS: rematch, meta, archive; ARGV: a candidate id. Returns
+# {1, the id that holds} or {0, the status} when the match is not over ('' when it is gone). The claim lives as long
+# as the over match (its meta's or archive's time to live; the archive takes the meta's).
+CLAIM = """
+local claimed = redis.call('GET', KEYS[1])
+if claimed then return {1, claimed} end
+local status = redis.call('HGET', KEYS[2], 'status')
+local ttl
+if status then
+  if status ~= 'over' then return {0, status} end
+  ttl = redis.call('PTTL', KEYS[2])
+elseif redis.call('EXISTS', KEYS[3]) == 1 then
+  ttl = redis.call('PTTL', KEYS[3])
+else
+  return {0, ''}
+end
+if ttl > 0 then redis.call('SET', KEYS[1], ARGV[1], 'PX', ttl) else redis.call('SET', KEYS[1], ARGV[1]) end
+return {1, ARGV[1]}
+"""
+
+CARRIED_OVER = (Refusal.SEAT_TAKEN, Refusal.ALREADY_SEATED, Refusal.MATCH_STARTED)  # another caller got there first
+
+
+@dataclass(frozen=True)
+class Rematched:
+    """The rematch of a match and the caller's seat in it."""
+
+    match_id: str
+    seat: int
+
+
+def rotated(seat: int, seats: int) -> int:
+    """Where an old seat's occupant sits in the rematch."""
+    return (seat + 1) % seats
+
+
+def carried(record: SeatRecord) -> SeatRecord:
+    """An old seat's occupant as the rematch seats it: a bot of the same level; a person under the same name, player
+    and token hash, playing it again (a seat taken over or resigned is the person's own in the new match, and the
+    bot that played it is not carried)."""
+    if record.kind is SeatKind.BOT:
+        return SeatRecord(record.name, record.kind, record.level)
+    return SeatRecord(record.name, record.kind, token_hash=record.token_hash, player=record.player,
+                      program=record.program)
+
+
+class Rematches:
+    """Rematch operations over the lobby (and its store)."""
+
+    def __init__(self, lobby: Lobby) -> None:
+        self.lobby = lobby
+        self.store = lobby.store
+        self._claim = connections.Script(self.store.redis, CLAIM)
+
+    async def rematch(self, match_id: str, caller: Caller | str | None) -> Rematched:
+        """The rematch of an over match, created by the first caller and the same for every later one; the caller
+        must hold a seat of the old match (UNAUTHORIZED), which must be over (MATCH_NOT_OVER)."""
+        old = await self.store.load(match_id)
+        if old is None:
+            raise LobbyError(Refusal.MATCH_NOT_FOUND, f"no match {match_id!r}")
+        seat = old.seat_of(caller)
+        if seat is None:
+            raise LobbyError(Refusal.UNAUTHORIZED, "a rematch is asked for by one who held a seat of the match")
+        if old.status is not MatchStatus.OVER:
+            raise LobbyError(Refusal.MATCH_NOT_OVER, "the match is not over yet")
+        new_id = await self.claim(old.id)
+        if new_id is None:  # gone (expired) between the load and the claim
+            raise LobbyError(Refusal.MATCH_NOT_FOUND, f"no match {match_id!r}")
+        await self.finish(old, new_id)
+        return Rematched(new_id, rotated(seat, old.seat_count))
+
+    async def claim(self, match_id: str) -> str | None:
+        """The rematch id of an over match, claimed now unless claimed before; None if the match is gone (or not
+        over: the caller checked that)."""
+        ok, value = await self._claim(keys=[keys.rematch(match_id), keys.meta(match_id), keys.archive(match_id)],
+                                      args=[secrets.token_hex(8)])
+        return str(value) if int(ok) else None
+
+    async def finish(self, old: Loaded, new_id: str) -> None:
+        """Create the claimed rematch unless it exists, then seat every occupant of the old match not yet seated
+        (each step idempotent: a racing or later caller repeats them harmlessly)."""
+        loaded = await self.store.load(new_id)
+        if loaded is None:
+            await self._create(old, new_id)
+            loaded = await self.store.load(new_id)
+            if loaded is None:
+                raise LobbyError(Refusal.MATCH_NOT_FOUND, "the rematch expired")
+        if loaded.status is not MatchStatus.WAITING:
+            return
+        count = old.seat_count
+        for seat, record in sorted(old.seats.items()):
+            target = rotated(seat, count)
+            if target in loaded.seats:
+                continue
+            try:
+                await self.lobby.seat(loaded, target, carried(record))
+            except LobbyError as exc:
+                if exc.code not in CARRIED_OVER:
+                    raise
+
+    async def _create(self, old: Loaded, new_id: str) -> None:
+        title = titles.get(old.meta["title"])
+        count = old.seat_count
+        try:
+            options = title.check_options(count, old.meta_options())
+            seed = secrets.randbits(63)
+            match = title.new_match(seats=count, seed=seed, options=options)
+        except DomainError as exc:
+            raise LobbyError(exc.code, str(exc)) from None
+        clock = Clock.from_json(old.meta.get("clock"))
+        fresh = None if clock is None else Clock.new(clock.initial, clock.increment, count, clock.per_move)
+        extra = {"hostHash": old.meta.get("hostHash", ""), "rematchOf": old.id}
+        for name in ("hostPlayer", "private"):
+            if name in old.meta:
+                extra[name] = old.meta[name]
+        await self.store.create(title.id, count, options, seed, match.to_dict(), fresh, match_id=new_id,
+                                extra=extra)
+
+    async def rematch_of(self, match_id: str) -> str | None:
+        """The id of a match's rematch once it exists (None: none asked for, or claimed and not yet created)."""
+        new_id: str | None = await self.store.redis.get(keys.rematch(match_id))
+        if new_id is None or await self.store.status(new_id) is None:
+            return None
+        return new_id
