@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
-import os
 import pstats
 import random
 import statistics
@@ -25,6 +24,7 @@ from typing import Any
 
 import httpx
 
+from bench.harness import in_process_app
 from domain import titles
 from domain.contract import Match
 from matches.embedded import scratch_redis
@@ -93,24 +93,7 @@ async def _act(path: str, table: Table, services: Any, rng: random.Random) -> No
 
 
 async def run(args: argparse.Namespace, redis_url: str) -> dict[str, list[float]]:
-    os.environ["REDIS_URL"] = redis_url
-    os.environ["FIREBREAK_RATE_CLIENT_PER_SECOND"] = "0"  # one client address sends everything
-    from api import app as app_module
-    from api.services import Services
-
-    built: list[Services] = []
-    connect = Services.connect
-
-    def keep(*a: Any, **k: Any) -> Services:
-        services = connect(*a, **k)
-        built.append(services)
-        return services
-
-    Services.connect = keep  # type: ignore[method-assign]  # to reach the app's pipeline
-    try:
-        app = app_module.create_app()
-    finally:
-        Services.connect = connect  # type: ignore[method-assign]
+    app, built = in_process_app(redis_url, FIREBREAK_RATE_CLIENT_PER_SECOND="0")  # one client address sends all
     figures: dict[str, list[float]] = {path: [] for path in args.paths}
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)

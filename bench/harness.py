@@ -13,7 +13,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType
-from typing import IO
+from typing import IO, Any
 from urllib.parse import urlsplit
 
 import httpx
@@ -272,3 +272,28 @@ def interrupt(signum: int, _frame: FrameType | None) -> None:
     raise KeyboardInterrupt(f"signal {signum}")
 
 
+
+
+def in_process_app(redis_url: str, **settings: str) -> tuple[Any, list[Any]]:
+    """The real app (api.app.create_app) built in this process over a Redis, with these settings in the
+    environment; and the list that receives the Services it connects at start (its lobby, pipeline, store), for
+    the in-process benches (httpx's ASGI transport: no sockets, no uvicorn)."""
+    os.environ["REDIS_URL"] = redis_url
+    os.environ.update(settings)
+    from api import app as app_module  # read after the settings above are in the environment
+    from api.services import Services
+
+    built: list[Services] = []
+    connect = Services.connect
+
+    def keep(*a: Any, **k: Any) -> Services:
+        services = connect(*a, **k)
+        built.append(services)
+        return services
+
+    Services.connect = keep  # type: ignore[method-assign]
+    try:
+        app = app_module.create_app()
+    finally:
+        Services.connect = connect  # type: ignore[method-assign]
+    return app, built

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import statistics
 import time
 from typing import Any
 
 import httpx
 
+from bench.harness import in_process_app
 from matches.embedded import scratch_redis
 
 GUEST = """mutation($input: SignInAsGuestInput!) { signInAsGuest(input: $input) {
@@ -67,25 +67,8 @@ async def _give(services: Any, player: str, count: int) -> str:
 
 
 async def run(args: argparse.Namespace, redis_url: str) -> dict[str, list[float]]:
-    os.environ["REDIS_URL"] = redis_url
-    os.environ["FIREBREAK_RATE_CLIENT_PER_SECOND"] = "0"  # one client address sends everything
-    os.environ["FIREBREAK_RATE_REGISTRATION_BURST"] = "1000"
-    from api import app as app_module
-    from api.services import Services
-
-    built: list[Services] = []
-    connect = Services.connect
-
-    def keep(*a: Any, **k: Any) -> Services:
-        services = connect(*a, **k)
-        built.append(services)
-        return services
-
-    Services.connect = keep  # type: ignore[method-assign]  # to reach the app's lobby
-    try:
-        app = app_module.create_app()
-    finally:
-        Services.connect = connect  # type: ignore[method-assign]
+    app, built = in_process_app(redis_url, FIREBREAK_RATE_CLIENT_PER_SECOND="0",  # one client address sends all
+                                FIREBREAK_RATE_REGISTRATION_BURST="1000")
     figures: dict[str, list[float]] = {path: [] for path in PATHS}
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)

@@ -168,6 +168,14 @@ class Sessions:
             raise _refused(reply[0])
         return await self._session(Player.from_fields(player_id, pairs(reply[1:])), family_id, new_secret, False)
 
+    async def sign_out_principal(self, principal: Principal, everywhere: bool) -> None:
+        """Sign out what a credential names: every session of its player (everywhere), else the credential's own
+        session (nothing for a credential without one, such as the operator's JWT; raise PlayerNotFound)."""
+        if everywhere:
+            await self.sign_out_everywhere(principal.player.id)
+        elif principal.via is Via.SESSION and principal.session_id is not None:
+            await self.sign_out(principal.player.id, principal.session_id)
+
     async def sign_out(self, player_id: str, session_id: str) -> None:
         """End one session family (this device): its refresh token and access tokens stop working."""
         if ID.match(player_id) and ID.match(session_id):

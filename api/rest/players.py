@@ -11,7 +11,7 @@ from api.rest.table import Auth, Call, Operation, Param, Reply
 from matches.refusals import Refusal
 from players.errors import PlayerError, Reason
 from players.errors import Unauthenticated as Refused
-from players.records import Player, Principal, Scope, Session, TokenInfo, Via
+from players.records import Player, Principal, Scope, Session, TokenInfo
 
 
 def player_json(player: Player) -> dict[str, Any]:
@@ -73,10 +73,7 @@ async def sign_out(call: Call) -> Reply:
     everywhere = bool(call.params["everywhere"])
     sessions = call.services.players.sessions
     try:
-        if everywhere:
-            await sessions.sign_out_everywhere(principal.player.id)
-        elif principal.via is Via.SESSION and principal.session_id is not None:
-            await sessions.sign_out(principal.player.id, principal.session_id)
+        await sessions.sign_out_principal(principal, everywhere)
     except PlayerError as exc:
         raise player_refusal(exc) from None
     return Reply({"everywhere": everywhere})

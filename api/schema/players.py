@@ -25,7 +25,7 @@ from api.schema.types import MatchStatus
 from players import records
 from players.errors import PlayerError, Reason
 from players.errors import Unauthenticated as Refused
-from players.records import Principal, Via
+from players.records import Principal
 
 
 @strawberry.enum
@@ -304,10 +304,7 @@ class PlayersMutation:
         everywhere = input is not None and input.everywhere
         sessions = info.context.services.players.sessions
         try:
-            if everywhere:
-                await sessions.sign_out_everywhere(principal.player.id)
-            elif principal.via is Via.SESSION and principal.session_id is not None:
-                await sessions.sign_out(principal.player.id, principal.session_id)
+            await sessions.sign_out_principal(principal, everywhere)
         except PlayerError as exc:
             return cast(Unauthenticated, player_problem(exc))
         return SignedOut(everywhere=everywhere)
