@@ -133,3 +133,6 @@ def mine_part(player_id: str, part: str) -> str:
 
 
 MINE_PENDING = "mine:pending"  # sorted set on the queue Redis: match id -> when a change to its players' rows began
+REMATCH_PENDING = "rematch:pending"  # sorted set on the queue Redis: over match id -> when a rematch call began
+# (matches/rematch.py's outbox: dropped once the rematch exists with every carried seat; the reconciler finishes
+# an entry older than stall_seconds, moving its score to when it may look again)

@@ -16,7 +16,8 @@ matches Redis and everything else (due-set, lobby, RQ, guards, counters) from th
 come early (a "look soon" written before a commit or claim that then failed or left nothing due): for an
 active match the job finds nothing to do and sets the exact time; for a waiting or over match the entry is
 dropped, unless a write moved it meanwhile. A tick also hands the players' index updates a crash left undone
-(keys.MINE_PENDING entries older than stall_seconds: see matches/mine.py) to reindex jobs.
+(keys.MINE_PENDING entries older than stall_seconds: see matches/mine.py) to reindex jobs, and the rematches a
+crash left half-done (keys.REMATCH_PENDING entries as old: see matches/rematch.py) to jobs that finish them.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from matches import connections, keys
 from matches.config import Settings
 from matches.lifecycle import MatchStatus
 from matches.mine import REINDEX_JOB
+from matches.rematch import RESUME_JOB
 from matches.scheduler import GUARD_TTL, enqueue_job, job_id
 
 log = logging.getLogger("firebreak.reconciler")
@@ -84,17 +86,27 @@ class Reconciler:
             job = self._ensure_job(raw.decode(), again)
             if job:
                 enqueued.append(job)
-        return enqueued + self.reindex(now)
+        return enqueued + self.reindex(now) + self.rematches(now)
 
     def reindex(self, now: float | None = None) -> list[str]:
         """Hand the players' index updates a crash left undone (matches/mine.py: outbox entries whose change began
         stall_seconds ago) to reindex jobs, each entry claimed until stall_seconds from now; return the jobs."""
+        return self._drain(keys.MINE_PENDING, REINDEX_JOB, "mine", now)
+
+    def rematches(self, now: float | None = None) -> list[str]:
+        """Hand the rematches a crash left half-done (matches/rematch.py: outbox entries whose call began
+        stall_seconds ago) to jobs that finish them, each entry claimed until stall_seconds from now; return the
+        jobs."""
+        return self._drain(keys.REMATCH_PENDING, RESUME_JOB, "rematch", now)
+
+    def _drain(self, outbox: str, function: str, prefix: str, now: float | None) -> list[str]:
+        """Enqueue function(match id, claimed time) for every entry of an outbox older than stall_seconds."""
         now = time.time() if now is None else now
         again = repr(now + self.settings.stall_seconds)
         enqueued = []
-        for raw in self._claim(keys=[keys.MINE_PENDING], args=[repr(now - self.settings.stall_seconds), BATCH, again]):
-            job = job_id(raw.decode(), 0, f"mine{time.time_ns()}")
-            self.queue.enqueue(REINDEX_JOB, raw.decode(), float(again), job_id=job, result_ttl=600,
+        for raw in self._claim(keys=[outbox], args=[repr(now - self.settings.stall_seconds), BATCH, again]):
+            job = job_id(raw.decode(), 0, f"{prefix}{time.time_ns()}")
+            self.queue.enqueue(function, raw.decode(), float(again), job_id=job, result_ttl=600,
                                failure_ttl=7 * 24 * 3600, job_timeout=300)
             enqueued.append(job)
         return enqueued

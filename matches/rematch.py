@@ -10,18 +10,25 @@ Idempotent and race-safe across any number of API processes: the new match's id 
 slot by one atomic script (SET NX of keys.rematch, which checks the match is over and takes its time to live), then
 the match is created under that id (CREATE refuses an id already taken) and its seats claimed one by one (a seat
 already taken by an earlier or racing caller is skipped). Every caller, whichever wins the claim, goes through the
-same idempotent steps, so a crash between the claim and the last seat is finished by the next rematch call; until
-the new match exists the old one shows no rematch.
+same idempotent steps; until the new match exists the old one shows no rematch.
+
+A process killed anywhere between the claim and the last seat leaves no half-done rematch: every call first writes an
+outbox entry ("rematch soon": keys.REMATCH_PENDING on the queue Redis, the old match's id scored by when), dropped
+once the new match exists with every carried seat. The next rematch call finishes a stranded one; failing that, the
+reconciler (every worker runs one) hands each entry older than stall_seconds to a job that takes the same steps
+(resume), so the rematch is created, seated and started with nobody asking again.
 """
 
 from __future__ import annotations
 
+import logging
 import secrets
+import time
 from dataclasses import dataclass
 
 from domain import titles
 from domain.errors import DomainError
-from matches import connections, keys
+from matches import connections, keys, mine
 from matches.callers import Caller
 from matches.clocks import Clock
 from matches.lifecycle import MatchStatus, SeatKind, SeatRecord
@@ -49,6 +56,9 @@ if ttl > 0 then redis.call('SET', KEYS[1], ARGV[1], 'PX', ttl) else redis.call('
 return {1, ARGV[1]}
 """
 
+log = logging.getLogger("firebreak.rematch")
+
+RESUME_JOB = "workers.jobs.rematch"  # by name: this layer never imports the workers package
 CARRIED_OVER = (Refusal.SEAT_TAKEN, Refusal.ALREADY_SEATED, Refusal.MATCH_STARTED)  # another caller got there first
 
 
@@ -82,6 +92,7 @@ class Rematches:
         self.lobby = lobby
         self.store = lobby.store
         self._claim = connections.Script(self.store.redis, CLAIM)
+        self._done = connections.Script(self.store.queue, mine.DONE)  # drop an outbox entry unless marked since
 
     async def rematch(self, match_id: str, caller: Caller | str | None) -> Rematched:
         """The rematch of an over match, created by the first caller and the same for every later one; the caller
@@ -94,11 +105,42 @@ class Rematches:
             raise LobbyError(Refusal.UNAUTHORIZED, "a rematch is asked for by one who held a seat of the match")
         if old.status is not MatchStatus.OVER:
             raise LobbyError(Refusal.MATCH_NOT_OVER, "the match is not over yet")
+        marked = await self.mark(old.id)  # a crash from here on is finished by the reconciler
         new_id = await self.claim(old.id)
         if new_id is None:  # gone (expired) between the load and the claim
+            await self.done(old.id, marked)
             raise LobbyError(Refusal.MATCH_NOT_FOUND, f"no match {match_id!r}")
         await self.finish(old, new_id)
+        await self.done(old.id, marked)
         return Rematched(new_id, rotated(seat, old.seat_count))
+
+    async def mark(self, match_id: str) -> float:
+        """Write the over match's outbox entry before the claim (a crash leaves it to the reconciler); return the
+        mark to hand to done."""
+        now = time.time()
+        await self.store.queue.zadd(keys.REMATCH_PENDING, {match_id: now})
+        return now
+
+    async def done(self, match_id: str, mark: float) -> bool:
+        """Drop the over match's outbox entry unless another call marked it since `mark` (that call drops it)."""
+        return bool(int(await self._done(keys=[keys.REMATCH_PENDING], args=[match_id, repr(mark)])))
+
+    async def resume(self, match_id: str, mark: float) -> str | None:
+        """Finish the rematch a killed process left half-done (its outbox entry, claimed at `mark`) by the steps a
+        second call takes: claim (unless claimed), create, seat every carried occupant, which starts it; then drop
+        the entry. Returns the rematch's id (None: the old match is gone, or the rematch could not be made)."""
+        old = await self.store.load(match_id)
+        new_id = None
+        if old is not None and old.status is MatchStatus.OVER:
+            new_id = await self.claim(old.id)
+            if new_id is not None:
+                try:
+                    await self.finish(old, new_id)
+                except LobbyError as exc:  # e.g. the rematch expired meanwhile: nothing left to finish
+                    log.warning("match %s: rematch %s not finished (%s)", match_id, new_id, exc.code)
+                    new_id = None
+        await self.done(match_id, mark)
+        return new_id
 
     async def claim(self, match_id: str) -> str | None:
         """The rematch id of an over match, claimed now unless claimed before; None if the match is gone (or not

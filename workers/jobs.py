@@ -14,18 +14,24 @@ import asyncio
 import contextlib
 import logging
 import threading
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from rq import Queue
 
 from matches import connections, keys, mine
 from matches.config import Settings
+from matches.lobby import Lobby
 from matches.pipeline import Pipeline
+from matches.rematch import Rematches
 from matches.scheduler import Scheduler
 from matches.store import MatchStore
 from workers.budget import budget_from_env
 
 log = logging.getLogger("firebreak.workers")
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -111,11 +117,23 @@ async def _advance(rt: Runtime, match_id: str, version: int) -> str:
 def reindex(match_id: str, mark: float) -> bool:
     """Rewrite the players' index rows of a match whose change a crash interrupted (the reconciler's outbox entry,
     claimed at `mark`); return whether the match is still there."""
+    return _once(lambda rt: mine.repair(rt.pipeline.store, str(match_id), float(mark)))
+
+
+def rematch(match_id: str, mark: float) -> str | None:
+    """Finish the rematch of an over match that a killed process left half-done (the reconciler's outbox entry,
+    claimed at `mark`); return the rematch's id (None: nothing could be finished)."""
+    return _once(lambda rt: Rematches(Lobby(rt.pipeline.store, rt.pipeline.scheduler)).resume(str(match_id),
+                                                                                              float(mark)))
+
+
+def _once(work: Callable[[Runtime], Coroutine[Any, Any, T]]) -> T:
+    """Run one coroutine of a job on the kept runtime (a worker's main thread) or on a runtime of its own."""
     if _keeping.is_set() and threading.current_thread() is threading.main_thread():
         rt = _kept_runtime()
-        return rt.loop.run_until_complete(mine.repair(rt.pipeline.store, str(match_id), float(mark)))
+        return rt.loop.run_until_complete(work(rt))
     rt = Runtime.build(Settings.from_env())
     try:
-        return rt.loop.run_until_complete(mine.repair(rt.pipeline.store, str(match_id), float(mark)))
+        return rt.loop.run_until_complete(work(rt))
     finally:
         rt.close()
