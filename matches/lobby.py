@@ -9,7 +9,7 @@ from typing import Any
 from domain import titles
 from domain.bots import levels
 from domain.errors import DomainError
-from matches import invites, mine
+from matches import invite_codes, mine
 from matches.callers import Caller
 from matches.clocks import Clock, ClockError
 from matches.duties import due_at
@@ -100,8 +100,8 @@ class Lobby:
                                                        clocks, extra=extra)
         code = None
         if private:  # after the match: a crash in between leaves a private match nobody can reach, which expires
-            code = invites.new_code()
-            await invites.remember(self.store.redis, code, match_id, self.store.settings.waiting_ttl)
+            code = invite_codes.new_code()
+            await invite_codes.remember(self.store.redis, code, match_id, self.store.settings.waiting_ttl)
         return Created(match_id, host_token, code)
 
     async def seat(self, loaded: Loaded, seat: int, record: SeatRecord) -> Seated:

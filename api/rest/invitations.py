@@ -10,7 +10,7 @@ from api.rest.problems import for_code, player_refusal, problem
 from api.rest.seats import seat_location
 from api.rest.table import PATH_ID, Auth, Call, Operation, Param, Reply
 from api.services import Services
-from matches import invites
+from matches import invite_codes
 from matches.callers import Caller
 from matches.invitations import Invitation
 from matches.lobby import LobbyError
@@ -87,7 +87,7 @@ async def join_by_code(call: Call) -> Reply:
     context = call.context
     context.check_not_blocked()
     caller = await _caller(call)
-    found = await invites.match_of(call.services.store.redis, call.body["code"])
+    found = await invite_codes.match_of(call.services.store.redis, call.body["code"])
     if found is None:
         await context.auth_failed()
         raise problem(Refusal.BAD_INVITE_CODE, "no waiting match has this code")

@@ -25,7 +25,7 @@ from api.schema.problems import (
 from api.schema.title import Title
 from api.schema.types import JSON, MatchStatus
 from domain import titles
-from matches import invites, lifecycle, listing
+from matches import invite_codes, lifecycle, listing
 from matches.callers import Caller
 from matches.lobby import LobbyError
 from matches.refusals import Refusal
@@ -237,7 +237,7 @@ class LobbyMutation:
         match_id = None if input.match_id is None else str(input.match_id)
         if input.code is not None:
             info.context.check_not_blocked()
-            found = await invites.match_of(services.store.redis, input.code)
+            found = await invite_codes.match_of(services.store.redis, input.code)
             if found is None or match_id not in (None, found):
                 await info.context.auth_failed()
                 return InviteCodeNotFound(code=Refusal.BAD_INVITE_CODE, message="no waiting match has this code")
