@@ -132,13 +132,14 @@ class Lobby:
         return await self._claim(loaded, seat, record, token)
 
     async def add_bot(self, match_id: str, seat: int | None, level: str, caller: Caller | str | None) -> Seated:
-        """Seat a bot; only the host (the host token) or a seated caller (a seat's token or player) may."""
+        """Seat a bot; only the creator (the host token or the player who created it) or a seated caller may."""
         loaded = await self._waiting(match_id, seat)
         known = levels(titles.get(loaded.meta["title"]))
         if level not in known:
             raise LobbyError(Refusal.UNKNOWN_BOT_LEVEL, f"bot level must be one of {', '.join(known)}")
         if not loaded.is_host(caller):
-            raise LobbyError(Refusal.UNAUTHORIZED, "adding a bot needs the match's host token or a seat token")
+            raise LobbyError(Refusal.UNAUTHORIZED, "adding a bot needs the match's host token, the credential of the "
+                                                    "player who created it, or a seat of the match")
         record = SeatRecord(f"{level} bot", SeatKind.BOT, level)
         return await self._claim(loaded, seat, record, None)
 

@@ -28,6 +28,12 @@ from matches.refusals import Refusal
 from matches.scheduler import Scheduler
 from matches.store import Loaded, MatchStore
 
+# The refusals (UNAUTHORIZED) of a seat operation asked without a credential, or by one that holds no seat of the
+# match, worded once for both surfaces
+NO_CREDENTIAL = ("a seat token of this match, or the credential of the player its seat is bound to, is required "
+                 "(Authorization: Bearer)")
+NO_SEAT = ("this needs a seat of this match: its seat token, or the credential of the player it is bound to (the host "
+           "token, or a player with no seat here, holds none)")
 ATTEMPTS = 50  # compare-and-set attempts of one resign or reclaim against a match whose bots keep moving
 
 # What a seat's step changes: the seat's new record, the log entry's kind, its events, whether it ends the match,

@@ -38,8 +38,8 @@ async def join_match(call: Call) -> Reply:
 
 
 async def add_bot(call: Call) -> Reply:
-    """Seat a bot (the host token, a seat token of the match or a seated player's credential as the bearer token);
-    201."""
+    """Seat a bot (the host token, the creator's credential, a seat token of the match or a seated player's
+    credential as the bearer token); 201."""
     context = call.context
     level = call.body["level"]
     caller = await context.playing_caller()
@@ -77,8 +77,9 @@ OPERATIONS = [
                      Refusal.ALREADY_SEATED, Refusal.FORBIDDEN_SCOPE),
               headers=("Location",)),
     Operation("POST", "/v1/matches/{id}/bots", "addBot", "seats", "Seat a bot",
-              "Seat a bot of one of the title's levels; needs the match's host token (or a seat token, or the "
-              "credential of a player seated in it) as the bearer token.", add_bot, success=201,
+              "Seat a bot of one of the title's levels; needs the match's host token (or the credential of the "
+              "player who created it, a seat token, or the credential of a player seated in it) as the bearer "
+              "token.", add_bot, success=201,
               response="BotAdded", params=(PATH_ID,), body="AddBot",
               example={"level": "greedy"}, auth=Auth.REQUIRED, write=True,
               codes=(Refusal.MATCH_NOT_FOUND, Refusal.SEAT_TAKEN, Refusal.MATCH_STARTED, Refusal.BAD_SEAT,

@@ -8,7 +8,7 @@ from api.rest.problems import Problem, problem
 from api.rest.table import PATH_ID, Auth, Call, Operation, Reply
 from matches.reading import Reading
 from matches.refusals import Refusal
-from matches.seatlife import SeatError
+from matches.seatlife import NO_CREDENTIAL, NO_SEAT, SeatError
 from matches.store import Loaded
 
 VERSIONED = (Refusal.MATCH_OVER, Refusal.SEAT_RESIGNED, Refusal.NOT_TAKEN_OVER)  # refusals that carry the version
@@ -28,7 +28,7 @@ async def caller(call: Call) -> tuple[Loaded, int | None]:
     loaded = await load(call)
     seat = await call.context.seat_in(loaded)
     if not call.context.presented:
-        raise problem(Refusal.UNAUTHORIZED, "a seat token of this match is required (Authorization: Bearer)")
+        raise problem(Refusal.UNAUTHORIZED, NO_CREDENTIAL)
     return loaded, seat
 
 
@@ -36,7 +36,7 @@ async def seat_of_caller(call: Call) -> int:
     """The caller's seat; the host token (a spectator) is refused 401."""
     _loaded, seat = await caller(call)
     if seat is None:
-        raise problem(Refusal.UNAUTHORIZED, "this needs a seat token of this match, not the host token")
+        raise problem(Refusal.UNAUTHORIZED, NO_SEAT)
     return seat
 
 
@@ -91,13 +91,13 @@ async def cancel(call: Call) -> Reply:
 
 OPERATIONS = [
     Operation("POST", "/v1/matches/{id}/resign", "resign", "seats", "Resign",
-              "Resign the caller's seat (its token as the bearer token) of an active match: the seat stops being "
-              "theirs. When at most one person would be left the match ends at once (endReason RESIGNED; the "
-              "title ranks the seats that did not resign as the match stood); otherwise the service's bot plays "
-              "the seat to the end and it ranks after every seat that did not resign. One compare-and-set step: "
-              "resigning twice is 409 "
-              "SEAT_RESIGNED, after the end 409 MATCH_OVER, before the start 409 MATCH_NOT_STARTED (leave instead); "
-              "nothing changes.", resign, response="Resignation", params=(PATH_ID,), auth=Auth.REQUIRED, write=True,
+              "Resign the caller's seat (its seat token, or the credential of the player it is bound to) of an "
+              "active match: the seat stops being theirs. When at most one person would be left the match ends at "
+              "once (endReason RESIGNED; the title ranks the seats that did not resign as the match stood); "
+              "otherwise the service's bot plays the seat to the end and it ranks after every seat that did not "
+              "resign. One compare-and-set step: resigning twice is 409 SEAT_RESIGNED, after the end 409 MATCH_OVER, "
+              "before the start 409 MATCH_NOT_STARTED (leave instead); nothing changes.", resign,
+              response="Resignation", params=(PATH_ID,), auth=Auth.REQUIRED, write=True,
               codes=(Refusal.MATCH_NOT_FOUND, Refusal.MATCH_NOT_STARTED, Refusal.MATCH_OVER, Refusal.SEAT_RESIGNED,
                      Refusal.STALE_VERSION)),
     Operation("POST", "/v1/matches/{id}/reclaim", "reclaimSeat", "seats", "Reclaim a taken-over seat",
@@ -113,8 +113,9 @@ OPERATIONS = [
               params=(PATH_ID,), auth=Auth.REQUIRED, write=True,
               codes=(Refusal.MATCH_NOT_FOUND, Refusal.MATCH_STARTED)),
     Operation("POST", "/v1/matches/{id}/cancel", "cancelMatch", "seats", "Cancel a waiting match",
-              "Call off a match that has not started, as its creator (the host token as the bearer token): it is "
-              "over with endReason CANCELLED and leaves the lobby. A seat's token: 403 NOT_CREATOR; once started: "
-              "409 MATCH_STARTED.", cancel, response="MatchCancelled", params=(PATH_ID,), auth=Auth.REQUIRED,
-              write=True, codes=(Refusal.MATCH_NOT_FOUND, Refusal.NOT_CREATOR, Refusal.MATCH_STARTED)),
+              "Call off a match that has not started, as its creator (the host token, or the credential of the "
+              "player who created it): it is over with endReason CANCELLED and leaves the lobby. Anyone else: 403 "
+              "NOT_CREATOR; once started: 409 MATCH_STARTED.", cancel, response="MatchCancelled", params=(PATH_ID,),
+              auth=Auth.REQUIRED, write=True,
+              codes=(Refusal.MATCH_NOT_FOUND, Refusal.NOT_CREATOR, Refusal.MATCH_STARTED)),
 ]

@@ -258,8 +258,8 @@ class LobbyMutation:
     async def add_bot(
         self, info: Info, input: Annotated[AddBotInput, strawberry.argument(description="The bot wanted.")],
     ) -> AddBotResult:
-        """Seat a bot (needs the host token, a seat token of the match, or the credential of a player seated in
-        it, as the bearer token)."""
+        """Seat a bot (needs the host token, the credential of the player who created the match, a seat token of
+        the match, or the credential of a player seated in it, as the bearer token)."""
         info.context.check_not_blocked()
         caller = await info.context.playing_caller()
         if not isinstance(caller, Caller):

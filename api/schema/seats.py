@@ -27,7 +27,7 @@ from api.schema.problems import (
 )
 from matches.callers import Caller
 from matches.refusals import Refusal
-from matches.seatlife import SeatError, SeatStep
+from matches.seatlife import NO_CREDENTIAL, NO_SEAT, SeatError, SeatStep
 from matches.store import Loaded
 
 
@@ -54,7 +54,7 @@ class LeaveSeatInput:
 
 @strawberry.input
 class CancelMatchInput:
-    """The waiting match its creator (the host token as the bearer token) calls off."""
+    """The waiting match its creator (the host token, or the credential of the player who created it) calls off."""
 
     match_id: strawberry.ID = strawberry.field(description="The waiting match to cancel.")
 
@@ -158,8 +158,7 @@ async def _caller(info: Info, match_id: str) -> tuple[Loaded, int | None] | Prob
             raise  # rate limited
         return Unauthorized(code=Refusal.UNAUTHORIZED, message=exc.message)
     if not info.context.presented:
-        return Unauthorized(code=Refusal.UNAUTHORIZED, message="a seat token of this match is required "
-                                                               "(Authorization: Bearer)")
+        return Unauthorized(code=Refusal.UNAUTHORIZED, message=NO_CREDENTIAL)
     return loaded, seat
 
 
@@ -170,8 +169,7 @@ async def _seat(info: Info, match_id: str) -> int | Problem:
         return found
     _loaded, seat = found
     if seat is None:
-        return Unauthorized(code=Refusal.UNAUTHORIZED, message="this needs a seat token of this match, not the "
-                                                               "host token")
+        return Unauthorized(code=Refusal.UNAUTHORIZED, message=NO_SEAT)
     return seat
 
 
@@ -231,8 +229,8 @@ class SeatsMutation:
     async def cancel_match(self, info: Info,
                            input: Annotated[CancelMatchInput, strawberry.argument(description="The match.")]
                            ) -> CancelMatchResult:
-        """Call off a match that has not started (the host token as the bearer token): it is over with endReason
-        CANCELLED and leaves the lobby; refused once it has started."""
+        """Call off a match that has not started, as its creator (the host token, or the credential of the player who
+        created it): it is over with endReason CANCELLED and leaves the lobby; refused once it has started."""
         found = await _caller(info, str(input.match_id))
         if isinstance(found, Problem):
             return cast(CancelMatchResult, found)

@@ -18,8 +18,9 @@ from matches import keys
 from matches.config import Settings
 from matches.lifecycle import SeatControl
 from matches.scheduler import Scheduler
-from matches.seatlife import SeatLife
+from matches.seatlife import NO_SEAT, SeatLife
 from matches.store import MatchStore
+from tests.service import players_support
 from tests.service import support as h
 from tests.service.conftest import Client
 from tests.service.players_support import JOIN, guest
@@ -375,6 +376,9 @@ def test_a_player_resigns_with_the_access_token_that_seated_it_and_a_stranger_ca
     stranger = guest(c, "eve")
     refused = call(c, RESIGN, "resign", s.match_id, stranger.access)
     assert refused["__typename"] == "Unauthorized", refused
+    assert refused["message"] == NO_SEAT  # says what is missing: a seat here, not "a seat token, not the host token"
+    over_rest = players_support.rest(c.base, "POST", f"/v1/matches/{s.match_id}/resign", stranger.access)
+    assert over_rest.status_code == 401 and over_rest.json()["detail"] == NO_SEAT, over_rest.text
     forged = call(c, RESIGN, "resign", s.match_id, ann.access[:-4] + "AAAA")
     assert forged["__typename"] == "Unauthenticated", forged
     done = call(c, RESIGN, "resign", s.match_id, ann.access)
