@@ -18,7 +18,7 @@ def my_match_json(item: mypage.MyMatch) -> dict[str, Any]:
     """One of the player's matches (GraphQL's MyMatch, the whole match apart)."""
     reading, winners, reason, outcome = item.reading, item.winners(), item.end_reason(), item.outcome()
     return {"id": reading.id, "title": reading.title, "status": reading.status.name, "version": reading.version,
-            "seat": item.seat, "toAct": item.to_act, "clockDeadline": item.deadline(),
+            "seat": item.seat, "yourTurn": item.to_act, "clockDeadline": item.deadline(),
             "lastActivity": item.last_activity, "others": [seat_json(seat) for seat in item.others()],
             "endReason": None if reason is None else reason.name,
             "winners": None if winners is None else list(winners),

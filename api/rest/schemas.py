@@ -270,7 +270,7 @@ RESPONSES.update({
         "id": STR, "title": STR, "status": {"enum": [status.name for status in MatchStatus]},
         "version": {**INT, "description": "The match's version (expectedVersion of an action)."},
         "seat": {**INT, "description": "The player's seat."},
-        "toAct": {**BOOL, "description": "Whether the player owes a decision now."},
+        "yourTurn": {**BOOL, "description": "Whether the player owes a decision now."},
         "clockDeadline": {"type": ["number", "null"], "description": "When the player's time runs out (epoch "
                                                                      "seconds); null without a clock or while the "
                                                                      "player's clock is not running."},

@@ -58,7 +58,7 @@ class MyMatch:
         return self.item.seat
 
     @strawberry.field
-    def to_act(self) -> bool:
+    def your_turn(self) -> bool:
         """Whether the player owes a decision now."""
         return self.item.to_act
 

@@ -26,7 +26,7 @@ from tests.service.players_support import JOIN, Signed, guest, rest
 from tests.service.support import Setup, act, add_bot, create, join, play_to_end, state, wait_for
 
 PAGE = """query($status: MatchStatus, $first: Int!, $after: String) { me { id matches(status: $status, first: $first,
-  after: $after) { edges { cursor node { id title status version seat toAct clockDeadline lastActivity
+  after: $after) { edges { cursor node { id title status version seat yourTurn clockDeadline lastActivity
   others { seat taken name kind } endReason winners outcome } } pageInfo { endCursor hasNextPage } } } }"""
 
 
@@ -103,17 +103,17 @@ def test_my_turn_first_oldest_waiting_first_then_the_rest_by_last_activity(clien
     assert ids(client, me) == [a.match_id, c.match_id, b.match_id, w.match_id]
     first = page(client, me)["edges"][0]["node"]
     assert first == {**first, "id": a.match_id, "title": "greatfire", "status": "ACTIVE", "version": 0, "seat": 0,
-                     "toAct": True, "clockDeadline": None, "endReason": None, "winners": None, "outcome": None}
+                     "yourTurn": True, "clockDeadline": None, "endReason": None, "winners": None, "outcome": None}
     assert first["others"] == [{"seat": 1, "taken": True, "name": "someone", "kind": "human"}]
     assert row(client, me, w.match_id)["others"] == [{"seat": 1, "taken": False, "name": None, "kind": None}]
     assert ids(client, other) == [b.match_id], "the other player sees their own matches only"
 
     act_first(client, b, 1)                      # now my turn in b: it joins the turn part, last
     assert ids(client, me) == [a.match_id, c.match_id, b.match_id, w.match_id]
-    assert row(client, me, b.match_id)["toAct"] and row(client, me, b.match_id)["version"] == 1
+    assert row(client, me, b.match_id)["yourTurn"] and row(client, me, b.match_id)["version"] == 1
     act_first(client, a, 0)                      # no longer my turn in a: the newest of the rest
     assert ids(client, me) == [c.match_id, b.match_id, a.match_id, w.match_id]
-    assert not row(client, me, a.match_id)["toAct"]
+    assert not row(client, me, a.match_id)["yourTurn"]
 
     assert ids(client, me, "WAITING") == [w.match_id]
     assert ids(client, me, "ACTIVE") == [c.match_id, b.match_id, a.match_id]
@@ -121,7 +121,7 @@ def test_my_turn_first_oldest_waiting_first_then_the_rest_by_last_activity(clien
     response = rest(server, "GET", "/v1/me/matches", me.access)
     assert response.status_code == 200, response.text
     assert [item["id"] for item in response.json()["items"]] == [c.match_id, b.match_id, a.match_id, w.match_id]
-    assert response.json()["items"][0]["toAct"] is True and response.json()["items"][0]["seat"] == 0
+    assert response.json()["items"][0]["yourTurn"] is True and response.json()["items"][0]["seat"] == 0
     waiting_only = rest(server, "GET", "/v1/me/matches?status=WAITING", me.access).json()
     assert [item["id"] for item in waiting_only["items"]] == [w.match_id] and not waiting_only["hasNextPage"]
     assert ids(client, other) == [b.match_id]
@@ -133,7 +133,7 @@ def test_a_bots_reply_brings_my_turn_back_with_my_clock_deadline(client: Client)
     me = guest(client, "clocked")
     s = two_seats(client, me, 0, bot=True, clock=True)
     mine_row = row(client, me, s.match_id)
-    assert mine_row["toAct"] and mine_row["clockDeadline"] is not None
+    assert mine_row["yourTurn"] and mine_row["clockDeadline"] is not None
     assert abs(mine_row["clockDeadline"] - (mine_row["lastActivity"] + 600)) < 1e-3
     assert mine_row["others"] == [{"seat": 1, "taken": True, "name": "random bot", "kind": "bot"}]
     m = state(client, s.match_id, me.access)
@@ -141,8 +141,8 @@ def test_a_bots_reply_brings_my_turn_back_with_my_clock_deadline(client: Client)
     after = row(client, me, s.match_id)
     assert after["version"] >= 1
     if after["version"] == 1:  # the bot has not answered yet
-        assert not after["toAct"] and after["clockDeadline"] is None
-    back = wait_for(lambda: (r := row(client, me, s.match_id))["toAct"] and r, "my turn to come back")
+        assert not after["yourTurn"] and after["clockDeadline"] is None
+    back = wait_for(lambda: (r := row(client, me, s.match_id))["yourTurn"] and r, "my turn to come back")
     assert back["version"] == 2 and ids(client, me) == [s.match_id]
     assert back["clockDeadline"] is not None and back["clockDeadline"] > back["lastActivity"]
 
@@ -185,7 +185,7 @@ def test_a_finished_matchs_row_carries_its_result(client: Client) -> None:
     played = play_to_end(client, s, random.Random(7))
     over = row(client, me, s.match_id)
     winners = played.final["result"]["winners"]
-    assert over["status"] == "OVER" and over["endReason"] == "FINISHED" and not over["toAct"]
+    assert over["status"] == "OVER" and over["endReason"] == "FINISHED" and not over["yourTurn"]
     assert over["winners"] == winners and over["version"] == played.final["version"]
     assert over["outcome"] == ("LOST" if 0 not in winners else "WON" if len(winners) == 1 else "SHARED")
     assert ids(client, me, "OVER") == [s.match_id] and ids(client, me, "ACTIVE") == []
@@ -257,7 +257,7 @@ def test_a_crash_between_a_commit_and_the_index_update_is_repaired(client: Clien
     redis.zrem(keys.MINE_PENDING, s.match_id)  # no reconciler: the page read alone repairs it
     assert _stored_row(redis, me2.player, s.match_id).turn
     listed = row(client, me2, s.match_id)
-    assert not listed["toAct"] and listed["version"] == 1
+    assert not listed["yourTurn"] and listed["version"] == 1
     assert not _stored_row(redis, me2.player, s.match_id).turn
 
 
