@@ -26,15 +26,16 @@ export function mountMine(root) {
   const list = h('div', { class: 'me-list', 'data-testid': 'me-list' }, h('p', { class: 'muted' }, 'Loading\u2026'));
   const more = h('button', { type: 'button', 'data-testid': 'me-more', hidden: true }, 'More');
   const message = h('p', { class: 'message', 'data-testid': 'me-message', role: 'status' });
-  const view = h('section', { class: 'mine', 'data-testid': 'me-view' },
-    h('div', { class: 'mine-head' }, h('h1', {}, 'My matches'), h('span', { class: 'spacer' }),
+  const view = h('section', { class: 'my-matches-view', 'data-testid': 'me-view' },
+    h('div', { class: 'my-matches-head' }, h('h1', {}, 'My matches'), h('span', { class: 'spacer' }),
       h('label', {}, 'Show ', status), h('a', { href: '#/', class: 'button' }, 'Lobby')),
     message, list, more);
   root.replaceChildren(view);
 
   function row(node) {
-    const others = node.others.map((seat) => (seat.taken ? `${seat.name}${seat.kind === 'bot' ? ` (${seat.level} bot)`
-      : ''}${seat.resigned ? ' (resigned)' : ''}` : 'an open seat'));
+    const bot = (seat) => seat.kind === 'bot' && !String(seat.name).includes(seat.level) ? ` (${seat.level} bot)` : '';
+    const others = node.others.map((seat) => (seat.taken ? `${seat.name}${bot(seat)}${seat.resigned ? ' (resigned)' : ''}`
+      : 'an open seat'));
     let result = null;
     if (node.status === 'OVER') {
       result = node.outcome ? OUTCOMES[node.outcome] : REASONS[node.endReason] || 'Nobody won';
@@ -56,7 +57,11 @@ export function mountMine(root) {
     h('p', { class: 'muted others', 'data-testid': 'me-others' }, others.length ? `With ${others.join(', ')}` : ''));
   }
 
+  let drawn = ''; // what the list shows: redrawn only when it changed (a row being clicked stays put)
   function draw(edges, pageInfo) {
+    const signature = JSON.stringify([edges, pageInfo, [...names]]);
+    if (signature === drawn) return;
+    drawn = signature;
     list.replaceChildren(...(edges.length ? edges.map((e) => row(e.node))
       : [h('p', { class: 'muted', 'data-testid': 'me-empty' }, 'No matches here yet: create or join one in the lobby.')]));
     more.hidden = !pageInfo.hasNextPage;
@@ -96,6 +101,7 @@ export function mountMine(root) {
       if (stopped || ticket !== seq) return;
       const page = data.me.matches;
       list.append(...page.edges.map((e) => row(e.node)));
+      drawn = '';
       shown = list.querySelectorAll('[data-testid=me-match]').length;
       more.hidden = !page.pageInfo.hasNextPage;
       more.dataset.cursor = page.pageInfo.endCursor || more.dataset.cursor;
