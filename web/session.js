@@ -69,8 +69,15 @@ function changed() {
 
 window.addEventListener('storage', (event) => {
   if (event.key !== SESSION_KEY) return;
-  const before = event.oldValue ? (JSON.parse(event.oldValue).player || {}).id : null;
-  const after = event.newValue ? (JSON.parse(event.newValue).player || {}).id : null;
+  const who = (text) => {
+    try {
+      return ((JSON.parse(text || 'null') || {}).player || {}).id || null;
+    } catch {
+      return null;
+    }
+  };
+  const before = who(event.oldValue);
+  const after = who(event.newValue);
   if (before !== after) changed();
   else schedule();
 });
