@@ -4,9 +4,9 @@ const RESULT_FIELDS = `endReason reason columns { key label description } scores
   winners`;
 const MATCH_FIELDS = `fragment MatchFields on Match {
   id title status version seatCount options mySeat: you toAct serviceToAct view legalActions
-  result { ${RESULT_FIELDS} }
+  result { ${RESULT_FIELDS} } rematch { id }
   clock { initialSeconds incrementSeconds seats { seat secondsLeft running takenOver } }
-  seats { seat taken name kind level } }`;
+  seats { seat taken name kind level takenOver resigned player } }`;
 
 const OPTION_FIELDS = 'name kind default description choices nullable minimum maximum seats';
 export const TITLES = `query { titles { id name minSeats maxSeats options { ${OPTION_FIELDS} }
@@ -14,9 +14,9 @@ export const TITLES = `query { titles { id name minSeats maxSeats options { ${OP
 const TITLE_INFO = `query { titles { id name board botLevels { name description }
   scoreColumns { key label description } } }`;
 export const LISTING = `query($status: MatchStatus!) { matches(status: $status, first: 20) {
-  items { id title status version seatCount seats { seat taken name kind level } } } }`;
+  items { id title status version seatCount seats { seat taken name kind level player } } } }`;
 export const SUMMARY = `query($id: ID!) { match(id: $id) {
-  id title status version seatCount mySeat: you seats { seat taken name kind level } } }`;
+  id title status version seatCount mySeat: you seats { seat taken name kind level player } } }`;
 export const MATCH = `query($id: ID!) { match(id: $id) { ...MatchFields } } ${MATCH_FIELDS}`;
 export const CREATE = `mutation($input: CreateMatchInput!) { createMatch(input: $input) { __typename
   ... on MatchCreated { matchId hostToken } ... on Problem { code message } } }`;
@@ -28,17 +28,32 @@ export const ACT = `mutation($input: ActInput!) { act(input: $input) { __typenam
   ... on ActionAccepted { version events match { ...MatchFields } }
   ... on StaleVersion { code message currentVersion }
   ... on Problem { code message } } } ${MATCH_FIELDS}`;
+export const RESIGN = `mutation($input: ResignInput!) { resign(input: $input) { __typename
+  ... on Resignation { version } ... on Problem { code message } } }`;
+export const RECLAIM = `mutation($input: ReclaimSeatInput!) { reclaimSeat(input: $input) { __typename
+  ... on SeatReclaimed { version } ... on Problem { code message } } }`;
+export const REMATCH = `mutation($input: RematchInput!) { rematch(input: $input) { __typename
+  ... on Rematched { matchId seat } ... on Problem { code message } } }`;
+const MY_MATCH_FIELDS = `id title status version seat toAct lastActivity endReason winners outcome
+  others { seat taken name kind level takenOver resigned }`;
+export const MY_MATCHES = `query($status: MatchStatus, $first: Int!, $after: String) { me { id name
+  matches(status: $status, first: $first, after: $after) { edges { cursor node { ${MY_MATCH_FIELDS} } }
+  pageInfo { endCursor hasNextPage } } } }`;
 export const MATCH_EVENTS = `subscription($id: ID!, $after: Int!) {
   matchEvents(matchId: $id, afterVersion: $after) { version events } }`;
 
-/** POST a GraphQL document; return its data or throw an Error with the GraphQL or HTTP message. */
+/** POST a GraphQL document; return its data or throw an Error with the GraphQL or HTTP message (and its code). */
 export async function gql(query, variables = {}, token = null) {
   const headers = { 'content-type': 'application/json' };
   if (token) headers.authorization = `Bearer ${token}`;
   const response = await fetch('/graphql', { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
   if (!response.ok) throw new Error(`HTTP ${response.status}: ${(await response.text()).slice(0, 200)}`);
   const body = await response.json();
-  if (body.errors && body.errors.length) throw new Error(body.errors.map((e) => e.message).join('; '));
+  if (body.errors && body.errors.length) {
+    const error = new Error(body.errors.map((e) => e.message).join('; '));
+    error.code = (body.errors[0].extensions || {}).code || null; // e.g. UNAUTHENTICATED: refresh and try again
+    throw error;
+  }
   return body.data;
 }
 
@@ -66,6 +81,7 @@ export async function loadTitle(titleId) {
  */
 export class Subscription {
   constructor({ query, variables, token, onNext, onError, onComplete, resume }) {
+    // token: the bearer token, or an async function giving the one to send on each (re)connect
     Object.assign(this, { query, variables, token, onNext, onError, onComplete });
     this.resume = resume || (() => false);
     this.failures = 0;
@@ -83,8 +99,15 @@ export class Subscription {
     const ws = new WebSocket(url, 'graphql-transport-ws');
     this.ws = ws;
     const send = (message) => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify(message));
-    ws.onopen = () => send({ type: 'connection_init',
-      payload: this.token ? { authorization: `Bearer ${this.token}` } : {} });
+    ws.onopen = async () => {
+      let token = this.token;
+      try {
+        if (typeof token === 'function') token = await token();
+      } catch {
+        token = null;
+      }
+      send({ type: 'connection_init', payload: token ? { authorization: `Bearer ${token}` } : {} });
+    };
     ws.onmessage = (message) => {
       let msg;
       try {

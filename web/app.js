@@ -1,9 +1,13 @@
-// Hash routing: #/ the lobby, #/match/<id> a match (as your seat if this browser holds its token),
-// #/watch/<id> a match as a spectator (the link to share: it carries no token). A route may end in
-// ?client=fallback: play the match through the generic client, whatever the title (see clients.js).
+// Hash routing: #/ the lobby, #/me the signed-in player's matches, #/match/<id> a match (as your seat if this
+// browser holds its token or the signed-in player sits in it), #/watch/<id> a match as a spectator (the link to
+// share: it carries no token). A route may end in ?client=fallback: play the match through the generic client,
+// whatever the title (see clients.js). Signing in or out draws the page again as the new caller.
 
+import { mountAccount } from './account.js';
 import { mountLobby } from './lobby.js';
 import { mountMatch } from './match.js';
+import { mountMine } from './mine.js';
+import * as session from './session.js';
 
 let unmount = null;
 
@@ -15,11 +19,16 @@ function route() {
   if (match) {
     unmount = mountMatch(root, decodeURIComponent(match[2]), { spectate: match[1] === 'watch' });
     document.body.dataset.page = 'match';
+  } else if (path === '/me') {
+    unmount = mountMine(root);
+    document.body.dataset.page = 'me';
   } else {
     unmount = mountLobby(root);
     document.body.dataset.page = 'lobby';
   }
 }
 
+mountAccount(document.getElementById('account'));
+session.onChange(route);
 window.addEventListener('hashchange', route);
 route();

@@ -6,6 +6,7 @@ import { requestedClient } from './clients.js';
 import { h } from './dom.js';
 import { resultPanel } from './result.js';
 import { seatButtons, seatList } from './seats.js';
+import * as session from './session.js';
 import * as store from './store.js';
 import { actionText, eventText } from './titles/fallback.js';
 
@@ -48,6 +49,7 @@ export function renderHead(page) {
 /** The waiting room: the seats, and join / add-bot controls with the title's bot levels. */
 export function waitingPanel(page) {
   const d = page.data;
+  const player = session.player();
   const name = h('input', { type: 'text', maxlength: 40, placeholder: 'Your name', value: store.playerName(),
     'data-testid': 'player-name' });
   name.addEventListener('input', () => store.setPlayerName(name.value));
@@ -57,7 +59,8 @@ export function waitingPanel(page) {
     h('h2', {}, 'Waiting for players'),
     h('p', {}, `The match starts by itself when all ${d.seatCount} seats are taken.`),
     seatList(d),
-    h('p', {}, h('label', {}, 'Play as ', name), ' ', h('label', {}, 'Bot level ', level), ' ',
+    h('p', {}, player ? h('span', {}, `Playing as ${player.name}`) : h('label', {}, 'Play as ', name), ' ',
+      h('label', {}, 'Bot level ', level), ' ',
       page.spectate ? null : seatButtons(d, { getName: () => name.value, getLevel: () => level.value,
         onDone: (message) => page.seated(message) })));
 }
@@ -75,13 +78,51 @@ export function layout(page) {
 /** The side panel: turn, your move, result, the title's side slot, players. */
 export function renderSide(page, state) {
   const d = state.match;
-  const parts = [turnPanel(page, state)];
+  const parts = [turnPanel(page, state), seatPanel(page, state)];
   if (state.yourTurn) parts.push(actionsPanel(page, state));
   if (d.status === 'OVER' && d.result) parts.push(resultPanel(d.result, (seat) => page.name(seat)));
   parts.push(page.slots.side, playersPanel(page, state));
   const scroll = page.side.scrollTop;
   page.side.replaceChildren(...parts);
   page.side.scrollTop = scroll;
+}
+
+/** The caller's seat controls: resign (asked twice) while active, reclaim while the service's bot plays the seat,
+ * rematch once over; the rematch's link once someone asked for it. Null when there is nothing to offer. */
+function seatPanel(page, state) {
+  const d = state.match;
+  const mine = page.mySeatInfo();
+  const disabled = state.busy ? true : null;
+  const button = (testid, text, onclick, cls = '') => h('button', { type: 'button', class: cls, 'data-testid': testid,
+    disabled, onclick }, text);
+  const controls = [];
+  if (d.status === 'ACTIVE' && mine && !mine.resigned) {
+    if (mine.takenOver) {
+      controls.push(h('p', { class: 'muted' }, 'Your clock ran out: a bot plays your seat until you take it back.'),
+        button('reclaim', 'Reclaim my seat', () => page.reclaim(), 'primary'));
+    }
+    if (page.confirming) {
+      controls.push(h('span', { class: 'confirm', 'data-testid': 'resign-confirm-box' }, 'Resign this match? ',
+        button('resign-confirm', 'Yes, resign', () => page.resign(), 'primary'), ' ',
+        button('resign-cancel', 'Keep playing', () => { page.confirming = false; page.render(); })));
+    } else {
+      controls.push(button('resign', 'Resign', () => { page.confirming = true; page.render(); }));
+    }
+  }
+  if (d.status === 'OVER') {
+    if (d.rematch) {
+      controls.push(h('span', { 'data-testid': 'rematch-asked' }, 'A rematch was asked for. '));
+      if (!mine) {
+        controls.push(h('a', { href: `#/watch/${encodeURIComponent(d.rematch.id)}`, class: 'button',
+          'data-testid': 'rematch-link' }, 'Watch the rematch'));
+      }
+    }
+    if (mine) {
+      controls.push(button('rematch', d.rematch ? 'Go to the rematch' : 'Rematch', () => page.rematch(), 'primary'));
+    }
+  }
+  if (!controls.length) return null;
+  return h('div', { class: 'panel seat-controls', 'data-testid': 'seat-controls' }, controls);
 }
 
 function turnPanel(page, state) {

@@ -1,9 +1,11 @@
 // The lobby: titles, create a match, your matches, open matches and matches being played.
 
 import { CREATE, LISTING, SUMMARY, TITLES, gql } from './api.js';
+import { callerFor, gqlAs } from './caller.js';
 import { h } from './dom.js';
 import { optionInputs } from './options.js';
 import { seatButtons, seatList } from './seats.js';
+import * as session from './session.js';
 import * as store from './store.js';
 
 const POLL_MS = 2500;
@@ -30,7 +32,8 @@ export function mountLobby(root) {
     titleList,
     h('div', { class: 'panel' }, h('h2', {}, 'New match'), createForm),
     h('div', { class: 'panel who' },
-      h('label', {}, 'Play as ', nameInput),
+      session.player() ? h('span', { 'data-testid': 'playing-as' }, `Playing as ${session.player().name}`)
+        : h('label', {}, 'Play as ', nameInput),
       h('label', {}, 'Bots play at level ', levelSelect)),
     message,
     h('div', { class: 'panel' }, h('h2', {}, 'Your matches'), mine),
@@ -95,11 +98,13 @@ export function mountLobby(root) {
       if (seed.value !== '') variables.input.seed = Number(seed.value);
       submit.disabled = true;
       try {
-        const r = (await gql(CREATE, variables)).createMatch;
+        // Signed in, the player creates it: the player may then add bots and cancel it from any device.
+        const r = (session.signedIn() ? await session.call(CREATE, variables) : await gql(CREATE, variables))
+          .createMatch;
         if (r.__typename !== 'MatchCreated') {
           say(`Could not create the match: ${r.message}`);
         } else {
-          store.remember(r.matchId, { hostToken: r.hostToken });
+          store.remember(r.matchId, { hostToken: r.hostToken, created: true });
           say('Match created: join it and fill the other seats with bots or friends.');
         }
       } catch (error) {
@@ -118,7 +123,7 @@ export function mountLobby(root) {
       const ids = store.ids().slice(0, 10);
       const [waiting, playing, ...mineRows] = await Promise.all([
         gql(LISTING, { status: 'WAITING' }), gql(LISTING, { status: 'ACTIVE' }),
-        ...ids.map((id) => gql(SUMMARY, { id }, store.get(id).token || null).then((d) => d.match, () => undefined)),
+        ...ids.map((id) => gqlAs(callerFor(id), SUMMARY, { id }).then((d) => d.match, () => undefined)),
       ]);
       if (stopped || ticket !== seq) return;
       const known = [];

@@ -2,7 +2,8 @@
 // client module (clients.js) draw it. It re-reads match(id) after every pushed step, so what it shows is
 // always one consistent version.
 
-import { ACT, MATCH, MATCH_EVENTS, Subscription, gql, loadTitle } from './api.js';
+import { ACT, MATCH, MATCH_EVENTS, RECLAIM, REMATCH, RESIGN, Subscription, loadTitle } from './api.js';
+import { callerFor, gqlAs, tokenOf } from './caller.js';
 import { loadClient } from './clients.js';
 import { h, randomKey } from './dom.js';
 import * as frame from './frame.js';
@@ -23,7 +24,8 @@ export function mountMatch(root, matchId, { spectate }) {
 class MatchPage {
   constructor(root, matchId, spectate) {
     Object.assign(this, { root, id: matchId, spectate });
-    this.token = spectate ? null : (store.get(matchId) || {}).token || null;
+    this.caller = spectate ? null : callerFor(matchId); // a seat token, the signed-in player, or nobody
+    this.confirming = false; // the resign button asked "really?"
     this.data = null;
     this.readAt = 0; // when this.data was read (the clock counts down from there)
     this.title = null;
@@ -69,15 +71,15 @@ class MatchPage {
 
   async start() {
     try {
-      const d = (await gql(MATCH, { id: this.id }, this.token)).match;
+      const d = (await gqlAs(this.caller, MATCH, { id: this.id })).match;
       if (this.stopped) return;
       if (!d) {
         this.body.replaceChildren(h('p', { 'data-testid': 'not-found' }, 'No such match (it may have expired). ',
           h('a', { href: '#/' }, 'Back to the lobby')));
         return;
       }
-      if (this.token && d.mySeat === null) {
-        this.token = null;
+      if (this.caller && this.caller.kind === 'seat' && d.mySeat === null) {
+        this.caller = null;
         this.notice = 'The seat token kept by this browser is not valid here: this is the spectator view.';
       }
       if (!this.client) await this.mountClient(d.title);
@@ -124,7 +126,7 @@ class MatchPage {
     if (this.sub) this.sub.close();
     this.sub = new Subscription({
       query: MATCH_EVENTS,
-      token: this.token,
+      token: () => tokenOf(this.caller),
       variables: () => ({ id: this.id, after: this.lastSeen }),
       onNext: (data) => {
         const step = data.matchEvents;
@@ -183,7 +185,7 @@ class MatchPage {
     try {
       do {
         this.again = false;
-        const d = (await gql(MATCH, { id: this.id }, this.token)).match;
+        const d = (await gqlAs(this.caller, MATCH, { id: this.id })).match;
         if (this.stopped) return;
         this.heard = Date.now();
         if (d && this.accept(d)) this.render();
@@ -219,7 +221,7 @@ class MatchPage {
     let failure = null;
     for (let attempt = 0; attempt < 2 && !result; attempt++) {
       try {
-        result = (await gql(ACT, { input }, this.token)).act; // a retry reuses the key: it never applies twice
+        result = (await gqlAs(this.caller, ACT, { input })).act; // a retry reuses the key: it never applies twice
       } catch (error) {
         failure = error;
       }
@@ -266,17 +268,73 @@ class MatchPage {
   /** The waiting page's join / add-bot callback: reload as the new seat when this browser just joined. */
   seated(message) {
     this.notice = message;
-    const token = (store.get(this.id) || {}).token || null;
-    if (!this.spectate && token && token !== this.token) {
-      this.token = token;
-      this.steps.clear();
-      this.data = null;
-      this.stop();
-      this.stopped = false;
-      this.timers = new Set();
-      this.start();
+    const caller = this.spectate ? null : callerFor(this.id);
+    const unseatedPlayer = caller && caller.kind === 'player' && this.data && this.data.mySeat === null;
+    if (caller && (JSON.stringify(caller) !== JSON.stringify(this.caller) || unseatedPlayer)) {
+      this.caller = caller;
+      this.restart();
       return;
     }
+    this.refresh();
+  }
+
+  /** Read the match again from scratch (as a new caller, or as the caller newly seated). */
+  restart() {
+    this.steps.clear();
+    this.data = null;
+    this.stop();
+    this.stopped = false;
+    this.timers = new Set();
+    this.start();
+  }
+
+  /** The caller's seat record as read, or null (a spectator). */
+  mySeatInfo() {
+    const d = this.data;
+    return d && d.mySeat !== null ? d.seats[d.mySeat] || null : null;
+  }
+
+  /** Resign the caller's seat (after the page asked "really?"). */
+  async resign() {
+    await this.seatAct(RESIGN, 'resign', (r) => (r.__typename === 'Resignation' ? 'You resigned.' : null));
+  }
+
+  /** Take the caller's seat back from the service's bot. */
+  async reclaim() {
+    await this.seatAct(RECLAIM, 'reclaimSeat', (r) => (r.__typename === 'SeatReclaimed' ? 'Your seat is yours again.'
+      : null));
+  }
+
+  /** Ask for a rematch (or find the one already asked for) and go to it. */
+  async rematch() {
+    await this.seatAct(REMATCH, 'rematch', (r) => {
+      if (r.__typename !== 'Rematched') return null;
+      // The rematch keeps each person's credential: the same seat token, or the same player.
+      const rec = store.get(this.id) || {};
+      store.remember(r.matchId, this.caller && this.caller.kind === 'seat'
+        ? { seat: r.seat, token: rec.token, name: rec.name } : { seat: r.seat, player: true });
+      location.hash = `#/match/${encodeURIComponent(r.matchId)}`;
+      return 'Rematch…';
+    });
+  }
+
+  /** Send a seat mutation (resign, reclaim, rematch); done(result) words success (null: a refusal). */
+  async seatAct(mutation, field, done) {
+    if (this.busy || !this.data) return;
+    this.busy = true;
+    this.confirming = false;
+    this.render();
+    let message;
+    try {
+      const r = (await gqlAs(this.caller, mutation, { input: { matchId: this.id } }))[field];
+      message = done(r) || `${r.message} (${r.code})`;
+    } catch (error) {
+      message = `Could not reach the service: ${error.message}`;
+    }
+    if (this.stopped) return;
+    this.busy = false;
+    this.notice = message;
+    this.render();
     this.refresh();
   }
 

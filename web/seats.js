@@ -2,6 +2,7 @@
 
 import { ADD_BOT, JOIN, gql } from './api.js';
 import { h } from './dom.js';
+import * as session from './session.js';
 import * as store from './store.js';
 
 /** A compact list of a match's seats. */
@@ -34,9 +35,17 @@ export function seatButtons(match, { getName, getLevel, onDone }) {
       button.disabled = false;
     }
   };
-  if (mine.seat === undefined) {
+  const player = session.player();
+  const seated = mine.seat !== undefined || (player && match.seats.some((seat) => seat.player === player.id));
+  if (!seated) {
     const join = h('button', { type: 'button', class: 'primary', 'data-testid': 'join' }, 'Join');
     join.addEventListener('click', busy(join, async () => {
+      if (session.player()) { // signed in: the seat is bound to the player, whose credential acts for it
+        const r = (await session.call(JOIN, { input: { matchId: match.id } })).joinMatch;
+        if (r.__typename !== 'SeatJoined') return `Could not join: ${r.message}`;
+        store.remember(match.id, { seat: r.seat, player: true });
+        return `You sit in seat ${r.seat + 1}${r.started ? ': the match has started' : ''}.`;
+      }
       const name = getName().trim() || 'Player';
       const r = (await gql(JOIN, { input: { matchId: match.id, name } })).joinMatch;
       if (r.__typename !== 'SeatJoined') return `Could not join: ${r.message}`;
@@ -46,11 +55,13 @@ export function seatButtons(match, { getName, getLevel, onDone }) {
     controls.push(join);
   }
   const auth = mine.hostToken || mine.token;
-  if (auth) {
+  const asPlayer = !auth && player && (mine.player || mine.created);
+  if (auth || asPlayer) {
     const bot = h('button', { type: 'button', 'data-testid': 'add-bot' }, 'Add bot');
     bot.addEventListener('click', busy(bot, async () => {
       const level = getLevel();
-      const r = (await gql(ADD_BOT, { input: { matchId: match.id, level } }, auth)).addBot;
+      const variables = { input: { matchId: match.id, level } };
+      const r = (asPlayer ? await session.call(ADD_BOT, variables) : await gql(ADD_BOT, variables, auth)).addBot;
       if (r.__typename !== 'BotAdded') return `Could not add a bot: ${r.message}`;
       return `A ${r.level} bot sits in seat ${r.seat + 1}${r.started ? ': the match has started' : ''}.`;
     }));
