@@ -34,7 +34,7 @@ export const RECLAIM = `mutation($input: ReclaimSeatInput!) { reclaimSeat(input:
   ... on SeatReclaimed { version } ... on Problem { code message } } }`;
 export const REMATCH = `mutation($input: RematchInput!) { rematch(input: $input) { __typename
   ... on Rematched { matchId seat } ... on Problem { code message } } }`;
-const MY_MATCH_FIELDS = `id title status version seat toAct lastActivity endReason winners outcome
+const MY_MATCH_FIELDS = `id title status version seat yourTurn lastActivity endReason winners outcome
   others { seat taken name kind level takenOver resigned }`;
 export const MY_MATCHES = `query($status: MatchStatus, $first: Int!, $after: String) { me { id name
   matches(status: $status, first: $first, after: $after) { edges { cursor node { ${MY_MATCH_FIELDS} } }

@@ -41,18 +41,18 @@ export function mountMine(root) {
       result = node.outcome ? OUTCOMES[node.outcome] : REASONS[node.endReason] || 'Nobody won';
       if (node.outcome && node.endReason === 'RESIGNED') result = `${result} (by a resignation)`;
     }
-    const link = node.status === 'ACTIVE' && node.toAct ? 'Play' : 'Open';
-    return h('div', { class: `match-row me-row${node.toAct ? ' your-turn' : ''}`, 'data-testid': 'me-match',
-      'data-match': node.id, 'data-status': node.status, 'data-to-act': String(node.toAct) },
+    const link = node.status === 'ACTIVE' && node.yourTurn ? 'Play' : 'Open';
+    return h('div', { class: `match-row me-row${node.yourTurn ? ' your-turn' : ''}`, 'data-testid': 'me-match',
+      'data-match': node.id, 'data-status': node.status, 'data-your-turn': String(node.yourTurn) },
     h('div', { class: 'row-head' },
-      node.toAct ? h('span', { class: 'badge', 'data-testid': 'your-turn' }, 'Your turn') : null,
+      node.yourTurn ? h('span', { class: 'badge', 'data-testid': 'your-turn' }, 'Your turn') : null,
       h('strong', {}, names.get(node.title) || node.title),
       h('span', { class: `status ${node.status.toLowerCase()}` }, node.status.toLowerCase()),
       h('span', { class: 'muted' }, `seat ${node.seat + 1} \u00b7 match ${node.id.slice(0, 8)}`),
       result ? h('span', { class: `outcome ${(node.outcome || 'none').toLowerCase()}`, 'data-testid': 'me-result' },
         result) : null,
       h('span', { class: 'spacer' }),
-      h('a', { href: `#/match/${encodeURIComponent(node.id)}`, class: `button${node.toAct ? ' primary' : ''}`,
+      h('a', { href: `#/match/${encodeURIComponent(node.id)}`, class: `button${node.yourTurn ? ' primary' : ''}`,
         'data-testid': 'me-link' }, link)),
     h('p', { class: 'muted others', 'data-testid': 'me-others' }, others.length ? `With ${others.join(', ')}` : ''));
   }

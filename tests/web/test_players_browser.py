@@ -82,7 +82,7 @@ def test_a_guest_plays_resigns_and_rematches_from_my_matches(browser: Any, serve
         page.get_by_test_id("me-view").wait_for()
         row = page.locator(f"[data-testid=me-match][data-match='{match_id}']")
         row.wait_for()
-        page.locator(f"[data-testid=me-match][data-match='{match_id}'][data-to-act=true]").wait_for(
+        page.locator(f"[data-testid=me-match][data-match='{match_id}'][data-your-turn=true]").wait_for(
             timeout=TURN_WAIT_MS)
         first = page.locator("[data-testid=me-match]").first
         assert first.get_attribute("data-match") == match_id
