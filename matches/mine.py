@@ -22,7 +22,9 @@ import json
 import logging
 import time
 import weakref
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from redis.exceptions import RedisError
 
@@ -34,6 +36,7 @@ from matches.scheduler import automated_next
 from matches.store import Loaded, MatchStore
 
 log = logging.getLogger("firebreak.mine")
+T = TypeVar("T")
 
 RANK = {MatchStatus.WAITING: 0, MatchStatus.ACTIVE: 1, MatchStatus.OVER: 2}
 REINDEX_JOB = "workers.jobs.reindex"  # by name: this layer never imports the workers package
@@ -246,6 +249,25 @@ async def mark(store: MatchStore, loaded: Loaded, player: str | None = None) -> 
     now = time.time()
     await store.queue.zadd(keys.MINE_PENDING, {loaded.id: now})
     return now
+
+
+async def indexed(store: MatchStore, loaded: Loaded, change: Callable[[], Awaitable[T]],
+                  after: Callable[[T], Loaded | None],
+                  first: Callable[[Loaded], Awaitable[None]] | None = None) -> tuple[T, Loaded | None]:
+    """Make a change that may move the match in its players' lists between its outbox entry and its rows: mark,
+    make the change, read the match as it left it (`after` of the change's answer; None: the change did not
+    happen, and the entry is dropped), do `first` with it (what must not wait for the rows, such as queueing the
+    next bot move), then refresh the rows. Returns the answer and the match as the change left it."""
+    marked = await mark(store, loaded)
+    answer = await change()
+    left = after(answer)
+    if left is None:
+        await unmark(store, loaded.id, marked)
+        return answer, None
+    if first is not None:
+        await first(left)
+    await refresh(store, left, marked)
+    return answer, left
 
 
 async def refresh(store: MatchStore, loaded: Loaded, mark: float | None = None) -> None:

@@ -58,11 +58,15 @@ def fresh(loaded: Loaded) -> Match:
     return titles.get(loaded.meta["title"]).match_from_dict(loaded.data)
 
 
-def stepped(loaded: Loaded, match: Match, data: dict[str, Any], timing: Timing, seats: Seats | None = None) -> Loaded:
+def stepped(loaded: Loaded, match: Match, data: dict[str, Any], timing: Timing, seats: Seats | None = None,
+            ended: EndReason | None = None) -> Loaded:
     """The match as a committed step left it: what a fresh load would read, with the applied engine kept (so the
-    answer to act and the worker's next step need neither a read nor a rebuild); seats: the records it changed."""
-    status = MatchStatus.OVER if match.is_over() else MatchStatus.ACTIVE
+    answer to act and the worker's next step need neither a read nor a rebuild); seats: the records it changed;
+    ended: why the service ended it (over although the engine's match is not)."""
+    status = MatchStatus.OVER if match.is_over() or ended else MatchStatus.ACTIVE
     meta = {**loaded.meta, "status": status.value, "version": str(match.version), **timing.fields()}
+    if ended is not None:
+        meta["reason"] = ended.value
     return Loaded(loaded.id, meta, {**loaded.seats, **(seats or {})}, match.version, data, engine=match)
 
 
@@ -159,17 +163,15 @@ class Pipeline:
         if idempotency_key:
             idem = (keys.idempotency_field(seat, idempotency_key), outcome.to_json())
         data = match.to_dict()
-        marked = await mine.mark(self.store, loaded)
-        committed = await self.store.commit(loaded, data, entry, events,
-                                            match.is_over(), after_timing,
-                                            due_at(match, loaded.seats, after_timing, self.store.settings), idem)
-        if not committed.ok:
-            await mine.unmark(self.store, loaded.id, marked)
+        committed, after = await mine.indexed(
+            self.store, loaded,
+            lambda: self.store.commit(loaded, data, entry, events, match.is_over(), after_timing,
+                                      due_at(match, loaded.seats, after_timing, self.store.settings), idem),
+            lambda committed: stepped(loaded, match, data, after_timing) if committed.ok else None,
+            lambda _after: self.scheduler.after_step(loaded.id, match, loaded.seats))
+        if after is None:
             return ActOutcome(OutcomeKind.STALE, version=committed.version,
                               message=f"the match moved on to version {committed.version}"), None
-        after = stepped(loaded, match, data, after_timing)
-        await mine.refresh(self.store, after, marked)
-        await self.scheduler.after_step(loaded.id, match, loaded.seats)
         self.recent[after.id] = after
         self.recent.move_to_end(after.id)
         while len(self.recent) > RECENT_KEPT:
@@ -232,17 +234,12 @@ class Pipeline:
             entry = {"service": EndReason.ABANDONED.value, "events": events}
             match.version += 1  # a step of the service's own: the engine counts it too (history.step_events)
             data = match.to_dict()
-            marked = await mine.mark(self.store, loaded)
-            committed = await self.store.commit(loaded, data, entry, events, True, after, None,
-                                                reason=EndReason.ABANDONED)
-            if committed.ok:
-                ended = {**loaded.meta, **after.fields(), "status": MatchStatus.OVER.value,
-                         "reason": EndReason.ABANDONED.value, "version": str(committed.version)}
-                await mine.refresh(self.store, Loaded(loaded.id, ended, loaded.seats, committed.version, data),
-                                   marked)
-            else:
-                await mine.unmark(self.store, loaded.id, marked)
-            return after, loaded if committed.ok else None  # the caller stops here
+            _, ended = await mine.indexed(
+                self.store, loaded,
+                lambda: self.store.commit(loaded, data, entry, events, True, after, None, reason=EndReason.ABANDONED),
+                lambda committed: stepped(loaded, match, data, after, ended=EndReason.ABANDONED)
+                if committed.ok else None)
+            return after, loaded if ended is not None else None  # the caller stops here
         running = clock.running(match.to_act(), humans(loaded.seats)) if clock else []
         if duty.kind is DutyKind.SYSTEM:
             events = match.run_system_step()
@@ -278,12 +275,9 @@ class Pipeline:
         after = replace(timing, at=now, clock=clock)
         data = match.to_dict()
         seats = {**loaded.seats, **changed}
-        marked = await mine.mark(self.store, loaded)
-        committed = await self.store.commit(loaded, data, entry, events, match.is_over(), after,
-                                            due_at(match, seats, after, settings), seats=changed)
-        if not committed.ok:
-            await mine.unmark(self.store, loaded.id, marked)
-            return after, None
-        done = stepped(loaded, match, data, after, changed)
-        await mine.refresh(self.store, done, marked)
+        _, done = await mine.indexed(
+            self.store, loaded,
+            lambda: self.store.commit(loaded, data, entry, events, match.is_over(), after,
+                                      due_at(match, seats, after, settings), seats=changed),
+            lambda committed: stepped(loaded, match, data, after, changed) if committed.ok else None)
         return after, done

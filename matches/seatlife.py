@@ -96,13 +96,16 @@ class SeatLife:
     async def cancel(self, match_id: str) -> None:
         """Call off a waiting match (the caller's right to, its creator's, is checked by the API)."""
         loaded = await self._load(match_id)
-        marked = await mine.mark(self.store, loaded)
-        if loaded.status is not MatchStatus.WAITING or not await self.store.cancel(match_id):
-            await mine.unmark(self.store, loaded.id, marked)
+
+        async def call_off() -> bool:
+            return loaded.status is MatchStatus.WAITING and await self.store.cancel(match_id)
+
+        cancelled, _ = await mine.indexed(  # over in its players' lists
+            self.store, loaded, call_off,
+            lambda done: replace(loaded, meta={**loaded.meta, "status": MatchStatus.OVER.value,
+                                               "reason": EndReason.CANCELLED.value}) if done else None)
+        if not cancelled:
             raise SeatError(Refusal.MATCH_STARTED, "the match has started (or ended): it can no longer be cancelled")
-        cancelled = replace(loaded, meta={**loaded.meta, "status": MatchStatus.OVER.value,
-                                          "reason": EndReason.CANCELLED.value})
-        await mine.refresh(self.store, cancelled, marked)  # over in its players' lists
 
     async def _load(self, match_id: str) -> Loaded:
         loaded = await self.store.load(match_id)
@@ -165,22 +168,12 @@ class SeatLife:
         entry: dict[str, Any] = {"service": kind, "seat": seat, "events": events}
         due = None if ends else due_at(match, seats, after, self.store.settings)
         data = match.to_dict()
-        marked = await mine.mark(self.store, loaded)
-        committed = await self.store.commit(loaded, data, entry, events, ends, after, due,
-                                            reason=EndReason.RESIGNED if ends else None, seats={seat: record})
-        if not committed.ok:
-            await mine.unmark(self.store, loaded.id, marked)
-            return None
-        done = stepped(loaded, match, data, after, {seat: record})
-        if ends:
-            done = replace(done, meta={**done.meta, "status": MatchStatus.OVER.value,
-                                       "reason": EndReason.RESIGNED.value})
-        await mine.refresh(self.store, done, marked)  # its players' lists: who is to act, or the end
-        if not ends:
-            await self.scheduler.after_step(loaded.id, match, seats)
-        return SeatStep(loaded.id, seat, committed.version, ends)
+        ended = EndReason.RESIGNED if ends else None
+        committed, done = await mine.indexed(
+            self.store, loaded,
+            lambda: self.store.commit(loaded, data, entry, events, ends, after, due, reason=ended,
+                                      seats={seat: record}),
+            lambda committed: stepped(loaded, match, data, after, {seat: record}, ended) if committed.ok else None,
+            None if ends else lambda _done: self.scheduler.after_step(loaded.id, match, seats))
+        return None if done is None else SeatStep(loaded.id, seat, committed.version, ends)
 
-
-def resigned(seats: Seats) -> tuple[int, ...]:
-    """The seats that resigned, in seat order."""
-    return tuple(sorted(s for s, r in seats.items() if r.control is SeatControl.RESIGNED))
