@@ -118,11 +118,14 @@ class BaseMatch(ABC):
         return self._clone()
 
     @final
-    def _listed_actions(self, seat: int, waiting: list[int] | None = None) -> list[Action]:
-        """The seat's legal actions, computed once per version (the cached list itself: never hand it out);
-        waiting: to_act() when the caller has just asked it."""
-        if seat not in (self.to_act() if waiting is None else waiting):
-            return []
+    def _listed_actions(self, seat: int) -> list[Action]:
+        """The seat's legal actions ([] for a seat not to act), computed once per version (the cached list itself:
+        never hand it out)."""
+        return self._cached_actions(seat) if seat in self.to_act() else []
+
+    @final
+    def _cached_actions(self, seat: int) -> list[Action]:
+        """The legal actions of a seat known to owe a decision, computed once per version."""
         cache = self._legal
         if cache is None or cache[0] != self.version:
             cache = self._legal = (self.version, {})
@@ -144,7 +147,7 @@ class BaseMatch(ABC):
             if not waiting:
                 raise NotYourTurn(self.no_decision_message)
             raise NotYourTurn(f"seat {seat} owes no decision; waiting for {_seats(waiting)}")
-        legal = self._listed_actions(seat, waiting)
+        legal = self._cached_actions(seat)
         for listed in legal:
             if listed == action and all(type(action[k]) is type(v) for k, v in listed.items()):
                 return listed

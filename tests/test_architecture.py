@@ -65,24 +65,13 @@ def test_layers_point_inward() -> None:
     assert offenders == {}
 
 
-def _modules(path: Path) -> set[str]:
-    """The full names of the first-party modules a file imports."""
-    names: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names.add(node.module)
-            names.update(f"{node.module}.{alias.name}" for alias in node.names)
-    return names
-
-
 def test_the_two_api_surfaces_never_import_each_other() -> None:
     """api/rest and api/schema both render matches/' read model; what they share lives in api/ or matches/."""
     offenders = {}
     for surface, other in (("rest", "api.schema"), ("schema", "api.rest")):
         for path in (ROOT / "api" / surface).rglob("*.py"):
-            bad = {name for name in _modules(path) if name == other or name.startswith(other + ".")}
+            imported = _imported_modules(path, _module_name_at(ROOT, path))
+            bad = {name for name in imported if name == other or name.startswith(other + ".")}
             if bad:
                 offenders[str(path.relative_to(ROOT))] = sorted(bad)
     assert offenders == {}
@@ -198,8 +187,7 @@ def _rules_reaching_bots(root: Path, title: Path) -> dict[str, str]:
             if path in seen:
                 continue
             seen.add(path)
-            module = ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
-            for name in sorted(_imported_modules(path, module)):
+            for name in sorted(_imported_modules(path, _module_name_at(root, path))):
                 if any(name == bad or name.startswith(bad + ".") for bad in forbidden):
                     offenders[str(start.relative_to(root))] = name
                     break

@@ -120,3 +120,14 @@ def test_views_observations_and_resampling_check_the_seat_and_the_result_waits_f
     copy = m.clone()
     copy.apply(1, {"type": "mark", "cell": 0})
     assert m.cells[0] is None and isinstance(copy, TicTacToeMatch)
+
+
+def test_a_standing_needs_seats_of_the_match_and_a_title_without_one_answers_none() -> None:
+    """Match.standing (P18) ranks at least one seat, each a seat of the match; a title that ranks only a finished
+    match (tic-tac-toe writes no _standing) answers None."""
+    m = _ttt()
+    with pytest.raises(ValueError):
+        m.standing((), "ended early")
+    with pytest.raises(UnknownSeat):
+        m.standing((2,), "ended early")
+    assert m.standing((0, 1), "ended early") is None

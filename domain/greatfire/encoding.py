@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import functools
 
-from domain.contract import Action
 from domain.encoding import ActionIndex, ObservationLayout, Piece
 from domain.greatfire.actions import ACTIONS
 from domain.greatfire.board import load_board
@@ -59,15 +58,11 @@ COUNTS = 6  # supply, fire cards left, stack cards left, until intensify, discar
 SEAT_FACTS = 6  # hand size, cones put out, houses lost, colours known, tokens held, hero
 
 
-def build_action_space(geo: Geometry) -> list[Action]:
-    """Every action Great Fire can list, in the documented order (the action table's, over the geometry)."""
-    return ACTIONS.space(geo)
-
-
 @functools.cache
 def shipped_index() -> ActionIndex:
-    """The action index of the shipped board (built once)."""
-    return ActionIndex(build_action_space(geometry(load_board())))
+    """The action index of the shipped board (built once): the action table's space over its geometry, in the
+    documented order."""
+    return ActionIndex(ACTIONS.space(geometry(load_board())))
 
 
 def _one_hot(n: int, at: int | None) -> list[int]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from domain import titles
 from domain.london.actions import ACTIONS
-from domain.london.data import shipped_catalogue
 from domain.london.rules import turn
 from domain.london.state import Phase
 
@@ -27,10 +26,6 @@ def test_each_type_s_schema_fields_are_the_fields_of_its_instances() -> None:
         variant = defs[name[:1].upper() + name[1:] + "Action"]
         assert set(variant["properties"]) == {"type", *spec.fields}
         assert all(set(a) == {"type", *spec.fields} for a in TITLE.action_space() if a["type"] == name)
-
-
-def test_the_space_is_the_table_s_over_the_shipped_catalogue() -> None:
-    assert TITLE.action_space() == ACTIONS.space(shipped_catalogue())
 
 
 def test_a_listed_action_is_applied_by_its_type_s_entry() -> None:

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from domain.contract import Action, Event
-from domain.greatfire.actions import ACTIONS
+from domain.contract import Action
+from domain.greatfire.bots.lookahead import apply
 from domain.greatfire.bots.rating import pawn_reach, rating
 from domain.greatfire.state import Phase, State
 
@@ -45,10 +45,8 @@ def _restore(s: State, saved: tuple[Any, ...]) -> None:
 
 
 def _play(s: State, seat: int, steps: Steps) -> None:
-    events: list[Event] = []
     for action in steps:
-        ACTIONS.apply(s, seat, action, events)
-        s.version += 1
+        apply(s, seat, action)
 
 
 def band_crossable(s: State) -> list[bool]:
