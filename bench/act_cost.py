@@ -47,6 +47,7 @@ from bench.harness import (
     LocalService,
     cpu_seconds,
     event_loop,
+    graphql,
     http_clients,
     local_service,
 )
@@ -83,20 +84,6 @@ class Play:
     game: Game
     match: Match      # the game's mirror (the service's targets) or a clone of it (the floor)
     version: int
-
-
-async def graphql(client: httpx.AsyncClient, query: str, variables: dict[str, Any],
-                  token: str | None = None) -> dict[str, Any]:
-    """POST a GraphQL request that must succeed; its data."""
-    headers = {"authorization": f"Bearer {token}"} if token else {}
-    response = await client.post("/graphql", json={"query": query, "variables": variables}, headers=headers)
-    if response.status_code != 200:
-        raise BenchError(f"GraphQL answered HTTP {response.status_code}: {response.text[:200]}")
-    body = response.json()
-    if body.get("errors"):
-        raise BenchError(f"GraphQL errors: {body['errors']}")
-    data: dict[str, Any] = body["data"]
-    return data
 
 
 async def new_game(client: httpx.AsyncClient, seats: int, seed: int) -> Game:

@@ -93,7 +93,7 @@ async def _act(path: str, table: Table, services: Any, rng: random.Random) -> No
 
 
 async def run(args: argparse.Namespace, redis_url: str) -> dict[str, list[float]]:
-    app, built = in_process_app(redis_url, FIREBREAK_RATE_CLIENT_PER_SECOND="0")  # one client address sends all
+    app, built = in_process_app(redis_url)
     figures: dict[str, list[float]] = {path: [] for path in args.paths}
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)

@@ -274,12 +274,26 @@ def interrupt(signum: int, _frame: FrameType | None) -> None:
 
 
 
+async def graphql(client: httpx.AsyncClient, query: str, variables: dict[str, Any],
+                  token: str | None = None) -> dict[str, Any]:
+    """POST a GraphQL request that must succeed; its data."""
+    headers = {"authorization": f"Bearer {token}"} if token else {}
+    response = await client.post("/graphql", json={"query": query, "variables": variables}, headers=headers)
+    if response.status_code != 200:
+        raise BenchError(f"GraphQL answered HTTP {response.status_code}: {response.text[:200]}")
+    body = response.json()
+    if body.get("errors"):
+        raise BenchError(f"GraphQL errors: {body['errors']}")
+    data: dict[str, Any] = body["data"]
+    return data
+
+
 def in_process_app(redis_url: str, **settings: str) -> tuple[Any, list[Any]]:
-    """The real app (api.app.create_app) built in this process over a Redis, with these settings in the
-    environment; and the list that receives the Services it connects at start (its lobby, pipeline, store), for
-    the in-process benches (httpx's ASGI transport: no sockets, no uvicorn)."""
+    """The real app (api.app.create_app) built in this process over a Redis, with the benches' settings
+    (BENCH_SETTINGS) and these in the environment; and the list that receives the Services it connects at start
+    (its lobby, pipeline, store), for the in-process benches (httpx's ASGI transport: no sockets, no uvicorn)."""
     os.environ["REDIS_URL"] = redis_url
-    os.environ.update(settings)
+    os.environ.update({**BENCH_SETTINGS, **settings})
     from api import app as app_module  # read after the settings above are in the environment
     from api.services import Services
 

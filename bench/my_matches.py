@@ -23,31 +23,21 @@ from typing import Any
 
 import httpx
 
-from bench.harness import in_process_app
+from bench.harness import graphql, in_process_app
 from matches.embedded import scratch_redis
 
 GUEST = """mutation($input: SignInAsGuestInput!) { signInAsGuest(input: $input) {
   ... on Session { accessToken player { id } } } }"""
 PAGE = """query($first: Int!) { me { matches(first: $first) { edges { cursor node { id title status version seat
-  toAct clockDeadline lastActivity others { seat name kind } endReason winners outcome } }
+  yourTurn clockDeadline lastActivity others { seat name kind } endReason winners outcome } }
   pageInfo { endCursor hasNextPage } } } }"""
 MATCH = """query($id: ID!) { match(id: $id) { id status version you toAct legalActions view
   seats { seat name kind } } }"""
 PATHS = ("page-1000", "match", "page-10", "page-1000-10")
 
 
-async def _gql(client: httpx.AsyncClient, query: str, variables: dict[str, Any] | None = None,
-               token: str | None = None) -> dict[str, Any]:
-    headers = {"authorization": f"Bearer {token}"} if token else {}
-    response = await client.post("/graphql", json={"query": query, "variables": variables or {}}, headers=headers)
-    body = response.json()
-    assert response.status_code == 200 and "errors" not in body, body
-    data: dict[str, Any] = body["data"]
-    return data
-
-
 async def _player(client: httpx.AsyncClient, name: str) -> tuple[str, str]:
-    session = (await _gql(client, GUEST, {"input": {"name": name, "deviceId": f"bench-device-{name}-0123456789"}}))
+    session = (await graphql(client, GUEST, {"input": {"name": name, "deviceId": f"bench-device-{name}-0123456789"}}))
     answer = session["signInAsGuest"]
     return answer["player"]["id"], answer["accessToken"]
 
@@ -67,8 +57,7 @@ async def _give(services: Any, player: str, count: int) -> str:
 
 
 async def run(args: argparse.Namespace, redis_url: str) -> dict[str, list[float]]:
-    app, built = in_process_app(redis_url, FIREBREAK_RATE_CLIENT_PER_SECOND="0",  # one client address sends all
-                                FIREBREAK_RATE_REGISTRATION_BURST="1000")
+    app, built = in_process_app(redis_url, FIREBREAK_RATE_REGISTRATION_BURST="1000")
     figures: dict[str, list[float]] = {path: [] for path in PATHS}
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
@@ -80,10 +69,10 @@ async def run(args: argparse.Namespace, redis_url: str) -> dict[str, list[float]
             await _give(built[0], small, 10)
             print(f"gave {args.matches} + 10 matches in {time.perf_counter() - started:.1f} s")
             requests = {
-                "page-1000": lambda: _gql(client, PAGE, {"first": 20}, big_token),
-                "match": lambda: _gql(client, MATCH, {"id": match_id}, big_token),
-                "page-10": lambda: _gql(client, PAGE, {"first": 20}, small_token),  # its 10 matches
-                "page-1000-10": lambda: _gql(client, PAGE, {"first": 10}, big_token),  # as many rows as page-10
+                "page-1000": lambda: graphql(client, PAGE, {"first": 20}, big_token),
+                "match": lambda: graphql(client, MATCH, {"id": match_id}, big_token),
+                "page-10": lambda: graphql(client, PAGE, {"first": 20}, small_token),  # its 10 matches
+                "page-1000-10": lambda: graphql(client, PAGE, {"first": 10}, big_token),  # as many rows as page-10
             }
             first = await requests["page-1000"]()
             assert len(first["me"]["matches"]["edges"]) == 20
