@@ -189,6 +189,12 @@ ENTRIES: dict[Refusal, Entry] = {
 }
 
 
+VERSIONED = frozenset({Refusal.ILLEGAL_ACTION, Refusal.NOT_YOUR_TURN, Refusal.MATCH_OVER, Refusal.SEAT_TAKEN_OVER,
+                       Refusal.SEAT_RESIGNED, Refusal.NOT_TAKEN_OVER})
+"""The refusals of an act or a seat operation that carry the match's version (STALE_VERSION carries it as
+currentVersion instead)."""
+
+
 def registered(code: str) -> Refusal | None:
     """The registered refusal of this code, or None (a title's own rules code)."""
     try:

@@ -5,26 +5,13 @@ from __future__ import annotations
 from api.bounds import MAX_EVENTS_PAGE, MAX_IDEMPOTENCY_KEY
 from api.rest.convert import match_json
 from api.rest.matches import load
-from api.rest.problems import Problem, player_refusal, problem
+from api.rest.problems import player_refusal, problem, versioned
 from api.rest.table import PATH_ID, Auth, Call, Operation, Param, Reply
 from domain.events import visible_to
 from matches.callers import Caller
-from matches.outcomes import ActOutcome, OutcomeKind
+from matches.outcomes import OutcomeKind
 from matches.reading import Reading
 from matches.refusals import Refusal
-
-VERSIONED = (OutcomeKind.ILLEGAL, OutcomeKind.NOT_YOUR_TURN, OutcomeKind.OVER, OutcomeKind.TAKEN_OVER,
-             OutcomeKind.RESIGNED)  # refusals that carry the version
-
-
-def refusal(outcome: ActOutcome) -> Problem:
-    """The problem of a refused act, with GraphQL's code for the same outcome."""
-    extra: dict[str, int | None] = {}
-    if outcome.kind is OutcomeKind.STALE:
-        extra = {"currentVersion": outcome.version or 0}
-    elif outcome.kind in VERSIONED:
-        extra = {"version": outcome.version}
-    return Problem(outcome.refusal.status, outcome.answer_code, outcome.message or "", extra)
 
 
 async def act(call: Call) -> Reply:
@@ -44,7 +31,7 @@ async def act(call: Call) -> Reply:
     if outcome.kind is OutcomeKind.UNAUTHORIZED and context.presented and caller.player is None:
         await context.auth_failed()  # a stranger's token (a player without a seat here is no failure)
     if outcome.kind is not OutcomeKind.ACCEPTED:
-        raise refusal(outcome)
+        raise versioned(outcome.refusal, outcome.message or "", outcome.version, outcome.answer_code)
     answer = {"version": outcome.version, "events": outcome.events}
     if minimal(call.params["Prefer"]):
         return Reply(answer, headers={"Preference-Applied": "return=minimal"})

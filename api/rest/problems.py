@@ -7,7 +7,7 @@ from typing import Any
 
 from starlette.responses import JSONResponse
 
-from matches.refusals import Refusal, registered
+from matches.refusals import VERSIONED, Refusal, registered
 from players.errors import PlayerError, PlayerNotFound, Reason, Unauthenticated
 
 MEDIA_TYPE = "application/problem+json"
@@ -55,6 +55,17 @@ class Problem(Exception):
 def problem(code: Refusal, detail: str, **extra: Any) -> Problem:
     """A problem with the code's status and extra members given as keywords."""
     return Problem(code.status, code, detail, extra)
+
+
+def versioned(refusal: Refusal, detail: str, version: int | None, code: str | None = None) -> Problem:
+    """The problem of a refused act or seat operation: currentVersion for STALE_VERSION, version for a refusal
+    that carries it; code is the one answered (an illegal action's rules code), the refusal's by default."""
+    extra: dict[str, Any] = {}
+    if refusal is Refusal.STALE_VERSION:
+        extra = {"currentVersion": version or 0}
+    elif refusal in VERSIONED:
+        extra = {"version": version}
+    return Problem(refusal.status, refusal if code is None else code, detail, extra)
 
 
 def for_code(code: str, detail: str) -> Problem:

@@ -4,23 +4,12 @@ from __future__ import annotations
 
 from api.rest.convert import match_json
 from api.rest.matches import load
-from api.rest.problems import Problem, problem
+from api.rest.problems import problem, versioned
 from api.rest.table import PATH_ID, Auth, Call, Operation, Reply
 from matches.reading import Reading
 from matches.refusals import Refusal
 from matches.seatlife import NO_CREDENTIAL, NO_SEAT, SeatError
 from matches.store import Loaded
-
-VERSIONED = (Refusal.MATCH_OVER, Refusal.SEAT_RESIGNED, Refusal.NOT_TAKEN_OVER)  # refusals that carry the version
-
-
-def refused(exc: SeatError) -> Problem:
-    """The problem of a refused seat operation, with GraphQL's code (and version) for the same refusal."""
-    if exc.code is Refusal.STALE_VERSION:
-        return problem(exc.code, str(exc), currentVersion=exc.version or 0)
-    if exc.code in VERSIONED:
-        return problem(exc.code, str(exc), version=exc.version)
-    return problem(exc.code, str(exc))
 
 
 async def caller(call: Call) -> tuple[Loaded, int | None]:
@@ -51,7 +40,7 @@ async def resign(call: Call) -> Reply:
     try:
         step = await call.services.seat_life.resign(call.params["id"], seat)
     except SeatError as exc:
-        raise refused(exc) from None
+        raise versioned(exc.code, str(exc), exc.version) from None
     return Reply({"matchId": step.match_id, "seat": seat, "version": step.version, "matchEnded": step.ended,
                   "match": await _match_now(call)})
 
@@ -62,7 +51,7 @@ async def reclaim(call: Call) -> Reply:
     try:
         step = await call.services.seat_life.reclaim(call.params["id"], seat)
     except SeatError as exc:
-        raise refused(exc) from None
+        raise versioned(exc.code, str(exc), exc.version) from None
     return Reply({"matchId": step.match_id, "seat": seat, "version": step.version, "match": await _match_now(call)})
 
 
@@ -72,7 +61,7 @@ async def leave(call: Call) -> Reply:
     try:
         await call.services.seat_life.leave(call.params["id"], seat)
     except SeatError as exc:
-        raise refused(exc) from None
+        raise versioned(exc.code, str(exc), exc.version) from None
     return Reply({"matchId": call.params["id"], "seat": seat})
 
 
@@ -85,7 +74,7 @@ async def cancel(call: Call) -> Reply:
     try:
         await call.services.seat_life.cancel(loaded.id)
     except SeatError as exc:
-        raise refused(exc) from None
+        raise versioned(exc.code, str(exc), exc.version) from None
     return Reply({"matchId": loaded.id})
 
 

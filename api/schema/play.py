@@ -22,7 +22,7 @@ from api.schema.problems import (
     Unauthenticated,
     Unauthorized,
     player_problem,
-    problem_type,
+    versioned_problem,
 )
 from api.schema.types import JSON
 from matches.callers import Caller
@@ -73,13 +73,9 @@ def _result(match_id: str, outcome: ActOutcome, after: Loaded | None, caller: Ca
         assert outcome.version is not None
         return ActionAccepted(version=outcome.version, events=outcome.events, match_id=match_id, after=after,
                               caller=caller)
-    kind = problem_type(outcome.refusal)
-    code, message = outcome.answer_code, outcome.message or ""
-    if issubclass(kind, StaleVersion):
-        return StaleVersion(code=code, message=message, current_version=outcome.version or 0)
-    if issubclass(kind, IllegalAction | NotYourTurn | MatchOver | SeatTakenOver | SeatResigned):
-        return kind(code=code, message=message, version=outcome.version)
-    return cast(MatchNotFound | Unauthorized | MatchNotStarted, kind(code=code, message=message))
+    return cast(IllegalAction | NotYourTurn | StaleVersion | MatchNotFound | Unauthorized | MatchOver
+                | MatchNotStarted | SeatTakenOver | SeatResigned,
+                versioned_problem(outcome.refusal, outcome.message or "", outcome.version, outcome.answer_code))
 
 
 @strawberry.type

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import strawberry
 
-from matches.refusals import registered
+from matches.refusals import VERSIONED, Refusal, registered
 from players.errors import PlayerError, Reason
 from players.errors import PlayerNotFound as PlayerGone
 from players.errors import Unauthenticated as PlayersUnauthenticated
@@ -190,3 +190,15 @@ def player_problem(error: PlayerError) -> Problem:
         return Unauthenticated(code=error.code, message=error.message, reason=error.reason.value)
     return problem_type(error.code)(code=error.code, message=error.message)
 
+
+
+def versioned_problem(refusal: Refusal, message: str, version: int | None, code: str | None = None) -> Problem:
+    """The result type of a refused act or seat operation: currentVersion for STALE_VERSION, version for a refusal
+    that carries it; code is the one answered (an illegal action's rules code), the refusal's by default."""
+    kind = problem_type(refusal)
+    answered = refusal if code is None else code
+    if refusal is Refusal.STALE_VERSION:
+        return StaleVersion(code=answered, message=message, current_version=version or 0)
+    if refusal in VERSIONED:
+        return kind(code=answered, message=message, version=version)  # type: ignore[call-arg]
+    return kind(code=answered, message=message)

@@ -23,7 +23,7 @@ from api.schema.problems import (
     Unauthenticated,
     Unauthorized,
     player_problem,
-    problem_type,
+    versioned_problem,
 )
 from matches.callers import Caller
 from matches.refusals import Refusal
@@ -132,16 +132,6 @@ async def _read(info: Info, match_id: str, caller: Caller) -> Match | None:
     return None if loaded is None else Match.of(loaded, caller)
 
 
-def _problem(code: Refusal, message: str, version: int | None = None) -> Problem:
-    """The typed member of a refusal (its version where the type carries one)."""
-    kind = problem_type(code)
-    if issubclass(kind, StaleVersion):
-        return StaleVersion(code=code, message=message, current_version=version or 0)
-    if issubclass(kind, MatchOver | SeatResigned | NotTakenOver):
-        return kind(code=code, message=message, version=version)
-    return kind(code=code, message=message)
-
-
 async def _caller(info: Info, match_id: str) -> tuple[Loaded, int | None] | Problem:
     """The match and the caller's seat in it (None: the host token), resolved by Context.seat_in; a bad player
     credential is Unauthenticated, a refused or missing one Unauthorized."""
@@ -190,7 +180,7 @@ class SeatsMutation:
         try:
             step: SeatStep = await info.context.services.seat_life.resign(str(input.match_id), seat)
         except SeatError as exc:
-            return cast(ResignResult, _problem(exc.code, str(exc), exc.version))
+            return cast(ResignResult, versioned_problem(exc.code, str(exc), exc.version))
         return Resignation(match_id=input.match_id, seat=seat, version=step.version, match_ended=step.ended,
                            caller=await info.context.caller())
 
@@ -206,7 +196,7 @@ class SeatsMutation:
         try:
             step = await info.context.services.seat_life.reclaim(str(input.match_id), seat)
         except SeatError as exc:
-            return cast(ReclaimSeatResult, _problem(exc.code, str(exc), exc.version))
+            return cast(ReclaimSeatResult, versioned_problem(exc.code, str(exc), exc.version))
         return SeatReclaimed(match_id=input.match_id, seat=seat, version=step.version,
                              caller=await info.context.caller())
 
@@ -222,7 +212,7 @@ class SeatsMutation:
         try:
             await info.context.services.seat_life.leave(str(input.match_id), seat)
         except SeatError as exc:
-            return cast(LeaveSeatResult, _problem(exc.code, str(exc), exc.version))
+            return cast(LeaveSeatResult, versioned_problem(exc.code, str(exc), exc.version))
         return SeatLeft(match_id=input.match_id, seat=seat)
 
     @strawberry.mutation
@@ -241,5 +231,5 @@ class SeatsMutation:
         try:
             await info.context.services.seat_life.cancel(loaded.id)
         except SeatError as exc:
-            return cast(CancelMatchResult, _problem(exc.code, str(exc), exc.version))
+            return cast(CancelMatchResult, versioned_problem(exc.code, str(exc), exc.version))
         return MatchCancelled(match_id=input.match_id)
