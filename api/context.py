@@ -23,7 +23,7 @@ from api.services import Services
 from matches.callers import NOBODY, Caller
 from matches.refusals import Refusal
 from matches.store import Loaded
-from players.authenticate import bearer, kind_of
+from players.authenticate import player_credential
 from players.errors import ForbiddenScope, PlayerError, Reason, Unauthenticated
 from players.records import Principal, Scope, Via
 
@@ -88,15 +88,6 @@ class Context:
         peer = self.request.client
         return peer.host if peer is not None else "unknown"
 
-    @property
-    def player_credential(self) -> bool:
-        """Whether the credential sent is a player's by its shape (a session's access token, a personal access
-        token, a JWT): those are verified, never read as a seat token."""
-        try:
-            return kind_of(bearer(self._credential())) is not None
-        except Unauthenticated:
-            return False
-
     async def authenticate(self) -> Principal | Unauthenticated | None:
         """The player the request's credential proves (None: no player credential was sent), or why it was
         refused. Verified once per credential; a refusal counts as a failed authentication (RATE_LIMITED past
@@ -105,10 +96,11 @@ class Context:
         if self._resolved is not None and self._resolved[0] == credential:
             return self._resolved[1]
         outcome: Principal | Unauthenticated | None = None
-        if self.player_credential:
+        found = player_credential(credential)  # its kind worked out once
+        if found is not None:
             self.check_not_blocked()
             try:
-                outcome = await self.services.players.authenticate(credential)
+                outcome = await self.services.players.verify(*found)
             except Unauthenticated as refused:
                 outcome = refused
         self._resolved = (credential, outcome)
@@ -180,6 +172,12 @@ class Context:
         if not verdict.allowed:
             self.services.metrics.rate_limited("auth-failures")
             raise rate_limited(verdict.retry_after)
+
+    async def token_refused(self, caller: Caller) -> None:
+        """Count a refused seat or host token as a failed authentication (a stranger's token; a player without a
+        seat here is no failure); raise RATE_LIMITED past the limit."""
+        if self.presented and caller.player is None:
+            await self.auth_failed()
 
     async def seat_in(self, loaded: Loaded) -> int | None:
         """The caller's seat in this match, or None for a spectator (no credential, the host token, or a player

@@ -28,8 +28,8 @@ async def act(call: Call) -> Reply:
     outcome, after = await call.services.pipeline.act(match_id, caller, call.body["action"],
                                                       call.body["expectedVersion"], key)
     call.services.metrics.act(outcome.kind)
-    if outcome.kind is OutcomeKind.UNAUTHORIZED and context.presented and caller.player is None:
-        await context.auth_failed()  # a stranger's token (a player without a seat here is no failure)
+    if outcome.kind is OutcomeKind.UNAUTHORIZED:
+        await context.token_refused(caller)
     if outcome.kind is not OutcomeKind.ACCEPTED:
         raise versioned(outcome.refusal, outcome.message or "", outcome.version, outcome.answer_code)
     answer = {"version": outcome.version, "events": outcome.events}

@@ -52,8 +52,8 @@ async def invite_players(call: Call) -> Reply:
     try:
         sent = await invitations(call.services).invite(call.params["id"], caller, list(call.body["playerIds"]))
     except LobbyError as exc:
-        if exc.code == Refusal.NOT_CREATOR and call.context.presented and caller.player is None:
-            await call.context.auth_failed()
+        if exc.code == Refusal.NOT_CREATOR:
+            await call.context.token_refused(caller)
         raise for_code(exc.code, str(exc)) from None
     return Reply({"matchId": call.params["id"], "playerIds": [i.player for i in sent], "invitedAt": sent[0].at},
                  201)

@@ -22,8 +22,8 @@ async def rematch(call: Call) -> Reply:
     try:
         rematched = await Rematches(call.services.lobby).rematch(call.params["id"], caller)
     except LobbyError as exc:
-        if exc.code == Refusal.UNAUTHORIZED and context.presented and caller.player is None:
-            await context.auth_failed()
+        if exc.code == Refusal.UNAUTHORIZED:
+            await context.token_refused(caller)
         raise for_code(exc.code, str(exc)) from None
     loaded = await call.services.store.load(rematched.match_id)
     if loaded is None:

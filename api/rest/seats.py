@@ -48,8 +48,8 @@ async def add_bot(call: Call) -> Reply:
     try:
         seated = await call.services.lobby.add_bot(call.params["id"], call.body.get("seat"), level, caller)
     except LobbyError as exc:
-        if exc.code == Refusal.UNAUTHORIZED and context.presented and caller.player is None:
-            await context.auth_failed()
+        if exc.code == Refusal.UNAUTHORIZED:
+            await context.token_refused(caller)
         raise for_code(exc.code, str(exc)) from None
     return Reply({"matchId": seated.match_id, "seat": seated.seat, "level": level, "started": seated.started},
                  201, {"Location": seat_location(seated.match_id, seated.seat)})

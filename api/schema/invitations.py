@@ -137,8 +137,8 @@ class InvitationsMutation:
             sent = await invitations(info.context.services).invite(str(input.match_id), caller,
                                                                    [str(p) for p in input.player_ids])
         except LobbyError as exc:
-            if exc.code == Refusal.NOT_CREATOR and info.context.presented and caller.player is None:
-                await info.context.auth_failed()
+            if exc.code == Refusal.NOT_CREATOR:
+                await info.context.token_refused(caller)
             return _problem(exc)  # type: ignore[return-value]
         return PlayersInvited(match_id=input.match_id, player_ids=[strawberry.ID(i.player) for i in sent],
                               invited_at=sent[0].at)

@@ -267,8 +267,8 @@ class LobbyMutation:
         try:
             seated = await info.context.services.lobby.add_bot(str(input.match_id), input.seat, input.level, caller)
         except LobbyError as exc:
-            if exc.code == Refusal.UNAUTHORIZED and info.context.presented and caller.player is None:
-                await info.context.auth_failed()
+            if exc.code == Refusal.UNAUTHORIZED:
+                await info.context.token_refused(caller)
             return _problem(exc)  # type: ignore[return-value]
         return BotAdded(match_id=strawberry.ID(seated.match_id), seat=seated.seat, level=input.level,
                         started=seated.started)

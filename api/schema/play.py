@@ -114,6 +114,6 @@ class PlayMutation:
         outcome, after = await info.context.services.pipeline.act(
             str(input.match_id), caller, input.action, input.expected_version, key)
         info.context.services.metrics.act(outcome.kind)
-        if outcome.kind is OutcomeKind.UNAUTHORIZED and info.context.presented and caller.player is None:
-            await info.context.auth_failed()  # a stranger's token (a player without a seat here is no failure)
+        if outcome.kind is OutcomeKind.UNAUTHORIZED:
+            await info.context.token_refused(caller)
         return _result(str(input.match_id), outcome, after, caller)

@@ -67,8 +67,8 @@ class RematchMutation:
         try:
             rematched = await Rematches(services.lobby).rematch(str(input.match_id), caller)
         except LobbyError as exc:
-            if exc.code == Refusal.UNAUTHORIZED and info.context.presented and caller.player is None:
-                await info.context.auth_failed()
+            if exc.code == Refusal.UNAUTHORIZED:
+                await info.context.token_refused(caller)
             return cast(MatchNotFound | Unauthorized | MatchNotOver,
                         problem_type(exc.code)(code=exc.code, message=str(exc)))
         loaded = await services.store.load(rematched.match_id)
