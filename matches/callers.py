@@ -19,10 +19,5 @@ class Caller:
     player: str | None = None
     program: bool = False
 
-    @property
-    def anonymous(self) -> bool:
-        """Whether the caller is nobody (no token and no player): a spectator."""
-        return self.token is None and self.player is None
-
 
 NOBODY = Caller()

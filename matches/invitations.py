@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from matches import connections, keys
-from matches.store import Loaded, MatchStore
+from matches.store import MatchStore
 
 MAX_PER_MATCH = 100
 
@@ -75,12 +75,6 @@ class Invitations:
     async def remove(self, match_id: str, player: str) -> bool:
         """Withdraw a player's invitation (answered); return whether there was one."""
         return bool(await self.store.redis.hdel(keys.invited(match_id), player))
-
-
-def may_join(loaded: Loaded, player: str | None, invited: bool, by_code: bool) -> bool:
-    """Whether a join may reach the match: a listed match, anyone; a private one, with its code or as an invited
-    player (otherwise it is not there for them)."""
-    return loaded.listed or by_code or (player is not None and invited)
 
 
 def _invitation(match_id: str, player: str, raw: str) -> Invitation:

@@ -13,7 +13,7 @@ from matches import invite_codes, mine
 from matches.callers import Caller
 from matches.clocks import Clock, ClockError
 from matches.duties import due_at
-from matches.invitations import Invitations, may_join
+from matches.invitations import Invitations
 from matches.lifecycle import MatchStatus, SeatKind, SeatRecord
 from matches.pipeline import engine
 from matches.refusals import Refusal
@@ -119,7 +119,7 @@ class Lobby:
         loaded = await self.store.load(match_id)
         if loaded is not None and not loaded.listed and not by_code:
             invited = player is not None and await Invitations(self.store).of(loaded.id, player) is not None
-            if not may_join(loaded, player, invited, by_code):
+            if not invited:  # a private match without its code: there only for the players invited to it
                 loaded = None
         loaded = self._check_waiting(loaded, match_id, seat)
         if "rematchOf" in loaded.meta:

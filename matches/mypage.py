@@ -23,9 +23,8 @@ from matches import keys
 from matches.lifecycle import EndReason, MatchStatus
 from matches.mine import REST, TURN, Row, index, players, row_of, stamp
 from matches.reading import Reading, SeatReading
-from matches.store import Loaded, MatchStore
+from matches.store import CURSOR_SLACK, Loaded, MatchStore, valid_id
 
-CURSOR_SLACK = 100  # entries with the very score of the cursor's that a page may skip past
 FIRST, SECOND = "t", "r"  # the cursor's names of the two parts (as the PAGE script calls them)
 
 
@@ -65,7 +64,7 @@ class Cursor:
         except (ValueError, binascii.Error, UnicodeDecodeError):
             raise BadCursor("after is not a cursor of this list (pass a page's endCursor or an edge's cursor)") \
                 from None
-        if part not in (FIRST, SECOND) or not (math.isfinite(value) and math.isfinite(asof)) or not _valid_id(match_id):
+        if part not in (FIRST, SECOND) or not (math.isfinite(value) and math.isfinite(asof)) or not valid_id(match_id):
             raise BadCursor("after is not a cursor of this list (pass a page's endCursor or an edge's cursor)")
         return cls(part, repr(value), match_id, asof)
 
@@ -175,6 +174,3 @@ async def _item(store: MatchStore, player: str, match_id: str, raw: str, loaded:
         await index(store).put(player, match_id, row)
     return MyMatch(cursor, Reading.of(loaded, seat), seat, row)
 
-
-def _valid_id(match_id: str) -> bool:
-    return 0 < len(match_id) <= 64 and all(c in "0123456789abcdef" for c in match_id)

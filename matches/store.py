@@ -165,7 +165,7 @@ class MatchStore:
     async def load(self, match_id: str) -> Loaded | None:
         """Read meta, seats and state together (a finished match's from its archive); None for an unknown (or
         expired) match."""
-        if not _valid_id(match_id):
+        if not valid_id(match_id):
             return None
         flat_meta, flat_seats, flat_state, archived = await self._load(keys=[
             keys.meta(match_id), keys.seats(match_id), keys.state(match_id), keys.archive(match_id)])
@@ -174,13 +174,13 @@ class MatchStore:
             seats = {int(k): SeatRecord.from_json(v) for k, v in record["seats"].items()}
             return Loaded(id=match_id, meta=record["meta"], seats=seats,
                           version=int(record["v"]), data=record["data"])
-        meta, state = _pairs(flat_meta), _pairs(flat_state)
+        meta, state = pairs(flat_meta), pairs(flat_state)
         if not meta or not state:
             return None
         return Loaded(
             id=match_id,
             meta=meta,
-            seats={int(k): SeatRecord.from_json(packing.loads(v)) for k, v in _pairs(flat_seats).items()},
+            seats={int(k): SeatRecord.from_json(packing.loads(v)) for k, v in pairs(flat_seats).items()},
             version=int(state["v"]),
             data=packing.loads(state["data"]),
         )
@@ -427,10 +427,11 @@ def _idempotency_record(outcome: dict[str, Any]) -> str:
     return f"{time.time()!r}|{packing.dumps(outcome)}"
 
 
-def _pairs(flat: list[str]) -> dict[str, str]:
+def pairs(flat: list[str]) -> dict[str, str]:
     """A hash from HGETALL's flat reply inside a script (field, value, field, value...)."""
     return dict(zip(flat[::2], flat[1::2], strict=True))
 
 
-def _valid_id(match_id: str) -> bool:
+def valid_id(match_id: str) -> bool:
+    """Whether a string has the shape of a match id (up to 64 lower-case hex digits)."""
     return isinstance(match_id, str) and 0 < len(match_id) <= 64 and all(c in "0123456789abcdef" for c in match_id)

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from matches.connections import Script
-from matches.store import hash_token
+from matches.store import hash_token, pairs
 from players import keys
 from players.config import PlayerSettings
 from players.directory import ID, clean_name, new_id
@@ -26,7 +26,7 @@ from players.errors import (
     TooManyTokens,
     Unauthenticated,
 )
-from players.records import Player, Principal, Scope, TokenInfo, Via, pairs
+from players.records import Player, Principal, Scope, TokenInfo, Via
 
 PREFIX = "fbp_"
 TOKEN = re.compile(r"fbp_([0-9a-f]{16})\.([0-9a-f]{16})\.([A-Za-z0-9_-]{43})\Z")

@@ -36,6 +36,17 @@ def bearer(header_value: str | None) -> str:
     return found.group(1)
 
 
+def player_credential(header_value: str) -> tuple[str, Via] | None:
+    """The credential of an Authorization header and its kind when it is a player credential by its shape; None
+    for anything else (nothing, a seat or host token)."""
+    try:
+        credential = bearer(header_value)
+    except Unauthenticated:
+        return None
+    kind = kind_of(credential)
+    return None if kind is None else (credential, kind)
+
+
 def kind_of(credential: str) -> Via | None:
     """Which kind of player credential this is by its shape alone (None: not a player credential: a seat token, a
     refresh token, anything else)."""
@@ -70,7 +81,10 @@ class Authenticator:
         """The principal an Authorization header proves (raise Unauthenticated for a missing, malformed, expired,
         forged or revoked credential)."""
         credential = bearer(header_value)
-        kind = kind_of(credential)
+        return await self.verify(credential, kind_of(credential))
+
+    async def verify(self, credential: str, kind: Via | None) -> Principal:
+        """The principal a credential of a known kind (kind_of) proves (raise Unauthenticated)."""
         if kind is Via.ACCESS_TOKEN:
             return await self.access.verify(credential)
         if kind is Via.SESSION:

@@ -11,10 +11,10 @@ from typing import Any
 import orjson
 
 from matches.connections import Script
-from matches.store import hash_token
+from matches.store import hash_token, pairs
 from players import keys
 from players.errors import AlreadyLinked, BadDeviceId, BadName, IdentityTaken, PlayerNotFound
-from players.records import Identity, Player, PlayerKind, pairs
+from players.records import Identity, Player, PlayerKind
 
 NAME_MAX = 40
 DEVICE_MIN, DEVICE_MAX = 16, 200

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from matches.refusals import Refusal
+
 
 class PlayerError(Exception):
     """Raised when a players operation cannot be done; `code` says which way, `message` says it to a person."""
 
-    code = "PLAYER_ERROR"
+    code: Refusal
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -47,7 +49,7 @@ _SAYS = {
 class Unauthenticated(PlayerError):
     """Raised when a credential is missing, malformed, expired, forged or revoked (the message never quotes it)."""
 
-    code = "UNAUTHENTICATED"
+    code = Refusal.UNAUTHENTICATED
 
     def __init__(self, reason: Reason) -> None:
         super().__init__(_SAYS[reason])
@@ -57,52 +59,52 @@ class Unauthenticated(PlayerError):
 class ForbiddenScope(PlayerError):
     """Raised when a credential is valid but does not allow the operation (a token without the scope it needs)."""
 
-    code = "FORBIDDEN_SCOPE"
+    code = Refusal.FORBIDDEN_SCOPE
 
 
 class BadName(PlayerError):
     """Raised when a display or token name is empty, too long or not printable."""
 
-    code = "BAD_NAME"
+    code = Refusal.BAD_NAME
 
 
 class BadDeviceId(PlayerError):
     """Raised when a device id is too short, too long or not printable."""
 
-    code = "BAD_DEVICE_ID"
+    code = Refusal.BAD_DEVICE_ID
 
 
 class BadScopes(PlayerError):
     """Raised when a personal access token is asked for with no scope or an unknown one, or a bad lifetime."""
 
-    code = "BAD_SCOPES"
+    code = Refusal.BAD_SCOPES
 
 
 class TooManyTokens(PlayerError):
     """Raised when a player who already holds the most personal access tokens allowed asks for another."""
 
-    code = "TOO_MANY_TOKENS"
+    code = Refusal.TOO_MANY_TOKENS
 
 
 class PlayerNotFound(PlayerError):
     """Raised when an operation names a player that does not exist."""
 
-    code = "PLAYER_NOT_FOUND"
+    code = Refusal.PLAYER_NOT_FOUND
 
 
 class TokenNotFound(PlayerError):
     """Raised when a personal access token to revoke is not one of the player's."""
 
-    code = "TOKEN_NOT_FOUND"
+    code = Refusal.TOKEN_NOT_FOUND
 
 
 class IdentityTaken(PlayerError):
     """Raised when linking an external identity that already belongs to another player."""
 
-    code = "IDENTITY_TAKEN"
+    code = Refusal.IDENTITY_TAKEN
 
 
 class AlreadyLinked(PlayerError):
     """Raised when linking an external identity to a player already linked to a different one."""
 
-    code = "ALREADY_LINKED"
+    code = Refusal.ALREADY_LINKED

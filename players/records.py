@@ -64,11 +64,6 @@ class Player:
                    identities=tuple(Identity(issuer, subject) for issuer, subject in links))
 
 
-def pairs(flat: list[str]) -> dict[str, str]:
-    """A Redis HGETALL reply given as a flat list (as a Lua script returns it) as a dict."""
-    return dict(zip(flat[::2], flat[1::2], strict=True))
-
-
 @dataclass(frozen=True)
 class Principal:
     """Who a request acts for: the player, how it was authenticated, what it may do, and which session family

@@ -16,13 +16,13 @@ from typing import Any
 import jwt
 
 from matches.connections import Script
-from matches.store import hash_token
+from matches.store import hash_token, pairs
 from players import keys
 from players.config import PlayerSettings
 from players.directory import ID, Directory, new_id
 from players.errors import PlayerNotFound, Reason, Unauthenticated
 from players.jwts import decode
-from players.records import Player, Principal, Session, Via, pairs
+from players.records import Player, Principal, Session, Via
 
 ISSUER = AUDIENCE = "firebreak"  # our access tokens' iss and aud
 ALGORITHM = "HS256"

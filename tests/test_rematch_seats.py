@@ -15,5 +15,5 @@ def test_a_person_the_service_played_for_is_the_person_again_in_the_rematch() ->
 
 
 def test_a_bot_keeps_its_level_and_has_no_credential() -> None:
-    bot = SeatRecord("greedy bot", SeatKind.BOT, "greedy")
-    assert carried(bot) == bot
+    bot = SeatRecord("greedy bot", SeatKind.BOT, "greedy", token_hash="h", player="p1", program=True)
+    assert carried(bot) == SeatRecord("greedy bot", SeatKind.BOT, "greedy")

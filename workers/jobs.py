@@ -82,24 +82,7 @@ def _kept_runtime() -> Runtime:
 
 def advance(match_id: str, version: int) -> str:
     """Run the service's decisions (bots, non-player steps) of a match from a version; return the outcome."""
-    if _keeping.is_set() and threading.current_thread() is threading.main_thread():
-        return _run(_kept_runtime(), match_id, version)
-    rt = Runtime.build(Settings.from_env())
-    try:
-        return _run(rt, match_id, version)
-    finally:
-        rt.close()
-
-
-def _run(rt: Runtime, match_id: str, version: int) -> str:
-    task = rt.loop.create_task(_advance(rt, str(match_id), int(version)))
-    try:
-        return rt.loop.run_until_complete(task)
-    except BaseException:  # e.g. RQ's job timeout, raised by a signal handler while the loop ran
-        task.cancel()
-        with contextlib.suppress(BaseException):  # the job's own error is the one to raise
-            rt.loop.run_until_complete(task)
-        raise
+    return _once(lambda rt: _advance(rt, str(match_id), int(version)))
 
 
 async def _advance(rt: Runtime, match_id: str, version: int) -> str:
@@ -130,10 +113,22 @@ def rematch(match_id: str, mark: float) -> str | None:
 def _once(work: Callable[[Runtime], Coroutine[Any, Any, T]]) -> T:
     """Run one coroutine of a job on the kept runtime (a worker's main thread) or on a runtime of its own."""
     if _keeping.is_set() and threading.current_thread() is threading.main_thread():
-        rt = _kept_runtime()
-        return rt.loop.run_until_complete(work(rt))
+        return _run(_kept_runtime(), work)
     rt = Runtime.build(Settings.from_env())
     try:
-        return rt.loop.run_until_complete(work(rt))
+        return _run(rt, work)
     finally:
         rt.close()
+
+
+def _run(rt: Runtime, work: Callable[[Runtime], Coroutine[Any, Any, T]]) -> T:
+    """Run the coroutine to its end on the runtime's loop; cancelled (and awaited) when the job is interrupted,
+    so that no half-run task is left on a kept loop for the next job to resume."""
+    task = rt.loop.create_task(work(rt))
+    try:
+        return rt.loop.run_until_complete(task)
+    except BaseException:  # e.g. RQ's job timeout, raised by a signal handler while the loop ran
+        task.cancel()
+        with contextlib.suppress(BaseException):  # the job's own error is the one to raise
+            rt.loop.run_until_complete(task)
+        raise
