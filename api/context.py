@@ -188,7 +188,7 @@ class Context:
         self.check_not_blocked()
         caller = await self.caller()
         seat = loaded.seat_of(caller)
-        if seat is not None or caller.player is not None or loaded.is_host(caller):
+        if seat is not None or caller.player is not None or loaded.is_creator(caller):
             return seat
         await self.auth_failed()
         raise unauthorized("the bearer token is not a seat token or the host token of this match")
