@@ -21,9 +21,9 @@ from domain import titles
 from matches.config import Settings
 from matches.embedded import scratch_redis
 from matches.lobby import Lobby
-from matches.pipeline import Pipeline, engine
+from matches.pipeline import Pipeline
 from matches.scheduler import Scheduler
-from matches.store import MatchStore
+from matches.store import MatchStore, engine
 
 TARGET_LIVE = 16 * 1024
 TARGET_FINISHED = 8 * 1024

@@ -15,10 +15,9 @@ from matches.clocks import Clock, ClockError
 from matches.duties import due_at
 from matches.invitations import Invitations
 from matches.lifecycle import MatchStatus, SeatKind, SeatRecord
-from matches.pipeline import engine
 from matches.refusals import Refusal
 from matches.scheduler import Scheduler
-from matches.store import Loaded, MatchStore, hash_token
+from matches.store import Loaded, MatchStore, engine, hash_token
 
 STARTED = "every seat of this match is taken"
 

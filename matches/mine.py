@@ -28,12 +28,10 @@ from typing import TypeVar
 
 from redis.exceptions import RedisError
 
-from domain import titles
-from domain.contract import Match
 from matches import connections, keys
 from matches.lifecycle import EndReason, MatchStatus, SeatKind
 from matches.scheduler import automated_next
-from matches.store import Loaded, MatchStore
+from matches.store import Loaded, MatchStore, engine
 
 log = logging.getLogger("firebreak.mine")
 T = TypeVar("T")
@@ -127,14 +125,6 @@ return out
 def stamp(loaded: Loaded) -> int:
     """The order of a match's states: a later state has a larger stamp."""
     return loaded.version * 3 + RANK[loaded.status]
-
-
-def engine(loaded: Loaded) -> Match:
-    """The engine's match of a loaded match, built once per Loaded (as matches.pipeline.engine; read only)."""
-    if loaded.engine is None:
-        loaded.engine = titles.get(loaded.meta["title"]).match_from_dict(loaded.data)
-    match: Match = loaded.engine
-    return match
 
 
 @dataclass(frozen=True)

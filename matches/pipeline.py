@@ -25,7 +25,7 @@ from matches.duties import Duty, DutyKind, due_at, duty_now, humans
 from matches.lifecycle import EndReason, MatchStatus, SeatControl, Seats
 from matches.outcomes import ActOutcome, OutcomeKind
 from matches.scheduler import Scheduler
-from matches.store import Loaded, MatchStore
+from matches.store import Loaded, MatchStore, fresh
 
 RECENT_KEPT = 256  # matches an API process keeps as its own acts left them (the newest version of each)
 
@@ -39,23 +39,6 @@ class Advanced(StrEnum):
     ABANDONED = "abandoned"  # ended as abandoned
     OVER = "over"  # played to its end
     CONTINUED = "continued"  # handed on to a new job
-
-
-def engine(loaded: Loaded) -> Match:
-    """The engine's match for a stored state, built once per Loaded and shared by its readers (never mutate it:
-    a step applies to fresh())."""
-    if loaded.engine is None:
-        loaded.engine = fresh(loaded)
-    match: Match = loaded.engine
-    return match
-
-
-def fresh(loaded: Loaded) -> Match:
-    """A new engine match for a stored state, to apply a step to (a copy of the built one, if any)."""
-    if loaded.engine is not None:
-        match: Match = loaded.engine.clone()
-        return match
-    return titles.get(loaded.meta["title"]).match_from_dict(loaded.data)
 
 
 def stepped(loaded: Loaded, match: Match, data: dict[str, Any], timing: Timing, seats: Seats | None = None,

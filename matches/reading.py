@@ -4,7 +4,7 @@ match; both API surfaces render it.
 What needs the engine (toAct, the view, legal actions, the clock's running seats, the result) is computed when
 first asked for and kept in `memo`: a surface selecting only the version builds no engine, and subscribers who
 see the same step from the same seat share one memo (api.snapshots), so a view is computed once per (step, seat).
-The engine itself is built at most once per loaded match (matches.pipeline.engine).
+The engine itself is built at most once per loaded match (matches.store.engine).
 """
 
 from __future__ import annotations
@@ -18,9 +18,8 @@ from domain import titles
 from domain.contract import Match, Result, ScoreColumn, SeatScore
 from matches.duties import humans
 from matches.lifecycle import EndReason, MatchStatus, SeatControl, SeatKind
-from matches.pipeline import engine
 from matches.scheduler import automated_next
-from matches.store import Loaded
+from matches.store import Loaded, engine
 
 T = TypeVar("T")
 

@@ -23,10 +23,10 @@ from matches import mine
 from matches.clocks import Timing
 from matches.duties import due_at, humans
 from matches.lifecycle import EndReason, MatchStatus, SeatControl, SeatRecord, Seats
-from matches.pipeline import fresh, stepped
+from matches.pipeline import stepped
 from matches.refusals import Refusal
 from matches.scheduler import Scheduler
-from matches.store import Loaded, MatchStore
+from matches.store import Loaded, MatchStore, fresh
 
 # The refusals (UNAUTHORIZED) of a seat operation asked without a credential, or by one that holds no seat of the
 # match, worded once for both surfaces

@@ -11,6 +11,8 @@ from typing import Any
 
 from redis.asyncio import Redis
 
+from domain import titles
+from domain.contract import Match
 from matches import connections, history, keys, packing, scripts
 from matches.callers import Caller
 from matches.clocks import Clock, Timing
@@ -98,6 +100,23 @@ class Loaded:
     def is_host(self, caller: Caller | str | None) -> bool:
         """Whether the caller created the match (is_creator) or sits in it (a seat's token or its player)."""
         return self.is_creator(caller) or self.seat_of(caller) is not None
+
+
+def engine(loaded: Loaded) -> Match:
+    """The engine's match for a stored state, built once per Loaded and shared by its readers (never mutate it:
+    a step applies to fresh())."""
+    if loaded.engine is None:
+        loaded.engine = fresh(loaded)
+    match: Match = loaded.engine
+    return match
+
+
+def fresh(loaded: Loaded) -> Match:
+    """A new engine match for a stored state, to apply a step to (a copy of the built one, if any)."""
+    if loaded.engine is not None:
+        match: Match = loaded.engine.clone()
+        return match
+    return titles.get(loaded.meta["title"]).match_from_dict(loaded.data)
 
 
 @dataclass

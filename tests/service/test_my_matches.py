@@ -18,9 +18,8 @@ from matches import keys, mine
 from matches.clocks import Timing
 from matches.config import Settings
 from matches.embedded import EmbeddedRedis
-from matches.pipeline import fresh
 from matches.reconciler import Reconciler
-from matches.store import MatchStore
+from matches.store import MatchStore, fresh
 from tests.service.conftest import QUEUE, Client, api_process, service_env
 from tests.service.players_support import JOIN, Signed, guest, rest
 from tests.service.support import Setup, act, add_bot, create, join, play_to_end, state, wait_for

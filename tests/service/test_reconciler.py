@@ -25,9 +25,10 @@ from matches.config import Settings
 from matches.embedded import EmbeddedRedis
 from matches.lobby import Lobby
 from matches.outcomes import OutcomeKind
-from matches.pipeline import Pipeline, engine
+from matches.pipeline import Pipeline
 from matches.reconciler import Reconciler
 from matches.scheduler import Scheduler, job_id
+from matches.store import engine
 from tests.service import support as h
 
 TICK = "0.2"
