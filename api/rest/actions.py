@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from api.bounds import MAX_EVENTS_PAGE, MAX_IDEMPOTENCY_KEY
+from api.rest import callers
 from api.rest.convert import match_json
 from api.rest.matches import load
-from api.rest.problems import player_refusal, problem, versioned
+from api.rest.problems import problem, versioned
 from api.rest.table import PATH_ID, Auth, Call, Operation, Param, Reply
 from domain.events import visible_to
-from matches.callers import Caller
 from matches.outcomes import OutcomeKind
 from matches.reading import Reading
 from matches.refusals import Refusal
@@ -22,9 +22,7 @@ async def act(call: Call) -> Reply:
     if key is not None and not 0 < len(key) <= MAX_IDEMPOTENCY_KEY:
         raise problem(Refusal.BAD_IDEMPOTENCY_KEY, f"Idempotency-Key must be 1-{MAX_IDEMPOTENCY_KEY} characters")
     match_id = call.params["id"]
-    caller = await context.playing_caller()
-    if not isinstance(caller, Caller):
-        raise player_refusal(caller)
+    caller = await callers.playing_caller(call)
     outcome, after = await call.services.pipeline.act(match_id, caller, call.body["action"],
                                                       call.body["expectedVersion"], key)
     call.services.metrics.act(outcome.kind)

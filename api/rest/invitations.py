@@ -5,20 +5,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from api.rest import callers
 from api.rest.convert import match_json
-from api.rest.problems import for_code, player_refusal, problem
+from api.rest.problems import for_code, problem
 from api.rest.seats import seat_location
 from api.rest.table import PATH_ID, Auth, Call, Operation, Param, Reply
 from api.services import Services
 from matches import invite_codes
-from matches.callers import Caller
 from matches.invitations import Invitation
 from matches.lobby import LobbyError
 from matches.reading import Reading
 from matches.refusals import Refusal
-from players.errors import PlayerError
 from players.invitations import PlayerInvitations
-from players.records import Principal
 
 
 def invitations(services: Services) -> PlayerInvitations:
@@ -31,24 +29,10 @@ def sender_json(invitation: Invitation) -> dict[str, Any] | None:
     return None if invitation.by is None else {"id": invitation.by, "name": invitation.by_name}
 
 
-async def _caller(call: Call) -> Caller:
-    caller = await call.context.playing_caller()
-    if not isinstance(caller, Caller):
-        raise player_refusal(caller)
-    return caller
-
-
-async def _principal(call: Call) -> Principal:
-    outcome = await call.context.player_or_refusal()
-    if isinstance(outcome, PlayerError):
-        raise player_refusal(outcome)
-    return outcome
-
-
 async def invite_players(call: Call) -> Reply:
     """Invite players by id to a waiting match (the host token, or the player who created it); 201."""
     call.context.check_not_blocked()
-    caller = await _caller(call)
+    caller = await callers.playing_caller(call)
     try:
         sent = await invitations(call.services).invite(call.params["id"], caller, list(call.body["playerIds"]))
     except LobbyError as exc:
@@ -61,7 +45,7 @@ async def invite_players(call: Call) -> Reply:
 
 async def list_invitations(call: Call) -> Reply:
     """The signed-in player's open invitations, newest first."""
-    principal = await _principal(call)
+    principal = await callers.principal(call)
     listed = await invitations(call.services).listing(principal.player.id)
     return Reply({"items": [{"match": match_json(Reading.of(item.match, None)), "from": sender_json(item.invitation),
                              "invitedAt": item.invitation.at} for item in listed]})
@@ -69,8 +53,8 @@ async def list_invitations(call: Call) -> Reply:
 
 async def answer_invitation(call: Call) -> Reply:
     """Accept (a seat bound to the player, its token shown once) or decline an invitation."""
-    caller = await _caller(call)
-    principal = await _principal(call)
+    caller = await callers.playing_caller(call)
+    principal = await callers.principal(call)
     name = call.body.get("name") or principal.player.name
     try:
         seated = await invitations(call.services).answer(call.params["matchId"], principal.player.id,
@@ -86,7 +70,7 @@ async def join_by_code(call: Call) -> Reply:
     """Take a seat of a private match by its invite code; 201 with the seat's token (shown once)."""
     context = call.context
     context.check_not_blocked()
-    caller = await _caller(call)
+    caller = await callers.playing_caller(call)
     found = await invite_codes.match_of(call.services.store.redis, call.body["code"])
     if found is None:
         await context.auth_failed()

@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from api.bounds import MAX_PAGE
+from api.rest import callers
 from api.rest.convert import seat_json
-from api.rest.problems import player_refusal, problem
+from api.rest.problems import problem
 from api.rest.table import Auth, Call, Operation, Param, Reply
 from matches import mypage
 from matches.lifecycle import MatchStatus
 from matches.refusals import Refusal
-from players.errors import PlayerError
 
 
 def my_match_json(item: mypage.MyMatch) -> dict[str, Any]:
@@ -27,9 +27,7 @@ def my_match_json(item: mypage.MyMatch) -> dict[str, Any]:
 
 async def list_my_matches(call: Call) -> Reply:
     """A page of the signed-in player's matches."""
-    outcome = await call.context.player_or_refusal()
-    if isinstance(outcome, PlayerError):
-        raise player_refusal(outcome)
+    outcome = await callers.principal(call)
     status = None if call.params.get("status") is None else MatchStatus[call.params["status"]]
     first = max(1, min(call.params["first"], MAX_PAGE))
     try:

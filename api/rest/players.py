@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from api.rest import callers
 from api.rest.problems import player_refusal
 from api.rest.table import Auth, Call, Operation, Param, Reply
 from matches.refusals import Refusal
 from players.errors import PlayerError, Reason
 from players.errors import Unauthenticated as Refused
-from players.records import Player, Principal, Scope, Session, TokenInfo
+from players.records import Player, Scope, Session, TokenInfo
 
 
 def player_json(player: Player) -> dict[str, Any]:
@@ -30,14 +31,6 @@ def token_json(info: TokenInfo) -> dict[str, Any]:
     """A personal access token as listed (never its secret)."""
     return {"id": info.id, "name": info.name, "scopes": [scope.name for scope in sorted(info.scopes)],
             "created": info.created, "expires": info.expires}
-
-
-async def _principal(call: Call, session: bool = True) -> Principal:
-    """The caller's player (raise UNAUTHENTICATED; FORBIDDEN_SCOPE for a personal access token when session)."""
-    outcome = await call.context.player_or_refusal(session=session)
-    if isinstance(outcome, PlayerError):
-        raise player_refusal(outcome)
-    return outcome
 
 
 async def _refused(call: Call, error: PlayerError) -> None:
@@ -69,7 +62,7 @@ async def refresh_session(call: Call) -> Reply:
 
 async def sign_out(call: Call) -> Reply:
     """End the credential's session, or (everywhere=true) every session and access token of the player."""
-    principal = await _principal(call)
+    principal = await callers.principal(call, session=True)
     everywhere = bool(call.params["everywhere"])
     sessions = call.services.players.sessions
     try:
@@ -81,21 +74,21 @@ async def sign_out(call: Call) -> Reply:
 
 async def get_me(call: Call) -> Reply:
     """The signed-in player and its personal access tokens."""
-    principal = await _principal(call, session=False)
+    principal = await callers.principal(call)
     listing = await call.services.players.access.listing(principal.player.id)
     return Reply({**player_json(principal.player), "accessTokens": [token_json(t) for t in listing]})
 
 
 async def list_tokens(call: Call) -> Reply:
     """The player's live personal access tokens, oldest first."""
-    principal = await _principal(call, session=False)
+    principal = await callers.principal(call)
     listing = await call.services.players.access.listing(principal.player.id)
     return Reply({"items": [token_json(t) for t in listing]})
 
 
 async def create_token(call: Call) -> Reply:
     """Make a personal access token (shown once); 201."""
-    principal = await _principal(call)
+    principal = await callers.principal(call, session=True)
     body = call.body
     try:
         token, listing = await call.services.players.access.create(
@@ -107,7 +100,7 @@ async def create_token(call: Call) -> Reply:
 
 async def revoke_token(call: Call) -> Reply:
     """Revoke one of the player's personal access tokens."""
-    principal = await _principal(call)
+    principal = await callers.principal(call, session=True)
     try:
         await call.services.players.access.revoke(principal.player.id, call.params["tokenId"])
     except PlayerError as exc:
@@ -117,7 +110,7 @@ async def revoke_token(call: Call) -> Reply:
 
 async def link_identity(call: Call) -> Reply:
     """Link the operator's identity (its JWT in the body) to the signed-in player, who keeps its id and matches."""
-    principal = await _principal(call)
+    principal = await callers.principal(call, session=True)
     try:
         linked = await call.services.players.link_external(principal.player, call.body["token"])
     except PlayerError as exc:

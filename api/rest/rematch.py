@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from api.rest import callers
 from api.rest.convert import match_json
-from api.rest.problems import for_code, player_refusal, problem
+from api.rest.problems import for_code, problem
 from api.rest.table import PATH_ID, Auth, Call, Operation, Reply
-from matches.callers import Caller
 from matches.lobby import LobbyError
 from matches.reading import Reading
 from matches.refusals import Refusal
@@ -16,9 +16,7 @@ async def rematch(call: Call) -> Reply:
     """The rematch of an over match (the same for every caller); 200 with its id, the caller's seat and the match."""
     context = call.context
     context.check_not_blocked()
-    caller = await context.playing_caller()
-    if not isinstance(caller, Caller):
-        raise player_refusal(caller)
+    caller = await callers.playing_caller(call)
     try:
         rematched = await Rematches(call.services.lobby).rematch(call.params["id"], caller)
     except LobbyError as exc:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from api.rest import callers
 from api.rest.convert import seat_json
 from api.rest.matches import load, location
-from api.rest.problems import for_code, player_refusal, problem
+from api.rest.problems import for_code, problem
 from api.rest.table import PATH_ID, Auth, Call, Operation, Param, Reply
-from matches.callers import Caller
 from matches.lobby import LobbyError
 from matches.reading import Reading
 from matches.refusals import Refusal
@@ -20,9 +20,7 @@ def seat_location(match_id: str, seat: int) -> str:
 async def join_match(call: Call) -> Reply:
     """Take a seat as a person; 201 with the seat's token (shown once). With a player credential the seat is bound
     to the player (its name by default)."""
-    caller = await call.context.playing_caller()
-    if not isinstance(caller, Caller):
-        raise player_refusal(caller)
+    caller = await callers.playing_caller(call)
     name = call.body.get("name")
     if name is None and caller.player is not None:
         principal = await call.context.principal()
@@ -42,9 +40,7 @@ async def add_bot(call: Call) -> Reply:
     credential as the bearer token); 201."""
     context = call.context
     level = call.body["level"]
-    caller = await context.playing_caller()
-    if not isinstance(caller, Caller):
-        raise player_refusal(caller)
+    caller = await callers.playing_caller(call)
     try:
         seated = await call.services.lobby.add_bot(call.params["id"], call.body.get("seat"), level, caller)
     except LobbyError as exc:
