@@ -18,6 +18,7 @@ from matches.seatlife import SeatLife
 from matches.store import MatchStore
 from players.authenticate import Authenticator
 from players.config import PlayerSettings
+from players.invitations import PlayerInvitations
 
 SOCKET_TIMEOUT = 30.0  # seconds; the subscription blocks at most BLOCK_MS (10 s) per read
 
@@ -57,6 +58,11 @@ class Services:
                    Limits(settings, RateLimiter(redises.queue), player_settings),
                    Snapshots(store), Fanout(store),
                    Authenticator.build(redises.matches, player_settings), SeatLife(store, scheduler))
+
+    @property
+    def invitations(self) -> PlayerInvitations:
+        """The invitations by player id over the lobby and the players' directory (both surfaces')."""
+        return PlayerInvitations(self.lobby, self.players.directory)
 
     async def open(self) -> None:
         """Connect what must be connected before requests come (a cluster client's view of the cluster)."""

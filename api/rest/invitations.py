@@ -10,18 +10,11 @@ from api.rest.convert import match_json
 from api.rest.problems import for_code, problem
 from api.rest.seats import seat_location
 from api.rest.table import PATH_ID, Auth, Call, Operation, Param, Reply
-from api.services import Services
 from matches import invite_codes
 from matches.invitations import Invitation
 from matches.lobby import LobbyError
 from matches.reading import Reading
 from matches.refusals import Refusal
-from players.invitations import PlayerInvitations
-
-
-def invitations(services: Services) -> PlayerInvitations:
-    """The invitations over a process's services."""
-    return PlayerInvitations(services.lobby, services.players.directory)
 
 
 def sender_json(invitation: Invitation) -> dict[str, Any] | None:
@@ -34,7 +27,7 @@ async def invite_players(call: Call) -> Reply:
     call.context.check_not_blocked()
     caller = await callers.playing_caller(call)
     try:
-        sent = await invitations(call.services).invite(call.params["id"], caller, list(call.body["playerIds"]))
+        sent = await call.services.invitations.invite(call.params["id"], caller, list(call.body["playerIds"]))
     except LobbyError as exc:
         if exc.code == Refusal.NOT_CREATOR:
             await call.context.token_refused(caller)
@@ -46,7 +39,7 @@ async def invite_players(call: Call) -> Reply:
 async def list_invitations(call: Call) -> Reply:
     """The signed-in player's open invitations, newest first."""
     principal = await callers.principal(call)
-    listed = await invitations(call.services).listing(principal.player.id)
+    listed = await call.services.invitations.listing(principal.player.id)
     return Reply({"items": [{"match": match_json(Reading.of(item.match, None)), "from": sender_json(item.invitation),
                              "invitedAt": item.invitation.at} for item in listed]})
 
@@ -57,7 +50,7 @@ async def answer_invitation(call: Call) -> Reply:
     principal = await callers.principal(call)
     name = call.body.get("name") or principal.player.name
     try:
-        seated = await invitations(call.services).answer(call.params["matchId"], principal.player.id,
+        seated = await call.services.invitations.answer(call.params["matchId"], principal.player.id,
                                                          bool(call.body["accept"]), name, caller.program)
     except LobbyError as exc:
         raise for_code(exc.code, str(exc)) from None

@@ -24,17 +24,10 @@ from api.schema.problems import (
     player_problem,
     problem_type,
 )
-from api.services import Services
 from matches.callers import Caller
 from matches.lobby import LobbyError
 from matches.refusals import Refusal
-from players.invitations import PlayerInvitations
 from players.records import Principal
-
-
-def invitations(services: Services) -> PlayerInvitations:
-    """The invitations over a process's services."""
-    return PlayerInvitations(services.lobby, services.players.directory)
 
 
 @strawberry.type
@@ -57,7 +50,7 @@ class Invitation:
 
 async def my_invitations(info: Info, principal: Principal) -> list[Invitation]:
     """The signed-in player's open invitations, newest first."""
-    listed = await invitations(info.context.services).listing(principal.player.id)
+    listed = await info.context.services.invitations.listing(principal.player.id)
     return [Invitation(match=Match.of(item.match, None),
                        sender=None if item.invitation.by is None else Inviter(
                            id=strawberry.ID(item.invitation.by), name=item.invitation.by_name),
@@ -134,7 +127,7 @@ class InvitationsMutation:
         if not isinstance(caller, Caller):
             return cast(Unauthenticated | ForbiddenScope, player_problem(caller))
         try:
-            sent = await invitations(info.context.services).invite(str(input.match_id), caller,
+            sent = await info.context.services.invitations.invite(str(input.match_id), caller,
                                                                    [str(p) for p in input.player_ids])
         except LobbyError as exc:
             if exc.code == Refusal.NOT_CREATOR:
@@ -157,7 +150,7 @@ class InvitationsMutation:
             return Unauthenticated(code=Refusal.UNAUTHENTICATED, message="answering an invitation needs a player "
                                                                          "credential", reason="missing")
         try:
-            seated = await invitations(info.context.services).answer(
+            seated = await info.context.services.invitations.answer(
                 str(input.match_id), principal.player.id, input.accept, input.name or principal.player.name,
                 caller.program)
         except LobbyError as exc:
