@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from api.rest import callers
 from api.rest.convert import match_json
+from api.rest.matches import location
 from api.rest.problems import for_code, problem
 from api.rest.table import PATH_ID, Auth, Call, Operation, Reply
 from matches.lobby import LobbyError
@@ -28,7 +29,7 @@ async def rematch(call: Call) -> Reply:
         raise problem(Refusal.MATCH_NOT_FOUND, "the rematch has expired")
     return Reply({"matchId": rematched.match_id, "seat": rematched.seat,
                   "match": match_json(Reading.of(loaded, loaded.seat_of(caller)))},
-                 headers={"Location": f"/v1/matches/{rematched.match_id}"})
+                 headers={"Location": location(rematched.match_id)})
 
 
 OPERATIONS = [
