@@ -20,7 +20,7 @@ from matches.config import Settings
 from matches.embedded import EmbeddedRedis
 from matches.reconciler import Reconciler
 from matches.store import MatchStore, fresh
-from tests.service.conftest import QUEUE, Client, api_process, service_env
+from tests.service.conftest import Client, api_process, service_env
 from tests.service.players_support import JOIN, Signed, guest, rest
 from tests.service.support import Setup, act, add_bot, create, join, play_to_end, state, wait_for
 
@@ -138,7 +138,6 @@ def test_a_bots_reply_brings_my_turn_back_with_my_clock_deadline(client: Client)
     m = state(client, s.match_id, me.access)
     assert act(client, s.match_id, me.access, m["legalActions"][0], 0)["__typename"] == "ActionAccepted"
     after = row(client, me, s.match_id)
-    assert after["version"] >= 1
     if after["version"] == 1:  # the bot has not answered yet
         assert not after["yourTurn"] and after["clockDeadline"] is None
     back = wait_for(lambda: (r := row(client, me, s.match_id))["yourTurn"] and r, "my turn to come back")
@@ -245,7 +244,7 @@ def test_a_crash_between_a_commit_and_the_index_update_is_repaired(client: Clien
     reconciler = Reconciler(Redis.from_url(redis_url), settings)
     assert reconciler.reindex(time.time()) == [], "a change under way is left to its own process"
     jobs = reconciler.reindex(time.time() + settings.stall_seconds + 1)
-    assert len(jobs) == 2 and settings.queue == QUEUE
+    assert len(jobs) == 2
     wait_for(lambda: not _stored_row(redis, me.player, by_reconciler.match_id).turn, "the reindex job")
     assert _stored_row(redis, me.player, by_reconciler.match_id).stamp == 3 + 1
     wait_for(lambda: redis.zscore(keys.MINE_PENDING, by_reconciler.match_id) is None, "the outbox entry to go")

@@ -150,17 +150,12 @@ def test_one_seat_per_player_even_when_joins_race(client: Client, server: str) -
                 http.post(f"/v1/matches/{s.match_id}/seats", json={},
                           headers={"authorization": f"Bearer {player.access}"}) for _ in range(6))))
 
-    answers = await_all(race())
+    answers = asyncio.run(race())
     assert sorted(r.status_code for r in answers) == [201] + [409] * 5, [r.text for r in answers]
     assert {r.json()["code"] for r in answers if r.status_code == 409} == {"ALREADY_SEATED"}
     again = client.gql(JOIN, {"input": {"matchId": s.match_id, "name": "again"}}, player.access)["joinMatch"]
     assert again["__typename"] == "AlreadySeated" and again["code"] == "ALREADY_SEATED"
     assert [seat["taken"] for seat in h.state(client, s.match_id, None)["seats"]].count(True) == 1
-
-
-def await_all(coroutine: Any) -> Any:
-    """Run a coroutine to its end in a fresh event loop."""
-    return asyncio.run(coroutine)
 
 
 def test_a_player_plays_a_whole_match_from_two_devices(client: Client, server: str) -> None:

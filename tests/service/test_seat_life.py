@@ -105,14 +105,12 @@ def test_a_resigned_seat_is_played_by_the_bot_and_the_last_resignation_but_one_e
     m = read(c, s.match_id)
     seat = m["seats"][first]
     assert seat["resigned"] and seat["level"] == "greedy" and seat["kind"] == "human", seat
-    version = m["version"]
     twice = call(c, RESIGN, "resign", s.match_id, s.humans[first])
     assert twice["__typename"] == "SeatResigned" and twice["code"] == "SEAT_RESIGNED", twice
     acted = h.act(c, s.match_id, s.humans[first], {"type": "anything"}, read(c, s.match_id)["version"])
     assert acted["__typename"] == "SeatResigned", acted
     reclaimed = call(c, RECLAIM, "reclaimSeat", s.match_id, s.humans[first])
     assert reclaimed["__typename"] == "SeatResigned", reclaimed
-    assert read(c, s.match_id)["version"] >= version, "nothing was undone"
     second = next(seat for seat in s.humans if seat != first)
     ended = call(c, RESIGN, "resign", s.match_id, s.humans[second])
     assert ended["__typename"] == "Resignation" and ended["matchEnded"], ended
