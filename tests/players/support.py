@@ -115,6 +115,16 @@ class Jwks:
         """A token signed RS256 with that key (its header naming header_kid, if given)."""
         return jwt.encode(claims, self.private[kid], algorithm="RS256", headers={"kid": header_kid or kid})
 
+    @classmethod
+    @contextmanager
+    def one_key(cls) -> Iterator[Jwks]:
+        """An endpoint serving one key, "k1", for the block."""
+        endpoint = cls()
+        endpoint.new_key("k1")
+        endpoint.served = ["k1"]
+        with endpoint.serving():
+            yield endpoint
+
     @contextmanager
     def serving(self) -> Iterator[Jwks]:
         """Serve the endpoint in a thread for the block."""

@@ -24,10 +24,7 @@ from tests.players.support import AUDIENCE, ISSUER, Jwks, device, hand_signed, r
 @pytest.fixture
 def jwks() -> Iterator[Jwks]:
     """A JWKS endpoint serving one key, "k1"."""
-    endpoint = Jwks()
-    endpoint.new_key("k1")
-    endpoint.served = ["k1"]
-    with endpoint.serving():
+    with Jwks.one_key() as endpoint:
         yield endpoint
 
 

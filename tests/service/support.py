@@ -476,6 +476,16 @@ class Private:
     logs: list[Path] = field(default_factory=list)
     base: str | None = None
 
+    @contextlib.contextmanager
+    def client(self) -> Iterator[Client]:
+        """A GraphQL client of this service's API, closed after the block."""
+        assert self.base is not None
+        client = Client(self.base)
+        try:
+            yield client
+        finally:
+            client.http.close()
+
     def start_worker(self) -> subprocess.Popen[bytes]:
         """One more RQ worker process (with its reconciler thread) on the private queue."""
         path = self.folder / f"worker{len(self.workers)}.log"
@@ -545,31 +555,38 @@ def act_concurrently_varied(bases: list[str], match_id: str, token: str, actions
 
 def _concurrently(bases: list[str], match_id: str, token: str, submissions: list[tuple[Any, str | None]],
                   version: int) -> list[dict[str, Any]]:
-    keys_ = [k for _, k in submissions]
+    def submit(action: Any, key: str | None) -> Callable[[httpx.AsyncClient], Awaitable[dict[str, Any]]]:
+        async def call(client: httpx.AsyncClient) -> dict[str, Any]:
+            variables: dict[str, Any] = {"matchId": match_id, "action": action, "expectedVersion": version}
+            if key is not None:
+                variables["idempotencyKey"] = key
+            response = await client.post("/graphql", json={"query": ACT, "variables": {"input": variables}},
+                                         headers={"authorization": f"Bearer {token}"})
+            assert response.status_code == 200, response.text
+            body = response.json()
+            assert "errors" not in body, body
+            result: dict[str, Any] = body["data"]["act"]
+            return result
+        return call
 
-    async def run() -> list[dict[str, Any]]:
-        limits = httpx.Limits(max_connections=len(keys_) + 10, max_keepalive_connections=len(keys_) + 10)
+    return at_once(bases, [submit(a, k) for a, k in submissions])
+
+
+def at_once(bases: list[str], calls: Sequence[Callable[[httpx.AsyncClient], Awaitable[T]]]) -> list[T]:
+    """Run the calls at once, call n with a client of bases[n % len(bases)]: connections are opened first and every
+    call waits for one start signal, so that they reach the servers together; their results, in order."""
+    async def run() -> list[T]:
+        limits = httpx.Limits(max_connections=len(calls) + 10, max_keepalive_connections=len(calls) + 10)
         clients = [httpx.AsyncClient(base_url=b, timeout=60, limits=limits) for b in bases]
         try:
-            # open connections first, so that the submissions themselves start together
-            await asyncio.gather(*(cl.get("/healthz") for cl in clients for _ in range(len(keys_) // len(bases) + 1)))
+            await asyncio.gather(*(cl.get("/healthz") for cl in clients for _ in range(len(calls) // len(bases) + 1)))
             start = asyncio.Event()
 
-            async def one(n: int, action: Any, key: str | None) -> dict[str, Any]:
-                variables: dict[str, Any] = {"matchId": match_id, "action": action, "expectedVersion": version}
-                if key is not None:
-                    variables["idempotencyKey"] = key
+            async def one(n: int, call: Callable[[httpx.AsyncClient], Awaitable[T]]) -> T:
                 await start.wait()
-                response = await clients[n % len(clients)].post(
-                    "/graphql", json={"query": ACT, "variables": {"input": variables}},
-                    headers={"authorization": f"Bearer {token}"})
-                assert response.status_code == 200, response.text
-                body = response.json()
-                assert "errors" not in body, body
-                result: dict[str, Any] = body["data"]["act"]
-                return result
+                return await call(clients[n % len(clients)])
 
-            tasks = [asyncio.create_task(one(n, a, k)) for n, (a, k) in enumerate(submissions)]
+            tasks = [asyncio.create_task(one(n, call)) for n, call in enumerate(calls)]
             await asyncio.sleep(0.05)
             start.set()
             return list(await asyncio.gather(*tasks))

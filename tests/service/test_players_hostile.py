@@ -26,10 +26,7 @@ FORWARDED = "x-forwarded-for"
 @pytest.fixture(scope="module")
 def jwks() -> Iterator[Jwks]:
     """The operator's JWKS endpoint, serving one key "k1"."""
-    endpoint = Jwks()
-    endpoint.new_key("k1")
-    endpoint.served = ["k1"]
-    with endpoint.serving():
+    with Jwks.one_key() as endpoint:
         yield endpoint
 
 

@@ -5,9 +5,9 @@ code or an invitation, and filtered lobby pages keep their cursors."""
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import random
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx
@@ -54,35 +54,22 @@ def _finished(c: Client, seed: int) -> tuple[h.Setup, Signed, str]:
 
 
 def _rematch_concurrently(bases: list[str], match_id: str, tokens: list[str]) -> list[dict[str, Any]]:
-    async def run() -> list[dict[str, Any]]:
-        clients = [httpx.AsyncClient(base_url=b, timeout=60) for b in bases]
-        try:
-            start = asyncio.Event()
+    def rematch(n: int, token: str) -> Callable[[httpx.AsyncClient], Awaitable[dict[str, Any]]]:
+        async def call(client: httpx.AsyncClient) -> dict[str, Any]:
+            if n % 3 == 2:  # every third over REST
+                answer = await client.post(f"/v1/matches/{match_id}/rematch",
+                                           headers={"authorization": f"Bearer {token}"})
+                assert answer.status_code == 200, answer.text
+                return {"__typename": "Rematched", **answer.json()}
+            response = await client.post("/graphql", json={"query": REMATCH, "variables": {"id": match_id}},
+                                         headers={"authorization": f"Bearer {token}"})
+            body = response.json()
+            assert "errors" not in body, body
+            result: dict[str, Any] = body["data"]["rematch"]
+            return result
+        return call
 
-            async def one(n: int, token: str) -> dict[str, Any]:
-                await start.wait()
-                if n % 3 == 2:  # every third over REST
-                    answer = await clients[n % len(clients)].post(f"/v1/matches/{match_id}/rematch",
-                                                                  headers={"authorization": f"Bearer {token}"})
-                    assert answer.status_code == 200, answer.text
-                    return {"__typename": "Rematched", **answer.json()}
-                response = await clients[n % len(clients)].post(
-                    "/graphql", json={"query": REMATCH, "variables": {"id": match_id}},
-                    headers={"authorization": f"Bearer {token}"})
-                body = response.json()
-                assert "errors" not in body, body
-                result: dict[str, Any] = body["data"]["rematch"]
-                return result
-
-            tasks = [asyncio.create_task(one(n, token)) for n, token in enumerate(tokens)]
-            await asyncio.sleep(0.05)
-            start.set()
-            return list(await asyncio.gather(*tasks))
-        finally:
-            for cl in clients:
-                await cl.aclose()
-
-    return asyncio.run(run())
+    return h.at_once(bases, [rematch(n, token) for n, token in enumerate(tokens)])
 
 
 def test_ten_concurrent_rematch_calls_from_two_api_processes_make_one_rotated_match(

@@ -53,10 +53,8 @@ def svc(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[h.
 
 @pytest.fixture()
 def c(svc: h.Private) -> Iterator[Client]:
-    assert svc.base is not None
-    client = Client(svc.base)
-    yield client
-    client.http.close()
+    with svc.client() as client:
+        yield client
 
 
 @pytest.fixture()
