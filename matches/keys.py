@@ -102,6 +102,13 @@ def due(queue: str) -> str:
     return f"due:{queue}"
 
 
+def finished_pending(queue: str) -> str:
+    """Sorted set on the queue Redis, one per queue: match id -> when a write that may end it began (the
+    finished-match outbox: written before the write, dropped once workers/finishing.py's finishers (ratings,
+    archive) are done with the match; the reconcilers hand each entry to a job)."""
+    return f"finished:pending:{queue}"
+
+
 def due_versions(queue: str) -> str:
     """Hash on the queue Redis: match id -> the version whose due time the due-set holds (a later version's
     time is never overwritten by an earlier one's, whichever write arrives last)."""

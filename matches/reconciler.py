@@ -17,7 +17,8 @@ come early (a "look soon" written before a commit or claim that then failed or l
 active match the job finds nothing to do and sets the exact time; for a waiting or over match the entry is
 dropped, unless a write moved it meanwhile. A tick also hands the players' index updates a crash left undone
 (keys.MINE_PENDING entries older than stall_seconds: see matches/mine.py) to reindex jobs, and the rematches a
-crash left half-done (keys.REMATCH_PENDING entries as old: see matches/rematch.py) to jobs that finish them.
+crash left half-done (keys.REMATCH_PENDING entries as old: see matches/rematch.py) to jobs that finish them, and
+the matches that ended (keys.finished_pending) to the jobs that rate and archive them (workers/finishing.py).
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ from matches.lifecycle import MatchStatus
 from matches.mine import REINDEX_JOB
 from matches.rematch import RESUME_JOB
 from matches.scheduler import GUARD_TTL, enqueue_job, job_id
+
+FINISHED_JOB = "workers.jobs.finished"  # by name: this layer never imports the workers package
 
 log = logging.getLogger("firebreak.reconciler")
 
@@ -86,7 +89,7 @@ class Reconciler:
             job = self._ensure_job(raw.decode(), again)
             if job:
                 enqueued.append(job)
-        return enqueued + self.reindex(now) + self.rematches(now)
+        return enqueued + self.reindex(now) + self.rematches(now) + self.finished(now)
 
     def reindex(self, now: float | None = None) -> list[str]:
         """Hand the players' index updates a crash left undone (matches/mine.py: outbox entries whose change began
@@ -99,12 +102,22 @@ class Reconciler:
         jobs."""
         return self._drain(keys.REMATCH_PENDING, RESUME_JOB, "rematch", now)
 
-    def _drain(self, outbox: str, function: str, prefix: str, now: float | None) -> list[str]:
-        """Enqueue function(match id, claimed time) for every entry of an outbox older than stall_seconds."""
+    def finished(self, now: float | None = None) -> list[str]:
+        """Hand the matches that ended (or may have: keys.finished_pending entries, written before the write that
+        ends a match) to jobs that do what a finished match is owed (workers/finishing.py), each entry claimed
+        until stall_seconds from now; return the jobs. No wait here: an entry whose ending write has not landed
+        yet is left by its job, and claimed again after stall_seconds."""
+        return self._drain(keys.finished_pending(self.settings.queue), FINISHED_JOB, "finished", now, age=0.0)
+
+    def _drain(self, outbox: str, function: str, prefix: str, now: float | None,
+               age: float | None = None) -> list[str]:
+        """Enqueue function(match id, claimed time) for every entry of an outbox older than `age` seconds (default:
+        stall_seconds)."""
         now = time.time() if now is None else now
         again = repr(now + self.settings.stall_seconds)
+        older = self.settings.stall_seconds if age is None else age
         enqueued = []
-        for raw in self._claim(keys=[outbox], args=[repr(now - self.settings.stall_seconds), BATCH, again]):
+        for raw in self._claim(keys=[outbox], args=[repr(now - older), BATCH, again]):
             job = job_id(raw.decode(), 0, f"{prefix}{time.time_ns()}")
             self.queue.enqueue(function, raw.decode(), float(again), job_id=job, result_ttl=600,
                                failure_ttl=7 * 24 * 3600, job_timeout=300)

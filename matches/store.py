@@ -255,6 +255,8 @@ class MatchStore:
                       keys.seats(match_id), keys.idempotency(match_id)]
         due_text = "" if over or due is None else repr(due)
         status = MatchStatus.OVER if over else MatchStatus.ACTIVE
+        if over:
+            await self.finishing(match_id)
         if self.one_redis:
             match_keys += [self.due_key, self.due_versions_key]
         else:
@@ -299,11 +301,18 @@ class MatchStore:
     async def cancel(self, match_id: str) -> bool:
         """Call off a waiting match (status over, end reason cancelled) and take it off the lobby; return whether
         this call did (False: it is no longer waiting)."""
+        await self.finishing(match_id)
         done = await self._cancel(keys=[keys.meta(match_id), keys.seats(match_id), keys.state(match_id)],
                                   args=[EndReason.CANCELLED.value, self.settings.finished_ttl, repr(time.time())])
         if int(done):
             await self.queue.zrem(keys.lobby(MatchStatus.WAITING), match_id)
         return bool(int(done))
+
+    async def finishing(self, match_id: str) -> None:
+        """Write the match's finished-match outbox entry (keys.finished_pending) before a write that may end it: the
+        workers then do what a finished match is owed (ratings, archive: workers/finishing.py) exactly once, whether
+        or not the process making the write survives it (an entry whose match did not end is dropped later)."""
+        await self.queue.zadd(keys.finished_pending(self.settings.queue), {match_id: time.time()}, nx=True)
 
     async def fold_log(self, match_id: str, chunks: int) -> bool:
         """Fold the log's oldest whole runs of plain entries (after `chunks` packed chunks) into packed chunks;

@@ -8,7 +8,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 ALLOWED_THIRD_PARTY = {"pydantic"}
-FIRST_PARTY = {"domain", "matches", "players", "api", "workers", "integrations"}
+FIRST_PARTY = {"domain", "matches", "players", "archive", "ratings", "notifications", "matchmaking", "api", "workers",
+               "integrations"}
 
 
 def _imports(path: Path) -> set[str]:
@@ -48,13 +49,19 @@ def _first_party_imports(package: str) -> dict[str, set[str]]:
 
 
 def test_layers_point_inward() -> None:
-    """domain <- matches <- players <- (api | workers); api and workers never import each other."""
+    """domain <- matches <- players <- (api | workers); api and workers never import each other. The services a
+    player comes back for sit between: the archive and ratings on matches, notifications on players, matchmaking
+    on ratings."""
     allowed = {
         "domain": {"domain"},
         "matches": {"domain", "matches"},
         "players": {"matches", "players"},
-        "api": {"domain", "matches", "players", "api"},
-        "workers": {"domain", "matches", "players", "workers"},
+        "archive": {"domain", "matches", "archive"},
+        "ratings": {"domain", "matches", "archive", "ratings"},
+        "notifications": {"domain", "matches", "players", "notifications"},
+        "matchmaking": {"domain", "matches", "players", "archive", "ratings", "notifications", "matchmaking"},
+        "api": {"domain", "matches", "players", "archive", "ratings", "notifications", "matchmaking", "api"},
+        "workers": {"domain", "matches", "players", "archive", "ratings", "notifications", "matchmaking", "workers"},
         "integrations": {"domain", "integrations"},  # the learning adapters (rl extra) sit on the engine only
     }
     offenders = {}
@@ -89,9 +96,10 @@ def _title_words() -> set[str]:
 
 
 def _service_files() -> list[Path]:
-    """The code that must serve any title without naming one: api/, matches/, players/, workers/, integrations/
-    and generic domain/."""
-    files = [p for package in ("api", "matches", "players", "workers", "integrations")
+    """The code that must serve any title without naming one: api/, matches/, players/, the archive, ratings,
+    notifications, matchmaking, workers/, integrations/ and generic domain/."""
+    files = [p for package in ("api", "matches", "players", "archive", "ratings", "notifications", "matchmaking",
+                               "workers", "integrations")
              for p in (ROOT / package).rglob("*.py")]
     return files + [p for p in (ROOT / "domain").glob("*.py") if p.name != "titles.py"]
 
@@ -244,7 +252,8 @@ def test_the_title_rule_would_catch_an_offender(tmp_path: Path) -> None:
         "domain/fake/rules/relative.py": "domain.fake.bots.greedy",
     }
 
-CIRCLE_CHECKED = ("domain", "matches", "players", "api", "workers", "integrations", "bench")  # and their imports
+CIRCLE_CHECKED = ("domain", "matches", "players", "archive", "ratings", "notifications", "matchmaking", "api",
+                  "workers", "integrations", "bench")  # and their imports
 
 
 def _resolve(importer: str, is_package: bool, node: ast.Import | ast.ImportFrom, known: set[str]) -> set[str]:

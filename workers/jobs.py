@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 from rq import Queue
 
+from archive.database import Database
 from matches import connections, keys, mine
 from matches.config import Settings
 from matches.lobby import Lobby
@@ -27,6 +28,7 @@ from matches.pipeline import Pipeline
 from matches.rematch import Rematches
 from matches.scheduler import Scheduler
 from matches.store import MatchStore
+from workers import finishing
 from workers.budget import budget_from_env
 
 log = logging.getLogger("firebreak.workers")
@@ -42,6 +44,14 @@ class Runtime:
     loop: asyncio.AbstractEventLoop
     redises: connections.Redises
     pipeline: Pipeline
+    _db: Database | None = None
+
+    @property
+    def db(self) -> Database:
+        """The archive's database (FIREBREAK_DATABASE_URL / FIREBREAK_DATA_DIR), opened at its first use."""
+        if self._db is None:
+            self._db = Database.from_settings()
+        return self._db
 
     @classmethod
     def build(cls, settings: Settings) -> Runtime:
@@ -58,6 +68,8 @@ class Runtime:
     def close(self) -> None:
         """Close the clients and the loop."""
         self.loop.run_until_complete(self.redises.aclose())
+        if self._db is not None:
+            self._db.close()
         self.pipeline.scheduler.queue.connection.close()
         self.loop.close()
 
@@ -108,6 +120,12 @@ def rematch(match_id: str, mark: float) -> str | None:
     claimed at `mark`); return the rematch's id (None: nothing could be finished)."""
     return _once(lambda rt: Rematches(Lobby(rt.pipeline.store, rt.pipeline.scheduler)).resume(str(match_id),
                                                                                               float(mark)))
+
+
+def finished(match_id: str, claimed: float) -> str:
+    """Do what a finished match is owed (its ratings, its archive record: workers/finishing.py), once, and drop its
+    outbox entry (claimed until `claimed`); return what happened."""
+    return _once(lambda rt: finishing.finish(rt.pipeline.store, rt.db, str(match_id), float(claimed)))
 
 
 def _once(work: Callable[[Runtime], Coroutine[Any, Any, T]]) -> T:
