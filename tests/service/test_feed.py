@@ -19,6 +19,7 @@ from tests.service.conftest import Client, service_env
 from tests.service.players_support import guest
 from tests.service.support import act, create, play_to_end, state, wait_for
 from tests.service.test_my_matches import seat_player, two_seats
+from tests.service.test_rematch_invites import INVITE, REMATCH
 
 MATCH_FACTS = {"id", "type", "at", "matchId", "title", "seat", "version"}
 
@@ -102,3 +103,27 @@ def test_a_player_joining_a_waiting_match_gets_no_event_until_it_starts(client: 
     seat_player(client, s, second, 1)
     wait_for(lambda: [e["type"] for e in events(redis, first.player)] == ["matchStarted", "yourTurn"], "start")
     assert [e["type"] for e in events(redis, second.player)] == ["matchStarted"]
+
+
+def test_an_invitation_and_a_rematch_reach_the_players_feeds_once(client: Client, redis: Redis) -> None:
+    """invited: to the invited player, naming the match and who invited; rematchOffered: to each player of the
+    finished match once, however many of them ask for the rematch."""
+    host, guest_player = guest(client, "feed host"), guest(client, "feed invitee")
+    s = create(client, 2, 0)
+    seat_player(client, s, host, 0)
+    sent = client.gql(INVITE, {"id": s.match_id, "players": [guest_player.player]}, s.host)["invitePlayers"]
+    assert sent["__typename"] == "PlayersInvited", sent
+    invited = [e for e in events(redis, guest_player.player) if e["type"] == "invited"]
+    assert len(invited) == 1 and set(invited[0]) == {"id", "type", "at", "matchId", "title", "by"}
+    assert (invited[0]["matchId"], invited[0]["by"]) == (s.match_id, None)  # by the host token: no player
+    seat_player(client, s, guest_player, 1)
+    played = play_to_end(client, s, random.Random(5))
+    assert played.final["status"] == "OVER"
+    for who in (host, guest_player, host):
+        answer = client.gql(REMATCH, {"id": s.match_id}, who.access)["rematch"]
+        assert answer["__typename"] == "Rematched", answer
+    for who, seat in ((host, 0), (guest_player, 1)):
+        offered = [e for e in events(redis, who.player) if e["type"] == "rematchOffered"]
+        assert len(offered) == 1, offered
+        assert offered[0]["of"] == s.match_id and offered[0]["seat"] == 1 - seat
+        assert offered[0]["matchId"] == answer["matchId"]
