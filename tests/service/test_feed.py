@@ -17,7 +17,7 @@ from matches.feed import FeedType
 from matches.store import MatchStore
 from tests.service.conftest import Client, service_env
 from tests.service.players_support import guest
-from tests.service.support import act, create, play_to_end, state, wait_for
+from tests.service.support import create, play_to_end, wait_for
 from tests.service.test_my_matches import seat_player, two_seats
 from tests.service.test_rematch_invites import INVITE, REMATCH
 
@@ -56,17 +56,18 @@ def test_two_players_feeds_hold_each_transition_once_with_public_facts_only(clie
 
 def test_a_bots_reply_brings_a_your_turn_and_the_webhooks_are_told(client: Client, redis: Redis,
                                                                     redis_url: str) -> None:
-    """Against a bot: after the player's act, the bot's reply (a worker's commit) writes yourTurn; the player is
-    marked for the webhooks' forwarder."""
+    """Against a bot: the start writes matchStarted and yourTurn and marks the player for the webhooks' forwarder;
+    played to its end, each time the bot's reply (a worker's commit) hands the match back, a new yourTurn."""
     me = guest(client, "feed vs bot")
     s = two_seats(client, me, 0, bot=True)
     wait_for(lambda: [e["type"] for e in events(redis, me.player)] == ["matchStarted", "yourTurn"], "the start")
     queue = Settings.from_env(service_env(redis_url)).queue
     assert redis.zscore(keys.feed_pending(queue), me.player) is not None
-    before = len(events(redis, me.player))
-    m = state(client, s.match_id, s.humans[0])
-    assert act(client, s.match_id, s.humans[0], m["legalActions"][0], m["version"])["__typename"] == "ActionAccepted"
-    wait_for(lambda: len(events(redis, me.player)) > before, "the bot's reply")
+    play_to_end(client, s, random.Random(11))
+    wait_for(lambda: events(redis, me.player)[-1]["type"] == "matchEnded", "the end")
+    kinds = [e["type"] for e in events(redis, me.player)]
+    assert kinds.count("yourTurn") >= 2, kinds  # the match left the player's turn and a bot's step brought it back
+    assert kinds.count("matchStarted") == kinds.count("matchEnded") == 1
 
 
 def test_emit_writes_once_per_dedupe_key_and_reads_resume_from_a_cursor(redis_url: str, redis: Redis) -> None:
