@@ -16,6 +16,7 @@ from typing import Any
 
 from archive.records import NotArchivable, match_row, result_json
 from domain import titles
+from domain.errors import DomainError
 from domain.events import visible_to
 from matches import history, packing
 from matches.lifecycle import EndReason, MatchStatus, SeatControl, SeatKind, SeatRecord
@@ -76,7 +77,7 @@ def replay(doc: dict[str, Any]) -> dict[str, Any] | None:
         for entry in doc["log"]:
             history.step_events(match, entry)
         records = {int(s["seat"]): _record(s) for s in doc["seats"] if s["kind"] != "open"}
-    except (KeyError, TypeError, ValueError) as exc:
+    except (DomainError, KeyError, TypeError, ValueError) as exc:  # an unknown title, an illegal action...
         raise BadExport(f"the document cannot be replayed: {exc}") from exc
     meta = {"title": title.id, "seats": str(seats), "options": packing.dumps(options), "seed": str(seed),
             "status": MatchStatus.OVER.value, "reason": reason.value}

@@ -96,7 +96,10 @@ def _insert_once(conn: Connection, table: Any, rows: list[dict[str, Any]], keys:
         statement = insert(table)
         if not rows:
             return 0
-    return int(conn.execute(statement, rows).rowcount or 0)
+    inserted = 0
+    for row in rows:  # one at a time: RETURNING says whether each went in (an executemany's rowcount may not)
+        inserted += len(conn.execute(statement.returning(table.c[keys[0]]), row).all())
+    return inserted
 
 
 def store_record(db: Database, row: dict[str, Any], seats: dict[str, int]) -> bool:
