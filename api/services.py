@@ -8,6 +8,8 @@ from typing import Any
 from api.fanout import Fanout
 from api.ratelimit import Limits
 from api.snapshots import Snapshots
+from archive.database import Database
+from archive.reader import ArchiveReader
 from matches import connections
 from matches.config import Settings
 from matches.lobby import Lobby
@@ -40,6 +42,7 @@ class Services:
     players: Authenticator
     seat_life: SeatLife
     metrics: Any = field(default=None)  # api.metrics.Metrics, set by the app factory
+    archive: Database | None = field(default=None)  # the archive (finished matches Redis let go): the store's attic
 
     @classmethod
     def connect(cls, settings: Settings, player_settings: PlayerSettings | None = None) -> Services:
@@ -54,10 +57,13 @@ class Services:
         store = MatchStore(redises.matches, settings, redises.queue)
         scheduler = Scheduler(redises.queue, settings)
         player_settings = player_settings or PlayerSettings.from_env()
+        archive = Database.from_settings()  # FIREBREAK_DATABASE_URL, else a SQLite file in FIREBREAK_DATA_DIR
+        store.attic = ArchiveReader(archive)
         return cls(settings, redises, store, scheduler, Lobby(store, scheduler), Pipeline(store, scheduler),
                    Limits(settings, RateLimiter(redises.queue), player_settings),
                    Snapshots(store), Fanout(store),
-                   Authenticator.build(redises.matches, player_settings), SeatLife(store, scheduler))
+                   Authenticator.build(redises.matches, player_settings), SeatLife(store, scheduler),
+                   archive=archive)
 
     @property
     def invitations(self) -> PlayerInvitations:
@@ -72,3 +78,5 @@ class Services:
         """Release the connections."""
         await self.fanout.close()
         await self.redises.aclose()
+        if self.archive is not None:
+            self.archive.close()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 
 def meta(match_id: str) -> str:
-    """Hash: title, seats, options, seed, status, created, host token hash."""
+    """Hash: title, seats, options, seed, status, created, started, host token hash."""
     return f"match:{{{match_id}}}:meta"
 
 

@@ -3,10 +3,12 @@
 
 One script reads the page's index entries (O(log N + page size)), then each entry's match is loaded (one read each);
 a row whose match has moved on is rewritten on the way (read repair), one whose match is gone or no longer holds the
-player is dropped. A cursor spans both parts: the part, the score and id of the last entry seen (keyset paging, so it
-stays valid as matches move) and the time the first page was read: later pages leave out the rest's entries that
-changed after it (a match seen in the first part that moved to the rest meanwhile is not shown twice; one that
-changed while the pages were read shows on the next first page).
+player is dropped. With an attic on the store (the archive, in the API), the finished matches it holds join the
+second part in the same order and by the same cursor rules (one indexed query a page), and a match Redis has let go
+is rendered from there: the history page outlives FIREBREAK_FINISHED_TTL. A cursor spans both parts: the part, the
+score and id of the last entry seen (keyset paging, so it stays valid as matches move) and the time the first page
+was read: later pages leave out the rest's entries that changed after it (a match seen in the first part that moved
+to the rest meanwhile is not shown twice; one that changed while the pages were read shows on the next first page).
 """
 
 from __future__ import annotations
@@ -148,26 +150,62 @@ async def page(store: MatchStore, player: str, status: MatchStatus | None, first
                                    args=["1" if use_turn else "0", cursor.part, cursor.score, cursor.id,
                                          repr(cursor.since), first + 1, CURSOR_SLACK])
     entries = [(flat[i], flat[i + 1], flat[i + 2], flat[i + 3]) for i in range(0, len(flat), 4)]
+    if store.attic is not None and status in (None, MatchStatus.OVER):
+        entries = _with_archived(entries, await _archived(store, player, cursor, first + 1))
     more, entries = len(entries) > first, entries[:first]
-    loads = await asyncio.gather(*(store.load(match_id) for _, match_id, _, _ in entries))
+    loads = await asyncio.gather(*(_load(store, match_id, raw) for _, match_id, _, raw in entries))
     items: list[MyMatch] = []
     end = None
-    for (part, match_id, score, raw), loaded in zip(entries, loads, strict=True):
+    for (part, match_id, score, raw), (loaded, archived) in zip(entries, loads, strict=True):
         end = Cursor(part, repr(float(score)), match_id, cursor.since).encode()
-        item = await _item(store, player, match_id, raw, loaded, end)
+        item = await _item(store, player, match_id, raw, loaded, end, archived)
         if item is not None and (status is None or item.reading.status is status):
             items.append(item)
     return Page(items, end, more)
 
 
+Entry = tuple[str, str, str, str]  # part, match id, score, the stored row ('': none)
+
+
+async def _archived(store: MatchStore, player: str, cursor: Cursor, want: int) -> list[Entry]:
+    """The player's matches the attic holds (finished, perhaps gone from Redis) after the cursor, as entries of the
+    second part: the same order (last activity, then id, both descending) and the same cursor rules."""
+    assert store.attic is not None
+    before = (float(cursor.score), cursor.id) if cursor.part == SECOND and cursor.score else None
+    rows = await store.attic.rows(player, before, cursor.since, want)
+    return [(SECOND, match_id, repr(at), "") for match_id, at in rows]
+
+
+def _with_archived(entries: list[Entry], archived: list[Entry]) -> list[Entry]:
+    """The index's entries with the attic's merged into the second part in its order; a match in both is listed
+    once, as the index has it."""
+    listed = {match_id for _, match_id, _, _ in entries}
+    turn = [e for e in entries if e[0] == FIRST]
+    rest = [e for e in entries if e[0] != FIRST] + [e for e in archived if e[1] not in listed]
+    rest.sort(key=lambda e: (float(e[2]), e[1]), reverse=True)
+    return turn + rest
+
+
+async def _load(store: MatchStore, match_id: str, raw: str) -> tuple[Loaded | None, bool]:
+    """An entry's match from Redis, else from the attic; and whether it came from the attic."""
+    loaded = await store.load(match_id)
+    if loaded is not None or store.attic is None:
+        return loaded, False
+    return await store.attic.load(match_id), True
+
+
 async def _item(store: MatchStore, player: str, match_id: str, raw: str, loaded: Loaded | None,
-                cursor: str) -> MyMatch | None:
+                cursor: str, archived: bool = False) -> MyMatch | None:
     """An entry rendered, its row repaired if the match moved on; None (and the row dropped) if it is gone or no
-    longer holds the player."""
+    longer holds the player. A match only the attic holds is rendered from there, and its row leaves the index
+    (the attic lists it from now on)."""
     seat = None if loaded is None else players(loaded).get(player)
-    if loaded is None or seat is None:
+    if (archived and raw) or loaded is None or seat is None:
         await index(store).forget(player, match_id)
+    if loaded is None or seat is None:
         return None
+    if archived:
+        return MyMatch(cursor, Reading.of(loaded, seat), seat, row_of(loaded, seat))
     row = Row.from_json(raw) if raw else None
     if row is None or row.stamp != stamp(loaded) or row.seat != seat:
         row = row_of(loaded, seat)

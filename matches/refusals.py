@@ -175,7 +175,8 @@ ENTRIES: dict[Refusal, Entry] = {
                                                         "provider already."),
     Refusal.BAD_CURSOR: Entry(422, None, "The after argument is not a cursor of this list (pass a page's endCursor or "
                                          "an edge's cursor as it was given)."),
-    Refusal.MATCH_NOT_OVER: Entry(409, "MatchNotOver", "A rematch needs the match to be over; it is not yet."),
+    Refusal.MATCH_NOT_OVER: Entry(409, "MatchNotOver", "A rematch or an export needs the match to be over; it is not "
+                                                       "yet."),
     Refusal.BAD_INVITE_CODE: Entry(404, "InviteCodeNotFound",
                                    "No waiting match has this invite code (a wrong code counts as a failed "
                                    "authentication: too many and the client is blocked for a while)."),

@@ -144,9 +144,9 @@ return 1
 # Claim a seat of a waiting match. KEYS: meta, seats, state, log, events; ARGV: seat (-1: first free), seat
 # record, seat count, now, waiting ttl, the record's player ('' for none). A player holds at most one seat of a
 # match: a claim for a player already seated answers {-3, 0} and changes nothing. The claim that fills the match
-# starts it: its clocks and abandonment time count from now, and its keys stop expiring (the caller wrote a due
-# entry "look soon" before, and sets the exact due time after); a claim that does not fill it gives the seats the
-# waiting match's time to live.
+# starts it (meta "started": now, kept for the archive): its clocks and abandonment time count from now, and its
+# keys stop expiring (the caller wrote a due entry "look soon" before, and sets the exact due time after); a claim
+# that does not fill it gives the seats the waiting match's time to live.
 CLAIM = """
 if redis.call('HGET', KEYS[1], 'status') ~= 'waiting' then return {-1, 0} end
 local n = tonumber(ARGV[3])
@@ -166,7 +166,7 @@ elseif redis.call('HSETNX', KEYS[2], seat, ARGV[2]) == 0 then
 end
 local full = 0
 if redis.call('HLEN', KEYS[2]) == n then
-  redis.call('HSET', KEYS[1], 'status', 'active', 'at', ARGV[4], 'lastHuman', ARGV[4])
+  redis.call('HSET', KEYS[1], 'status', 'active', 'at', ARGV[4], 'lastHuman', ARGV[4], 'started', ARGV[4])
   for i = 1, 5 do redis.call('PERSIST', KEYS[i]) end
   full = 1
 else

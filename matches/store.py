@@ -7,7 +7,7 @@ import secrets
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from redis.asyncio import Redis
 
@@ -119,6 +119,26 @@ def fresh(loaded: Loaded) -> Match:
     return titles.get(loaded.meta["title"]).match_from_dict(loaded.data)
 
 
+History = tuple[dict[str, str], int, list[dict[str, Any]]]  # a match's meta, version and whole log
+
+
+class Attic(Protocol):
+    """Where finished matches are read from once Redis has let them go (archive.reader.ArchiveReader, set on the
+    store by the API): the store never writes to it."""
+
+    async def load(self, match_id: str) -> Loaded | None:
+        """The archived match as it was stored when it ended (None: not archived)."""
+
+    async def history(self, match_id: str) -> History | None:
+        """The archived match's meta, final version and whole log (None: not archived)."""
+
+    async def rows(self, player: str, before: tuple[float, str] | None, since: float,
+                   want: int) -> list[tuple[str, float]]:
+        """The player's archived matches as (match id, last activity), newest first (equal times: larger id
+        first), last activity at most `since` and after `before` (a (last activity, id) already seen), at most
+        `want`."""
+
+
 @dataclass
 class Committed:
     """The result of a compare-and-set commit."""
@@ -142,6 +162,7 @@ class MatchStore:
         self.redis: Any = redis  # decode_responses=True: replies are str; redis-py's stubs cannot say so
         self.queue: Any = redis if queue is None else queue
         self.settings = settings
+        self.attic: Attic | None = None  # finished matches Redis let go (the API sets it; see MatchStore.read)
         # On one plain Redis the commit also writes the due-set, in the same script (no "look soon" needed).
         self.one_redis = self.queue is redis
         self._create = connections.Script(redis, scripts.CREATE)
@@ -203,6 +224,14 @@ class MatchStore:
             version=int(state["v"]),
             data=packing.loads(state["data"]),
         )
+
+    async def read(self, match_id: str) -> Loaded | None:
+        """Load a match to read it: from Redis, else (a finished match Redis let go) from the attic; None for an
+        unknown match. Writers use load(): a match only the attic holds takes no more writes."""
+        loaded = await self.load(match_id)
+        if loaded is None and self.attic is not None and valid_id(match_id):
+            loaded = await self.attic.load(match_id)
+        return loaded
 
     async def status(self, match_id: str) -> MatchStatus | None:
         """The match's status, or None for an unknown (or expired) match."""
@@ -400,8 +429,9 @@ class MatchStore:
         self._replays.move_to_end(key)
         return replayed[max(0, after):max(0, after) + count]
 
-    async def history(self, match_id: str) -> tuple[dict[str, str], int, list[dict[str, Any]]] | None:
-        """The meta, version and whole log of a live or archived match (None: gone)."""
+    async def history(self, match_id: str) -> History | None:
+        """The meta, version and whole log of a live or archived match (None: gone), from the attic once Redis has
+        let it go."""
         archived = await self.redis.get(keys.archive(match_id))
         if not archived:
             meta: dict[str, str] = await self.redis.hgetall(keys.meta(match_id))
@@ -410,7 +440,7 @@ class MatchStore:
                 return meta, len(log), log
             archived = await self.redis.get(keys.archive(match_id))  # archived meanwhile?
         if not archived:
-            return None
+            return None if self.attic is None or not valid_id(match_id) else await self.attic.history(match_id)
         record = packing.unpack(archived)
         return record["meta"], int(record["v"]), record["log"]
 

@@ -16,6 +16,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 from archive.database import Database
+from archive.records import archive_match
 from matches import connections, keys
 from matches.lifecycle import MatchStatus
 from matches.mine import DONE
@@ -28,7 +29,7 @@ GIVE_UP_STALLS = 3  # an entry whose match has not ended this many stall periods
 Finisher = Callable[[Database, MatchStore, Loaded], Awaitable[object]]
 
 # In this order: the archive record holds the rating changes.
-FINISHERS: tuple[Finisher, ...] = ()
+FINISHERS: tuple[Finisher, ...] = (archive_match,)  # archive/records.py
 
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from api.bounds import MAX_EVENTS_PAGE, MAX_IDEMPOTENCY_KEY
 from api.rest import callers
 from api.rest.convert import match_json
-from api.rest.matches import load
+from api.rest.matches import load, read
 from api.rest.problems import problem, versioned
 from api.rest.table import PATH_ID, Auth, Call, Operation, Param, Reply
 from domain.events import visible_to
@@ -46,7 +46,7 @@ def minimal(prefer: str | None) -> bool:
 async def events(call: Call) -> Reply:
     """The stored steps after a version, redacted for the caller (a seat token or a seated player's credential,
     or none for a spectator)."""
-    loaded = await load(call)
+    loaded = await read(call)
     viewer = await call.context.seat_in(loaded)
     limit = max(1, min(call.params["limit"], MAX_EVENTS_PAGE))
     rows = await call.services.store.events_after(loaded.id, max(0, call.params["afterVersion"]), limit)

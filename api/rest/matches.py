@@ -29,6 +29,15 @@ async def load(call: Call) -> Loaded:
     return loaded
 
 
+async def read(call: Call) -> Loaded:
+    """The match of the path to read it (from the archive once Redis has let a finished one go), or
+    MATCH_NOT_FOUND."""
+    loaded = await call.services.store.read(call.params["id"])
+    if loaded is None:
+        raise problem(Refusal.MATCH_NOT_FOUND, f"no match {call.params['id']!r}")
+    return loaded
+
+
 async def list_matches(call: Call) -> Reply:
     """A page of the lobby, each match read as the caller where the caller sits in it (a seat's token or the
     player's seat)."""
@@ -63,7 +72,7 @@ async def create_match(call: Call) -> Reply:
 async def get_match(call: Call) -> Reply:
     """A match as the caller may see it: a seat token reads as that seat, no token (or the host's) as a
     spectator; any other token is refused."""
-    loaded = await load(call)
+    loaded = await read(call)
     body = match_json(Reading.of(loaded, await call.context.seat_in(loaded)))
     found = None
     if loaded.status is MatchStatus.OVER:

@@ -327,3 +327,35 @@ RESPONSES.update({
                                "started": BOOL}, "The invitation is answered."),
 })
 COMPONENTS.update({**REQUESTS, **RESPONSES})
+
+EXPORT_SEAT = obj({
+    "seat": INT, "kind": {"enum": ["player", "bot", "anonymous", "open"],
+                          "description": "player: bound to a player (player holds the id); bot: a bot of `level`; "
+                                         "anonymous: a person who joined without a player credential; open: "
+                                         "never taken (a cancelled match)."},
+    "name": STR, "player": {"type": ["string", "null"]}, "level": {"type": ["string", "null"]},
+    "program": BOOL, "control": {"enum": ["takenOver", "resigned", None],
+                                 "description": "Why the service played a person's seat at the end (null: its owner "
+                                                "did)."}}, "Who sat in a seat.", ["seat", "kind"])
+RESPONSES.update({
+    "MatchExport": obj({
+        "format": {"const": "firebreak.match-export"},
+        "version": {"const": 1, "description": "The document's version."},
+        "id": STR, "title": STR, "seatCount": INT,
+        "options": {**JSON_OBJECT, "description": "The options the match was created with (defaults filled in)."},
+        "seed": {**INT, "description": "The engine's seed: the title's new match of this seed, seat count and options "
+                                       "is where the log starts."},
+        "seats": array(EXPORT_SEAT),
+        "createdAt": {"type": "number"}, "startedAt": {"type": ["number", "null"]}, "endedAt": {"type": "number"},
+        "endReason": {"enum": [reason.value for reason in EndReason]},
+        "finalVersion": {**INT, "description": "How many steps the log holds."},
+        "log": array({**JSON_OBJECT, "description": "One step: {seat, action} (with bot or takeover when the "
+                                                    "service chose it), {system: true} for a non-player step, or "
+                                                    "{service, events} for a step of the service's that changes no "
+                                                    "game state; pre: events the service stored before the "
+                                                    "engine's (a spectator's part only)."}),
+        "result": {**nullable(JSON_OBJECT), "description": "{endReason, reason, winners, resigned, scores: [{seat, "
+                                                           "total, parts}]} as the match gave it."},
+    }, "A finished match, self-contained: it replays through the title's engine to the same result."),
+})
+COMPONENTS.update(RESPONSES)

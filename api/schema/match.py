@@ -12,6 +12,8 @@ from api.context import Info
 from api.schema.title import ScoreColumn, score_columns
 from api.schema.types import JSON, MatchStatus
 from api.snapshots import ViewTrail
+from archive.export import export
+from archive.records import NotArchivable
 from domain.events import visible_to
 from matches import lifecycle
 from matches.callers import Caller
@@ -296,6 +298,16 @@ class Match:
             return None
         found = await Rematches(info.context.services.lobby).rematch_of(self.read.id)
         return None if found is None else MatchLink(id=strawberry.ID(found))
+
+    @strawberry.field
+    async def export(self, info: Info) -> JSON | None:
+        """The match as one self-contained document once it is over (null before): the same JSON as GET
+        /v1/matches/{id}/export (format firebreak.match-export): title, options, seed, seats, the whole log and
+        the result; played through the title's engine from the seed, the log gives the same result."""
+        try:
+            return await export(info.context.services.store, self.read.loaded)
+        except NotArchivable:
+            return None
 
     @strawberry.field
     def result(self) -> MatchResult | None:

@@ -86,9 +86,10 @@ class PlayQuery:
     async def match(self, info: Info,
                     id: Annotated[strawberry.ID, strawberry.argument(description="The match id.")]) -> Match | None:
         """A match as the caller may see it (the seat of the bearer token, or the seat bound to the caller's player;
-        a spectator without one, with the host token, or as a player without a seat here); null if unknown. A token
-        that is not this match's is refused (UNAUTHORIZED), a bad player credential too (UNAUTHENTICATED)."""
-        loaded = await info.context.services.store.load(str(id))
+        a spectator without one, with the host token, or as a player without a seat here), a finished one from the
+        archive once it has left Redis; null if unknown. A token that is not this match's is refused
+        (UNAUTHORIZED), a bad player credential too (UNAUTHENTICATED)."""
+        loaded = await info.context.services.store.read(str(id))  # from the archive once Redis let it go
         if loaded is None:
             return None
         return Match(read=Reading.of(loaded, await info.context.seat_in(loaded)))

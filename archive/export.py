@@ -1,0 +1,94 @@
+"""A finished match as one self-contained JSON document (GET /v1/matches/{id}/export, Match.export), and its replay.
+
+The document holds what replays the match through the title's engine alone: title, options, seed, the seats and
+every step's entry in order (a seat's action, a bot's, a non-player step, the service's own steps), with the result
+the service gave. Public facts only: seat token hashes and the host's are never in it, and the events the service
+stored inside the log ("pre", a service step's events) keep only what a spectator may see (the engine recomputes
+the rest from the seed). Only an over match is exported: its seed, once known, tells every hidden card.
+
+`replay(document)` plays the log through the engine and returns the result the same way the service computes it
+(resigned seats rank last, an abandoned or cancelled match has no winner), so a reader can check a document.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from archive.records import NotArchivable, match_row, result_json
+from domain import titles
+from domain.errors import DomainError
+from domain.events import visible_to
+from matches import history, packing
+from matches.lifecycle import EndReason, MatchStatus, SeatControl, SeatKind, SeatRecord
+from matches.reading import Reading
+from matches.store import Loaded, MatchStore
+
+FORMAT = "firebreak.match-export"
+VERSION = 1  # the document's version: a reader refuses a version it does not know
+
+
+class BadExport(ValueError):
+    """The document is not an export this service reads."""
+
+
+def public_log(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The log's entries with the events they carry cut to what a spectator may see."""
+    out = []
+    for entry in entries:
+        kept = dict(entry)
+        for name in ("pre", "events"):
+            if name in kept:
+                kept[name] = visible_to(list(kept[name]), None)
+        out.append(kept)
+    return out
+
+
+def document(row: dict[str, Any]) -> dict[str, Any]:
+    """The export of an archive row (archive.records.match_row's columns)."""
+    return {"format": FORMAT, "version": VERSION, "id": row["match_id"], "title": row["title"],
+            "seatCount": row["seat_count"], "options": row["options"], "seed": int(row["seed"]),
+            "seats": row["seats"], "createdAt": row["created_at"], "startedAt": row["started_at"],
+            "endedAt": row["ended_at"], "endReason": row["end_reason"], "finalVersion": row["final_version"],
+            "log": public_log(row["log"]), "result": row["result"]}
+
+
+async def export(store: MatchStore, loaded: Loaded) -> dict[str, Any]:
+    """The export of an over match, from Redis or (once Redis let it go) the archive; raise NotArchivable for a
+    match that is not over (or whose log cannot be read whole)."""
+    if loaded.status is not MatchStatus.OVER:
+        raise NotArchivable(f"match {loaded.id} is not over")
+    found = await store.history(loaded.id)
+    entries = [] if found is None else found[2]
+    if len(entries) != loaded.version:
+        raise NotArchivable(f"match {loaded.id}: its log holds {len(entries)} steps, its version is {loaded.version}")
+    return document(match_row(loaded, entries))
+
+
+def replay(doc: dict[str, Any]) -> dict[str, Any] | None:
+    """Play an export's log through its title's engine from its seed; return the result as the service computes it
+    (the document's `result` form; None: no result). Raise BadExport for a document this service cannot read."""
+    if doc.get("format") != FORMAT or doc.get("version") != VERSION:
+        raise BadExport(f"not a {FORMAT} document of version {VERSION}")
+    try:
+        title = titles.get(doc["title"])
+        seats, seed, options = int(doc["seatCount"]), int(doc["seed"]), dict(doc["options"])
+        reason = EndReason(doc["endReason"])
+        match = title.new_match(seats=seats, seed=seed, options=options)
+        for entry in doc["log"]:
+            history.step_events(match, entry)
+        records = {int(s["seat"]): _record(s) for s in doc["seats"] if s["kind"] != "open"}
+    except (DomainError, KeyError, TypeError, ValueError) as exc:  # an unknown title, an illegal action...
+        raise BadExport(f"the document cannot be replayed: {exc}") from exc
+    meta = {"title": title.id, "seats": str(seats), "options": packing.dumps(options), "seed": str(seed),
+            "status": MatchStatus.OVER.value, "reason": reason.value}
+    loaded = Loaded(id=str(doc.get("id", "")), meta=meta, seats=records, version=match.version,
+                    data=match.to_dict(), engine=match)
+    return result_json(Reading.of(loaded, None).result())
+
+
+def _record(seat: dict[str, Any]) -> SeatRecord:
+    """A seat record for the result's rules (who resigned); no token."""
+    control = seat.get("control")
+    return SeatRecord(str(seat.get("name", "")), SeatKind.BOT if seat["kind"] == "bot" else SeatKind.HUMAN,
+                      seat.get("level"), player=seat.get("player"),
+                      control=None if control is None else SeatControl(control))
