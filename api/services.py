@@ -16,6 +16,7 @@ from matches.ratelimit import RateLimiter
 from matches.scheduler import Scheduler
 from matches.seatlife import SeatLife
 from matches.store import MatchStore
+from matchmaking.seeks import Seeks
 from players.authenticate import Authenticator
 from players.config import PlayerSettings
 from players.invitations import PlayerInvitations
@@ -39,6 +40,7 @@ class Services:
     fanout: Fanout
     players: Authenticator
     seat_life: SeatLife
+    seeks: Seeks
     metrics: Any = field(default=None)  # api.metrics.Metrics, set by the app factory
 
     @classmethod
@@ -57,7 +59,8 @@ class Services:
         return cls(settings, redises, store, scheduler, Lobby(store, scheduler), Pipeline(store, scheduler),
                    Limits(settings, RateLimiter(redises.queue), player_settings),
                    Snapshots(store), Fanout(store),
-                   Authenticator.build(redises.matches, player_settings), SeatLife(store, scheduler))
+                   Authenticator.build(redises.matches, player_settings), SeatLife(store, scheduler),
+                   Seeks(redises.queue, settings.queue))
 
     @property
     def invitations(self) -> PlayerInvitations:
