@@ -93,6 +93,8 @@ def test_two_seekers_sit_at_one_started_rated_match_that_each_sees_first_in_thei
     joined = c.gql(h.JOIN, {"input": {"matchId": match_id}}, carl.access)["joinMatch"]
     assert joined["__typename"] == "MatchNotFound", joined
     assert redis.zcard(keys.seek_tables_pending("firebreak-seeks")) == 0
+    metrics = rest(svc.base or "", "GET", "/metrics").text
+    assert 'firebreak_seeks_ended_total{outcome="matched"}' in metrics
 
 
 def test_refusals_are_typed_and_change_nothing(svc: h.Private, c: Client) -> None:
