@@ -6,6 +6,7 @@ import time
 from typing import Any
 
 from api.rest import callers
+from api.rest.matches import CREATE_EXAMPLE
 from api.rest.problems import for_code
 from api.rest.table import Auth, Call, Operation, Param, Reply
 from matches.refusals import Refusal
@@ -80,7 +81,7 @@ OPERATIONS = [
               "botsAfterSeconds, a table still short of players after that wait is filled with the title's bots. "
               "Needs a signed-in player; one seek per pool and a few open at most (409 TOO_MANY_SEEKS); it expires "
               "after the service's seek lifetime.", place_seek, success=201, response="Seek", body="PlaceSeek",
-              example={"title": "greatfire", "seats": 2, "botsAfterSeconds": 30}, auth=Auth.PLAYER, write=True,
+              example={**CREATE_EXAMPLE, "botsAfterSeconds": 30}, auth=Auth.PLAYER, write=True,
               codes=(Refusal.UNKNOWN_TITLE, Refusal.BAD_OPTIONS, Refusal.BAD_BOTS_AFTER, Refusal.TOO_MANY_SEEKS,
                      Refusal.FORBIDDEN_SCOPE), headers=("Location",)),
     Operation("GET", "/v1/seeks/{id}", "readSeek", "seeks", "Read a seek",
