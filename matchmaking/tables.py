@@ -4,7 +4,7 @@ A matching job runs per pool (the reconcilers enqueue one each tick for every po
 seek asks for one at once; a guard key keeps at most one queued per pool). It expires the seeks past their time,
 plans tables (matchmaking/band.py), and claims each table's seekers with one script: all or none of them move from
 waiting to matching, so any number of jobs racing over a pool never put a seek at two tables. The same script
-writes the table (its match id chosen then, its seat plan) and its outbox entry (keys.seek_tables_pending(self.seeks.queue_name)).
+writes the table (its match id chosen then, its seat plan) and its outbox entry (keys.seek_tables_pending).
 
 Forming a table is idempotent, step by step, like a rematch (matches/rematch.py): create the match under the
 table's id unless it exists (CREATE refuses an id taken), seat every planned seat not yet taken (each seeker's seat
@@ -206,7 +206,8 @@ class Matcher:
                   "options": json.dumps(first.pool.options, sort_keys=True), "match": secrets.token_hex(8),
                   "plan": json.dumps([seat.to_json() for seat in sorted(seats, key=lambda p: p.seat)]),
                   "created": repr(now)}
-        ok = await self._claim(keys=[keys.seek_table(table_id), keys.seek_tables_pending(self.seeks.queue_name), self.seeks.pool_key(first.pool.id),
+        outbox = keys.seek_tables_pending(self.seeks.queue_name)
+        ok = await self._claim(keys=[keys.seek_table(table_id), outbox, self.seeks.pool_key(first.pool.id),
                                      *(keys.seek(s.id) for s in table.seekers)],
                                args=[table_id, repr(now), json.dumps(fields), TABLE_KEPT,
                                      *(s.id for s in table.seekers)])
@@ -280,8 +281,8 @@ class Matcher:
     async def _back_to_pool(self, table_id: str, pool: str, planned: list[PlannedSeat]) -> None:
         for seat in planned:
             if seat.seek is not None:
-                await self._release(keys=[keys.seek(seat.seek), self.seeks.pool_key(pool), keys.seek_pools(self.seeks.queue_name)],
-                                    args=[table_id, pool])
+                await self._release(keys=[keys.seek(seat.seek), self.seeks.pool_key(pool),
+                                          keys.seek_pools(self.seeks.queue_name)], args=[table_id, pool])
 
 
 async def nudge(seeks: Seeks, rq_queue: Queue, pool: str, stall_seconds: float) -> bool:
