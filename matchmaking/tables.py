@@ -33,7 +33,8 @@ from rq import Queue
 from domain import titles
 from domain.bots import takeover_level
 from domain.errors import DomainError
-from matches import connections, keys
+from matches import connections, feed, keys
+from matches.feed import FeedType
 from matches.lifecycle import MatchStatus, SeatKind, SeatRecord
 from matches.lobby import Lobby, LobbyError
 from matches.mine import DONE
@@ -258,11 +259,11 @@ class Matcher:
                 continue
             settled = await self._settle(keys=[keys.seek(seat.seek), keys.SEEKS_COUNTER],
                                          args=[table_id, match_id, seat.seat, repr(now), self.seeks.settings.kept])
-            if int(settled):
+            if int(settled) and seat.player is not None:
                 seated[seat.seek] = seat.seat
-            # TODO(feed): once matches/feed.py is on main, tell the player here (idempotent by its dedupe key):
-            # await feed.emit(self.store, seat.player, FeedType.SEEK_MATCHED,
-            #                 {"seekId": seat.seek, "matchId": match_id}, dedupe=f"seek:{seat.seek}")
+                # once per seek (its dedupe key): a resumed table tells the player again, which writes nothing new
+                await feed.emit(self.store, seat.player, FeedType.SEEK_MATCHED,
+                                {"seekId": seat.seek, "matchId": match_id}, dedupe=f"seek:{seat.seek}")
         await self.queue.expire(keys.seek_table(table_id), TABLE_KEPT)
         return Formed(table_id, match_id, seated)
 

@@ -20,7 +20,7 @@ from matches import keys
 from tests.service import support as h
 from tests.service.conftest import api_process
 from tests.service.players_support import Signed, guest
-from tests.service.test_seeks import SEEK
+from tests.service.test_seeks import SEEK, seek_matched
 
 QUEUE = "firebreak-seek-burst"
 SEEKERS = 200
@@ -87,8 +87,11 @@ def check_every_seeker_seated_once(redis: Redis, seek_ids: list[str], players: l
         for record in sitting:
             assert f'"player":"{record["player"]}"' in stored[record["seat"]].replace(" ", ""), stored
     assert Counter(r["player"] for r in records) == Counter(p.player for p in players)  # one seat per seeker
+    by_player = {r["player"]: r for r in records}
     for who in players:
         assert redis.hlen(keys.mine(who.player)) == 1, "a seeker sits in more than one match"
+        told = seek_matched(redis, who.player)  # once, even for a table a resumed job formed again
+        assert told == [{"seekId": by_player[who.player]["id"], "matchId": by_player[who.player]["match"]}], told
     h.wait_for(lambda: redis.zcard(keys.seek_tables_pending(QUEUE)) == 0, "the outbox to be drained")
 
 

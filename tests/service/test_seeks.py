@@ -4,6 +4,7 @@ change nothing; cancel; expiry; bots after a wait; and the rating band with expl
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -65,6 +66,12 @@ def matched(c: Client, who: Signed, seek_id: str) -> dict[str, Any]:
     return result
 
 
+def seek_matched(redis: Redis, player: str) -> list[dict[str, Any]]:
+    """The seekMatched events of a player's feed, their facts (the time apart)."""
+    events = [json.loads(fields["e"]) for _, fields in redis.xrange(keys.feed(player))]
+    return [{k: v for k, v in e.items() if k not in ("type", "at")} for e in events if e["type"] == "seekMatched"]
+
+
 def test_two_seekers_sit_at_one_started_rated_match_that_each_sees_first_in_their_matches(
         svc: h.Private, c: Client, redis: Redis) -> None:
     ann, bob = guest(c, "ann"), guest(c, "bob")
@@ -93,6 +100,8 @@ def test_two_seekers_sit_at_one_started_rated_match_that_each_sees_first_in_thei
     joined = c.gql(h.JOIN, {"input": {"matchId": match_id}}, carl.access)["joinMatch"]
     assert joined["__typename"] == "MatchNotFound", joined
     assert redis.zcard(keys.seek_tables_pending("firebreak-seeks")) == 0
+    for who, mine in ((ann, a["id"]), (bob, b.json()["id"])):
+        assert seek_matched(redis, who.player) == [{"seekId": mine, "matchId": match_id}]
     metrics = rest(svc.base or "", "GET", "/metrics").text
     assert 'firebreak_seeks_ended_total{outcome="matched"}' in metrics
 
