@@ -36,7 +36,7 @@ class _JobCollector:
                                     "expired)", labels=["outcome"])
         try:
             for pool in self.redis.zrange(keys.seek_pools(self.queue), 0, -1):
-                waiting.add_metric([str(pool)], float(self.redis.zcard(keys.seek_pool(self.queue, pool))))
+                waiting.add_metric([str(pool)], float(self.redis.zcard(keys.seek_pool(self.queue, str(pool)))))
             for outcome, count in sorted(self.redis.hgetall(keys.SEEKS_COUNTER).items()):
                 seeks.add_metric([str(outcome)], float(count))
             for outcome, count in sorted(self.redis.hgetall(keys.JOBS_COUNTER).items()):
