@@ -30,7 +30,15 @@ class _JobCollector:
         overdue = GaugeMetricFamily("firebreak_matches_overdue",
                                     "Matches whose due time passed and no reconciler has claimed (stays 0 while "
                                     "a worker runs)")
+        waiting = GaugeMetricFamily("firebreak_seeks_waiting", "Seeks waiting to be matched, by pool (a title, seat "
+                                    "count and options)", labels=["pool"])
+        seeks = CounterMetricFamily("firebreak_seeks_ended", "Seeks that ended, by outcome (matched, cancelled, "
+                                    "expired)", labels=["outcome"])
         try:
+            for pool in self.redis.zrange(keys.seek_pools(self.queue), 0, -1):
+                waiting.add_metric([str(pool)], float(self.redis.zcard(keys.seek_pool(self.queue, str(pool)))))
+            for outcome, count in sorted(self.redis.hgetall(keys.SEEKS_COUNTER).items()):
+                seeks.add_metric([str(outcome)], float(count))
             for outcome, count in sorted(self.redis.hgetall(keys.JOBS_COUNTER).items()):
                 jobs.add_metric([str(outcome)], float(count))
             queued.add_metric([], float(self.redis.llen(f"rq:queue:{self.queue}")))
@@ -42,6 +50,8 @@ class _JobCollector:
         yield queued
         yield enqueued
         yield overdue
+        yield waiting
+        yield seeks
 
 
 class Metrics:

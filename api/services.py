@@ -18,6 +18,7 @@ from matches.ratelimit import RateLimiter
 from matches.scheduler import Scheduler
 from matches.seatlife import SeatLife
 from matches.store import MatchStore
+from matchmaking.seeks import Seeks
 from players.authenticate import Authenticator
 from players.config import PlayerSettings
 from players.invitations import PlayerInvitations
@@ -41,6 +42,7 @@ class Services:
     fanout: Fanout
     players: Authenticator
     seat_life: SeatLife
+    seeks: Seeks
     metrics: Any = field(default=None)  # api.metrics.Metrics, set by the app factory
     archive: Database | None = field(default=None)  # the archive (finished matches Redis let go): the store's attic
 
@@ -63,7 +65,7 @@ class Services:
                    Limits(settings, RateLimiter(redises.queue), player_settings),
                    Snapshots(store), Fanout(store),
                    Authenticator.build(redises.matches, player_settings), SeatLife(store, scheduler),
-                   archive=archive)
+                   Seeks(redises.queue, settings.queue), archive=archive)
 
     @property
     def invitations(self) -> PlayerInvitations:

@@ -164,3 +164,48 @@ MINE_PENDING = "mine:pending"  # sorted set on the queue Redis: match id -> when
 REMATCH_PENDING = "rematch:pending"  # sorted set on the queue Redis: over match id -> when a rematch call began
 # (matches/rematch.py's outbox: dropped once the rematch exists with every carried seat; the reconciler finishes
 # an entry older than stall_seconds, moving its score to when it may look again)
+
+
+# Matchmaking (matchmaking/): every key on the queue Redis (one plain server), so that one script may claim several
+# seekers of a pool at once.
+def seek(seek_id: str) -> str:
+    """Hash on the queue Redis: one seek (player, name, title, seats, options, pool, rating, created, expires,
+    botsAfter, status, table, match, seat, ended); kept a while once it ends (matchmaking/seeks.py)."""
+    return f"seek:{seek_id}"
+
+
+def seek_pool(queue: str, pool: str) -> str:
+    """Sorted set on the queue Redis: the waiting seeks of one pool (same title, seat count and options) served on
+    that queue -> when each was made."""
+    return f"seeks:{queue}:pool:{pool}"
+
+
+def player_seeks(player_id: str) -> str:
+    """Sorted set on the queue Redis: a player's seeks (the newest kept ones) -> when each was made."""
+    return f"seeks:player:{player_id}"
+
+
+def seek_table(table_id: str) -> str:
+    """Hash on the queue Redis: a table of claimed seekers being formed into a match (its pool, the match id chosen
+    at the claim, the seat plan); see matchmaking/tables.py."""
+    return f"seeks:table:{table_id}"
+
+
+def seek_job_guard(queue: str, pool: str) -> str:
+    """String with a TTL on the queue Redis: a matching pass over the pool is queued or running (dropped when it
+    ends)."""
+    return f"seeks:{queue}:job:{pool}"
+
+
+def seek_pools(queue: str) -> str:
+    """Sorted set on the queue Redis: the pools of waiting seeks served on that queue -> when a seek last joined."""
+    return f"seeks:{queue}:pools"
+
+
+def seek_tables_pending(queue: str) -> str:
+    """Sorted set on the queue Redis: table id -> when its seekers were claimed (matchmaking/tables.py's outbox:
+    dropped once the match exists with every seat taken and every seek settled; the reconcilers hand an entry older
+    than stall_seconds to a job that finishes it)."""
+    return f"seeks:{queue}:forming"
+
+SEEKS_COUNTER = "stats:seeks"  # hash on the queue Redis: matched / expired / cancelled -> count (for /metrics)

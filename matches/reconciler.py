@@ -18,7 +18,9 @@ active match the job finds nothing to do and sets the exact time; for a waiting 
 dropped, unless a write moved it meanwhile. A tick also hands the players' index updates a crash left undone
 (keys.MINE_PENDING entries older than stall_seconds: see matches/mine.py) to reindex jobs, and the rematches a
 crash left half-done (keys.REMATCH_PENDING entries as old: see matches/rematch.py) to jobs that finish them, and
-the matches that ended (keys.finished_pending) to the jobs that rate and archive them (workers/finishing.py).
+the matches that ended (keys.finished_pending) to the jobs that rate and archive them (workers/finishing.py), and
+queues the matchmaking's passes over the pools of waiting seeks and the tables a crash left half-formed
+(matchmaking/tables.py).
 """
 
 from __future__ import annotations
@@ -41,6 +43,8 @@ from matches.rematch import RESUME_JOB
 from matches.scheduler import GUARD_TTL, enqueue_job, job_id
 
 FINISHED_JOB = "workers.jobs.finished"  # by name: this layer never imports the workers package
+MATCH_SEEKS_JOB = "workers.jobs.match_seeks"  # a matching pass over one pool of seeks (matchmaking/tables.py)
+FORM_TABLE_JOB = "workers.jobs.form_table"  # finish forming a table a crash left half-formed
 
 log = logging.getLogger("firebreak.reconciler")
 
@@ -89,7 +93,7 @@ class Reconciler:
             job = self._ensure_job(raw.decode(), again)
             if job:
                 enqueued.append(job)
-        return enqueued + self.reindex(now) + self.rematches(now) + self.finished(now)
+        return enqueued + self.reindex(now) + self.rematches(now) + self.finished(now) + self.seeks(now)
 
     def reindex(self, now: float | None = None) -> list[str]:
         """Hand the players' index updates a crash left undone (matches/mine.py: outbox entries whose change began
@@ -108,6 +112,21 @@ class Reconciler:
         until stall_seconds from now; return the jobs. No wait here: an entry whose ending write has not landed
         yet is left by its job, and claimed again after stall_seconds."""
         return self._drain(keys.finished_pending(self.settings.queue), FINISHED_JOB, "finished", now, age=0.0)
+
+    def seeks(self, now: float | None = None) -> list[str]:
+        """Queue a matching pass for every pool with waiting seeks, unless one is queued (its guard, which lives
+        stall_seconds at most, says so), and hand the tables a crash left half-formed (keys.seek_tables_pending
+        entries older than stall_seconds: see matchmaking/tables.py) to jobs that finish them; return the jobs."""
+        enqueued = []
+        guard_ms = max(1, int(self.settings.stall_seconds * 1000))
+        for raw in self.redis.zrange(keys.seek_pools(self.settings.queue), 0, -1):
+            pool = raw.decode()
+            if self.redis.set(keys.seek_job_guard(self.settings.queue, pool), "1", nx=True, px=guard_ms):
+                job = f"seeks-{pool}-{time.time_ns()}"
+                self.queue.enqueue(MATCH_SEEKS_JOB, pool, job_id=job, result_ttl=600, failure_ttl=7 * 24 * 3600,
+                                   job_timeout=300)
+                enqueued.append(job)
+        return enqueued + self._drain(keys.seek_tables_pending(self.settings.queue), FORM_TABLE_JOB, "table", now)
 
     def _drain(self, outbox: str, function: str, prefix: str, now: float | None,
                age: float | None = None) -> list[str]:

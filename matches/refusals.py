@@ -65,6 +65,10 @@ class Refusal(StrEnum):
     ALREADY_INVITED = "ALREADY_INVITED"
     INVITATION_NOT_FOUND = "INVITATION_NOT_FOUND"
     TOO_MANY_INVITATIONS = "TOO_MANY_INVITATIONS"
+    TOO_MANY_SEEKS = "TOO_MANY_SEEKS"
+    SEEK_NOT_FOUND = "SEEK_NOT_FOUND"
+    SEEK_NOT_WAITING = "SEEK_NOT_WAITING"
+    BAD_BOTS_AFTER = "BAD_BOTS_AFTER"
 
     @property
     def status(self) -> int:
@@ -187,6 +191,15 @@ ENTRIES: dict[Refusal, Entry] = {
                                         "answered, or the match is gone)."),
     Refusal.TOO_MANY_INVITATIONS: Entry(422, "InvalidInput", "An invitation names 1 to 20 distinct players at a "
                                                              "time, and a match has at most 100 invitations."),
+    Refusal.TOO_MANY_SEEKS: Entry(409, "TooManySeeks", "The player is already seeking in this pool (same title, seat "
+                                                       "count and options), or holds the most open seeks allowed: "
+                                                       "cancel one first."),
+    Refusal.SEEK_NOT_FOUND: Entry(404, "SeekNotFound", "The player has no seek with this id (or it is long gone)."),
+    Refusal.SEEK_NOT_WAITING: Entry(409, "SeekNotWaiting", "The seek is no longer waiting (being matched, matched, "
+                                                           "cancelled or expired): status says which; nothing "
+                                                           "changed."),
+    Refusal.BAD_BOTS_AFTER: Entry(422, "InvalidInput", "botsAfterSeconds must be 0 or more and less than the seek's "
+                                                       "lifetime (FIREBREAK_SEEK_TTL)."),
 }
 
 

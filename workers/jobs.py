@@ -28,6 +28,8 @@ from matches.pipeline import Pipeline
 from matches.rematch import Rematches
 from matches.scheduler import Scheduler
 from matches.store import MatchStore
+from matchmaking.seeks import Seeks
+from matchmaking.tables import Matcher
 from workers import finishing
 from workers.budget import budget_from_env
 
@@ -126,6 +128,27 @@ def finished(match_id: str, claimed: float) -> str:
     """Do what a finished match is owed (its ratings, its archive record: workers/finishing.py), once, and drop its
     outbox entry (claimed until `claimed`); return what happened."""
     return _once(lambda rt: finishing.finish(rt.pipeline.store, rt.db, str(match_id), float(claimed)))
+
+
+def match_seeks(pool: str) -> int:
+    """One matching pass over a pool of seeks (matchmaking/tables.py); return how many tables it formed."""
+    async def run(rt: Runtime) -> int:
+        return len(await _matcher(rt).run_pool(str(pool)))
+    return _once(run)
+
+
+def form_table(table_id: str, mark: float) -> str | None:
+    """Finish forming a table of seekers that a killed worker left half-formed (the reconciler's outbox entry,
+    claimed at `mark`); return its match id (None: nothing to form)."""
+    async def run(rt: Runtime) -> str | None:
+        formed = await _matcher(rt).resume(str(table_id), float(mark))
+        return None if formed is None else formed.match_id
+    return _once(run)
+
+
+def _matcher(rt: Runtime) -> Matcher:
+    store = rt.pipeline.store
+    return Matcher(Lobby(store, rt.pipeline.scheduler), Seeks(store.queue, rt.settings.queue))
 
 
 def _once(work: Callable[[Runtime], Coroutine[Any, Any, T]]) -> T:

@@ -23,6 +23,7 @@ TAGS = [
     {"name": "seats", "description": "Take a seat, seat a bot, read a seat."},
     {"name": "play", "description": "Submit actions and read what happened."},
     {"name": "players", "description": "Sign in, sessions, the signed-in player and its access tokens."},
+    {"name": "seeks", "description": "Find opponents: seek a game, follow and cancel one's seeks."},
     {"name": "docs", "description": "This document and its offline renderer."},
 ]
 HEADERS = {

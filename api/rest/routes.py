@@ -22,6 +22,7 @@ from api.rest import (
     rematch,
     seats,
     seats_life,
+    seeks,
     titles,
 )
 from api.rest.problems import Problem, problem
@@ -41,7 +42,8 @@ def document() -> dict[str, Any]:
 
 OPERATIONS: list[Operation] = [*titles.OPERATIONS, *matches.OPERATIONS, *seats.OPERATIONS, *seats_life.OPERATIONS,
                                *actions.OPERATIONS, *players.OPERATIONS, *mine.OPERATIONS, *rematch.OPERATIONS,
-                               *invitations.OPERATIONS, *export.OPERATIONS, *docs.operations(document)]
+                               *invitations.OPERATIONS, *export.OPERATIONS, *seeks.OPERATIONS,
+                               *docs.operations(document)]
 
 
 def rest_routes(services: Services) -> list[BaseRoute]:

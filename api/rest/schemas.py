@@ -9,6 +9,7 @@ from api.rest.problems import rest_codes
 from domain.contract import OptionKind
 from matches.lifecycle import EndReason, MatchStatus
 from matches.mypage import Outcome
+from matchmaking.seeks import SeekStatus
 from players.records import PlayerKind, Scope
 
 INT32 = {"type": "integer", "minimum": -(2**31), "maximum": 2**31 - 1}  # GraphQL's Int
@@ -325,6 +326,32 @@ RESPONSES.update({
                                "token": {"type": ["string", "null"], "description": "The seat's secret, shown "
                                                                                      "once (null: declined)."},
                                "started": BOOL}, "The invitation is answered."),
+})
+REQUESTS["PlaceSeek"] = {
+    "type": "object", "additionalProperties": False, "required": ["title", "seats"],
+    "description": "What to play (as CreateMatch takes it) and whether bots may fill a short table after a wait.",
+    "properties": {
+        "title": {"type": "string", "description": "A title id (GET /v1/titles)."},
+        "seats": {**INT32, "description": "The number of seats (Title.minSeats-maxSeats)."},
+        "options": {"type": ["object", "null"], "description": "Option name -> value (Title.options)."},
+        "botsAfterSeconds": {"type": ["number", "null"],
+                             "description": "Fill a table still short of players with the title's bots after this "
+                                            "many seconds (0 to below the seek's lifetime; null: never)."},
+    },
+}
+SEEK_STATUSES = [status.name for status in SeekStatus]
+RESPONSES.update({
+    "Seek": obj({
+        "id": STR, "status": {"enum": SEEK_STATUSES, "description": "MATCHING: its table is being made into a match."},
+        "title": STR, "seats": INT, "options": {**JSON_OBJECT, "description": "The pool's options, defaults filled."},
+        "botsAfterSeconds": {"type": ["number", "null"]},
+        "createdAt": {"type": "number", "description": "When it was made (epoch seconds)."},
+        "expiresAt": {"type": "number", "description": "When it expires unless matched (epoch seconds)."},
+        "endedAt": {"type": ["number", "null"], "description": "When it was matched, cancelled or expired."},
+        "matchId": {"type": ["string", "null"], "description": "The match it was seated in (MATCHED)."},
+        "seat": {"type": ["integer", "null"], "description": "The player's seat in that match (MATCHED)."},
+    }, "A player's seek: what it asks for and where it is."),
+    "SeekList": obj({"items": array(ref("Seek"))}, "The player's seeks, newest first."),
 })
 COMPONENTS.update({**REQUESTS, **RESPONSES})
 

@@ -24,6 +24,7 @@ from api.schema.play import PlayMutation, PlayQuery
 from api.schema.players import PlayersMutation, PlayersQuery
 from api.schema.rematch import RematchMutation
 from api.schema.seats import SeatsMutation
+from api.schema.seeks import SeeksMutation
 from api.schema.subscription import Subscription
 from api.unavailable import StoreUnavailable, is_unavailable
 from matches import connections
@@ -41,9 +42,10 @@ class Query(LobbyQuery, PlayQuery, PlayersQuery):
 
 
 @strawberry.type
-class Mutation(LobbyMutation, PlayMutation, PlayersMutation, SeatsMutation, RematchMutation, InvitationsMutation):
+class Mutation(LobbyMutation, PlayMutation, PlayersMutation, SeatsMutation, RematchMutation, InvitationsMutation,
+               SeeksMutation):
     """Writes: create, join and fill matches, act, sign in and out, a seat's life (resign, reclaim, leave, cancel),
-    rematch, and invitations."""
+    rematch, invitations, and seeks."""
 
 
 def _unexpected(error: GraphQLError) -> bool:

@@ -21,6 +21,7 @@ from api.schema.problems import (
     Unauthenticated,
     player_problem,
 )
+from api.schema.seeks import Seek, my_seeks
 from api.schema.types import MatchStatus
 from players import records
 from players.errors import PlayerError, Reason
@@ -105,6 +106,11 @@ class Me:
     async def invitations(self, info: Info) -> list[Invitation]:
         """The player's open invitations to waiting matches, newest first (answer with answerInvitation)."""
         return await my_invitations(info, self.principal)
+
+    @strawberry.field
+    async def seeks(self, info: Info) -> list[Seek]:
+        """The player's seeks, newest first: the open ones and those ended within the last day (seek, cancelSeek)."""
+        return await my_seeks(info, self.principal)
 
     @strawberry.field
     async def access_tokens(self, info: Info) -> list[AccessToken]:

@@ -168,11 +168,27 @@ class InvitationNotFound(Problem):
     """The player has no open invitation to this match."""
 
 
+@strawberry.type
+class TooManySeeks(Problem):
+    """The player already seeks in this pool, or holds the most open seeks allowed: cancel one first."""
+
+
+@strawberry.type
+class SeekNotFound(Problem):
+    """The player has no seek with this id."""
+
+
+@strawberry.type
+class SeekNotWaiting(Problem):
+    """The seek is no longer waiting (being matched, matched, cancelled or expired); nothing changed."""
+
+
 TYPES: dict[str, type[Problem]] = {kind.__name__: kind for kind in (
     MatchNotFound, Unauthorized, InvalidInput, SeatTaken, MatchStarted, IllegalAction, NotYourTurn, StaleVersion,
     MatchOver, MatchNotStarted, Unauthenticated, ForbiddenScope, AlreadySeated, TooManyTokens, TokenNotFound,
     IdentityTaken, AlreadyLinked, SeatTakenOver, SeatResigned, NotTakenOver, NotCreator, MatchNotOver,
-    InviteCodeNotFound, PlayerNotFound, AlreadyInvited, InvitationNotFound)}
+    InviteCodeNotFound, PlayerNotFound, AlreadyInvited, InvitationNotFound, TooManySeeks, SeekNotFound,
+    SeekNotWaiting)}
 
 
 def problem_type(code: str) -> type[Problem]:
