@@ -143,3 +143,27 @@ MINE_PENDING = "mine:pending"  # sorted set on the queue Redis: match id -> when
 REMATCH_PENDING = "rematch:pending"  # sorted set on the queue Redis: over match id -> when a rematch call began
 # (matches/rematch.py's outbox: dropped once the rematch exists with every carried seat; the reconciler finishes
 # an entry older than stall_seconds, moving its score to when it may look again)
+
+# ----- the operator's webhooks (notifications/webhooks): plain keys on the queue Redis -----------------------------
+WEBHOOK_ENDPOINTS = "webhook:endpoints"  # hash: endpoint id -> JSON {id, url, types, description, created, secrets}
+WEBHOOK_DELIVERIES = "webhook:deliveries"  # sorted set: delivery id -> when it was made (every kept delivery)
+WEBHOOK_FAILED = "webhook:deliveries:failed"  # sorted set: delivery id -> when it was given up (kept for the operator)
+WEBHOOK_COUNTER = "stats:webhooks"  # hash: attempt:<outcome> / delivery:<outcome> -> count, written by workers
+WEBHOOK_LATENCY = "stats:webhooks:latency"  # hash: le:<bucket> (cumulative), count, sum of attempt seconds
+
+
+def webhook_delivery(delivery_id: str) -> str:
+    """Hash with the kept deliveries' time to live: one delivery (endpoint, player, event, payload, status,
+    attempts, next attempt, the last attempt's answer)."""
+    return f"webhook:delivery:{delivery_id}"
+
+
+def webhook_due(endpoint_id: str) -> str:
+    """Sorted set: delivery id -> when its next attempt is due, or, while an attempt holds it, when that attempt's
+    lease ends (a sender killed mid-send leaves the entry to come due again: at least once)."""
+    return f"webhook:due:{endpoint_id}"
+
+
+def webhook_endpoint_deliveries(endpoint_id: str) -> str:
+    """Sorted set: delivery id -> when it was made, of one endpoint (the listing's index by endpoint)."""
+    return f"webhook:deliveries:endpoint:{endpoint_id}"
