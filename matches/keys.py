@@ -139,6 +139,27 @@ def mine_part(player_id: str, part: str) -> str:
     return f"player:{{p:{player_id}}}:mine:{part}"
 
 
+def feed(player_id: str) -> str:
+    """Stream: the player's own events (matches/feed.py), in the player's slot."""
+    return f"player:{{p:{player_id}}}:feed"
+
+
+def feed_seen(player_id: str) -> str:
+    """Hash: the dedupe keys of the player's events written by feed.emit -> the entry id they wrote."""
+    return f"player:{{p:{player_id}}}:feed:seen"
+
+
+def feed_forwarded(player_id: str) -> str:
+    """String: the id of the player's last event handed on to the webhooks."""
+    return f"player:{{p:{player_id}}}:feed:forwarded"
+
+
+def feed_pending(queue: str) -> str:
+    """Sorted set on the queue Redis, one per queue: player id -> when an event was last written to the player's
+    feed (the webhooks' forwarder looks at these players; an entry is dropped once all is handed on)."""
+    return f"feed:pending:{queue}"
+
+
 MINE_PENDING = "mine:pending"  # sorted set on the queue Redis: match id -> when a change to its players' rows began
 REMATCH_PENDING = "rematch:pending"  # sorted set on the queue Redis: over match id -> when a rematch call began
 # (matches/rematch.py's outbox: dropped once the rematch exists with every carried seat; the reconciler finishes

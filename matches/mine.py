@@ -28,8 +28,9 @@ from typing import TypeVar
 
 from redis.exceptions import RedisError
 
-from matches import connections, keys
-from matches.lifecycle import EndReason, MatchStatus, SeatKind
+from matches import connections, feed, keys
+from matches.feed import FeedType
+from matches.lifecycle import EndReason, MatchStatus, SeatControl, SeatKind
 from matches.scheduler import automated_next
 from matches.store import Loaded, MatchStore, engine
 
@@ -42,14 +43,22 @@ TURN = "turn"
 REST = "rest"
 PARTS = (TURN, MatchStatus.WAITING.value, MatchStatus.ACTIVE.value, MatchStatus.OVER.value, REST)
 
-# Write a player's row of a match unless the stored row is newer. KEYS: rows hash, then the parts in PARTS order;
-# ARGV: match id, stamp, row JSON, part, last activity, since when the player is to act. A match staying in "turn"
-# keeps its score (the player has been to act since then); one in another part is also in "rest".
+# Write a player's row of a match unless the stored row is newer, and write the player's feed events (matches/feed.py)
+# that the change from the stored row to this one makes: matchStarted (no row, or a waiting one, to an active one),
+# yourTurn (into "turn"), seatTakenOver (the seat's control becomes takenOver), matchEnded (into "over"). A row
+# written again as it is (a retry, a repair) makes none. KEYS: rows hash, then the parts in PARTS order, then the
+# feed; ARGV: match id, stamp, row JSON, part, last activity, since when the player is to act, the seat's control
+# ('' none), the feed's length kept, its ttl, then the four events (JSON; '' where not applicable) in that order.
+# A match staying in "turn" keeps its score (the player has been to act since then); one in another part is also in
+# "rest". Returns {written, events written}.
 UPSERT = """
 local old = redis.call('HGET', KEYS[1], ARGV[1])
+local was, ctl = nil, nil
 if old then
-  local s = tonumber(cjson.decode(old)['s'])
-  if s and s > tonumber(ARGV[2]) then return 0 end
+  local row = cjson.decode(old)
+  local s = tonumber(row['s'])
+  if s and s > tonumber(ARGV[2]) then return {0, 0} end
+  was, ctl = row['p'], row['ctl']
 end
 local since = ARGV[6]
 if ARGV[4] == 'turn' then
@@ -64,7 +73,20 @@ else
   redis.call('ZADD', KEYS[6], ARGV[5], ARGV[1])
 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
-return 1
+local n = 0
+local function emit(event)
+  if event ~= '' then
+    redis.call('XADD', KEYS[7], 'MAXLEN', '~', ARGV[8], '*', 'e', event)
+    n = n + 1
+  end
+end
+local now = ARGV[4]
+if (now == 'turn' or now == 'active') and (was == nil or was == 'waiting') then emit(ARGV[11]) end
+if now == 'turn' and was ~= 'turn' then emit(ARGV[10]) end
+if ARGV[7] == 'takenOver' and ctl ~= 'takenOver' then emit(ARGV[13]) end
+if now == 'over' and was ~= 'over' then emit(ARGV[12]) end
+if n > 0 then redis.call('EXPIRE', KEYS[7], ARGV[9]) end
+return {1, n}
 """
 
 # Drop a player's row of a match (its match is gone, or no longer holds the player). KEYS: as UPSERT; ARGV: match id.
@@ -131,7 +153,7 @@ def stamp(loaded: Loaded) -> int:
 class Row:
     """One player's index row of a match: the stamp it was indexed at, its part, the player's seat, the seats owing
     a decision and whether the service owes the next step (an active match), the winners of a finished one (None:
-    not known to the index), and its last activity."""
+    not known to the index), its last activity, and who controls the seat (None: its player)."""
 
     stamp: int
     part: str
@@ -140,6 +162,7 @@ class Row:
     automated: bool
     winners: tuple[int, ...] | None
     at: float
+    control: SeatControl | None = None
 
     @property
     def turn(self) -> bool:
@@ -148,16 +171,20 @@ class Row:
 
     def to_json(self) -> str:
         """The stored form."""
-        return json.dumps({"s": self.stamp, "p": self.part, "seat": self.seat, "act": list(self.to_act),
-                           "auto": self.automated, "win": None if self.winners is None else list(self.winners),
-                           "at": self.at}, separators=(",", ":"))
+        data = {"s": self.stamp, "p": self.part, "seat": self.seat, "act": list(self.to_act), "auto": self.automated,
+                "win": None if self.winners is None else list(self.winners), "at": self.at}
+        if self.control is not None:
+            data["ctl"] = self.control.value
+        return json.dumps(data, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, raw: str) -> Row:
         """Read a stored row."""
         data = json.loads(raw)
+        control = data.get("ctl")
         return cls(int(data["s"]), str(data["p"]), int(data["seat"]), tuple(data["act"]), bool(data["auto"]),
-                   None if data["win"] is None else tuple(data["win"]), float(data["at"]))
+                   None if data["win"] is None else tuple(data["win"]), float(data["at"]),
+                   None if control is None else SeatControl(control))
 
 
 def row_of(loaded: Loaded, seat: int) -> Row:
@@ -180,7 +207,24 @@ def row_of(loaded: Loaded, seat: int) -> Row:
         elif loaded.end_reason is EndReason.FINISHED:
             result = engine(loaded).result()
             winners = None if result is None else tuple(result.winners)
-    return Row(stamp(loaded), part, seat, to_act, automated, winners, at)
+    return Row(stamp(loaded), part, seat, to_act, automated, winners, at, loaded.seats[seat].control)
+
+
+def events_of(loaded: Loaded, row: Row) -> dict[FeedType, str]:
+    """The feed events a player's row may make (matches/feed.py), stored form: which of them are written is decided
+    by the index script, from the row stored before. Ids and public facts only."""
+    facts = {"matchId": loaded.id, "title": loaded.meta["title"], "seat": row.seat, "version": loaded.version}
+    out = {FeedType.YOUR_TURN: feed.payload(FeedType.YOUR_TURN, facts, row.at),
+           FeedType.MATCH_STARTED: feed.payload(FeedType.MATCH_STARTED, facts, row.at)}
+    reason = loaded.end_reason
+    if reason is not None:
+        winners = None if row.winners is None else list(row.winners)
+        out[FeedType.MATCH_ENDED] = feed.payload(FeedType.MATCH_ENDED,
+                                                 {**facts, "reason": reason.value, "winners": winners}, row.at)
+    if row.control is SeatControl.TAKEN_OVER:
+        level = loaded.seats[row.seat].level
+        out[FeedType.SEAT_TAKEN_OVER] = feed.payload(FeedType.SEAT_TAKEN_OVER, {**facts, "level": level}, row.at)
+    return out
 
 
 def players(loaded: Loaded) -> dict[str, int]:
@@ -204,11 +248,18 @@ class Index:
         """The player's rows hash and parts (one slot)."""
         return [keys.mine(player), *(keys.mine_part(player, part) for part in PARTS)]
 
-    async def put(self, player: str, match_id: str, row: Row, since: float | None = None) -> bool:
-        """Write a player's row unless a newer one is stored; return whether it was written."""
-        done = await self._upsert(keys=self.keys(player), args=[match_id, row.stamp, row.to_json(), row.part,
-                                                                repr(row.at), repr(row.at if since is None else since)])
-        return bool(int(done))
+    async def put(self, player: str, match_id: str, row: Row, since: float | None = None,
+                  events: dict[FeedType, str] | None = None) -> tuple[bool, int]:
+        """Write a player's row unless a newer one is stored, with the feed events the change makes (events_of);
+        return whether it was written and how many events were."""
+        made = events or {}
+        written, count = await self._upsert(
+            keys=[*self.keys(player), keys.feed(player)],
+            args=[match_id, row.stamp, row.to_json(), row.part, repr(row.at), repr(row.at if since is None else since),
+                  "" if row.control is None else row.control.value, feed.FEED_KEPT, feed.FEED_TTL,
+                  *(made.get(kind, "") for kind in (FeedType.YOUR_TURN, FeedType.MATCH_STARTED,
+                                                    FeedType.MATCH_ENDED, FeedType.SEAT_TAKEN_OVER))])
+        return bool(int(written)), int(count)
 
     async def forget(self, player: str, match_id: str) -> None:
         """Drop a player's row of a match."""
@@ -268,8 +319,10 @@ async def refresh(store: MatchStore, loaded: Loaded, mark: float | None = None) 
     try:
         if seated:
             idx = index(store)
-            await asyncio.gather(*(idx.put(player, loaded.id, row_of(loaded, seat))
-                                   for player, seat in seated.items()))
+            rows = {player: row_of(loaded, seat) for player, seat in seated.items()}
+            done = await asyncio.gather(*(idx.put(player, loaded.id, row, events=events_of(loaded, row))
+                                          for player, row in rows.items()))
+            await feed.pend(store, [player for player, (_, made) in zip(rows, done, strict=True) if made])
         if mark is not None:
             await index(store).done(loaded.id, mark)
     except RedisError as exc:  # the change itself is done: its outbox entry (or a page read) finishes the rows
@@ -287,6 +340,7 @@ async def repair(store: MatchStore, match_id: str, mark: float) -> bool:
     loaded = await store.load(match_id)
     if loaded is not None:
         await refresh(store, loaded)
+        await feed.pend(store, list(players(loaded)))  # events a crash wrote but did not mark for the webhooks
     await index(store).done(match_id, mark)
     return loaded is not None
 

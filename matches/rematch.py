@@ -28,9 +28,10 @@ from dataclasses import dataclass
 
 from domain import titles
 from domain.errors import DomainError
-from matches import connections, keys, mine
+from matches import connections, feed, keys, mine
 from matches.callers import Caller
 from matches.clocks import Clock
+from matches.feed import FeedType
 from matches.lifecycle import MatchStatus, SeatKind, SeatRecord
 from matches.lobby import Lobby, LobbyError
 from matches.refusals import Refusal
@@ -158,18 +159,21 @@ class Rematches:
             loaded = await self.store.load(new_id)
             if loaded is None:
                 raise LobbyError(Refusal.MATCH_NOT_FOUND, "the rematch expired")
-        if loaded.status is not MatchStatus.WAITING:
-            return
-        count = old.seat_count
-        for seat, record in sorted(old.seats.items()):
-            target = rotated(seat, count)
-            if target in loaded.seats:
-                continue
-            try:
-                await self.lobby.seat(loaded, target, carried(record))
-            except LobbyError as exc:
-                if exc.code not in CARRIED_OVER:
-                    raise
+        if loaded.status is MatchStatus.WAITING:
+            count = old.seat_count
+            for seat, record in sorted(old.seats.items()):
+                target = rotated(seat, count)
+                if target in loaded.seats:
+                    continue
+                try:
+                    await self.lobby.seat(loaded, target, carried(record))
+                except LobbyError as exc:
+                    if exc.code not in CARRIED_OVER:
+                        raise
+        for player, seat in mine.players(old).items():  # once each (the dedupe key), whoever finishes it
+            await feed.emit(self.store, player, FeedType.REMATCH_OFFERED,
+                            {"matchId": new_id, "of": old.id, "title": old.meta["title"],
+                             "seat": rotated(seat, old.seat_count)}, f"rematch:{old.id}")
 
     async def _create(self, old: Loaded, new_id: str) -> None:
         title = titles.get(old.meta["title"])

@@ -11,7 +11,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from matches import feed
 from matches.callers import Caller
+from matches.feed import FeedType
 from matches.invitations import Invitation, Invitations
 from matches.lifecycle import MatchStatus
 from matches.lobby import Lobby, LobbyError, Seated
@@ -77,6 +79,9 @@ class PlayerInvitations:
             index = keys.invitations(player_id)
             await self.store.redis.zadd(index, {loaded.id: at})
             await self.store.redis.zremrangebyrank(index, 0, -KEPT - 1)  # the oldest go past KEPT
+            await feed.emit(self.store, player_id, FeedType.INVITED,
+                            {"matchId": loaded.id, "title": loaded.meta["title"], "by": by},
+                            f"invited:{loaded.id}:{at!r}")
         return [Invitation(loaded.id, p, at, by, by_name) for p in wanted]
 
     async def listing(self, player_id: str) -> list[Listed]:
