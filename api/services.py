@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from api.admin import AdminCredential
 from api.fanout import Fanout
 from api.ratelimit import Limits
 from api.snapshots import Snapshots
@@ -16,6 +17,7 @@ from matches.ratelimit import RateLimiter
 from matches.scheduler import Scheduler
 from matches.seatlife import SeatLife
 from matches.store import MatchStore
+from notifications.webhooks.service import Webhooks
 from players.authenticate import Authenticator
 from players.config import PlayerSettings
 from players.invitations import PlayerInvitations
@@ -39,6 +41,8 @@ class Services:
     fanout: Fanout
     players: Authenticator
     seat_life: SeatLife
+    webhooks: Webhooks
+    admin: AdminCredential
     metrics: Any = field(default=None)  # api.metrics.Metrics, set by the app factory
 
     @classmethod
@@ -57,7 +61,8 @@ class Services:
         return cls(settings, redises, store, scheduler, Lobby(store, scheduler), Pipeline(store, scheduler),
                    Limits(settings, RateLimiter(redises.queue), player_settings),
                    Snapshots(store), Fanout(store),
-                   Authenticator.build(redises.matches, player_settings), SeatLife(store, scheduler))
+                   Authenticator.build(redises.matches, player_settings), SeatLife(store, scheduler),
+                   Webhooks.from_env(redises.queue), AdminCredential.from_env())
 
     @property
     def invitations(self) -> PlayerInvitations:

@@ -65,6 +65,10 @@ class Refusal(StrEnum):
     ALREADY_INVITED = "ALREADY_INVITED"
     INVITATION_NOT_FOUND = "INVITATION_NOT_FOUND"
     TOO_MANY_INVITATIONS = "TOO_MANY_INVITATIONS"
+    ADMIN_UNAUTHORIZED = "ADMIN_UNAUTHORIZED"
+    WEBHOOK_NOT_FOUND = "WEBHOOK_NOT_FOUND"
+    DELIVERY_NOT_FOUND = "DELIVERY_NOT_FOUND"
+    BAD_WEBHOOK = "BAD_WEBHOOK"
 
     @property
     def status(self) -> int:
@@ -186,6 +190,17 @@ ENTRIES: dict[Refusal, Entry] = {
                                         "answered, or the match is gone)."),
     Refusal.TOO_MANY_INVITATIONS: Entry(422, "InvalidInput", "An invitation names 1 to 20 distinct players at a "
                                                              "time, and a match has at most 100 invitations."),
+    Refusal.ADMIN_UNAUTHORIZED: Entry(401, "AdminUnauthorized",
+                                      "The operation needs the operator's admin token (FIREBREAK_ADMIN_TOKEN) as "
+                                      "the bearer credential: none was sent, or another one (counted as a failed "
+                                      "authentication), or no admin token is set."),
+    Refusal.WEBHOOK_NOT_FOUND: Entry(404, "WebhookNotFound", "No webhook endpoint added through the admin API has "
+                                                             "this id (the settings' endpoint is changed in the "
+                                                             "settings)."),
+    Refusal.DELIVERY_NOT_FOUND: Entry(404, "DeliveryNotFound", "No kept webhook delivery has this id."),
+    Refusal.BAD_WEBHOOK: Entry(422, "InvalidInput", "A webhook endpoint needs an http(s) URL with a host and no "
+                                                    "credentials, known event types, and a description of at most "
+                                                    "200 printable characters (at most 100 endpoints)."),
 }
 
 

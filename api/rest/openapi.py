@@ -23,6 +23,8 @@ TAGS = [
     {"name": "seats", "description": "Take a seat, seat a bot, read a seat."},
     {"name": "play", "description": "Submit actions and read what happened."},
     {"name": "players", "description": "Sign in, sessions, the signed-in player and its access tokens."},
+    {"name": "admin", "description": "The operator's admin API (Authorization: Bearer <FIREBREAK_ADMIN_TOKEN>): "
+                                     "webhook endpoints and deliveries."},
     {"name": "docs", "description": "This document and its offline renderer."},
 ]
 HEADERS = {
@@ -73,7 +75,7 @@ def _operation(operation: Operation) -> dict[str, Any]:
         if operation.example is not None:
             media["example"] = operation.example
         out["requestBody"] = {"required": True, "content": {"application/json": media}}
-    if operation.auth in (Auth.REQUIRED, Auth.PLAYER):
+    if operation.auth in (Auth.REQUIRED, Auth.PLAYER, Auth.ADMIN):
         out["security"] = [{"bearer": []}]
     elif operation.auth is Auth.OPTIONAL:
         out["security"] = [{}, {"bearer": []}]

@@ -25,6 +25,7 @@ from api.schema.players import PlayersMutation, PlayersQuery
 from api.schema.rematch import RematchMutation
 from api.schema.seats import SeatsMutation
 from api.schema.subscription import Subscription
+from api.schema.webhooks import WebhooksMutation, WebhooksQuery
 from api.unavailable import StoreUnavailable, is_unavailable
 from matches import connections
 from matches.refusals import Refusal
@@ -36,12 +37,13 @@ CACHED_DOCUMENTS = 512  # parsed and validated query texts kept per process (an 
 
 
 @strawberry.type
-class Query(LobbyQuery, PlayQuery, PlayersQuery):
+class Query(LobbyQuery, PlayQuery, PlayersQuery, WebhooksQuery):
     """Reads: titles, the lobby, a match as the caller may see it, and the signed-in player."""
 
 
 @strawberry.type
-class Mutation(LobbyMutation, PlayMutation, PlayersMutation, SeatsMutation, RematchMutation, InvitationsMutation):
+class Mutation(LobbyMutation, PlayMutation, PlayersMutation, SeatsMutation, RematchMutation, InvitationsMutation,
+               WebhooksMutation):
     """Writes: create, join and fill matches, act, sign in and out, a seat's life (resign, reclaim, leave, cancel),
     rematch, and invitations."""
 

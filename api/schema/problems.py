@@ -168,11 +168,27 @@ class InvitationNotFound(Problem):
     """The player has no open invitation to this match."""
 
 
+@strawberry.type
+class AdminUnauthorized(Problem):
+    """The operation needs the operator's admin token as the bearer credential."""
+
+
+@strawberry.type
+class WebhookNotFound(Problem):
+    """No webhook endpoint added through the admin API has this id."""
+
+
+@strawberry.type
+class DeliveryNotFound(Problem):
+    """No kept webhook delivery has this id."""
+
+
 TYPES: dict[str, type[Problem]] = {kind.__name__: kind for kind in (
     MatchNotFound, Unauthorized, InvalidInput, SeatTaken, MatchStarted, IllegalAction, NotYourTurn, StaleVersion,
     MatchOver, MatchNotStarted, Unauthenticated, ForbiddenScope, AlreadySeated, TooManyTokens, TokenNotFound,
     IdentityTaken, AlreadyLinked, SeatTakenOver, SeatResigned, NotTakenOver, NotCreator, MatchNotOver,
-    InviteCodeNotFound, PlayerNotFound, AlreadyInvited, InvitationNotFound)}
+    InviteCodeNotFound, PlayerNotFound, AlreadyInvited, InvitationNotFound, AdminUnauthorized, WebhookNotFound,
+    DeliveryNotFound)}
 
 
 def problem_type(code: str) -> type[Problem]:

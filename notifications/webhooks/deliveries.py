@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from matches import keys
+from matches import connections, keys
 from notifications.webhooks.settings import WebhookSettings
 
 BATCH = 500          # entries one script call goes through at most (abandon, prune)
@@ -250,12 +250,12 @@ class Deliveries:
     def __init__(self, redis: Any, settings: WebhookSettings) -> None:
         self.redis = redis
         self.settings = settings
-        self._create = redis.register_script(_CREATE)
-        self._claim = redis.register_script(_CLAIM)
-        self._finish = redis.register_script(_FINISH)
-        self._redeliver = redis.register_script(_REDELIVER)
-        self._abandon = redis.register_script(_ABANDON)
-        self._prune = redis.register_script(_PRUNE)
+        self._create = connections.Script(redis, _CREATE)
+        self._claim = connections.Script(redis, _CLAIM)
+        self._finish = connections.Script(redis, _FINISH)
+        self._redeliver = connections.Script(redis, _REDELIVER)
+        self._abandon = connections.Script(redis, _ABANDON)
+        self._prune = connections.Script(redis, _PRUNE)
 
     @property
     def _ttl(self) -> int:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from matches import keys
+from matches import connections, keys
 from notifications.webhooks.settings import WebhookSettings
 from notifications.webhooks.signing import new_secret
 
@@ -149,7 +149,8 @@ class Endpoints:
         rotated = Endpoint(endpoint.id, endpoint.url, endpoint.types, endpoint.description, endpoint.created,
                            (secret, *kept))
         # only while it is still there: a rotation racing a removal never brings the endpoint back
-        if not await self.redis.eval(_REPLACE, 1, keys.WEBHOOK_ENDPOINTS, endpoint.id, rotated.to_record()):
+        if not await connections.Script(self.redis, _REPLACE)(keys=[keys.WEBHOOK_ENDPOINTS],
+                                                              args=[endpoint.id, rotated.to_record()]):
             raise EndpointError("no webhook endpoint has this id", missing=True)
         return rotated, secret
 
