@@ -62,7 +62,7 @@ class Services:
                    Limits(settings, RateLimiter(redises.queue), player_settings),
                    Snapshots(store), Fanout(store),
                    Authenticator.build(redises.matches, player_settings), SeatLife(store, scheduler),
-                   Webhooks.from_env(redises.queue), AdminCredential.from_env())
+                   Webhooks.from_env(redises.queue, settings.queue), AdminCredential.from_env())
 
     @property
     def invitations(self) -> PlayerInvitations:

@@ -67,7 +67,7 @@ def main() -> None:
     if not args.burst:
         reconciler.start(settings, cluster)  # every worker also re-enqueues what is due (matches/reconciler.py)
         # ...and forwards the feeds' events to the webhooks and sends them (notifications/webhooks/sender.py)
-        sender.start(settings.queue_url, webhooks, tuple(t.value for t in feed.FeedType),
+        sender.start(settings.queue_url, settings.queue, webhooks, tuple(t.value for t in feed.FeedType),
                      forwarding(settings, webhooks, cluster))
     pause = RESTART_PAUSE
     while True:

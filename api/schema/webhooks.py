@@ -287,7 +287,7 @@ class WebhooksQuery:
         try:
             page = await info.context.services.webhooks.listing(
                 max(1, min(first, MAX_PAGE)), after, None if endpoint_id is None else str(endpoint_id),
-                None if status is None else stored.Status(status.value),
+                None if status is None else stored.Status(status.name.lower()),
                 None if player_id is None else str(player_id), type)
         except stored.CursorError as exc:
             raise bad_cursor(str(exc)) from None

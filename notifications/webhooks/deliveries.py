@@ -247,9 +247,10 @@ return dropped
 class Deliveries:
     """The deliveries over the queue Redis (an asyncio client with decoded replies)."""
 
-    def __init__(self, redis: Any, settings: WebhookSettings) -> None:
+    def __init__(self, redis: Any, settings: WebhookSettings, queue: str) -> None:
         self.redis = redis
         self.settings = settings
+        self.queue = queue  # the deployment's queue: each has webhooks of its own
         self._create = connections.Script(redis, _CREATE)
         self._claim = connections.Script(redis, _CLAIM)
         self._finish = connections.Script(redis, _FINISH)
@@ -265,17 +266,17 @@ class Deliveries:
         """Store the deliveries not stored yet, each due now; return how many were new."""
         if not deliveries:
             return 0
-        args: list[Any] = [repr(now), self._ttl, keys.webhook_delivery(""), keys.webhook_due(""),
-                           keys.webhook_endpoint_deliveries("")]
+        args: list[Any] = [repr(now), self._ttl, keys.webhook_delivery(self.queue, ""),
+                           keys.webhook_due(self.queue, ""), keys.webhook_endpoint_deliveries(self.queue, "")]
         for d in deliveries:
             args += [d.id, d.endpoint, d.player, d.event, d.type, d.payload]
-        return int(await self._create(keys=[keys.WEBHOOK_DELIVERIES], args=args))
+        return int(await self._create(keys=[keys.webhook_deliveries(self.queue)], args=args))
 
     async def claim(self, endpoint_id: str, count: int, now: float) -> list[Claimed]:
         """Claim up to `count` of an endpoint's due deliveries for one attempt each, until now + lease_seconds."""
         lease = repr(now + self.settings.lease_seconds)
-        raw = await self._claim(keys=[keys.webhook_due(endpoint_id)],
-                                args=[repr(now), count, lease, keys.webhook_delivery("")])
+        raw = await self._claim(keys=[keys.webhook_due(self.queue, endpoint_id)],
+                                args=[repr(now), count, lease, keys.webhook_delivery(self.queue, "")])
         return [Claimed(str(raw[i]), endpoint_id, int(raw[i + 1]), str(raw[i + 2]), lease)
                 for i in range(0, len(raw), 3)]
 
@@ -284,14 +285,15 @@ class Deliveries:
         """Record an attempt's outcome ("retry" at next_at, "succeeded" or "failed") if it still holds its lease;
         return whether it did."""
         done = await self._finish(
-            keys=[keys.webhook_due(claimed.endpoint), keys.webhook_delivery(claimed.id), keys.WEBHOOK_FAILED],
+            keys=[keys.webhook_due(self.queue, claimed.endpoint), keys.webhook_delivery(self.queue, claimed.id),
+                  keys.webhook_failed(self.queue)],
             args=[claimed.id, claimed.lease, outcome, repr(next_at), repr(now), "" if status is None else status,
                   error[:300], repr(latency), self.settings.kept_seconds])
         return bool(done)
 
     async def get(self, delivery: str) -> Delivery | None:
         """One delivery, or None (never made, or no longer kept)."""
-        raw = await self.redis.hgetall(keys.webhook_delivery(delivery))
+        raw = await self.redis.hgetall(keys.webhook_delivery(self.queue, delivery))
         return Delivery.of(raw) if raw else None
 
     async def redeliver(self, delivery: str, now: float) -> Delivery | None:
@@ -300,7 +302,8 @@ class Deliveries:
         if endpoint is None:
             return None
         done = await self._redeliver(
-            keys=[keys.webhook_delivery(delivery), keys.webhook_due(endpoint), keys.WEBHOOK_FAILED],
+            keys=[keys.webhook_delivery(self.queue, delivery), keys.webhook_due(self.queue, endpoint),
+                  keys.webhook_failed(self.queue)],
             args=[delivery, repr(now), self._ttl])
         return await self.get(delivery) if done else None
 
@@ -309,8 +312,8 @@ class Deliveries:
         total = 0
         while True:
             count = int(await self._abandon(
-                keys=[keys.webhook_due(endpoint_id), keys.WEBHOOK_FAILED],
-                args=[repr(now), BATCH, keys.webhook_delivery(""), self.settings.kept_seconds,
+                keys=[keys.webhook_due(self.queue, endpoint_id), keys.webhook_failed(self.queue)],
+                args=[repr(now), BATCH, keys.webhook_delivery(self.queue, ""), self.settings.kept_seconds,
                       "the endpoint was removed"]))
             total += count
             if count < BATCH:
@@ -320,16 +323,16 @@ class Deliveries:
         """How many deliveries of these endpoints wait for an attempt or are being attempted."""
         pipe = self.redis.pipeline(transaction=False)
         for endpoint in endpoint_ids:
-            pipe.zcard(keys.webhook_due(endpoint))
+            pipe.zcard(keys.webhook_due(self.queue, endpoint))
         return sum(int(n) for n in await pipe.execute())
 
     async def prune(self, endpoint_ids: list[str], now: float) -> int:
         """Drop the index entries of deliveries no longer kept; return how many."""
         before = repr(now - self.settings.kept_seconds)
         dropped = 0
-        for index in [keys.WEBHOOK_DELIVERIES, keys.WEBHOOK_FAILED,
-                      *(keys.webhook_endpoint_deliveries(e) for e in endpoint_ids)]:
-            dropped += int(await self._prune(keys=[index], args=[before, BATCH, keys.webhook_delivery("")]))
+        for index in [keys.webhook_deliveries(self.queue), keys.webhook_failed(self.queue),
+                      *(keys.webhook_endpoint_deliveries(self.queue, e) for e in endpoint_ids)]:
+            dropped += int(await self._prune(keys=[index], args=[before, BATCH, keys.webhook_delivery(self.queue, "")]))
         return dropped
 
     async def listing(self, first: int, after: str | None = None, endpoint: str | None = None,
@@ -337,11 +340,11 @@ class Deliveries:
                       event_type: str | None = None) -> Page:
         """A page of the kept deliveries, newest first, filtered (CursorError for a bad `after`)."""
         if status is Status.FAILED:
-            index = keys.WEBHOOK_FAILED
+            index = keys.webhook_failed(self.queue)
         elif endpoint is not None:
-            index = keys.webhook_endpoint_deliveries(endpoint)
+            index = keys.webhook_endpoint_deliveries(self.queue, endpoint)
         else:
-            index = keys.WEBHOOK_DELIVERIES
+            index = keys.webhook_deliveries(self.queue)
         top, top_id = _cursor(after) if after else (None, None)
         found: list[tuple[Delivery, tuple[float, str]]] = []
         scanned = 0
@@ -359,7 +362,7 @@ class Deliveries:
                 continue
             pipe = self.redis.pipeline(transaction=False)
             for member, _ in chunk:
-                pipe.hgetall(keys.webhook_delivery(member))
+                pipe.hgetall(keys.webhook_delivery(self.queue, member))
             for (member, score), raw in zip(chunk, await pipe.execute(), strict=True):
                 scanned += 1
                 top, top_id = score, member

@@ -103,8 +103,9 @@ def check_types(types: Iterable[str], known: Iterable[str]) -> tuple[str, ...]:
 class Endpoints:
     """The endpoint registry over the queue Redis (an asyncio client with decoded replies)."""
 
-    def __init__(self, redis: Any, settings: WebhookSettings, known_types: Iterable[str]) -> None:
+    def __init__(self, redis: Any, settings: WebhookSettings, known_types: Iterable[str], queue: str) -> None:
         self.redis = redis
+        self.key = keys.webhook_endpoints(queue)  # the deployment's queue: each has endpoints of its own
         self.settings = settings
         self.known_types = tuple(known_types)
 
@@ -116,7 +117,7 @@ class Endpoints:
 
     async def all(self) -> list[Endpoint]:
         """Every endpoint: the settings' one first, then the added ones oldest first."""
-        stored = [Endpoint.of_record(text) for text in (await self.redis.hgetall(keys.WEBHOOK_ENDPOINTS)).values()]
+        stored = [Endpoint.of_record(text) for text in (await self.redis.hgetall(self.key)).values()]
         default = self.default()
         return ([default] if default else []) + sorted(stored, key=lambda e: (e.created, e.id))
 
@@ -124,7 +125,7 @@ class Endpoints:
         """One endpoint by id, or None."""
         if endpoint_id == DEFAULT_ID:
             return self.default()
-        text = await self.redis.hget(keys.WEBHOOK_ENDPOINTS, endpoint_id)
+        text = await self.redis.hget(self.key, endpoint_id)
         return None if text is None else Endpoint.of_record(text)
 
     async def create(self, url: str, types: Iterable[str] = (), description: str = "",
@@ -135,9 +136,9 @@ class Endpoints:
             raise EndpointError(f"the description must be at most {MAX_DESCRIPTION} printable characters")
         endpoint = Endpoint("ep" + random.token_hex(8), check_url(url), check_types(types, self.known_types),
                             description, time.time(), (secret or new_secret(),))
-        if await self.redis.hlen(keys.WEBHOOK_ENDPOINTS) >= MAX_ENDPOINTS:
+        if await self.redis.hlen(self.key) >= MAX_ENDPOINTS:
             raise EndpointError(f"at most {MAX_ENDPOINTS} endpoints may be registered")
-        await self.redis.hset(keys.WEBHOOK_ENDPOINTS, endpoint.id, endpoint.to_record())
+        await self.redis.hset(self.key, endpoint.id, endpoint.to_record())
         return endpoint
 
     async def rotate(self, endpoint_id: str, keep_previous: bool = True) -> tuple[Endpoint, str]:
@@ -149,7 +150,7 @@ class Endpoints:
         rotated = Endpoint(endpoint.id, endpoint.url, endpoint.types, endpoint.description, endpoint.created,
                            (secret, *kept))
         # only while it is still there: a rotation racing a removal never brings the endpoint back
-        if not await connections.Script(self.redis, _REPLACE)(keys=[keys.WEBHOOK_ENDPOINTS],
+        if not await connections.Script(self.redis, _REPLACE)(keys=[self.key],
                                                               args=[endpoint.id, rotated.to_record()]):
             raise EndpointError("no webhook endpoint has this id", missing=True)
         return rotated, secret
@@ -157,7 +158,7 @@ class Endpoints:
     async def delete(self, endpoint_id: str) -> Endpoint:
         """Remove an added endpoint (its deliveries not yet done are marked failed: see Deliveries.abandon)."""
         endpoint = await self._added(endpoint_id)
-        if not await self.redis.hdel(keys.WEBHOOK_ENDPOINTS, endpoint_id):
+        if not await self.redis.hdel(self.key, endpoint_id):
             raise EndpointError("no webhook endpoint has this id", missing=True)
         return endpoint
 

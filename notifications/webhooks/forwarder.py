@@ -119,7 +119,7 @@ def forwarding(settings: Settings, webhooks: WebhookSettings, cluster: bool) -> 
         else:
             matches = connections.async_client(settings.redis_url, decode_responses=True)
         known = tuple(t.value for t in feed.FeedType)
-        return Forwarder(matches, queue, settings.queue, Endpoints(queue, webhooks, known),
-                         Deliveries(queue, webhooks))
+        return Forwarder(matches, queue, settings.queue, Endpoints(queue, webhooks, known, settings.queue),
+                         Deliveries(queue, webhooks, settings.queue))
 
     return build

@@ -39,12 +39,12 @@ Forward = Callable[[float], Awaitable[int]]
 class Sender:
     """Sends the due deliveries of every endpoint with bounded concurrency (one per worker process)."""
 
-    def __init__(self, redis: Any, settings: WebhookSettings, endpoints: Endpoints,
+    def __init__(self, redis: Any, settings: WebhookSettings, endpoints: Endpoints, queue: str,
                  forward: Forward | None = None) -> None:
         self.redis = redis
         self.settings = settings
         self.endpoints = endpoints
-        self.deliveries = Deliveries(redis, settings)
+        self.deliveries = Deliveries(redis, settings, queue)
         self.forward = forward
         self.in_flight: dict[str, int] = {}
         self.tasks: set[asyncio.Task[None]] = set()
@@ -151,17 +151,17 @@ def _retry_after(value: str | None) -> float:
         return 0.0
 
 
-def start(queue_url: str, settings: WebhookSettings, known_types: tuple[str, ...],
+def start(queue_url: str, queue: str, settings: WebhookSettings, known_types: tuple[str, ...],
           forwarder: Callable[[Any], Forward] | None = None) -> tuple[threading.Thread, threading.Event]:
-    """Run a sender in a daemon thread of this process, over the queue Redis (forwarder: builds the forwarding
-    step from the sender's queue client); set the returned event to stop it."""
+    """Run a sender of a queue's webhooks in a daemon thread of this process, over the queue Redis (forwarder:
+    builds the forwarding step from the sender's queue client); set the returned event to stop it."""
     stop = threading.Event()
 
     def main() -> None:
         async def serve() -> None:
             redis = connections.async_client(queue_url, decode_responses=True)
-            endpoints = Endpoints(redis, settings, known_types)
-            sender = Sender(redis, settings, endpoints, forwarder(redis) if forwarder else None)
+            endpoints = Endpoints(redis, settings, known_types, queue)
+            sender = Sender(redis, settings, endpoints, queue, forwarder(redis) if forwarder else None)
             try:
                 await sender.run(stop)
             finally:

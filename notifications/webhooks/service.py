@@ -26,15 +26,15 @@ class Deleted:
 class Webhooks:
     """Endpoints (add, list, rotate, remove) and deliveries (list, redeliver)."""
 
-    def __init__(self, redis: Any, settings: WebhookSettings) -> None:
+    def __init__(self, redis: Any, settings: WebhookSettings, queue: str) -> None:
         self.settings = settings
-        self.endpoints = Endpoints(redis, settings, EVENT_TYPES)
-        self.deliveries = Deliveries(redis, settings)
+        self.endpoints = Endpoints(redis, settings, EVENT_TYPES, queue)
+        self.deliveries = Deliveries(redis, settings, queue)
 
     @classmethod
-    def from_env(cls, redis: Any) -> Webhooks:
-        """Over a queue Redis client, with the environment's settings (ValueError for a bad one)."""
-        return cls(redis, WebhookSettings.from_env())
+    def from_env(cls, redis: Any, queue: str) -> Webhooks:
+        """A queue's webhooks over its Redis client, with the environment's settings (ValueError for a bad one)."""
+        return cls(redis, WebhookSettings.from_env(), queue)
 
     async def create(self, url: str, types: Iterable[str], description: str = "") -> Endpoint:
         """Add an endpoint (EndpointError: bad input, nothing stored)."""
