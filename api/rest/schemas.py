@@ -334,7 +334,7 @@ REQUESTS.update({
         "type": "object", "additionalProperties": False, "required": ["url"],
         "description": "A new webhook endpoint: where to POST, which event types (empty or left out: every type).",
         "properties": {"url": {**STR, "maxLength": 2000, "description": "An http(s) URL."},
-                       "eventTypes": {"type": "array", "items": STR, "maxItems": 20},
+                       "eventTypes": {"type": "array", "items": STR},
                        "description": {**STR, "maxLength": 200}},
     },
     "RotateWebhookSecret": {
