@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
-from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily
 from redis.exceptions import RedisError
 
 from matches import connections, keys
+from notifications.webhooks import stats as webhook_stats
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 
@@ -54,6 +56,38 @@ class _JobCollector:
         yield seeks
 
 
+class _WebhookCollector:
+    """Reads the workers' webhook figures from Redis at scrape time: attempts and deliveries by outcome, attempt
+    latency, and the deliveries waiting."""
+
+    def __init__(self, redis: Any, queue: str) -> None:
+        self.redis = redis
+        self.queue = queue
+
+    def collect(self):  # type: ignore[no-untyped-def]
+        attempts = CounterMetricFamily("firebreak_webhook_attempts", "Webhook delivery attempts, by outcome "
+                                       "(success, http_error, timeout, network)", labels=["outcome"])
+        deliveries = CounterMetricFamily("firebreak_webhook_deliveries", "Webhook attempts by what became of "
+                                         "their delivery (succeeded, retried, failed: given up)", labels=["outcome"])
+        latency = HistogramMetricFamily("firebreak_webhook_attempt_seconds", "Webhook attempt latency")
+        forwarding = GaugeMetricFamily("firebreak_webhook_players_to_forward",
+                                       "Players whose new feed events the webhooks have not handed on yet")
+        try:
+            figures = webhook_stats.read(self.redis)
+            for outcome, count in figures.attempts.items():
+                attempts.add_metric([outcome], count)
+            for outcome, count in figures.deliveries.items():
+                deliveries.add_metric([outcome], count)
+            latency.add_metric([], figures.buckets, figures.total)
+            forwarding.add_metric([], float(self.redis.zcard(keys.feed_pending(self.queue))))
+        except (OSError, RedisError):
+            return  # Redis unreachable: the process's own metrics still render
+        yield attempts
+        yield deliveries
+        yield latency
+        yield forwarding
+
+
 class Metrics:
     """The counters and histograms the API updates."""
 
@@ -68,7 +102,9 @@ class Metrics:
         self.rate_limits = Counter("firebreak_rate_limited", "Requests refused by a rate limit, by limit "
                                    "(mutations, auth-failures, blocked: a credential from a client past its "
                                    "failed authentications)", ["limit"], registry=self.registry)
-        self.registry.register(_JobCollector(redis_url, queue))
+        jobs = _JobCollector(redis_url, queue)
+        self.registry.register(jobs)
+        self.registry.register(_WebhookCollector(jobs.redis, queue))
 
     def act(self, outcome: str) -> None:
         """Count one act outcome (accepted, illegal, stale...)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from api.admin import AdminCredential
 from api.fanout import Fanout
 from api.ratelimit import Limits
 from api.snapshots import Snapshots
@@ -19,6 +20,7 @@ from matches.scheduler import Scheduler
 from matches.seatlife import SeatLife
 from matches.store import MatchStore
 from matchmaking.seeks import Seeks
+from notifications.webhooks.service import Webhooks
 from players.authenticate import Authenticator
 from players.config import PlayerSettings
 from players.invitations import PlayerInvitations
@@ -43,6 +45,8 @@ class Services:
     players: Authenticator
     seat_life: SeatLife
     seeks: Seeks
+    webhooks: Webhooks
+    admin: AdminCredential
     metrics: Any = field(default=None)  # api.metrics.Metrics, set by the app factory
     archive: Database | None = field(default=None)  # the archive (finished matches Redis let go): the store's attic
 
@@ -65,7 +69,8 @@ class Services:
                    Limits(settings, RateLimiter(redises.queue), player_settings),
                    Snapshots(store), Fanout(store),
                    Authenticator.build(redises.matches, player_settings), SeatLife(store, scheduler),
-                   Seeks(redises.queue, settings.queue), archive=archive)
+                   Seeks(redises.queue, settings.queue), Webhooks.from_env(redises.queue, settings.queue),
+                   AdminCredential.from_env(), archive=archive)
 
     @property
     def invitations(self) -> PlayerInvitations:

@@ -209,3 +209,38 @@ def seek_tables_pending(queue: str) -> str:
     return f"seeks:{queue}:forming"
 
 SEEKS_COUNTER = "stats:seeks"  # hash on the queue Redis: matched / expired / cancelled -> count (for /metrics)
+# ----- the operator's webhooks (notifications/webhooks): plain keys on the queue Redis, one set per queue ---------
+WEBHOOK_COUNTER = "stats:webhooks"  # hash: attempt:<outcome> / delivery:<outcome> -> count, written by workers
+WEBHOOK_LATENCY = "stats:webhooks:latency"  # hash: le:<bucket> (cumulative), count, sum of attempt seconds
+
+
+def webhook_endpoints(queue: str) -> str:
+    """Hash: endpoint id -> JSON {id, url, types, description, created, secrets} (those the admin API added)."""
+    return f"webhook:{queue}:endpoints"
+
+
+def webhook_deliveries(queue: str) -> str:
+    """Sorted set: delivery id -> when it was made (every kept delivery: the listing's index)."""
+    return f"webhook:{queue}:deliveries"
+
+
+def webhook_failed(queue: str) -> str:
+    """Sorted set: delivery id -> when it was given up (the failed ones, kept for the operator)."""
+    return f"webhook:{queue}:deliveries:failed"
+
+
+def webhook_delivery(queue: str, delivery_id: str) -> str:
+    """Hash with the kept deliveries' time to live: one delivery (endpoint, player, event, payload, status,
+    attempts, next attempt, the last attempt's answer)."""
+    return f"webhook:{queue}:delivery:{delivery_id}"
+
+
+def webhook_due(queue: str, endpoint_id: str) -> str:
+    """Sorted set: delivery id -> when its next attempt is due, or, while an attempt holds it, when that attempt's
+    lease ends (a sender killed mid-send leaves the entry to come due again: at least once)."""
+    return f"webhook:{queue}:due:{endpoint_id}"
+
+
+def webhook_endpoint_deliveries(queue: str, endpoint_id: str) -> str:
+    """Sorted set: delivery id -> when it was made, of one endpoint (the listing's index by endpoint)."""
+    return f"webhook:{queue}:deliveries:endpoint:{endpoint_id}"

@@ -69,6 +69,10 @@ class Refusal(StrEnum):
     SEEK_NOT_FOUND = "SEEK_NOT_FOUND"
     SEEK_NOT_WAITING = "SEEK_NOT_WAITING"
     BAD_BOTS_AFTER = "BAD_BOTS_AFTER"
+    ADMIN_UNAUTHORIZED = "ADMIN_UNAUTHORIZED"
+    WEBHOOK_NOT_FOUND = "WEBHOOK_NOT_FOUND"
+    DELIVERY_NOT_FOUND = "DELIVERY_NOT_FOUND"
+    BAD_WEBHOOK = "BAD_WEBHOOK"
 
     @property
     def status(self) -> int:
@@ -200,6 +204,17 @@ ENTRIES: dict[Refusal, Entry] = {
                                                            "changed."),
     Refusal.BAD_BOTS_AFTER: Entry(422, "InvalidInput", "botsAfterSeconds must be 0 or more and less than the seek's "
                                                        "lifetime (FIREBREAK_SEEK_TTL)."),
+    Refusal.ADMIN_UNAUTHORIZED: Entry(401, "AdminUnauthorized",
+                                      "The operation needs the operator's admin token (FIREBREAK_ADMIN_TOKEN) as "
+                                      "the bearer credential: none was sent, or another one (counted as a failed "
+                                      "authentication), or no admin token is set."),
+    Refusal.WEBHOOK_NOT_FOUND: Entry(404, "WebhookNotFound", "No webhook endpoint added through the admin API has "
+                                                             "this id (the settings' endpoint is changed in the "
+                                                             "settings)."),
+    Refusal.DELIVERY_NOT_FOUND: Entry(404, "DeliveryNotFound", "No kept webhook delivery has this id."),
+    Refusal.BAD_WEBHOOK: Entry(422, "InvalidInput", "A webhook endpoint needs an http(s) URL with a host and no "
+                                                    "credentials, known event types, and a description of at most "
+                                                    "200 printable characters (at most 100 endpoints)."),
 }
 
 

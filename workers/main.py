@@ -18,9 +18,12 @@ from types import FrameType
 from redis.exceptions import RedisError
 from rq import Queue, SimpleWorker
 
-from matches import connections, reconciler
+from matches import connections, feed, reconciler
 from matches.config import Settings
 from matches.plugins import register_titles
+from notifications.webhooks import sender
+from notifications.webhooks.forwarder import forwarding
+from notifications.webhooks.settings import WebhookSettings
 from workers import jobs
 from workers.budget import budget_from_env
 
@@ -48,6 +51,7 @@ def main() -> None:
     try:
         budget_from_env()
         settings = Settings.from_env()
+        webhooks = WebhookSettings.from_env()
         register_titles(settings.titles)
     except ValueError as exc:
         parser.exit(2, f"workers.main: {exc}\n")
@@ -62,6 +66,9 @@ def main() -> None:
     queue = Queue(settings.queue, connection=connection)
     if not args.burst:
         reconciler.start(settings, cluster)  # every worker also re-enqueues what is due (matches/reconciler.py)
+        # ...and forwards the feeds' events to the webhooks and sends them (notifications/webhooks/sender.py)
+        sender.start(settings.queue_url, settings.queue, webhooks, tuple(t.value for t in feed.FeedType),
+                     forwarding(settings, webhooks, cluster))
     pause = RESTART_PAUSE
     while True:
         # SimpleWorker runs jobs in-process (no fork per job): bot moves answer in milliseconds. Jobs catch

@@ -24,6 +24,8 @@ TAGS = [
     {"name": "play", "description": "Submit actions and read what happened."},
     {"name": "players", "description": "Sign in, sessions, the signed-in player and its access tokens."},
     {"name": "seeks", "description": "Find opponents: seek a game, follow and cancel one's seeks."},
+    {"name": "admin", "description": "The operator's admin API (Authorization: Bearer <FIREBREAK_ADMIN_TOKEN>): "
+                                     "webhook endpoints and deliveries."},
     {"name": "docs", "description": "This document and its offline renderer."},
 ]
 HEADERS = {
@@ -74,7 +76,7 @@ def _operation(operation: Operation) -> dict[str, Any]:
         if operation.example is not None:
             media["example"] = operation.example
         out["requestBody"] = {"required": True, "content": {"application/json": media}}
-    if operation.auth in (Auth.REQUIRED, Auth.PLAYER):
+    if operation.auth in (Auth.REQUIRED, Auth.PLAYER, Auth.ADMIN):
         out["security"] = [{"bearer": []}]
     elif operation.auth is Auth.OPTIONAL:
         out["security"] = [{}, {"bearer": []}]

@@ -24,6 +24,7 @@ from api.rest import (
     seats_life,
     seeks,
     titles,
+    webhooks,
 )
 from api.rest.problems import Problem, problem
 from api.rest.serve import Endpoint, endpoint
@@ -42,7 +43,7 @@ def document() -> dict[str, Any]:
 
 OPERATIONS: list[Operation] = [*titles.OPERATIONS, *matches.OPERATIONS, *seats.OPERATIONS, *seats_life.OPERATIONS,
                                *actions.OPERATIONS, *players.OPERATIONS, *mine.OPERATIONS, *rematch.OPERATIONS,
-                               *invitations.OPERATIONS, *export.OPERATIONS, *seeks.OPERATIONS,
+                               *invitations.OPERATIONS, *export.OPERATIONS, *seeks.OPERATIONS, *webhooks.OPERATIONS,
                                *docs.operations(document)]
 
 

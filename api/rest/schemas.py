@@ -386,3 +386,50 @@ RESPONSES.update({
     }, "A finished match, self-contained: it replays through the title's engine to the same result."),
 })
 COMPONENTS.update(RESPONSES)
+NUMBER_OR_NULL = {"type": ["number", "null"]}
+REQUESTS.update({
+    "CreateWebhookEndpoint": {
+        "type": "object", "additionalProperties": False, "required": ["url"],
+        "description": "A new webhook endpoint: where to POST, which event types (empty or left out: every type).",
+        "properties": {"url": {**STR, "maxLength": 2000, "description": "An http(s) URL."},
+                       "eventTypes": {"type": "array", "items": STR},
+                       "description": {**STR, "maxLength": 200}},
+    },
+    "RotateWebhookSecret": {
+        "type": "object", "additionalProperties": False, "required": [],
+        "description": "keepPrevious (default true): the previous secret signs too, until the next rotation.",
+        "properties": {"keepPrevious": BOOL},
+    },
+})
+RESPONSES.update({
+    "WebhookEndpoint": obj({
+        "id": {**STR, "description": "default: the settings' FIREBREAK_WEBHOOK_URL."}, "url": STR,
+        "eventTypes": {**array(STR), "description": "The types it takes (empty: every type)."},
+        "description": STR, "created": {"type": "number"},
+        "fromSettings": BOOL, "secretCount": {**INT, "description": "Secrets signing each delivery (2 while "
+                                                                    "rotating)."}},
+        "A webhook endpoint (never its secrets)."),
+    "WebhookEndpointList": obj({"items": array(ref("WebhookEndpoint"))}, "Every webhook endpoint."),
+    "WebhookEndpointCreated": obj({"endpoint": ref("WebhookEndpoint"),
+                                   "secret": {**STR, "description": "Its whsec_ secret, shown this once."}},
+                                  "The added endpoint and its secret."),
+    "WebhookSecretRotated": obj({"endpoint": ref("WebhookEndpoint"),
+                                 "secret": {**STR, "description": "The new whsec_ secret, shown this once."}},
+                                "The endpoint's new secret."),
+    "WebhookEndpointDeleted": obj({"id": STR, "abandoned": {**INT, "description": "Deliveries not yet done, now "
+                                                                                   "marked failed."}},
+                                  "The removed endpoint."),
+    "WebhookDelivery": obj({
+        "id": {**STR, "description": "The webhook-id header of every attempt."}, "endpointId": STR,
+        "playerId": STR, "eventId": STR, "type": STR,
+        "status": {"enum": ["pending", "sending", "succeeded", "failed"]},
+        "attempts": INT, "created": {"type": "number"}, "nextAttempt": NUMBER_OR_NULL,
+        "lastAttempt": NUMBER_OR_NULL, "lastStatus": {"type": ["integer", "null"]},
+        "lastError": {"type": ["string", "null"]}, "latencySeconds": NUMBER_OR_NULL, "finished": NUMBER_OR_NULL,
+        "payload": {**JSON_OBJECT, "description": "The body sent: {type, timestamp, data}."}},
+        "One event's delivery to one endpoint."),
+    "WebhookDeliveryPage": obj({"items": array(ref("WebhookDelivery")), "endCursor": {"type": ["string", "null"]},
+                                "hasNextPage": BOOL}, "A page of kept deliveries, newest first."),
+    "WebhookRedelivered": obj({"delivery": ref("WebhookDelivery")}, "The delivery, due again now."),
+})
+COMPONENTS.update({**REQUESTS, **RESPONSES})

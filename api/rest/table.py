@@ -23,6 +23,7 @@ class Auth(StrEnum):
     OPTIONAL = "optional"  # a seat token (or a player's credential) reads as that seat, none as a spectator
     REQUIRED = "required"  # a seat token, the host token or a seated player's credential must be sent
     PLAYER = "player"      # a player's credential must be sent
+    ADMIN = "admin"        # the operator's admin token must be sent (checked by the handler)
 
 
 @dataclass(frozen=True)
@@ -92,7 +93,9 @@ class Operation:
             codes.append(Refusal.VALIDATION_FAILED)
         if self.auth in (Auth.OPTIONAL, Auth.REQUIRED):
             codes.append(Refusal.UNAUTHORIZED)
-        if self.auth is not Auth.NONE:
+        if self.auth is Auth.ADMIN:
+            codes.append(Refusal.ADMIN_UNAUTHORIZED)
+        elif self.auth is not Auth.NONE:
             codes.append(Refusal.UNAUTHENTICATED)
         if self.store:
             codes.append(Refusal.SERVICE_UNAVAILABLE)

@@ -26,6 +26,7 @@ from api.schema.rematch import RematchMutation
 from api.schema.seats import SeatsMutation
 from api.schema.seeks import SeeksMutation
 from api.schema.subscription import Subscription
+from api.schema.webhooks import WebhooksMutation, WebhooksQuery
 from api.unavailable import StoreUnavailable, is_unavailable
 from matches import connections
 from matches.refusals import Refusal
@@ -37,15 +38,16 @@ CACHED_DOCUMENTS = 512  # parsed and validated query texts kept per process (an 
 
 
 @strawberry.type
-class Query(LobbyQuery, PlayQuery, PlayersQuery):
-    """Reads: titles, the lobby, a match as the caller may see it, and the signed-in player."""
+class Query(LobbyQuery, PlayQuery, PlayersQuery, WebhooksQuery):
+    """Reads: titles, the lobby, a match as the caller may see it, the signed-in player, and (for the operator) the
+    webhooks."""
 
 
 @strawberry.type
 class Mutation(LobbyMutation, PlayMutation, PlayersMutation, SeatsMutation, RematchMutation, InvitationsMutation,
-               SeeksMutation):
+               SeeksMutation, WebhooksMutation):
     """Writes: create, join and fill matches, act, sign in and out, a seat's life (resign, reclaim, leave, cancel),
-    rematch, invitations, and seeks."""
+    rematch, invitations, seeks, and (for the operator) webhook endpoints."""
 
 
 def _unexpected(error: GraphQLError) -> bool:

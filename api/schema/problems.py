@@ -183,12 +183,27 @@ class SeekNotWaiting(Problem):
     """The seek is no longer waiting (being matched, matched, cancelled or expired); nothing changed."""
 
 
+@strawberry.type
+class AdminUnauthorized(Problem):
+    """The operation needs the operator's admin token as the bearer credential."""
+
+
+@strawberry.type
+class WebhookNotFound(Problem):
+    """No webhook endpoint added through the admin API has this id."""
+
+
+@strawberry.type
+class DeliveryNotFound(Problem):
+    """No kept webhook delivery has this id."""
+
+
 TYPES: dict[str, type[Problem]] = {kind.__name__: kind for kind in (
     MatchNotFound, Unauthorized, InvalidInput, SeatTaken, MatchStarted, IllegalAction, NotYourTurn, StaleVersion,
     MatchOver, MatchNotStarted, Unauthenticated, ForbiddenScope, AlreadySeated, TooManyTokens, TokenNotFound,
     IdentityTaken, AlreadyLinked, SeatTakenOver, SeatResigned, NotTakenOver, NotCreator, MatchNotOver,
     InviteCodeNotFound, PlayerNotFound, AlreadyInvited, InvitationNotFound, TooManySeeks, SeekNotFound,
-    SeekNotWaiting)}
+    SeekNotWaiting, AdminUnauthorized, WebhookNotFound, DeliveryNotFound)}
 
 
 def problem_type(code: str) -> type[Problem]:
