@@ -65,6 +65,7 @@ class Refusal(StrEnum):
     ALREADY_INVITED = "ALREADY_INVITED"
     INVITATION_NOT_FOUND = "INVITATION_NOT_FOUND"
     TOO_MANY_INVITATIONS = "TOO_MANY_INVITATIONS"
+    RATED_NEEDS_PLAYER = "RATED_NEEDS_PLAYER"
 
     @property
     def status(self) -> int:
@@ -186,6 +187,10 @@ ENTRIES: dict[Refusal, Entry] = {
                                         "answered, or the match is gone)."),
     Refusal.TOO_MANY_INVITATIONS: Entry(422, "InvalidInput", "An invitation names 1 to 20 distinct players at a "
                                                              "time, and a match has at most 100 invitations."),
+    Refusal.RATED_NEEDS_PLAYER: Entry(403, "RatedNeedsPlayer",
+                                      "A rated match seats players and bots only: join it with a player credential "
+                                      "(a signed-in session, a personal access token or the operator's JWT); "
+                                      "nothing changed."),
 }
 
 

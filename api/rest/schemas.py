@@ -57,6 +57,10 @@ REQUESTS: dict[str, dict[str, Any]] = {
             "seed": {**INT32, "type": ["integer", "null"], "description": "The seed; random when left out."},
             "private": {"type": ["boolean", "null"], "description": "true: not listed; the answer's inviteCode "
                                                                    "(shown once) or an invitation reaches it."},
+            "rated": {"type": ["boolean", "null"], "description": "true: a rated match (once played out it moves its "
+                                                                 "players' and bots' ratings; only players and bots "
+                                                                 "sit in it: else 403 RATED_NEEDS_PLAYER; no seed: "
+                                                                 "else 422 BAD_OPTIONS)."},
             "clock": {
                 "type": ["object", "null"], "additionalProperties": False,
                 "description": "A turn clock for every seat: a Fischer clock (initialSeconds to start with, above 0 "

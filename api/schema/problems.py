@@ -168,11 +168,16 @@ class InvitationNotFound(Problem):
     """The player has no open invitation to this match."""
 
 
+@strawberry.type
+class RatedNeedsPlayer(Problem):
+    """A rated match seats players and bots only: join it with a player credential."""
+
+
 TYPES: dict[str, type[Problem]] = {kind.__name__: kind for kind in (
     MatchNotFound, Unauthorized, InvalidInput, SeatTaken, MatchStarted, IllegalAction, NotYourTurn, StaleVersion,
     MatchOver, MatchNotStarted, Unauthenticated, ForbiddenScope, AlreadySeated, TooManyTokens, TokenNotFound,
     IdentityTaken, AlreadyLinked, SeatTakenOver, SeatResigned, NotTakenOver, NotCreator, MatchNotOver,
-    InviteCodeNotFound, PlayerNotFound, AlreadyInvited, InvitationNotFound)}
+    InviteCodeNotFound, PlayerNotFound, AlreadyInvited, InvitationNotFound, RatedNeedsPlayer)}
 
 
 def problem_type(code: str) -> type[Problem]:
