@@ -8,6 +8,7 @@ from typing import Any
 from api.fanout import Fanout
 from api.ratelimit import Limits
 from api.snapshots import Snapshots
+from archive.database import Database
 from matches import connections
 from matches.config import Settings
 from matches.lobby import Lobby
@@ -40,6 +41,15 @@ class Services:
     players: Authenticator
     seat_life: SeatLife
     metrics: Any = field(default=None)  # api.metrics.Metrics, set by the app factory
+    _db: Database | None = field(default=None, repr=False)
+
+    @property
+    def db(self) -> Database:
+        """The archive's database (FIREBREAK_DATABASE_URL / FIREBREAK_DATA_DIR: ratings, finished matches), opened
+        at its first use."""
+        if self._db is None:
+            self._db = Database.from_settings()
+        return self._db
 
     @classmethod
     def connect(cls, settings: Settings, player_settings: PlayerSettings | None = None) -> Services:
@@ -72,3 +82,5 @@ class Services:
         """Release the connections."""
         await self.fanout.close()
         await self.redises.aclose()
+        if self._db is not None:
+            self._db.close()

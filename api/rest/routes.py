@@ -10,7 +10,20 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from api.rest import actions, docs, invitations, matches, mine, openapi, players, rematch, seats, seats_life, titles
+from api.rest import (
+    actions,
+    docs,
+    invitations,
+    matches,
+    mine,
+    openapi,
+    players,
+    ratings,
+    rematch,
+    seats,
+    seats_life,
+    titles,
+)
 from api.rest.problems import Problem, problem
 from api.rest.serve import Endpoint, endpoint
 from api.rest.table import Operation
@@ -28,7 +41,7 @@ def document() -> dict[str, Any]:
 
 OPERATIONS: list[Operation] = [*titles.OPERATIONS, *matches.OPERATIONS, *seats.OPERATIONS, *seats_life.OPERATIONS,
                                *actions.OPERATIONS, *players.OPERATIONS, *mine.OPERATIONS, *rematch.OPERATIONS,
-                               *invitations.OPERATIONS, *docs.operations(document)]
+                               *invitations.OPERATIONS, *ratings.OPERATIONS, *docs.operations(document)]
 
 
 def rest_routes(services: Services) -> list[BaseRoute]:

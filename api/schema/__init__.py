@@ -22,6 +22,7 @@ from api.schema.invitations import InvitationsMutation
 from api.schema.lobby import LobbyMutation, LobbyQuery
 from api.schema.play import PlayMutation, PlayQuery
 from api.schema.players import PlayersMutation, PlayersQuery
+from api.schema.ratings import RatingsQuery
 from api.schema.rematch import RematchMutation
 from api.schema.seats import SeatsMutation
 from api.schema.subscription import Subscription
@@ -36,8 +37,8 @@ CACHED_DOCUMENTS = 512  # parsed and validated query texts kept per process (an 
 
 
 @strawberry.type
-class Query(LobbyQuery, PlayQuery, PlayersQuery):
-    """Reads: titles, the lobby, a match as the caller may see it, and the signed-in player."""
+class Query(LobbyQuery, PlayQuery, PlayersQuery, RatingsQuery):
+    """Reads: titles, the lobby, a match as the caller may see it, the signed-in player, and the leaderboards."""
 
 
 @strawberry.type
