@@ -32,7 +32,8 @@ BOARD = """query($t: String!, $first: Int!, $after: String) { leaderboard(title:
 
 def _created(c: Client, token: str | None, **input_: Any) -> dict[str, Any]:
     answer: dict[str, Any] = c.gql(CREATE, {"input": {"title": "greatfire", "seats": 3, **input_}}, token)
-    return answer["createMatch"]  # type: ignore[no-any-return]
+    created: dict[str, Any] = answer["createMatch"]
+    return created
 
 
 def _resigned_match(c: Client, base: str, access: str, rated: bool) -> str:
