@@ -42,7 +42,7 @@ async def leaderboard(services: Services, title: str, first: int, after: str | N
         titles.get(title)
     except UnknownTitle:
         raise TitleNotFound(f"no title {title!r}") from None
-    db = services.db
+    db = await services.database()
 
     def read() -> board.Board:
         with db.read() as conn:
@@ -63,7 +63,7 @@ async def _name(services: Services, rating: board.Rating) -> str:
 
 async def ratings_of(services: Services, player: str) -> list[board.Rating]:
     """A player's rating in every title they have played rated, with its rank."""
-    db = services.db
+    db = await services.database()
 
     def read() -> list[board.Rating]:
         with db.read() as conn:
@@ -79,7 +79,7 @@ async def changes(services: Services, player: str, items: list[mypage.MyMatch]) 
              if item.reading.status is MatchStatus.OVER and is_rated(item.reading.loaded.meta)]
     if not rated:
         return {}
-    db = services.db
+    db = await services.database()
 
     def read() -> dict[str, ledger.Change]:
         with db.read() as conn:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import anyio.to_thread
+
 from api.fanout import Fanout
 from api.ratelimit import Limits
 from api.snapshots import Snapshots
@@ -50,6 +52,13 @@ class Services:
         if self._db is None:
             self._db = Database.from_settings()
         return self._db
+
+    async def database(self) -> Database:
+        """The archive's database, opened (its tables created) in a thread at the first use: the event loop
+        never waits on it."""
+        if self._db is None:
+            await anyio.to_thread.run_sync(lambda: self.db)
+        return self.db
 
     @classmethod
     def connect(cls, settings: Settings, player_settings: PlayerSettings | None = None) -> Services:
