@@ -50,6 +50,12 @@ class Services:
     metrics: Any = field(default=None)  # api.metrics.Metrics, set by the app factory
     archive: Database | None = field(default=None)  # the archive (finished matches Redis let go): the store's attic
 
+    async def database(self) -> Database:
+        """The archive's database (FIREBREAK_DATABASE_URL / FIREBREAK_DATA_DIR: ratings, finished matches), opened
+        at the start."""
+        assert self.archive is not None, "Services.connect opens the archive"
+        return self.archive
+
     @classmethod
     def connect(cls, settings: Settings, player_settings: PlayerSettings | None = None) -> Services:
         """Build the services for the settings' Redis URLs (connections open lazily); asks REDIS_URL whether

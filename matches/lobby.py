@@ -20,6 +20,7 @@ from matches.scheduler import Scheduler
 from matches.store import Loaded, MatchStore, engine, hash_token
 
 STARTED = "every seat of this match is taken"
+RATED = "rated"  # the meta field of a rated match ("1"): the ratings count it once it is played out
 
 
 class LobbyError(Exception):
@@ -76,11 +77,16 @@ class Lobby:
 
     async def create(self, title_id: str, seats: int, options: dict[str, Any] | None, seed: int | None,
                      clock: tuple[float | None, float] | None = None, per_move: float | None = None,
-                     private: bool = False, host_player: str | None = None) -> Created:
+                     private: bool = False, host_player: str | None = None, rated: bool = False) -> Created:
         """Set up a new waiting match, with a turn clock if asked: (initial, increment) seconds per seat (initial
         None: no Fischer clock) and a per-move limit; the seed is secret (whoever knows it can know every hidden
         card). A private match stays out of the lobby lists and gets an invite code; host_player (the creator's
-        player, if any) may invite players as the host token may."""
+        player, if any) may invite players as the host token may. A rated match (meta rated: "1") counts for the
+        ratings once played out, seats players and bots only (RATED_NEEDS_PLAYER) and takes no seed (BAD_OPTIONS:
+        its creator would know every hidden card)."""
+        if rated and seed is not None:
+            raise LobbyError(Refusal.BAD_OPTIONS, "a rated match takes no seed (whoever knows it knows the hidden "
+                                                  "cards)")
         try:
             title = titles.get(title_id)
             seed = secrets.randbits(63) if seed is None else seed
@@ -93,6 +99,8 @@ class Lobby:
         except ClockError as exc:
             raise LobbyError(Refusal.BAD_OPTIONS, str(exc)) from None
         extra = {"private": "1"} if private else {}
+        if rated:
+            extra[RATED] = "1"
         if host_player is not None:
             extra["hostPlayer"] = host_player
         match_id, host_token = await self.store.create(title.id, seats, options_used, seed, match.to_dict(),
@@ -123,6 +131,9 @@ class Lobby:
         loaded = self._check_waiting(loaded, match_id, seat)
         if "rematchOf" in loaded.meta:
             raise LobbyError(Refusal.SEAT_TAKEN, "every seat of a rematch is kept for the old match's occupants")
+        if player is None and loaded.meta.get(RATED) == "1":
+            raise LobbyError(Refusal.RATED_NEEDS_PLAYER, "a rated match seats players and bots only: join with a "
+                                                         "player credential")
         if player is not None and loaded.seat_of(Caller(player=player)) is not None:
             raise LobbyError(Refusal.ALREADY_SEATED, "you already hold a seat of this match")
         token = secrets.token_urlsafe(32)

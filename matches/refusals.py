@@ -73,6 +73,7 @@ class Refusal(StrEnum):
     WEBHOOK_NOT_FOUND = "WEBHOOK_NOT_FOUND"
     DELIVERY_NOT_FOUND = "DELIVERY_NOT_FOUND"
     BAD_WEBHOOK = "BAD_WEBHOOK"
+    RATED_NEEDS_PLAYER = "RATED_NEEDS_PLAYER"
 
     @property
     def status(self) -> int:
@@ -215,6 +216,10 @@ ENTRIES: dict[Refusal, Entry] = {
     Refusal.BAD_WEBHOOK: Entry(422, "InvalidInput", "A webhook endpoint needs an http(s) URL with a host and no "
                                                     "credentials, known event types, and a description of at most "
                                                     "200 printable characters (at most 100 endpoints)."),
+    Refusal.RATED_NEEDS_PLAYER: Entry(403, "RatedNeedsPlayer",
+                                      "A rated match seats players and bots only: join it with a player credential "
+                                      "(a signed-in session, a personal access token or the operator's JWT); "
+                                      "nothing changed."),
 }
 
 

@@ -21,6 +21,7 @@ from matches import connections, keys
 from matches.lifecycle import MatchStatus
 from matches.mine import DONE
 from matches.store import Loaded, MatchStore
+from ratings.finisher import rate_finished
 
 log = logging.getLogger("firebreak.finishing")
 
@@ -29,7 +30,7 @@ GIVE_UP_STALLS = 3  # an entry whose match has not ended this many stall periods
 Finisher = Callable[[Database, MatchStore, Loaded], Awaitable[object]]
 
 # In this order: the archive record holds the rating changes.
-FINISHERS: tuple[Finisher, ...] = (archive_match,)  # archive/records.py
+FINISHERS: tuple[Finisher, ...] = (rate_finished, archive_match)  # ratings/finisher.py, archive/records.py
 
 
 

@@ -110,5 +110,6 @@ OPERATIONS = [
               join_by_code, success=201, response="SeatJoined", body="JoinByCode", example={"code": "an-invite-code"},
               auth=Auth.OPTIONAL, write=True,
               codes=(Refusal.BAD_INVITE_CODE, Refusal.MATCH_NOT_FOUND, Refusal.SEAT_TAKEN, Refusal.MATCH_STARTED,
-                     Refusal.BAD_SEAT, Refusal.ALREADY_SEATED, Refusal.FORBIDDEN_SCOPE), headers=("Location",)),
+                     Refusal.BAD_SEAT, Refusal.ALREADY_SEATED, Refusal.FORBIDDEN_SCOPE, Refusal.RATED_NEEDS_PLAYER),
+              headers=("Location",)),
 ]

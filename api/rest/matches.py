@@ -60,7 +60,8 @@ async def create_match(call: Call) -> Reply:
             body["title"], body["seats"], body.get("options"), body.get("seed"),
             None if clock is None else (clock.get("initialSeconds"), clock.get("incrementSeconds", 0.0)),
             None if clock is None else clock.get("perMoveSeconds"),
-            bool(body.get("private")), None if principal is None else principal.player.id)
+            bool(body.get("private")), None if principal is None else principal.player.id,
+            rated=bool(body.get("rated")))
     except LobbyError as exc:
         raise for_code(exc.code, str(exc)) from None
     loaded = await call.services.store.load(created.match_id)
@@ -105,7 +106,8 @@ OPERATIONS = [
               "Create a waiting match; it starts by itself when every seat is taken. The hostToken in the answer "
               "(shown once) lets its holder add bots and invite players; with private: true the match is not "
               "listed and the answer's inviteCode (shown once) lets whoever is given it join (POST "
-              "/v1/matches/join).", create_match, success=201, response="MatchCreated",
+              "/v1/matches/join); with rated: true, once played out it moves its players' and bots' ratings "
+              "(README: How ratings work).", create_match, success=201, response="MatchCreated",
               body="CreateMatch", example=CREATE_EXAMPLE, write=True, auth=Auth.OPTIONAL,
               codes=(Refusal.BAD_OPTIONS, Refusal.UNKNOWN_TITLE), headers=("Location",)),
     Operation("GET", "/v1/matches/{id}", "getMatch", "matches", "Read a match (your view, legal actions)",

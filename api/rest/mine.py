@@ -4,25 +4,30 @@ from __future__ import annotations
 
 from typing import Any
 
+from api import leaderboards
 from api.bounds import MAX_PAGE
 from api.rest import callers
 from api.rest.convert import seat_json
 from api.rest.problems import problem
+from api.rest.ratings import change_json
 from api.rest.table import Auth, Call, Operation, Param, Reply
 from matches import mypage
 from matches.lifecycle import MatchStatus
 from matches.refusals import Refusal
+from ratings import ledger
+from ratings.finisher import is_rated
 
 
-def my_match_json(item: mypage.MyMatch) -> dict[str, Any]:
-    """One of the player's matches (GraphQL's MyMatch, the whole match apart)."""
+def my_match_json(item: mypage.MyMatch, change: ledger.Change | None = None) -> dict[str, Any]:
+    """One of the player's matches (GraphQL's MyMatch, the whole match apart), with its rating change if any."""
     reading, winners, reason, outcome = item.reading, item.winners(), item.end_reason(), item.outcome()
     return {"id": reading.id, "title": reading.title, "status": reading.status.name, "version": reading.version,
             "seat": item.seat, "yourTurn": item.to_act, "clockDeadline": item.deadline(),
             "lastActivity": item.last_activity, "others": [seat_json(seat) for seat in item.others()],
             "endReason": None if reason is None else reason.name,
             "winners": None if winners is None else list(winners),
-            "outcome": None if outcome is None else outcome.name, "cursor": item.cursor}
+            "outcome": None if outcome is None else outcome.name, "cursor": item.cursor,
+            "rated": is_rated(reading.loaded.meta), "ratingChange": None if change is None else change_json(change)}
 
 
 async def list_my_matches(call: Call) -> Reply:
@@ -34,7 +39,9 @@ async def list_my_matches(call: Call) -> Reply:
         page = await mypage.page(call.services.store, outcome.player.id, status, first, call.params.get("after"))
     except mypage.BadCursor as exc:
         raise problem(Refusal.BAD_CURSOR, str(exc)) from None
-    return Reply({"items": [my_match_json(item) for item in page.items], "endCursor": page.end_cursor,
+    changes = await leaderboards.changes(call.services, outcome.player.id, page.items)
+    return Reply({"items": [my_match_json(item, changes.get(item.reading.id)) for item in page.items],
+                  "endCursor": page.end_cursor,
                   "hasNextPage": page.has_next_page})
 
 

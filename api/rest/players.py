@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from api import leaderboards
 from api.rest import callers
 from api.rest.problems import player_refusal
+from api.rest.ratings import rating_json
 from api.rest.table import Auth, Call, Operation, Param, Reply
 from matches.refusals import Refusal
 from players.errors import PlayerError, Reason
@@ -76,7 +78,9 @@ async def get_me(call: Call) -> Reply:
     """The signed-in player and its personal access tokens."""
     principal = await callers.principal(call)
     listing = await call.services.players.access.listing(principal.player.id)
-    return Reply({**player_json(principal.player), "accessTokens": [token_json(t) for t in listing]})
+    rated = await leaderboards.ratings_of(call.services, principal.player.id)
+    return Reply({**player_json(principal.player), "accessTokens": [token_json(t) for t in listing],
+                  "ratings": [rating_json(rating) for rating in rated]})
 
 
 async def list_tokens(call: Call) -> Reply:
@@ -142,7 +146,7 @@ OPERATIONS = [
               sign_out, response="SignedOut", params=(EVERYWHERE,), auth=Auth.PLAYER, write=True, codes=MANAGING),
     Operation("GET", "/v1/me", "getMe", "players", "The signed-in player",
               "The player of the bearer credential (a session's access token, a personal access token or the "
-              "operator's JWT) and its personal access tokens.", get_me, response="Me", auth=Auth.PLAYER),
+              "operator's JWT), its personal access tokens and its ratings.", get_me, response="Me", auth=Auth.PLAYER),
     Operation("GET", "/v1/me/tokens", "listAccessTokens", "players", "List personal access tokens",
               "The player's live personal access tokens (never their secrets).", list_tokens,
               response="AccessTokenList", auth=Auth.PLAYER),

@@ -19,6 +19,7 @@ from api.rest import (
     mine,
     openapi,
     players,
+    ratings,
     rematch,
     seats,
     seats_life,
@@ -43,8 +44,8 @@ def document() -> dict[str, Any]:
 
 OPERATIONS: list[Operation] = [*titles.OPERATIONS, *matches.OPERATIONS, *seats.OPERATIONS, *seats_life.OPERATIONS,
                                *actions.OPERATIONS, *players.OPERATIONS, *mine.OPERATIONS, *rematch.OPERATIONS,
-                               *invitations.OPERATIONS, *export.OPERATIONS, *seeks.OPERATIONS, *webhooks.OPERATIONS,
-                               *docs.operations(document)]
+                               *invitations.OPERATIONS, *export.OPERATIONS, *seeks.OPERATIONS, *ratings.OPERATIONS,
+                               *webhooks.OPERATIONS, *docs.operations(document)]
 
 
 def rest_routes(services: Services) -> list[BaseRoute]:

@@ -58,6 +58,10 @@ REQUESTS: dict[str, dict[str, Any]] = {
             "seed": {**INT32, "type": ["integer", "null"], "description": "The seed; random when left out."},
             "private": {"type": ["boolean", "null"], "description": "true: not listed; the answer's inviteCode "
                                                                    "(shown once) or an invitation reaches it."},
+            "rated": {"type": ["boolean", "null"], "description": "true: a rated match (once played out it moves its "
+                                                                 "players' and bots' ratings; only players and bots "
+                                                                 "sit in it: else 403 RATED_NEEDS_PLAYER; no seed: "
+                                                                 "else 422 BAD_OPTIONS)."},
             "clock": {
                 "type": ["object", "null"], "additionalProperties": False,
                 "description": "A turn clock for every seat: a Fischer clock (initialSeconds to start with, above 0 "
@@ -432,4 +436,41 @@ RESPONSES.update({
                                 "hasNextPage": BOOL}, "A page of kept deliveries, newest first."),
     "WebhookRedelivered": obj({"delivery": ref("WebhookDelivery")}, "The delivery, due again now."),
 })
+PROVISIONAL = {**BOOL, "description": "Whether the rating is still provisional (fewer than 10 rated matches)."}
+RATING_VALUE = {**INT, "description": "The displayed rating (a newcomer shows 1500; 200 points ahead finishes ahead "
+                                      "about 3 times in 4)."}
+MU = {"type": "number", "description": "OpenSkill's estimate of the skill (Plackett-Luce; a newcomer has 25)."}
+SIGMA = {"type": "number", "description": "OpenSkill's uncertainty of mu (a newcomer has 25/3)."}
+GAMES = {**INT, "description": "Rated matches played in the title."}
+RANK = {**INT, "description": "The place on the title's leaderboard (1: the top; bot levels are on it too)."}
+RESPONSES.update({
+    "Rating": obj({"title": STR, "value": RATING_VALUE, "provisional": PROVISIONAL, "games": GAMES, "rank": RANK,
+                   "mu": MU, "sigma": SIGMA}, "The player's rating in one title and their rank on its leaderboard."),
+    "LeaderboardEntry": obj({
+        "rank": RANK, "player": {"type": ["string", "null"], "description": "The player's id (null: a bot level)."},
+        "botLevel": {"type": ["string", "null"], "description": "The bot level rated here (null: a player)."},
+        "name": {**STR, "description": "The player's display name, or \"<level> bot\"."},
+        "rating": RATING_VALUE, "provisional": PROVISIONAL, "games": GAMES, "mu": MU, "sigma": SIGMA,
+        "cursor": {**STR, "description": "Pass as after to list the entries after this one."},
+    }, "One rated player or bot level on a title's leaderboard."),
+    "Leaderboard": obj({"items": array(ref("LeaderboardEntry")), "endCursor": {"type": ["string", "null"]},
+                        "hasNextPage": BOOL},
+                       "A page of a title's leaderboard, highest rating first; pass endCursor as after for the next."),
+    "RatingChange": obj({
+        "before": {**INT, "description": "The displayed rating before the match."},
+        "after": {**INT, "description": "The displayed rating after it."},
+        "delta": {**INT, "description": "after - before."},
+        "place": {**INT, "description": "The player's place in the match (1: first; equal places are ties)."},
+        "provisional": {**BOOL, "description": "Whether the rating after the match is still provisional."},
+    }, "How a finished rated match moved the player's rating."),
+})
+RESPONSES["Me"]["properties"]["ratings"] = array(ref("Rating"), "The player's rating in every title they have "
+                                                                "played rated, by title id.")
+RESPONSES["Me"]["required"].append("ratings")
+RESPONSES["MyMatch"]["properties"].update({
+    "rated": {**BOOL, "description": "Whether the match is rated."},
+    "ratingChange": {**nullable(ref("RatingChange")),
+                     "description": "How the match moved the player's rating (null: not rated, not over, not played "
+                                    "out, or not applied yet)."}})
+RESPONSES["MyMatch"]["required"] += ["rated", "ratingChange"]
 COMPONENTS.update({**REQUESTS, **RESPONSES})

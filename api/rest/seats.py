@@ -70,7 +70,7 @@ OPERATIONS = [
               response="SeatJoined", params=(PATH_ID,), body="JoinMatch", example={"name": "ann"}, write=True,
               auth=Auth.OPTIONAL,
               codes=(Refusal.MATCH_NOT_FOUND, Refusal.SEAT_TAKEN, Refusal.MATCH_STARTED, Refusal.BAD_SEAT,
-                     Refusal.ALREADY_SEATED, Refusal.FORBIDDEN_SCOPE),
+                     Refusal.ALREADY_SEATED, Refusal.FORBIDDEN_SCOPE, Refusal.RATED_NEEDS_PLAYER),
               headers=("Location",)),
     Operation("POST", "/v1/matches/{id}/bots", "addBot", "seats", "Seat a bot",
               "Seat a bot of one of the title's levels; needs the match's host token (or the credential of the "

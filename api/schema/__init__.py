@@ -22,6 +22,7 @@ from api.schema.invitations import InvitationsMutation
 from api.schema.lobby import LobbyMutation, LobbyQuery
 from api.schema.play import PlayMutation, PlayQuery
 from api.schema.players import PlayersMutation, PlayersQuery
+from api.schema.ratings import RatingsQuery
 from api.schema.rematch import RematchMutation
 from api.schema.seats import SeatsMutation
 from api.schema.seeks import SeeksMutation
@@ -38,9 +39,9 @@ CACHED_DOCUMENTS = 512  # parsed and validated query texts kept per process (an 
 
 
 @strawberry.type
-class Query(LobbyQuery, PlayQuery, PlayersQuery, WebhooksQuery):
-    """Reads: titles, the lobby, a match as the caller may see it, the signed-in player, and (for the operator) the
-    webhooks."""
+class Query(LobbyQuery, PlayQuery, PlayersQuery, RatingsQuery, WebhooksQuery):
+    """Reads: titles, the lobby, a match as the caller may see it, the signed-in player, the leaderboards, and (for
+    the operator) the webhooks."""
 
 
 @strawberry.type

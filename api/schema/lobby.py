@@ -16,6 +16,7 @@ from api.schema.problems import (
     InviteCodeNotFound,
     MatchNotFound,
     MatchStarted,
+    RatedNeedsPlayer,
     SeatTaken,
     Unauthenticated,
     Unauthorized,
@@ -70,6 +71,11 @@ class CreateMatchInput:
     private: bool = strawberry.field(
         default=False, description="A private match: not in the lobby lists; reached by its invite code "
                                    "(MatchCreated.inviteCode) or by the players its host invites (invitePlayers).")
+    rated: bool = strawberry.field(
+        default=False, description="A rated match: once played out (FINISHED or RESIGNED) it moves its players' and "
+                                   "bots' ratings. Only players (joined with a player credential: else "
+                                   "RatedNeedsPlayer) and bots sit in it, and it takes no seed (InvalidInput "
+                                   "BAD_OPTIONS).")
 
 
 @strawberry.input
@@ -139,7 +145,7 @@ CreateMatchResult = Annotated[
 ]
 JoinMatchResult = Annotated[
     SeatJoined | MatchNotFound | SeatTaken | MatchStarted | InvalidInput | AlreadySeated | Unauthenticated
-    | ForbiddenScope | InviteCodeNotFound,
+    | ForbiddenScope | InviteCodeNotFound | RatedNeedsPlayer,
     strawberry.union("JoinMatchResult", description="The seat taken, or why not."),
 ]
 AddBotResult = Annotated[
@@ -148,7 +154,7 @@ AddBotResult = Annotated[
     strawberry.union("AddBotResult", description="The bot seated, or why not."),
 ]
 LobbyProblem = (MatchNotFound | SeatTaken | MatchStarted | Unauthorized | InvalidInput | AlreadySeated
-                | Unauthenticated | ForbiddenScope | InviteCodeNotFound)
+                | Unauthenticated | ForbiddenScope | InviteCodeNotFound | RatedNeedsPlayer)
 
 
 def _problem(exc: LobbyError) -> LobbyProblem:
@@ -212,7 +218,7 @@ class LobbyMutation:
             clock = None if input.clock is None else (input.clock.initial_seconds, input.clock.increment_seconds)
             per_move = None if input.clock is None else input.clock.per_move_seconds
             created = await services.lobby.create(input.title, input.seats, options, input.seed, clock, per_move,
-                                                  input.private, host_player)
+                                                  input.private, host_player, rated=input.rated)
         except LobbyError as exc:
             return InvalidInput(code=exc.code, message=str(exc))
         loaded = await services.store.load(created.match_id)

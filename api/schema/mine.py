@@ -7,12 +7,15 @@ from enum import Enum
 import strawberry
 from graphql import GraphQLError
 
+from api import leaderboards
 from api.bounds import MAX_PAGE
 from api.context import Info
 from api.schema.match import EndReason, Match, SeatInfo
 from api.schema.types import MatchStatus
 from matches import lifecycle, mypage
 from matches.refusals import Refusal
+from ratings import ledger, model
+from ratings.finisher import is_rated
 
 
 @strawberry.enum
@@ -27,10 +30,43 @@ class MyOutcome(Enum):
 
 
 @strawberry.type
+class RatingChange:
+    """How a finished rated match moved the player's rating."""
+
+    change: strawberry.Private[ledger.Change]
+
+    @strawberry.field
+    def before(self) -> int:
+        """The displayed rating before the match."""
+        return self.change.before.display
+
+    @strawberry.field
+    def after(self) -> int:
+        """The displayed rating after it."""
+        return self.change.after.display
+
+    @strawberry.field
+    def delta(self) -> int:
+        """after - before."""
+        return self.change.delta
+
+    @strawberry.field
+    def place(self) -> int:
+        """The player's place in the match (1: first; equal places are ties)."""
+        return self.change.place
+
+    @strawberry.field
+    def provisional(self) -> bool:
+        """Whether the rating after the match is still provisional (fewer than 10 rated matches)."""
+        return model.provisional(self.change.games)
+
+
+@strawberry.type
 class MyMatch:
     """One of the player's matches, as the player's seat sees it."""
 
     item: strawberry.Private[mypage.MyMatch]
+    change: strawberry.Private[ledger.Change | None] = None
 
     @strawberry.field
     def id(self) -> strawberry.ID:
@@ -97,6 +133,17 @@ class MyMatch:
         return None if outcome is None else MyOutcome[outcome.name]
 
     @strawberry.field
+    def rated(self) -> bool:
+        """Whether the match is rated (it moves its players' ratings once played out)."""
+        return is_rated(self.item.reading.loaded.meta)
+
+    @strawberry.field
+    def rating_change(self) -> RatingChange | None:
+        """How the match moved the player's rating (null: not rated, not over, not played out, or not applied yet:
+        the workers apply it moments after the end)."""
+        return None if self.change is None else RatingChange(change=self.change)
+
+    @strawberry.field
     def match(self) -> Match:
         """The whole match as the player's seat sees it (view, legal actions, clock, result)."""
         return Match(read=self.item.reading)
@@ -141,5 +188,8 @@ async def my_matches(info: Info, player: str, status: MatchStatus | None, first:
         page = await mypage.page(info.context.services.store, player, listed, first, after)
     except mypage.BadCursor as exc:
         raise bad_cursor(str(exc)) from None
-    return MyMatchConnection(edges=[MyMatchEdge(cursor=item.cursor, node=MyMatch(item=item)) for item in page.items],
+    changes = await leaderboards.changes(info.context.services, player, page.items)
+    return MyMatchConnection(edges=[MyMatchEdge(cursor=item.cursor,
+                                                node=MyMatch(item=item, change=changes.get(item.reading.id)))
+                                    for item in page.items],
                              page_info=PageInfo(end_cursor=page.end_cursor, has_next_page=page.has_next_page))

@@ -21,6 +21,7 @@ from api.schema.problems import (
     Unauthenticated,
     player_problem,
 )
+from api.schema.ratings import Rating, my_ratings
 from api.schema.seeks import Seek, my_seeks
 from api.schema.types import MatchStatus
 from players import records
@@ -117,6 +118,11 @@ class Me:
         """The player's live personal access tokens, oldest first (never their secrets)."""
         listing = await info.context.services.players.access.listing(self.principal.player.id)
         return [AccessToken.of(token) for token in listing]
+
+    @strawberry.field
+    async def ratings(self, info: Info) -> list[Rating]:
+        """The player's rating and leaderboard rank in every title they have played rated, by title id."""
+        return await my_ratings(info, self.principal.player.id)
 
     @strawberry.field
     async def matches(

@@ -198,12 +198,17 @@ class DeliveryNotFound(Problem):
     """No kept webhook delivery has this id."""
 
 
+@strawberry.type
+class RatedNeedsPlayer(Problem):
+    """A rated match seats players and bots only: join it with a player credential."""
+
+
 TYPES: dict[str, type[Problem]] = {kind.__name__: kind for kind in (
     MatchNotFound, Unauthorized, InvalidInput, SeatTaken, MatchStarted, IllegalAction, NotYourTurn, StaleVersion,
     MatchOver, MatchNotStarted, Unauthenticated, ForbiddenScope, AlreadySeated, TooManyTokens, TokenNotFound,
     IdentityTaken, AlreadyLinked, SeatTakenOver, SeatResigned, NotTakenOver, NotCreator, MatchNotOver,
     InviteCodeNotFound, PlayerNotFound, AlreadyInvited, InvitationNotFound, TooManySeeks, SeekNotFound,
-    SeekNotWaiting, AdminUnauthorized, WebhookNotFound, DeliveryNotFound)}
+    SeekNotWaiting, AdminUnauthorized, WebhookNotFound, DeliveryNotFound, RatedNeedsPlayer)}
 
 
 def problem_type(code: str) -> type[Problem]:

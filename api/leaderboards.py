@@ -1,0 +1,88 @@
+"""The ratings as both API surfaces show them: a title's leaderboard with names, a player's ratings, and a player's
+rating change in each of their finished matches (README: How ratings work)."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from api.services import Services
+from domain import titles
+from domain.errors import UnknownTitle
+from matches import mypage
+from matches.lifecycle import MatchStatus
+from ratings import board, ledger
+from ratings.finisher import is_rated
+
+
+class TitleNotFound(LookupError):
+    """Raised for a leaderboard of a title this service does not serve."""
+
+
+@dataclass(frozen=True)
+class Named:
+    """A leaderboard entry with the name it shows: the player's display name, "<level> bot" for a bot level."""
+
+    entry: board.Entry
+    name: str
+
+
+@dataclass(frozen=True)
+class NamedBoard:
+    """A page of a leaderboard with names, its end cursor and whether more follow."""
+
+    items: list[Named]
+    end_cursor: str | None
+    has_next_page: bool
+
+
+async def leaderboard(services: Services, title: str, first: int, after: str | None) -> NamedBoard:
+    """A page of a title's leaderboard (raise TitleNotFound, board.BadCursor)."""
+    try:
+        titles.get(title)
+    except UnknownTitle:
+        raise TitleNotFound(f"no title {title!r}") from None
+    db = await services.database()
+
+    def read() -> board.Board:
+        with db.read() as conn:
+            return board.leaderboard(conn, title, first, after)
+
+    page = await db.run(read)
+    names = await asyncio.gather(*(_name(services, entry.rating) for entry in page.items))
+    return NamedBoard([Named(entry, name) for entry, name in zip(page.items, names, strict=True)], page.end_cursor,
+                      page.has_next_page)
+
+
+async def _name(services: Services, rating: board.Rating) -> str:
+    if rating.bot_level is not None:
+        return f"{rating.bot_level} bot"
+    player = await services.players.directory.get(rating.key)
+    return "player" if player is None else player.name
+
+
+async def ratings_of(services: Services, player: str) -> list[board.Rating]:
+    """A player's rating in every title they have played rated, with its rank."""
+    db = await services.database()
+
+    def read() -> list[board.Rating]:
+        with db.read() as conn:
+            return board.ratings_of(conn, player)
+
+    return await db.run(read)
+
+
+async def changes(services: Services, player: str, items: list[mypage.MyMatch]) -> dict[str, ledger.Change]:
+    """The player's rating change in each finished rated match of a page of their matches, by match id (one read,
+    none when the page has no finished rated match)."""
+    rated = [item.reading.id for item in items
+             if item.reading.status is MatchStatus.OVER and is_rated(item.reading.loaded.meta)]
+    if not rated:
+        return {}
+    db = await services.database()
+
+    def read() -> dict[str, ledger.Change]:
+        with db.read() as conn:
+            return ledger.changes_for(conn, player, rated)
+
+    return await db.run(read)
