@@ -18,11 +18,13 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from archive.database import Database
 from domain import titles
 from domain.errors import DomainError
 from matches import connections, keys
 from matches.refusals import Refusal
 from matchmaking.config import SeekSettings
+from ratings.board import rating_of
 
 
 class SeekStatus(StrEnum):
@@ -192,11 +194,17 @@ def _number(raw: str | None) -> float | None:
     return None if raw is None or raw == "" else float(raw)
 
 
-async def seeker_rating(player: str, title: str) -> float | None:
-    """THE ONE PLACE where a seeker's rating is looked up when a seek is made (both API surfaces call it): the
-    player's rating of the title as the ratings package shows it, None for an unrated player. The ratings package
-    is not on this branch yet: None (unrated) until the lead plugs its lookup in here."""
-    return None
+async def seeker_rating(db: Database, player: str, title: str) -> float | None:
+    """The one place where a seeker's rating is looked up when a seek is made (both API surfaces call it): the
+    player's displayed rating of the title (ratings/), None for a player with no rated match of it yet (who meets
+    anyone)."""
+
+    def look(conn_db: Database) -> float | None:
+        with conn_db.read() as conn:
+            found = rating_of(conn, title, player)
+        return None if found is None else float(found.display)
+
+    return await db.run(look, db)
 
 
 class Seeks:

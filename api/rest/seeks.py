@@ -36,7 +36,7 @@ async def place_seek(call: Call) -> Reply:
     body = call.body
     services = call.services
     try:
-        rating = await seeking.seeker_rating(principal.player.id, body["title"])
+        rating = await seeking.seeker_rating(await services.database(), principal.player.id, body["title"])
         seek = await services.seeks.create(principal.player.id, principal.player.name, body["title"], body["seats"],
                                            body.get("options"), body.get("botsAfterSeconds"), rating, caller.program)
     except SeekError as exc:

@@ -144,7 +144,7 @@ class SeeksMutation:
             return InvalidInput(code=Refusal.BAD_OPTIONS, message="options must be a JSON object")
         services = info.context.services
         try:
-            rating = await seeking.seeker_rating(principal.player.id, input.title)
+            rating = await seeking.seeker_rating(await services.database(), principal.player.id, input.title)
             seek = await services.seeks.create(principal.player.id, principal.player.name, input.title, input.seats,
                                                input.options, input.bots_after_seconds, rating, caller.program)
         except SeekError as exc:

@@ -11,12 +11,15 @@ from typing import Any
 import pytest
 from redis import Redis
 
+from archive.database import Database, DatabaseSettings
 from matches import keys
 from matches.lobby import Lobby
 from matches.pipeline import Pipeline
 from matchmaking.config import SeekSettings
 from matchmaking.seeks import Seeks
 from matchmaking.tables import Matcher
+from ratings import model
+from ratings.tables import ratings
 from tests.service import support as h
 from tests.service.conftest import Client
 from tests.service.players_support import Signed, guest, rest
@@ -201,3 +204,21 @@ def test_a_seek_expires_after_its_lifetime(redis_url: str, redis: Redis,
         assert late["__typename"] == "SeekNotWaiting", late
         again = seek(c, ann, title="greatfire", seats=4)  # an expired seek no longer holds the pool
         assert again["__typename"] == "Seek", again
+
+
+def test_a_seek_carries_the_seekers_rating_from_the_ratings(svc: h.Private, c: Client, redis: Redis) -> None:
+    """The API looks the seeker's rating up in the archive database when the seek is made: a player rated in the
+    title seeks with their displayed rating, a player with no rated match of it seeks unrated (meets anyone)."""
+    rated, newcomer = guest(c, "rated seeker"), guest(c, "new seeker")
+    db = Database.from_settings(DatabaseSettings.from_env(svc.env))
+    with db.write() as conn:
+        conn.execute(ratings.insert().values(title="greatfire", key=rated.player, mu=30.0, sigma=4.0, games=12,
+                                             updated=0.0))
+    db.close()
+    try:
+        mine, theirs = seek(c, rated, title="greatfire", seats=3), seek(c, newcomer, title="greatfire", seats=3)
+        assert redis.hget(keys.seek(mine["id"]), "rating") == repr(float(model.display(30.0)))
+        assert redis.hget(keys.seek(theirs["id"]), "rating") == ""
+    finally:
+        for who, made in ((rated, mine), (newcomer, theirs)):
+            c.gql(CANCEL, {"id": made["id"]}, who.access)
