@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from typing import Any
 
 from api.services import Services
+from archive.export import export
 from domain import titles
 from domain.errors import UnknownTitle
 from matches import mypage
 from matches.lifecycle import MatchStatus
-from ratings import board, ledger
+from matches.store import Loaded
+from ratings import board, ledger, model
 from ratings.finisher import is_rated
 
 
@@ -86,3 +89,28 @@ async def changes(services: Services, player: str, items: list[mypage.MyMatch]) 
             return ledger.changes_for(conn, player, rated)
 
     return await db.run(read)
+
+
+def change_facts(change: ledger.Change) -> dict[str, Any]:
+    """A rating change as both surfaces show it outside GraphQL's types (REST, the export): the displayed ratings
+    before and after, the difference, the place, and whether the rating is still provisional."""
+    return {"before": change.before.display, "after": change.after.display, "delta": change.delta,
+            "place": change.place, "provisional": model.provisional(change.games)}
+
+
+async def exported(services: Services, loaded: Loaded) -> dict[str, Any]:
+    """The export of an over match (archive/export.py; raises NotArchivable before its end) with the rating changes
+    it made, by seat (ratingChanges: [] for a match that was not rated, or not yet applied)."""
+    document = await export(services.store, loaded)
+    changes: list[ledger.Change] = []
+    if is_rated(loaded.meta):
+        db = await services.database()
+
+        def read() -> list[ledger.Change]:
+            with db.read() as conn:
+                return ledger.changes_of(conn, loaded.id)
+
+        changes = await db.run(read)
+    document["ratingChanges"] = [{"seat": change.seat, "key": change.key, **change_facts(change)}
+                                 for change in changes]
+    return document

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from api.leaderboards import exported
 from api.rest.matches import read
 from api.rest.problems import problem
 from api.rest.table import PATH_ID, Auth, Call, Operation, Reply
-from archive.export import export
 from archive.records import NotArchivable
 from matches.refusals import Refusal
 
@@ -17,7 +17,7 @@ async def export_match(call: Call) -> Reply:
     loaded = await read(call)
     await call.context.seat_in(loaded)  # the same rule as reading the match: a token not of this match is refused
     try:
-        return Reply(await export(call.services.store, loaded))
+        return Reply(await exported(call.services, loaded))
     except NotArchivable as exc:
         raise problem(Refusal.MATCH_NOT_OVER, str(exc)) from None
 
@@ -26,8 +26,9 @@ OPERATIONS = [
     Operation("GET", "/v1/matches/{id}/export", "exportMatch", "matches", "Export a finished match",
               "A self-contained JSON document of an over match (format firebreak.match-export, version 1): title, "
               "options, seed, seatCount, seats (a player's id, a bot's level, or an anonymous person), the times, "
-              "endReason, finalVersion, the whole log of steps in order and the result. Played through the title's "
-              "engine from the seed, the log gives the same result. Public facts only (no token, no event a "
+              "endReason, finalVersion, the whole log of steps in order, the result and the rating changes it made "
+              "(ratingChanges: by seat; empty for a match that was not rated). Played through the title's engine "
+              "from the seed, the log gives the same result. Public facts only (no token, no event a "
               "spectator may not see); served from the archive once the match has left Redis.",
               export_match, response="MatchExport", params=(PATH_ID,), auth=Auth.OPTIONAL,
               codes=(Refusal.MATCH_NOT_FOUND, Refusal.MATCH_NOT_OVER)),

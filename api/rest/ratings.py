@@ -10,7 +10,7 @@ from api.bounds import MAX_PAGE
 from api.rest.problems import problem
 from api.rest.table import Call, Operation, Param, Reply
 from matches.refusals import Refusal
-from ratings import board, ledger, model
+from ratings import board, ledger
 
 
 def rating_json(rating: board.Rating) -> dict[str, Any]:
@@ -21,8 +21,7 @@ def rating_json(rating: board.Rating) -> dict[str, Any]:
 
 def change_json(change: ledger.Change) -> dict[str, Any]:
     """How a finished rated match moved the player's rating (GraphQL's RatingChange)."""
-    return {"before": change.before.display, "after": change.after.display, "delta": change.delta,
-            "place": change.place, "provisional": model.provisional(change.games)}
+    return leaderboards.change_facts(change)
 
 
 def entry_json(named: leaderboards.Named) -> dict[str, Any]:

@@ -473,4 +473,9 @@ RESPONSES["MyMatch"]["properties"].update({
                      "description": "How the match moved the player's rating (null: not rated, not over, not played "
                                     "out, or not applied yet)."}})
 RESPONSES["MyMatch"]["required"] += ["rated", "ratingChange"]
+RESPONSES["MatchExport"]["properties"]["ratingChanges"] = array(obj({
+    "seat": INT, "key": {**STR, "description": "The player's id, or bot:<level> for a bot level."},
+    **RESPONSES["RatingChange"]["properties"]}, "How the match moved one seat's rating."),
+    "The rating changes the match made, by seat (empty: not rated, or not applied yet).")
+RESPONSES["MatchExport"]["required"].append("ratingChanges")
 COMPONENTS.update({**REQUESTS, **RESPONSES})

@@ -9,10 +9,10 @@ import strawberry
 
 from api.bounds import MAX_EVENTS_PAGE
 from api.context import Info
+from api.leaderboards import exported
 from api.schema.title import ScoreColumn, score_columns
 from api.schema.types import JSON, MatchStatus
 from api.snapshots import ViewTrail
-from archive.export import export
 from archive.records import NotArchivable
 from domain.events import visible_to
 from matches import lifecycle
@@ -305,7 +305,7 @@ class Match:
         /v1/matches/{id}/export (format firebreak.match-export): title, options, seed, seats, the whole log and
         the result; played through the title's engine from the seed, the log gives the same result."""
         try:
-            return await export(info.context.services.store, self.read.loaded)
+            return await exported(info.context.services, self.read.loaded)
         except NotArchivable:
             return None
 

@@ -86,6 +86,12 @@ def test_a_rated_match_moves_ratings_once_and_both_surfaces_show_them(redis_url:
             1500, mine["value"], 3, True)
         assert change["delta"] == change["after"] - change["before"] < 0
 
+        exported = rest(base, "GET", f"/v1/matches/{rated}/export").json()["ratingChanges"]
+        assert len(exported) == 3 and {e["key"] for e in exported} == {ann.player, "bot:random", "bot:greedy"}
+        (own,) = [e for e in exported if e["key"] == ann.player]
+        assert {k: v for k, v in own.items() if k not in ("seat", "key")} == change
+        assert rest(base, "GET", f"/v1/matches/{unrated}/export").json()["ratingChanges"] == []
+
         data = c.gql(MINE, token=ann.access)["me"]
         assert data["ratings"][0]["value"] == mine["value"]
         nodes = {edge["node"]["id"]: edge["node"] for edge in data["matches"]["edges"]}
