@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from api.fanout import Fanout
+from api.feedhub import FeedHub
 from api.ratelimit import Limits
 from api.snapshots import Snapshots
 from matches import connections
@@ -40,6 +41,7 @@ class Services:
     players: Authenticator
     seat_life: SeatLife
     metrics: Any = field(default=None)  # api.metrics.Metrics, set by the app factory
+    feeds: FeedHub = field(default=None)  # type: ignore[assignment]  # set by connect: the players' feeds' reader
 
     @classmethod
     def connect(cls, settings: Settings, player_settings: PlayerSettings | None = None) -> Services:
@@ -57,7 +59,8 @@ class Services:
         return cls(settings, redises, store, scheduler, Lobby(store, scheduler), Pipeline(store, scheduler),
                    Limits(settings, RateLimiter(redises.queue), player_settings),
                    Snapshots(store), Fanout(store),
-                   Authenticator.build(redises.matches, player_settings), SeatLife(store, scheduler))
+                   Authenticator.build(redises.matches, player_settings), SeatLife(store, scheduler),
+                   feeds=FeedHub(redises.matches, redises.cluster))
 
     @property
     def invitations(self) -> PlayerInvitations:
@@ -71,4 +74,5 @@ class Services:
     async def close(self) -> None:
         """Release the connections."""
         await self.fanout.close()
+        await self.feeds.close()
         await self.redises.aclose()

@@ -65,6 +65,7 @@ class Refusal(StrEnum):
     ALREADY_INVITED = "ALREADY_INVITED"
     INVITATION_NOT_FOUND = "INVITATION_NOT_FOUND"
     TOO_MANY_INVITATIONS = "TOO_MANY_INVITATIONS"
+    CURSOR_EXPIRED = "CURSOR_EXPIRED"
 
     @property
     def status(self) -> int:
@@ -186,6 +187,9 @@ ENTRIES: dict[Refusal, Entry] = {
                                         "answered, or the match is gone)."),
     Refusal.TOO_MANY_INVITATIONS: Entry(422, "InvalidInput", "An invitation names 1 to 20 distinct players at a "
                                                              "time, and a match has at most 100 invitations."),
+    Refusal.CURSOR_EXPIRED: Entry(410, None, "The player's events after this cursor are no longer all kept (a feed "
+                                             "keeps its newest 1000): read me.matches afresh and follow the events "
+                                             "without a cursor (from now on), or with after \"0\" (the oldest kept)."),
 }
 
 

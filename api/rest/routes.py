@@ -11,6 +11,7 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from api.rest import actions, docs, invitations, matches, mine, openapi, players, rematch, seats, seats_life, titles
+from api.rest import events as my_events
 from api.rest.problems import Problem, problem
 from api.rest.serve import Endpoint, endpoint
 from api.rest.table import Operation
@@ -28,7 +29,7 @@ def document() -> dict[str, Any]:
 
 OPERATIONS: list[Operation] = [*titles.OPERATIONS, *matches.OPERATIONS, *seats.OPERATIONS, *seats_life.OPERATIONS,
                                *actions.OPERATIONS, *players.OPERATIONS, *mine.OPERATIONS, *rematch.OPERATIONS,
-                               *invitations.OPERATIONS, *docs.operations(document)]
+                               *invitations.OPERATIONS, *my_events.OPERATIONS, *docs.operations(document)]
 
 
 def rest_routes(services: Services) -> list[BaseRoute]:
