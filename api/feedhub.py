@@ -27,6 +27,7 @@ from matches.feed import FeedEvent, cursor_order
 BLOCK_MS = 10_000   # one blocking read's length
 RECENT = 64         # events kept per watched player for listeners a little behind
 COUNT = 100         # events one read takes per feed
+CLIENT_NAME = "firebreak-feeds"  # the multiplexed reader's connection, as CLIENT LIST shows it
 UNBLOCK_TRIES = 50  # times a new listener tries to wake a read that has not blocked yet (5 ms apart)
 
 
@@ -151,6 +152,7 @@ class FeedHub:
         try:
             if not lane:
                 conn = Redis(connection_pool=self.redis.connection_pool, single_connection_client=True)
+                await conn.client_setname(CLIENT_NAME)
             while True:
                 players = [lane] if lane else [p for p, w in self.watches.items() if w.listeners > 0]
                 watched = {p: self.watches[p] for p in players if p in self.watches}

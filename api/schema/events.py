@@ -116,7 +116,7 @@ class RematchOfferedEvent(MyEvent):
     match_id: strawberry.ID = strawberry.field(description="The rematch.")
     of: strawberry.ID = strawberry.field(description="The finished match it follows.")
     title: str = strawberry.field(description="Its title id.")
-    seat: int | None = strawberry.field(description="The seat it holds for the player.")
+    seat: int = strawberry.field(description="The seat it holds for the player.")
 
 
 @strawberry.type
@@ -151,10 +151,8 @@ def of(event: FeedEvent) -> MyEvent:
         return InvitedEvent(**base, match_id=strawberry.ID(str(data["matchId"])), title=str(data["title"]),
                             by=None if by is None else strawberry.ID(str(by)))
     if event.type is FeedType.REMATCH_OFFERED:
-        seat = data.get("seat")
         return RematchOfferedEvent(**base, match_id=strawberry.ID(str(data["matchId"])),
-                                   of=strawberry.ID(str(data["of"])), title=str(data.get("title", "")),
-                                   seat=None if seat is None else int(seat))
+                                   of=strawberry.ID(str(data["of"])), title=str(data["title"]), seat=int(data["seat"]))
     return SeekMatchedEvent(**base, seek_id=strawberry.ID(str(data["seekId"])),
                             match_id=strawberry.ID(str(data["matchId"])))
 
