@@ -187,8 +187,10 @@ class FeedHub:
         finally:
             if not lane:
                 self.covered = set()
-            if conn is not None:
+            if conn is not None:  # dropped, not pooled: a pooled connection would keep the reader's name
                 with contextlib.suppress(Exception):
+                    if conn.connection is not None:
+                        await conn.connection.disconnect()
                     await conn.aclose()
 
     async def close(self) -> None:

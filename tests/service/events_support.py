@@ -67,36 +67,36 @@ async def sse(base: str, token: str | None, *, after: str | None = None, last_ev
     if last_event_id is not None:
         headers["last-event-id"] = last_event_id
     params = {} if after is None else {"after": after}
-    async with httpx.AsyncClient(base_url=base, timeout=httpx.Timeout(10, read=idle)) as client:
-        async with client.stream("GET", "/v1/me/events", params=params, headers=headers) as response:
-            out.status = response.status_code
-            if response.status_code != 200:
-                out.problem = json.loads(await response.aread())
-                return out
-            message: dict[str, str] = {}
-            try:
-                async for line in response.aiter_lines():
-                    out.raw.append(line)
-                    if line.startswith(":"):
-                        out.pings += 1
-                        continue
-                    if line:
-                        name, _, value = line.partition(":")
-                        message[name] = value[1:] if value.startswith(" ") else value
-                        continue
-                    if "data" in message:
-                        data = json.loads(message["data"])
-                        if message.get("event") == "error":
-                            out.errors.append(data)
-                        else:
-                            assert data["id"] == message["id"] and data["type"] == message["event"], message
-                            out.events.append(data)
-                            if until(out.events):
-                                return out
-                    message = {}
-            except httpx.ReadTimeout:
-                return out
-            out.ended = True
+    async with httpx.AsyncClient(base_url=base, timeout=httpx.Timeout(10, read=idle)) as client, \
+            client.stream("GET", "/v1/me/events", params=params, headers=headers) as response:
+        out.status = response.status_code
+        if response.status_code != 200:
+            out.problem = json.loads(await response.aread())
+            return out
+        message: dict[str, str] = {}
+        try:
+            async for line in response.aiter_lines():
+                out.raw.append(line)
+                if line.startswith(":"):
+                    out.pings += 1
+                    continue
+                if line:
+                    name, _, value = line.partition(":")
+                    message[name] = value[1:] if value.startswith(" ") else value
+                    continue
+                if "data" in message:
+                    data = json.loads(message["data"])
+                    if message.get("event") == "error":
+                        out.errors.append(data)
+                    else:
+                        assert data["id"] == message["id"] and data["type"] == message["event"], message
+                        out.events.append(data)
+                        if until(out.events):
+                            return out
+                message = {}
+        except httpx.ReadTimeout:
+            return out
+        out.ended = True
     return out
 
 
