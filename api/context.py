@@ -108,6 +108,24 @@ class Context:
             await self.auth_failed()
         return outcome
 
+    async def recheck(self) -> Unauthenticated | None:
+        """Verify the player credential again, past the per-connection memo (a long-lived stream looking for a
+        sign-out or a revoked token): the refusal, or None while it holds."""
+        found = player_credential(self._credential())
+        if found is None:
+            return Unauthenticated(Reason.MISSING)
+        try:
+            await self.services.players.verify(*found)
+        except Unauthenticated as refused:
+            return refused
+        return None
+
+    @property
+    def bearer(self) -> str:
+        """The raw bearer credential ("" if none), for reading a JWT's expiry; never logged or echoed."""
+        found = player_credential(self._credential())
+        return "" if found is None else found[0]
+
     async def principal(self) -> Principal | None:
         """The authenticated player, or None without a player credential (raise UNAUTHENTICATED for a bad one)."""
         outcome = await self.authenticate()

@@ -7,6 +7,7 @@ from typing import Any
 
 from api.admin import AdminCredential
 from api.fanout import Fanout
+from api.feedhub import FeedHub
 from api.ratelimit import Limits
 from api.snapshots import Snapshots
 from archive.database import Database
@@ -49,6 +50,7 @@ class Services:
     admin: AdminCredential
     metrics: Any = field(default=None)  # api.metrics.Metrics, set by the app factory
     archive: Database | None = field(default=None)  # the archive (finished matches Redis let go): the store's attic
+    feeds: FeedHub = field(default=None)  # type: ignore[assignment]  # set by connect: the players' feeds' reader
 
     async def database(self) -> Database:
         """The archive's database (FIREBREAK_DATABASE_URL / FIREBREAK_DATA_DIR: ratings, finished matches), opened
@@ -76,7 +78,7 @@ class Services:
                    Snapshots(store), Fanout(store),
                    Authenticator.build(redises.matches, player_settings), SeatLife(store, scheduler),
                    Seeks(redises.queue, settings.queue), Webhooks.from_env(redises.queue, settings.queue),
-                   AdminCredential.from_env(), archive=archive)
+                   AdminCredential.from_env(), archive=archive, feeds=FeedHub(redises.matches, redises.cluster))
 
     @property
     def invitations(self) -> PlayerInvitations:
@@ -90,6 +92,7 @@ class Services:
     async def close(self) -> None:
         """Release the connections."""
         await self.fanout.close()
+        await self.feeds.close()
         await self.redises.aclose()
         if self.archive is not None:
             self.archive.close()

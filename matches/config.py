@@ -42,6 +42,7 @@ class Settings:
     rate_auth_failures_burst: int = 30
     rate_client_header: str = ""           # header naming the client behind a trusted proxy; "" = the peer address
     titles: str = ""                       # extra titles to register, "module:attribute,..." (matches/plugins.py)
+    events_recheck_seconds: float = 60.0   # how often a player's open event stream verifies its credential again
 
     @property
     def queue_url(self) -> str:
@@ -106,6 +107,7 @@ class Settings:
             rate_auth_failures_burst=num("FIREBREAK_RATE_AUTH_FAILURES_BURST", base.rate_auth_failures_burst),
             rate_client_header=env.get("FIREBREAK_RATE_CLIENT_HEADER", base.rate_client_header).strip().lower(),
             titles=env.get("FIREBREAK_TITLES", base.titles),
+            events_recheck_seconds=seconds("FIREBREAK_EVENTS_RECHECK_SECONDS", base.events_recheck_seconds),
         )
 
 

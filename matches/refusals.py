@@ -74,6 +74,7 @@ class Refusal(StrEnum):
     DELIVERY_NOT_FOUND = "DELIVERY_NOT_FOUND"
     BAD_WEBHOOK = "BAD_WEBHOOK"
     RATED_NEEDS_PLAYER = "RATED_NEEDS_PLAYER"
+    CURSOR_EXPIRED = "CURSOR_EXPIRED"
 
     @property
     def status(self) -> int:
@@ -220,6 +221,9 @@ ENTRIES: dict[Refusal, Entry] = {
                                       "A rated match seats players and bots only: join it with a player credential "
                                       "(a signed-in session, a personal access token or the operator's JWT); "
                                       "nothing changed."),
+    Refusal.CURSOR_EXPIRED: Entry(410, None, "The player's events after this cursor are no longer all kept (a feed "
+                                             "keeps its newest 1000): read me.matches afresh and follow the events "
+                                             "without a cursor (from now on), or with after \"0\" (the oldest kept)."),
 }
 
 

@@ -80,8 +80,8 @@ def _operation(operation: Operation) -> dict[str, Any]:
         out["security"] = [{"bearer": []}]
     elif operation.auth is Auth.OPTIONAL:
         out["security"] = [{}, {"bearer": []}]
-    schema = ref(operation.response) if operation.response else {"type": "string" if "html" in operation.media
-                                                                          else "object"}
+    text = operation.media != "application/json"
+    schema = ref(operation.response) if operation.response else {"type": "string" if text else "object"}
     success: dict[str, Any] = {"description": operation.summary, "content": {operation.media: {"schema": schema}}}
     if operation.headers:
         success["headers"] = {name: HEADERS[name] for name in operation.headers}

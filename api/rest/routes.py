@@ -27,6 +27,7 @@ from api.rest import (
     titles,
     webhooks,
 )
+from api.rest import events as my_events
 from api.rest.problems import Problem, problem
 from api.rest.serve import Endpoint, endpoint
 from api.rest.table import Operation
@@ -45,7 +46,7 @@ def document() -> dict[str, Any]:
 OPERATIONS: list[Operation] = [*titles.OPERATIONS, *matches.OPERATIONS, *seats.OPERATIONS, *seats_life.OPERATIONS,
                                *actions.OPERATIONS, *players.OPERATIONS, *mine.OPERATIONS, *rematch.OPERATIONS,
                                *invitations.OPERATIONS, *export.OPERATIONS, *seeks.OPERATIONS, *ratings.OPERATIONS,
-                               *webhooks.OPERATIONS, *docs.operations(document)]
+                               *webhooks.OPERATIONS, *my_events.OPERATIONS, *docs.operations(document)]
 
 
 def rest_routes(services: Services) -> list[BaseRoute]:

@@ -18,6 +18,7 @@ from api.context import Context
 from api.ratelimit import rate_limited, retry_after_header, root_fields
 from api.schema import limits
 from api.schema.descriptions import fill_from_docstrings
+from api.schema.events import EVENT_TYPES, EventsSubscription
 from api.schema.invitations import InvitationsMutation
 from api.schema.lobby import LobbyMutation, LobbyQuery
 from api.schema.play import PlayMutation, PlayQuery
@@ -26,7 +27,7 @@ from api.schema.ratings import RatingsQuery
 from api.schema.rematch import RematchMutation
 from api.schema.seats import SeatsMutation
 from api.schema.seeks import SeeksMutation
-from api.schema.subscription import Subscription
+from api.schema.subscription import Subscription as MatchSubscription
 from api.schema.webhooks import WebhooksMutation, WebhooksQuery
 from api.unavailable import StoreUnavailable, is_unavailable
 from matches import connections
@@ -49,6 +50,11 @@ class Mutation(LobbyMutation, PlayMutation, PlayersMutation, SeatsMutation, Rema
                SeeksMutation, WebhooksMutation):
     """Writes: create, join and fill matches, act, sign in and out, a seat's life (resign, reclaim, leave, cancel),
     rematch, invitations, seeks, and (for the operator) webhook endpoints."""
+
+
+@strawberry.type
+class Subscription(MatchSubscription, EventsSubscription):
+    """Pushed updates: a match's events, and the signed-in player's own events."""
 
 
 def _unexpected(error: GraphQLError) -> bool:
@@ -172,6 +178,7 @@ schema = FirebreakSchema(
     query=Query,
     mutation=Mutation,
     subscription=Subscription,
+    types=EVENT_TYPES,
     extensions=[
         lambda: MaxTokensLimiter(max_token_count=MAX_TOKENS),
         lambda: ParserCache(maxsize=CACHED_DOCUMENTS),

@@ -9,6 +9,7 @@ from typing import Annotated, cast
 import strawberry
 
 from api.context import Info
+from api.schema.events import MyEventConnection, my_events_page
 from api.schema.invitations import Invitation, my_invitations
 from api.schema.mine import MyMatchConnection, my_matches
 from api.schema.problems import (
@@ -136,6 +137,17 @@ class Me:
         """The player's matches: those where it is their turn first (oldest waiting first), then the rest by last
         activity, newest first. A bad `after`: error BAD_CURSOR."""
         return await my_matches(info, self.principal.player.id, status, first, after)
+
+    @strawberry.field
+    async def events(
+        self, info: Info,
+        after: Annotated[str | None, strawberry.argument(description="An event id: the events after it (null: from "
+                                                                     "the oldest kept).")] = None,
+        first: Annotated[int, strawberry.argument(description="The page size (1-100).")] = 20,
+    ) -> MyEventConnection:
+        """The player's past events, oldest first (the myEvents subscription follows new ones). A bad `after`:
+        error BAD_CURSOR; one older than the oldest kept: CURSOR_EXPIRED."""
+        return await my_events_page(info, self.principal.player.id, after, first)
 
 
 @strawberry.type

@@ -1,0 +1,230 @@
+"""The signed-in player's own events: the myEvents subscription, me.events (past events, paged), and their types.
+
+Every event is one type implementing the MyEvent interface (id, type, at), with the public facts of its kind:
+ids, titles, seats, versions, a result's winners: never a view, a hand or a token. Fetch what the player may see
+of a match with the player's own credential (Query.match, me.matches).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator
+from enum import Enum
+from typing import Annotated, Any
+
+import strawberry
+from graphql import GraphQLError
+
+from api import myevents
+from api.bounds import MAX_PAGE
+from api.context import Info, unauthenticated
+from api.schema.match import EndReason
+from api.schema.mine import PageInfo
+from matches.feed import FeedEvent, FeedType
+from players.errors import Unauthenticated
+from players.records import Principal
+
+
+@strawberry.enum
+class MyEventType(Enum):
+    """What happened to the player."""
+
+    # matches.feed.FeedType member for member (same names, same values)
+    YOUR_TURN = strawberry.enum_value(FeedType.YOUR_TURN.value, description="A match now waits for the player's "
+                                                                            "decision.")
+    MATCH_STARTED = strawberry.enum_value(FeedType.MATCH_STARTED.value, description="A match the player sits in "
+                                                                                    "started.")
+    MATCH_ENDED = strawberry.enum_value(FeedType.MATCH_ENDED.value, description="A match the player sits in ended.")
+    SEAT_TAKEN_OVER = strawberry.enum_value(FeedType.SEAT_TAKEN_OVER.value,
+                                            description="The player's clock ran out: the service's bot plays the "
+                                                        "seat until the player reclaims it.")
+    INVITED = strawberry.enum_value(FeedType.INVITED.value, description="Another player (or a match's host) invited "
+                                                                        "the player to a match.")
+    REMATCH_OFFERED = strawberry.enum_value(FeedType.REMATCH_OFFERED.value,
+                                            description="A rematch of a match the player played holds a seat for "
+                                                        "them.")
+    SEEK_MATCHED = strawberry.enum_value(FeedType.SEEK_MATCHED.value, description="The player's seek found a table: "
+                                                                                  "the match has started.")
+
+
+@strawberry.interface
+class MyEvent:
+    """One event of the player's own stream."""
+
+    id: str = strawberry.field(description="The event's id: pass it as `after` (or SSE's Last-Event-ID) to resume "
+                                           "after it.")
+    type: MyEventType = strawberry.field(description="What happened.")
+    at: float = strawberry.field(description="When (epoch seconds).")
+
+
+@strawberry.type
+class YourTurnEvent(MyEvent):
+    """A match waits for the player's decision."""
+
+    match_id: strawberry.ID = strawberry.field(description="The match.")
+    title: str = strawberry.field(description="Its title id.")
+    seat: int = strawberry.field(description="The player's seat.")
+    version: int = strawberry.field(description="The match's version then (act's expectedVersion).")
+
+
+@strawberry.type
+class MatchStartedEvent(MyEvent):
+    """A match the player sits in started (its seats are all taken)."""
+
+    match_id: strawberry.ID = strawberry.field(description="The match.")
+    title: str = strawberry.field(description="Its title id.")
+    seat: int = strawberry.field(description="The player's seat.")
+    version: int = strawberry.field(description="The match's version then.")
+
+
+@strawberry.type
+class MatchEndedEvent(MyEvent):
+    """A match the player sits in ended: why, and its winners (the public result)."""
+
+    match_id: strawberry.ID = strawberry.field(description="The match.")
+    title: str = strawberry.field(description="Its title id.")
+    seat: int = strawberry.field(description="The player's seat.")
+    version: int = strawberry.field(description="The match's final version.")
+    reason: EndReason = strawberry.field(description="Why it ended.")
+    winners: list[int] | None = strawberry.field(description="The winning seats ([] for an abandoned match; null "
+                                                             "when the result is not known).")
+
+
+@strawberry.type
+class SeatTakenOverEvent(MyEvent):
+    """The player's clock ran out: the service's bot plays their seat until they reclaim it (reclaimSeat)."""
+
+    match_id: strawberry.ID = strawberry.field(description="The match.")
+    title: str = strawberry.field(description="Its title id.")
+    seat: int = strawberry.field(description="The player's seat.")
+    version: int = strawberry.field(description="The match's version then.")
+    level: str | None = strawberry.field(description="The bot level that plays the seat now.")
+
+
+@strawberry.type
+class InvitedEvent(MyEvent):
+    """The player is invited to a waiting match (answer with answerInvitation)."""
+
+    match_id: strawberry.ID = strawberry.field(description="The match.")
+    title: str = strawberry.field(description="Its title id.")
+    by: strawberry.ID | None = strawberry.field(description="The inviting player (null: the match's host token).")
+
+
+@strawberry.type
+class RematchOfferedEvent(MyEvent):
+    """A rematch of a match the player played holds a seat for them."""
+
+    match_id: strawberry.ID = strawberry.field(description="The rematch.")
+    of: strawberry.ID = strawberry.field(description="The finished match it follows.")
+    title: str = strawberry.field(description="Its title id.")
+    seat: int = strawberry.field(description="The seat it holds for the player.")
+
+
+@strawberry.type
+class SeekMatchedEvent(MyEvent):
+    """The player's seek found a table: the match has started."""
+
+    seek_id: strawberry.ID = strawberry.field(description="The seek.")
+    match_id: strawberry.ID = strawberry.field(description="The match it found.")
+
+
+def _match_facts(data: dict[str, Any]) -> dict[str, Any]:
+    return {"match_id": strawberry.ID(str(data["matchId"])), "title": str(data["title"]), "seat": int(data["seat"]),
+            "version": int(data["version"])}
+
+
+def of(event: FeedEvent) -> MyEvent:
+    """The GraphQL form of a feed event."""
+    base: dict[str, Any] = {"id": event.id, "type": MyEventType(event.type.value), "at": event.at}
+    data = event.data
+    if event.type is FeedType.YOUR_TURN:
+        return YourTurnEvent(**base, **_match_facts(data))
+    if event.type is FeedType.MATCH_STARTED:
+        return MatchStartedEvent(**base, **_match_facts(data))
+    if event.type is FeedType.MATCH_ENDED:
+        winners = data.get("winners")
+        return MatchEndedEvent(**base, **_match_facts(data), reason=EndReason(data["reason"]),
+                               winners=None if winners is None else [int(w) for w in winners])
+    if event.type is FeedType.SEAT_TAKEN_OVER:
+        return SeatTakenOverEvent(**base, **_match_facts(data), level=data.get("level"))
+    if event.type is FeedType.INVITED:
+        by = data.get("by")
+        return InvitedEvent(**base, match_id=strawberry.ID(str(data["matchId"])), title=str(data["title"]),
+                            by=None if by is None else strawberry.ID(str(by)))
+    if event.type is FeedType.REMATCH_OFFERED:
+        return RematchOfferedEvent(**base, match_id=strawberry.ID(str(data["matchId"])),
+                                   of=strawberry.ID(str(data["of"])), title=str(data["title"]), seat=int(data["seat"]))
+    return SeekMatchedEvent(**base, seek_id=strawberry.ID(str(data["seekId"])),
+                            match_id=strawberry.ID(str(data["matchId"])))
+
+
+EVENT_TYPES = (YourTurnEvent, MatchStartedEvent, MatchEndedEvent, SeatTakenOverEvent, InvitedEvent,
+               RematchOfferedEvent, SeekMatchedEvent)
+"""Every concrete event type (the schema lists them: no field returns them by name)."""
+
+
+@strawberry.type
+class MyEventEdge:
+    """One event of a page and its cursor."""
+
+    cursor: str = strawberry.field(description="The event's id: `after` for the events after it.")
+    node: MyEvent = strawberry.field(description="The event.")
+
+
+@strawberry.type
+class MyEventConnection:
+    """A page of the player's past events, oldest first."""
+
+    edges: list[MyEventEdge] = strawberry.field(description="The events of this page, in order.")
+    page_info: PageInfo = strawberry.field(description="The page's end cursor and whether more follow.")
+
+
+def cursor_error(refused: myevents.CursorRefused) -> GraphQLError:
+    """The GraphQL error of a refused cursor (code BAD_CURSOR or CURSOR_EXPIRED)."""
+    return GraphQLError(refused.message, extensions={"code": refused.code.value})
+
+
+async def my_events_page(info: Info, player: str, after: str | None, first: int) -> MyEventConnection:
+    """A page of the player's past events (raise BAD_CURSOR, CURSOR_EXPIRED)."""
+    first = max(1, min(first, MAX_PAGE))
+    try:
+        events, more = await myevents.page(info.context.services.store.redis, player, after, first)
+    except myevents.CursorRefused as refused:
+        raise cursor_error(refused) from None
+    return MyEventConnection(edges=[MyEventEdge(cursor=e.id, node=of(e)) for e in events],
+                             page_info=PageInfo(end_cursor=events[-1].id if events else None, has_next_page=more))
+
+
+@strawberry.type
+class EventsSubscription:
+    """The player's own event stream."""
+
+    @strawberry.subscription
+    async def my_events(
+        self, info: Info,
+        after: Annotated[str | None, strawberry.argument(
+            description="Resume after this event id (null: from now on; \"0\": from the oldest kept).")] = None,
+    ) -> AsyncGenerator[MyEvent, None]:
+        """The signed-in player's events (yourTurn, matchStarted, matchEnded, seatTakenOver, invited,
+        rematchOffered, seekMatched) across their matches, as they happen; reconnect with the last id seen as
+        `after` to get every later event once. The player comes from the connection_init payload
+        ({"authorization": "Bearer ..."}): none or a bad one is error UNAUTHENTICATED; a bad `after` BAD_CURSOR;
+        one older than the oldest event kept CURSOR_EXPIRED. The stream ends with error UNAUTHENTICATED when the
+        credential expires or is revoked (sign in again, resume with the last id)."""
+        context = info.context
+        context.check_not_blocked()
+        outcome = await context.player_or_refusal()
+        if not isinstance(outcome, Principal):
+            assert isinstance(outcome, Unauthenticated)
+            raise unauthenticated(outcome)
+        services = context.services
+        player = outcome.player.id
+        try:
+            cursor = await myevents.start(services.store.redis, player, after)
+        except myevents.CursorRefused as refused:
+            raise cursor_error(refused) from None
+        guard = myevents.Guard(context.recheck, myevents.expiry(context.bearer),
+                               services.settings.events_recheck_seconds)
+        async for item in myevents.follow(services.feeds, services.store.redis, player, cursor, guard):
+            if isinstance(item, Unauthenticated):
+                raise unauthenticated(item)
+            yield of(item)
