@@ -46,11 +46,12 @@ PARTS = (TURN, MatchStatus.WAITING.value, MatchStatus.ACTIVE.value, MatchStatus.
 # Write a player's row of a match unless the stored row is newer, and write the player's feed events (matches/feed.py)
 # that the change from the stored row to this one makes: matchStarted (no row, or a waiting one, to an active one),
 # yourTurn (into "turn"), seatTakenOver (the seat's control becomes takenOver), matchEnded (into "over"). A row
-# written again as it is (a retry, a repair) makes none. KEYS: rows hash, then the parts in PARTS order, then the
-# feed; ARGV: match id, stamp, row JSON, part, last activity, since when the player is to act, the seat's control
-# ('' none), the feed's length kept, its ttl, then the four events (JSON; '' where not applicable) in that order.
-# A match staying in "turn" keeps its score (the player has been to act since then); one in another part is also in
-# "rest". Returns {written, events written}.
+# written again as it is (a retry, a repair) makes none. An event is put together here only when it is written, from
+# the match's facts (Facts: one JSON fragment per change, shared by its players). KEYS: rows hash, then the parts in
+# PARTS order, then the feed; ARGV: match id, stamp, row JSON, part, last activity, since when the player is to act,
+# the seat's control ('' none), the feed's length kept, its ttl, the facts fragment, the ended fragment, the
+# taken-over fragment, the seat. A match staying in "turn" keeps its score (the player has been to act since then);
+# one in another part is also in "rest". Returns {written, events written}.
 UPSERT = """
 local old = redis.call('HGET', KEYS[1], ARGV[1])
 local was, ctl = nil, nil
@@ -74,20 +75,21 @@ else
 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 local n = 0
-local function emit(event)
-  if event ~= '' then
-    redis.call('XADD', KEYS[7], 'MAXLEN', '~', ARGV[8], '*', 'e', event)
-    n = n + 1
-  end
+local function emit(kind, extra)
+  redis.call('XADD', KEYS[7], 'MAXLEN', '~', ARGV[8], '*', 'e',
+             '{"type":"' .. kind .. '",' .. ARGV[10] .. ',"seat":' .. ARGV[13] .. extra .. '}')
+  n = n + 1
 end
 local now = ARGV[4]
-if (now == 'turn' or now == 'active') and (was == nil or was == 'waiting') then emit(ARGV[11]) end
-if now == 'turn' and was ~= 'turn' then emit(ARGV[10]) end
-if ARGV[7] == 'takenOver' and ctl ~= 'takenOver' then emit(ARGV[13]) end
-if now == 'over' and was ~= 'over' then emit(ARGV[12]) end
+if (now == 'turn' or now == 'active') and (was == nil or was == 'waiting') then emit('<MATCH_STARTED>', '') end
+if now == 'turn' and was ~= 'turn' then emit('<YOUR_TURN>', '') end
+if ARGV[7] == 'takenOver' and ctl ~= 'takenOver' then emit('<SEAT_TAKEN_OVER>', ARGV[12]) end
+if now == 'over' and was ~= 'over' then emit('<MATCH_ENDED>', ARGV[11]) end
 if n > 0 then redis.call('EXPIRE', KEYS[7], ARGV[9]) end
 return {1, n}
 """
+for _kind in (FeedType.MATCH_STARTED, FeedType.YOUR_TURN, FeedType.SEAT_TAKEN_OVER, FeedType.MATCH_ENDED):
+    UPSERT = UPSERT.replace(f"<{_kind.name}>", _kind.value)  # the events' type names, spelled once (FeedType)
 
 # Drop a player's row of a match (its match is gone, or no longer holds the player). KEYS: as UPSERT; ARGV: match id.
 FORGET = """
@@ -210,21 +212,33 @@ def row_of(loaded: Loaded, seat: int) -> Row:
     return Row(stamp(loaded), part, seat, to_act, automated, winners, at, loaded.seats[seat].control)
 
 
-def events_of(loaded: Loaded, row: Row) -> dict[FeedType, str]:
-    """The feed events a player's row may make (matches/feed.py), stored form: which of them are written is decided
-    by the index script, from the row stored before. Ids and public facts only."""
-    facts = {"matchId": loaded.id, "title": loaded.meta["title"], "seat": row.seat, "version": loaded.version}
-    out = {FeedType.YOUR_TURN: feed.payload(FeedType.YOUR_TURN, facts, row.at),
-           FeedType.MATCH_STARTED: feed.payload(FeedType.MATCH_STARTED, facts, row.at)}
-    reason = loaded.end_reason
-    if reason is not None:
-        winners = None if row.winners is None else list(row.winners)
-        out[FeedType.MATCH_ENDED] = feed.payload(FeedType.MATCH_ENDED,
-                                                 {**facts, "reason": reason.value, "winners": winners}, row.at)
-    if row.control is SeatControl.TAKEN_OVER:
-        level = loaded.seats[row.seat].level
-        out[FeedType.SEAT_TAKEN_OVER] = feed.payload(FeedType.SEAT_TAKEN_OVER, {**facts, "level": level}, row.at)
-    return out
+@dataclass(frozen=True)
+class Facts:
+    """What the feed events of one change of a match say (matches/feed.py), as JSON fragments the index script puts
+    together when it writes an event: the match's facts (id, title, version, time), and a finished match's reason
+    and winners. Built once per change, for all its players. Ids and public facts only."""
+
+    common: str
+    ended: str
+
+    @classmethod
+    def of(cls, loaded: Loaded, row: Row) -> Facts:
+        """The facts of a match as it stands (row: any of its players' rows, for the time and the winners)."""
+        common = json.dumps({"at": row.at, "matchId": loaded.id, "title": loaded.meta["title"],
+                             "version": loaded.version}, separators=(",", ":"))[1:-1]
+        ended = ""
+        reason = loaded.end_reason
+        if reason is not None:
+            winners = row.winners
+            ended = "," + json.dumps({"reason": reason.value, "winners": None if winners is None else list(winners)},
+                                     separators=(",", ":"))[1:-1]
+        return cls(common, ended)
+
+    def taken_over(self, loaded: Loaded, row: Row) -> str:
+        """The fragment a seatTakenOver event of the row's seat adds (the bot level playing it; '' if not taken)."""
+        if row.control is not SeatControl.TAKEN_OVER:
+            return ""
+        return ',"level":' + json.dumps(loaded.seats[row.seat].level)
 
 
 def players(loaded: Loaded) -> dict[str, int]:
@@ -248,17 +262,16 @@ class Index:
         """The player's rows hash and parts (one slot)."""
         return [keys.mine(player), *(keys.mine_part(player, part) for part in PARTS)]
 
-    async def put(self, player: str, match_id: str, row: Row, since: float | None = None,
-                  events: dict[FeedType, str] | None = None) -> tuple[bool, int]:
-        """Write a player's row unless a newer one is stored, with the feed events the change makes (events_of);
-        return whether it was written and how many events were."""
-        made = events or {}
+    async def put(self, player: str, loaded: Loaded, row: Row, facts: Facts | None = None,
+                  since: float | None = None) -> tuple[bool, int]:
+        """Write a player's row of a match unless a newer one is stored, with the feed events the change makes (facts:
+        the match's, when the caller has them already); return whether it was written and how many events were."""
+        facts = Facts.of(loaded, row) if facts is None else facts
         written, count = await self._upsert(
             keys=[*self.keys(player), keys.feed(player)],
-            args=[match_id, row.stamp, row.to_json(), row.part, repr(row.at), repr(row.at if since is None else since),
-                  "" if row.control is None else row.control.value, feed.FEED_KEPT, feed.FEED_TTL,
-                  *(made.get(kind, "") for kind in (FeedType.YOUR_TURN, FeedType.MATCH_STARTED,
-                                                    FeedType.MATCH_ENDED, FeedType.SEAT_TAKEN_OVER))])
+            args=[loaded.id, row.stamp, row.to_json(), row.part, repr(row.at), repr(row.at if since is None else since),
+                  "" if row.control is None else row.control.value, feed.FEED_KEPT, feed.FEED_TTL, facts.common,
+                  facts.ended, facts.taken_over(loaded, row), row.seat])
         return bool(int(written)), int(count)
 
     async def forget(self, player: str, match_id: str) -> None:
@@ -320,8 +333,8 @@ async def refresh(store: MatchStore, loaded: Loaded, mark: float | None = None) 
         if seated:
             idx = index(store)
             rows = {player: row_of(loaded, seat) for player, seat in seated.items()}
-            done = await asyncio.gather(*(idx.put(player, loaded.id, row, events=events_of(loaded, row))
-                                          for player, row in rows.items()))
+            facts = Facts.of(loaded, next(iter(rows.values())))
+            done = await asyncio.gather(*(idx.put(player, loaded, row, facts) for player, row in rows.items()))
             await feed.pend(store, [player for player, (_, made) in zip(rows, done, strict=True) if made])
         if mark is not None:
             await index(store).done(loaded.id, mark)

@@ -23,7 +23,7 @@ from enum import StrEnum
 
 from matches import feed, keys
 from matches.lifecycle import EndReason, MatchStatus
-from matches.mine import REST, TURN, Row, events_of, index, players, row_of, stamp
+from matches.mine import REST, TURN, Row, index, players, row_of, stamp
 from matches.reading import Reading, SeatReading
 from matches.store import CURSOR_SLACK, Loaded, MatchStore, valid_id
 
@@ -209,7 +209,7 @@ async def _item(store: MatchStore, player: str, match_id: str, raw: str, loaded:
     row = Row.from_json(raw) if raw else None
     if row is None or row.stamp != stamp(loaded) or row.seat != seat:
         row = row_of(loaded, seat)
-        _, made = await index(store).put(player, match_id, row, events=events_of(loaded, row))
+        _, made = await index(store).put(player, loaded, row)
         if made:  # the transition's events, left unwritten by a crash before its refresh
             await feed.pend(store, [player])
     return MyMatch(cursor, Reading.of(loaded, seat), seat, row)
