@@ -7,7 +7,10 @@ per act (client, app and mirror together: compare paths with each other, not wit
 path, in --rounds interleaved rounds; --profile NAME prints a cProfile of that path's last round.
 
 Run: python -m bench.act_path [--acts 800] [--rounds 2] [--paths pipeline,graphql,rest,rest-minimal]
-         [--profile graphql --sort cumulative]
+         [--players] [--profile graphql --sort cumulative]
+
+--players binds every seat to a signed-in guest player (acting with its access token), so each act also writes the
+players' my-matches rows and feed events (matches/mine.py, matches/feed.py); by default seats are anonymous.
 """
 
 from __future__ import annotations
@@ -33,6 +36,8 @@ CREATE = """mutation($input: CreateMatchInput!) { createMatch(input: $input) {
   __typename ... on MatchCreated { matchId } } }"""
 JOIN = """mutation($input: JoinMatchInput!) { joinMatch(input: $input) {
   __typename ... on SeatJoined { seat token } } }"""
+GUEST = """mutation($input: SignInAsGuestInput!) { signInAsGuest(input: $input) {
+  __typename ... on Session { accessToken } } }"""
 ACT = """mutation($input: ActInput!) { act(input: $input) { __typename ... on ActionAccepted { version } } }"""
 PATHS = ("pipeline", "graphql", "rest", "rest-minimal")
 SEATS = 4
@@ -41,9 +46,11 @@ SEATS = 4
 class Table:
     """One match played by the bench: its id, seat tokens and the engine's mirror of it."""
 
-    def __init__(self, client: httpx.AsyncClient, seed: int) -> None:
+    def __init__(self, client: httpx.AsyncClient, seed: int, players: bool = False) -> None:
         self.client = client
         self.seed = seed
+        self.players = players  # seats bound to signed-in players (acting with their access tokens), not anonymous
+        self.accesses: list[str] = []
         self.match_id = ""
         self.tokens: dict[int, str] = {}
         self.mirror: Match | None = None
@@ -54,9 +61,15 @@ class Table:
         created = await self._graphql(CREATE, {"input": {"title": "greatfire", "seats": SEATS, "seed": self.seed}})
         self.match_id = created["createMatch"]["matchId"]
         self.tokens = {}
+        if self.players and not self.accesses:
+            for n in range(SEATS):
+                session = (await self._graphql(GUEST, {"input": {"name": f"p{n}", "deviceId": f"act-path-bench-device-{n}"}}))
+                self.accesses.append(session["signInAsGuest"]["accessToken"])
         for n in range(SEATS):
-            joined = (await self._graphql(JOIN, {"input": {"matchId": self.match_id, "name": f"p{n}"}}))["joinMatch"]
-            self.tokens[joined["seat"]] = joined["token"]
+            access = self.accesses[n] if self.players else None
+            joined = (await self._graphql(JOIN, {"input": {"matchId": self.match_id, "name": f"p{n}"}},
+                                          access))["joinMatch"]
+            self.tokens[joined["seat"]] = access or joined["token"]
         self.mirror = titles.get("greatfire").new_match(seats=SEATS, seed=self.seed, options=None)
 
     async def _graphql(self, query: str, variables: dict[str, Any], token: str | None = None) -> Any:
@@ -98,7 +111,7 @@ async def run(args: argparse.Namespace, redis_url: str) -> dict[str, list[float]
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
-            table = Table(client, args.seed)
+            table = Table(client, args.seed, args.players)
             rng = random.Random(args.seed)
             step: Callable[[str], Awaitable[None]] = lambda path: _act(path, table, built[0], rng)  # noqa: E731
             for path in args.paths:  # warm every path up
@@ -129,10 +142,14 @@ def main() -> int:
     parser.add_argument("--paths", type=lambda text: text.split(","), default=list(PATHS),
                         help=f"comma-separated, from {', '.join(PATHS)}")
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--players", action="store_true",
+                        help="seat signed-in players (each act then updates their my-matches rows and feeds)")
     parser.add_argument("--profile", choices=PATHS, help="profile this path's last round (its figure then counts "
                                                          "the profiler too)")
     parser.add_argument("--sort", default="cumulative", help="the profile's order (a pstats key)")
     args = parser.parse_args()
+    if args.players and "pipeline" in args.paths:
+        parser.error("--players: the pipeline path acts with seat tokens; leave it out of --paths")
     if unknown := set(args.paths) - set(PATHS):
         parser.error(f"unknown paths: {', '.join(sorted(unknown))}")
     with scratch_redis() as url:
