@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import errno
+import fcntl
 import os
 import random
 import shutil
+import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +49,148 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def port_taken(port: int, host: str = "127.0.0.1") -> bool:
+    """Whether something already listens on (or holds) host:port, so a server could not bind it."""
+    try:
+        bound_socket(host, port).close()
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            return True
+        raise
+    return False
+
+
+def bound_socket(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to host:port the way servers bind (SO_REUSEADDR: connections of an earlier server
+    lingering in TIME_WAIT do not count); OSError (EADDRINUSE) when someone else holds the port."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
+LOCK_FILE = "firebreak.lock"  # the lock file inside a data folder; it holds the pid of the process that locked it
+LEFTOVER_SECONDS = 30.0  # how long to wait for the children of a holder that died to exit (and drop the lock)
+PID_SECONDS = 1.0  # how long to wait for a holder that has just locked to write its pid
+
+
+class FolderBusy(RuntimeError):
+    """The data folder is locked by another process (pid None when it could not be read)."""
+
+    def __init__(self, folder: Path, pid: int | None, holder_gone: bool = False) -> None:
+        self.folder = folder
+        self.pid = pid
+        who = f"pid {pid}" if pid is not None else "a process whose pid could not be read"
+        if holder_gone:
+            message = (f"the data folder {folder} is still locked by processes that pid {pid} started (it is gone); "
+                       f"waited {LEFTOVER_SECONDS:.0f} s for them to exit: stop them, or choose another data folder")
+        else:
+            message = (f"the data folder {folder} is in use by another Firebreak ({who}): two Redis servers must "
+                       f"never share one append-only file; stop that one, or choose another data folder")
+        super().__init__(message)
+
+
+class FolderLock:
+    """An exclusive OS lock (flock) on a data folder's lock file, holding the locker's pid.
+
+    The lock belongs to the open file: it lasts while this process, or a child given its `fd` (pass_fds), lives,
+    and the OS drops it when they have all exited, even by kill -9; so a lock left by a killed process never
+    blocks the next start. The file itself stays (removing it would let two processes lock two files)."""
+
+    def __init__(self, folder: str | Path) -> None:
+        self.folder = Path(folder).resolve()
+        self.path = self.folder / LOCK_FILE
+        self.fd: int | None = None
+
+    def acquire(self, leftovers: float = LEFTOVER_SECONDS, notice: Callable[[str], None] | None = None) -> FolderLock:
+        """Take the lock, or raise FolderBusy at once when a live process holds it. When its holder has died but
+        children it passed the lock to are still exiting, wait up to `leftovers` seconds for them (saying so
+        once through `notice`)."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        started = time.monotonic()
+        noticed = False
+        try:
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    pid = _read_pid(fd)
+                    waited = time.monotonic() - started
+                    if pid is None and waited >= PID_SECONDS:
+                        raise FolderBusy(self.folder, None) from None
+                    if pid is not None and process_alive(pid):
+                        raise FolderBusy(self.folder, pid) from None
+                    if pid is not None and waited >= leftovers:
+                        raise FolderBusy(self.folder, pid, holder_gone=True) from None
+                    if pid is not None and notice is not None and not noticed:
+                        notice(f"the data folder {self.folder} is still locked by processes of pid {pid}, which is "
+                               f"gone; waiting up to {leftovers:.0f} s for them to exit")
+                        noticed = True
+                    time.sleep(0.05)
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        except BaseException:
+            os.close(fd)
+            raise
+        self.fd = fd
+        return self
+
+    def release(self) -> None:
+        """Close this process's hold on the lock (children given the fd keep it until they exit)."""
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+
+def _read_pid(fd: int) -> int | None:
+    text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+    return int(text) if text.isdigit() else None
+
+
+def process_alive(pid: int) -> bool:
+    """Whether a process with this pid runs (a zombie, dead but not yet reaped, counts as gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+    except OSError:  # no /proc: ask the kernel
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+        return True
+
+
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal a child gets when the thread that started it dies
+
+
+def die_with_parent() -> Callable[[], None] | None:
+    """A preexec_fn (Linux) that has the child sent SIGTERM when this process dies, even by kill -9, so no child
+    outlives its supervisor holding its port or data folder; None elsewhere. Call it (not the result) before each
+    start: it notes this process's pid, which the child compares with its parent's in case this died meanwhile."""
+    if not sys.platform.startswith("linux"):
+        return None
+    prctl = ctypes.CDLL(None, use_errno=True).prctl  # looked up before the fork, not in the child
+    parent = os.getpid()
+
+    def arm() -> None:
+        prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+        if os.getppid() != parent:  # the parent died before the prctl: no signal will come
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    return arm
+
+
 CLUSTER_BUS_OFFSET = 10000  # a cluster node also listens on its port + 10000 (the cluster bus)
 
 
@@ -65,7 +212,8 @@ class EmbeddedRedis:
     """A redis-server child process bound to 127.0.0.1, with its data (append-only file) in a folder."""
 
     def __init__(self, data_dir: str | Path, port: int | None = None, *, appendonly: bool = True,
-                 appendfsync: str = "always", prefer_bundled: bool = True, extra: tuple[str, ...] = ()) -> None:
+                 appendfsync: str = "always", prefer_bundled: bool = True, extra: tuple[str, ...] = (),
+                 lock: FolderLock | None = None, supervised: bool = False) -> None:
         if appendfsync not in FSYNC_POLICIES:
             raise ValueError(f"appendfsync must be one of {', '.join(FSYNC_POLICIES)}, not {appendfsync!r}")
         self.data_dir = Path(data_dir).resolve()  # redis-server reads its paths after changing into --dir
@@ -74,6 +222,8 @@ class EmbeddedRedis:
         self.appendfsync = appendfsync
         self.binary = redis_server_binary(prefer_bundled)
         self.extra = extra  # more redis-server arguments (e.g. cluster mode)
+        self.lock = lock  # the data folder's lock, held (the server is given it too) when set
+        self.supervised = supervised  # the server gets SIGTERM when this process dies (Linux)
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -84,14 +234,19 @@ class EmbeddedRedis:
     def start(self, timeout: float = 30.0) -> str:
         """Start the server (again after a crash: same port, same data) and wait until it answers; return its URL.
 
-        It answers once it has loaded its append-only file."""
+        It answers once it has loaded its append-only file. With a lock, the server holds it too: the data folder
+        stays locked until both this process and the server are gone."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
+        if self.lock is not None and self.lock.fd is None:
+            raise RuntimeError(f"the lock on {self.lock.folder} is not held")
+        keep = (self.lock.fd,) if self.lock is not None and self.lock.fd is not None else ()
         self.process = subprocess.Popen(
             [self.binary, "--bind", "127.0.0.1", "--port", str(self.port), "--dir", str(self.data_dir),
              "--appendonly", "yes" if self.appendonly else "no", "--appendfsync", self.appendfsync,
              "--save", "", "--protected-mode", "yes",
              "--daemonize", "no", "--logfile", str(self.data_dir / "redis.log"), *self.extra],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=keep,
+            preexec_fn=die_with_parent() if self.supervised else None,
         )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -3,17 +3,26 @@
     .venv/bin/python scripts/serve.py [--port 8000] [--host 127.0.0.1] [--workers 1] [--data var/redis]
                                       [--redis-port N] [--appendfsync everysec|always]
 
+At start, before anything runs: the embedded Redis's data folder is locked (an OS lock on its firebreak.lock,
+held by this process and its children, dropped by the OS when they are gone, even after kill -9), so a second
+run on the same folder stops at once, naming the folder and the pid that holds it; the API's port is bound here
+(and handed to each API process, so a restart never loses it), so a taken port stops the start with a message
+naming it; so does a taken --redis-port. Each of these exits with status 1. The archive's SQLite file goes in
+FIREBREAK_DATA_DIR, by default the folder that holds the Redis data folder (var/).
+
 A child (the API, a worker) that dies is restarted after a pause that doubles from 0.5 s up to 30 s (back to
 0.5 s once it has run for a minute); so is the embedded Redis, on the same port with the same data folder and
 its append-only file. A child that exits with status 2 (it refused its settings and said why) stops everything.
-Ctrl-C or SIGTERM stops everything.
+Ctrl-C or SIGTERM stops everything; on Linux the children get SIGTERM if this process is killed.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -23,12 +32,23 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from matches.config import Settings  # noqa: E402
-from matches.embedded import FSYNC_POLICIES, EmbeddedRedis, free_port  # noqa: E402
+from matches.embedded import (  # noqa: E402
+    FSYNC_POLICIES,
+    EmbeddedRedis,
+    FolderBusy,
+    FolderLock,
+    bound_socket,
+    die_with_parent,
+    free_port,
+    port_taken,
+)
 
 FIRST_PAUSE = 0.5     # seconds before the first restart of something that died
 MAX_PAUSE = 30.0      # the pause doubles up to this
 STEADY = 60.0         # seconds of running after which a death counts as the first again
 BAD_SETTINGS = 2      # exit status of a child that refuses its settings: restarting cannot help
+IN_USE = 1            # exit status when a port or the data folder is taken at start
+BACKLOG = 2048        # the API socket's listen backlog (uvicorn's default)
 
 
 def say(message: str) -> None:
@@ -66,15 +86,16 @@ class Backoff:
 class Child:
     """A supervised child process."""
 
-    def __init__(self, name: str, argv: list[str], env: dict[str, str]) -> None:
+    def __init__(self, name: str, argv: list[str], env: dict[str, str], keep: tuple[int, ...] = ()) -> None:
         self.name = name
         self.argv = argv
         self.env = env
+        self.keep = keep  # file descriptors the child inherits (the API socket, the data folder's lock)
         self.backoff = Backoff()
         self.process = self._spawn()
 
     def _spawn(self) -> subprocess.Popen[bytes]:
-        return subprocess.Popen(self.argv, cwd=ROOT, env=self.env)
+        return subprocess.Popen(self.argv, cwd=ROOT, env=self.env, pass_fds=self.keep, preexec_fn=die_with_parent())
 
     def tend(self) -> int | None:
         """Restart the child if it died and its pause is over; return its exit status when it just died."""
@@ -127,13 +148,36 @@ class Redis:
             say(f"embedded Redis did not restart ({exc}); trying again in {self.backoff.died():.1f} s")
 
 
+def refuse(message: str) -> int:
+    """Say why the service cannot start (stderr) and return the exit status for it."""
+    print(f"serve: {message}", file=sys.stderr, flush=True)
+    return IN_USE
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """The API's listening socket, bound and listening here (each API process is handed it)."""
+    sock = bound_socket(host, port)
+    sock.listen(BACKLOG)
+    return sock
+
+
+def unbindable(host: str, port: int, exc: OSError) -> str:
+    """Why the API's port could not be bound, in words naming it."""
+    if exc.errno == errno.EADDRINUSE:
+        return (f"the API's port {port} on {host} is taken (another process listens on it): stop that process, "
+                "or choose another port with --port")
+    return f"cannot bind the API to {host}:{port}: {exc.strerror or exc}"
+
+
 def main() -> int:
     """Start everything, tend it until Ctrl-C (or SIGTERM), stop everything."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--workers", type=int, default=1, help="RQ worker processes")
-    parser.add_argument("--data", default=str(ROOT / "var" / "redis"), help="embedded Redis data folder")
+    parser.add_argument("--data", default=str(ROOT / "var" / "redis"),
+                        help="embedded Redis data folder (locked while it runs; the archive goes in the one above "
+                             "unless FIREBREAK_DATA_DIR is set)")
     parser.add_argument("--redis-port", type=int, default=0, help="embedded Redis port (default: a free one)")
     parser.add_argument("--appendfsync", choices=FSYNC_POLICIES, default=None,
                         help="embedded Redis fsync policy (default: $FIREBREAK_APPENDFSYNC, else always)")
@@ -143,17 +187,56 @@ def main() -> int:
     except ValueError as exc:
         parser.exit(BAD_SETTINGS, f"serve: {exc}\n")
     env = dict(os.environ)
-    redis = None
-    if not env.get("REDIS_URL"):
-        server = EmbeddedRedis(args.data, args.redis_port or free_port(), appendonly=True,
-                               appendfsync=args.appendfsync or settings.appendfsync, prefer_bundled=True)
-        env["REDIS_URL"] = server.start()
-        redis = Redis(server)
-        say(f"embedded Redis ({server.binary}) on {server.url}, data in {args.data}, "
-            f"appendfsync {server.appendfsync}")
-    children = [Child(f"worker {n + 1}", [sys.executable, "-m", "workers.main"], env) for n in range(args.workers)]
-    children.append(Child("api", [sys.executable, "-m", "uvicorn", "api.app:create_app", "--factory", "--host",
-                                  args.host, "--port", str(args.port), "--no-access-log"], env))
+    data = Path(args.data).resolve()
+    if not env.get("FIREBREAK_DATA_DIR", "").strip():
+        env["FIREBREAK_DATA_DIR"] = str(data.parent)  # the archive's SQLite file, next to the Redis data
+    lock: FolderLock | None = None
+    api_socket: socket.socket | None = None
+    redis: Redis | None = None
+    try:
+        if not env.get("REDIS_URL"):
+            try:
+                lock = FolderLock(data).acquire(notice=say)
+            except FolderBusy as exc:
+                return refuse(str(exc))
+        try:
+            api_socket = listen(args.host, args.port)
+        except OSError as exc:
+            return refuse(unbindable(args.host, args.port, exc))
+        if lock is not None:
+            if args.redis_port and port_taken(args.redis_port):
+                return refuse(f"the embedded Redis's port {args.redis_port} is taken (another process listens on "
+                              "it): stop it, or choose another with --redis-port (or leave it out for a free one)")
+            server = EmbeddedRedis(data, args.redis_port or free_port(), appendonly=True,
+                                   appendfsync=args.appendfsync or settings.appendfsync, prefer_bundled=True,
+                                   lock=lock, supervised=True)
+            try:
+                env["REDIS_URL"] = server.start()
+            except RuntimeError as exc:
+                taken = " (its port is taken)" if port_taken(server.port) else ""
+                return refuse(f"the embedded Redis on port {server.port} did not start{taken}: {exc}")
+            redis = Redis(server)
+            say(f"embedded Redis ({server.binary}) on {server.url}, data in {data} (locked), "
+                f"appendfsync {server.appendfsync}")
+        return supervise(args, env, api_socket, lock, redis)
+    finally:
+        if redis is not None:
+            redis.server.stop()
+        if api_socket is not None:
+            api_socket.close()
+        if lock is not None:
+            lock.release()
+
+
+def supervise(args: argparse.Namespace, env: dict[str, str], api_socket: socket.socket, lock: FolderLock | None,
+              redis: Redis | None) -> int:
+    """Run the workers and the API (on the socket bound here) and tend them and the Redis until stopped."""
+    held = (lock.fd,) if lock is not None and lock.fd is not None else ()
+    children = [Child(f"worker {n + 1}", [sys.executable, "-m", "workers.main"], env, held)
+                for n in range(args.workers)]
+    children.append(Child("api", [sys.executable, "-m", "uvicorn", "api.app:create_app", "--factory", "--fd",
+                                  str(api_socket.fileno()), "--no-access-log"], env,
+                          (api_socket.fileno(), *held)))
     say(f"Firebreak on http://{args.host}:{args.port}/graphql (GraphiQL in a browser); Ctrl-C stops")
     stopping: list[str] = []
 
@@ -178,8 +261,6 @@ def main() -> int:
             child.stop()
         for child in children:
             child.wait()
-        if redis is not None:
-            redis.server.stop()
     return status
 
 
