@@ -1,7 +1,7 @@
 """Run the service: the API on port 8000, RQ worker(s), and an embedded Redis when REDIS_URL is not set.
 
-    .venv/bin/python scripts/serve.py [--port 8000] [--host 127.0.0.1] [--workers 1] [--data var/redis]
-                                      [--redis-port N] [--appendfsync everysec|always]
+    .venv/bin/python scripts/serve.py [--port 8000] [--host 127.0.0.1] [--workers 1] [--api-workers 1]
+                                      [--data var/redis] [--redis-port N] [--appendfsync everysec|always]
 
 A child (the API, a worker) that dies is restarted after a pause that doubles from 0.5 s up to 30 s (back to
 0.5 s once it has run for a minute); so is the embedded Redis, on the same port with the same data folder and
@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -133,6 +135,8 @@ def main() -> int:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--workers", type=int, default=1, help="RQ worker processes")
+    parser.add_argument("--api-workers", type=int, default=1,
+                        help="API processes behind the one port (uvicorn --workers); /metrics adds up all of them")
     parser.add_argument("--data", default=str(ROOT / "var" / "redis"), help="embedded Redis data folder")
     parser.add_argument("--redis-port", type=int, default=0, help="embedded Redis port (default: a free one)")
     parser.add_argument("--appendfsync", choices=FSYNC_POLICIES, default=None,
@@ -151,9 +155,11 @@ def main() -> int:
         redis = Redis(server)
         say(f"embedded Redis ({server.binary}) on {server.url}, data in {args.data}, "
             f"appendfsync {server.appendfsync}")
+    metrics = metrics_folder(env)
     children = [Child(f"worker {n + 1}", [sys.executable, "-m", "workers.main"], env) for n in range(args.workers)]
     children.append(Child("api", [sys.executable, "-m", "uvicorn", "api.app:create_app", "--factory", "--host",
-                                  args.host, "--port", str(args.port), "--no-access-log"], env))
+                                  args.host, "--port", str(args.port), "--no-access-log",
+                                  "--workers", str(args.api_workers)], env))
     say(f"Firebreak on http://{args.host}:{args.port}/graphql (GraphiQL in a browser); Ctrl-C stops")
     stopping: list[str] = []
 
@@ -180,7 +186,24 @@ def main() -> int:
             child.wait()
         if redis is not None:
             redis.server.stop()
+        if metrics is not None:
+            shutil.rmtree(metrics, ignore_errors=True)
     return status
+
+
+def metrics_folder(env: dict[str, str]) -> str | None:
+    """Give the API processes one metrics folder (prometheus-client's multiprocess mode), so that /metrics adds
+    up every process's counters and an API restarted after a crash keeps counting on: PROMETHEUS_MULTIPROC_DIR as
+    set (its old files removed), else a fresh folder made here and removed at the end (returned)."""
+    given = env.get("PROMETHEUS_MULTIPROC_DIR")
+    if given:
+        Path(given).mkdir(parents=True, exist_ok=True)
+        for old in Path(given).glob("*.db"):
+            old.unlink()
+        return None
+    made = tempfile.mkdtemp(prefix="firebreak-metrics-")
+    env["PROMETHEUS_MULTIPROC_DIR"] = made
+    return made
 
 
 if __name__ == "__main__":
