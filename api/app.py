@@ -22,6 +22,7 @@ from strawberry.http import GraphQLHTTPResponse
 from strawberry.types import ExecutionResult
 
 from api.context import Context
+from api.cors import Cors
 from api.explorer import offline_graphiql_html
 from api.guard import JsonGuard, Refusal
 from api.metrics import Metrics
@@ -96,9 +97,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings.from_env()
     register_titles(settings.titles)
     services = Services.connect(settings)
-    metrics = Metrics(services.redises.queue_url, settings.queue)
+    metrics = Metrics(services.redises.queue_url, settings.queue, settings.finished_ttl)
     services.metrics = metrics
-    graphql = FirebreakGraphQL(services, keep_alive=True, keep_alive_interval=15)
+    # the WebSocket handshake: strawberry lets in clients without Origin, the service's own pages and these origins
+    graphql = FirebreakGraphQL(services, keep_alive=True, keep_alive_interval=15, allowed_origins=settings.cors_origins)
 
     async def healthz(_: Request) -> Response:
         return JSONResponse({"status": "ok"})
@@ -123,18 +125,27 @@ def create_app(settings: Settings | None = None) -> Starlette:
         yield
         await services.close()
 
+    routes = [
+        Route("/healthz", healthz),
+        Route("/readyz", readyz),
+        Route("/metrics", metrics_endpoint),
+        Route("/graphql", graphql, methods=["GET", "POST"]),
+        WebSocketRoute("/graphql", graphql),
+        *rest_routes(services),
+        *web_routes(),
+    ]
+    # CORS outside the body limit and the JSON guard, so that their refusals reach a browser app readable;
+    # off (not in the stack at all) unless FIREBREAK_CORS_ORIGINS is set
+    cors = [Middleware(Cors, origins=settings.cors_origins, methods=_methods(routes))] if settings.cors_origins else []
     return Starlette(
-        routes=[
-            Route("/healthz", healthz),
-            Route("/readyz", readyz),
-            Route("/metrics", metrics_endpoint),
-            Route("/graphql", graphql, methods=["GET", "POST"]),
-            WebSocketRoute("/graphql", graphql),
-            *rest_routes(services),
-            *web_routes(),
-        ],
-        middleware=[Middleware(Timing, metrics=metrics), Middleware(BodyLimit, max_bytes=settings.max_body_bytes),
-                    Middleware(JsonGuard)],
+        routes=routes,
+        middleware=[Middleware(Timing, metrics=metrics), *cors,
+                    Middleware(BodyLimit, max_bytes=settings.max_body_bytes), Middleware(JsonGuard)],
         exception_handlers={404: http_error, 405: http_error},
         lifespan=lifespan,
     )
+
+
+def _methods(routes: list[Any]) -> set[str]:
+    """The HTTP methods the routes answer (what a preflight may ask for), HEAD aside."""
+    return {method for route in routes for method in (getattr(route, "methods", None) or ())} - {"HEAD"}

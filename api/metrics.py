@@ -1,16 +1,35 @@
-"""Prometheus metrics of one API process, plus job counts the workers keep in Redis."""
+"""Prometheus metrics of the API processes, plus figures the workers and the lobby keep in Redis.
+
+One API process alone keeps its counters in memory. Several API processes on one machine (uvicorn --workers N,
+scripts/serve.py --api-processes N, or processes side by side behind a load balancer) share them through
+prometheus-client's multiprocess mode: whoever starts them sets PROMETHEUS_MULTIPROC_DIR to an empty folder they
+all share (emptied before they start); each process writes its counters there, and /metrics, answered by any of
+them, adds up every process's (those of a process that died included, so counters never go back) and the
+subscriber gauges of the processes alive. The figures read from Redis (jobs, the lobby, seeks, webhooks) are the
+same whichever process answers.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import glob
+import os
+import re
 import time
+from collections.abc import Iterator
 from typing import Any
 
-from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest, values
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily
+from prometheus_client.multiprocess import MultiProcessCollector, mark_process_dead
 from redis.exceptions import RedisError
 
 from matches import connections, keys
+from matches.lifecycle import MatchStatus
 from notifications.webhooks import stats as webhook_stats
+
+FOLDER = "PROMETHEUS_MULTIPROC_DIR"
+LIVE_FILE = re.compile(r"gauge_live[a-z]+_(\d+)\.db$")
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 
@@ -25,7 +44,8 @@ class _JobCollector:
 
     def collect(self):  # type: ignore[no-untyped-def]
         jobs = CounterMetricFamily("firebreak_jobs", "Worker jobs run, by outcome", labels=["outcome"])
-        queued = GaugeMetricFamily("firebreak_jobs_queued", "Jobs waiting in the RQ queue")
+        queued = GaugeMetricFamily("firebreak_jobs_queued", "Jobs waiting in the RQ queue (its depth)")
+        running = GaugeMetricFamily("firebreak_jobs_running", "Jobs a worker is running now (RQ's started registry)")
         enqueued = CounterMetricFamily("firebreak_reconciler_jobs",
                                        "Jobs the reconcilers enqueued for matches whose due time had come (timers, "
                                        "and matches whose job was lost, died or failed)")
@@ -44,12 +64,14 @@ class _JobCollector:
             for outcome, count in sorted(self.redis.hgetall(keys.JOBS_COUNTER).items()):
                 jobs.add_metric([str(outcome)], float(count))
             queued.add_metric([], float(self.redis.llen(f"rq:queue:{self.queue}")))
+            running.add_metric([], float(self.redis.zcard(f"rq:wip:{self.queue}")))
             enqueued.add_metric([], float(self.redis.hget(keys.RECONCILER_COUNTER, "enqueued") or 0))
             overdue.add_metric([], float(self.redis.zcount(keys.due(self.queue), "-inf", time.time() - 1)))
         except (OSError, RedisError):
             pass  # Redis unreachable: the process's own metrics still render
         yield jobs
         yield queued
+        yield running
         yield enqueued
         yield overdue
         yield waiting
@@ -88,23 +110,58 @@ class _WebhookCollector:
         yield forwarding
 
 
-class Metrics:
-    """The counters and histograms the API updates."""
+class _LobbyCollector:
+    """Counts the live matches by status from the lobby sets at scrape time (a finished match's entry stops
+    counting once the match has expired; an expired waiting match's entry counts until the lobby is next listed)."""
 
-    def __init__(self, redis_url: str, queue: str) -> None:
+    def __init__(self, redis: Any, finished_ttl: int) -> None:
+        self.redis = redis
+        self.finished_ttl = finished_ttl
+
+    def collect(self):  # type: ignore[no-untyped-def]
+        matches = GaugeMetricFamily("firebreak_matches", "Matches in Redis, by status (waiting, active, over: "
+                                    "kept FIREBREAK_FINISHED_TTL after they end), private ones included",
+                                    labels=["status"])
+        try:
+            with self.redis.pipeline(transaction=False) as pipe:
+                pipe.zcard(keys.lobby(MatchStatus.WAITING))
+                pipe.zcard(keys.lobby(MatchStatus.ACTIVE))
+                pipe.zcount(keys.lobby(MatchStatus.OVER), time.time() - self.finished_ttl, "+inf")
+                counts = pipe.execute()
+        except (OSError, RedisError):
+            return
+        for status, count in zip(MatchStatus, counts, strict=True):
+            matches.add_metric([status.value], float(count))
+        yield matches
+
+
+class Metrics:
+    """The counters, histograms and gauges the API updates, and the /metrics exposition."""
+
+    def __init__(self, redis_url: str, queue: str, finished_ttl: int = 7 * 24 * 3600) -> None:
+        # prometheus-client chose its mode when it was imported: multiprocess when PROMETHEUS_MULTIPROC_DIR was set
+        self.folder = shared_folder() if getattr(values.ValueClass, "_multiprocess", False) else None
         self.registry = CollectorRegistry()
+        own = None if self.folder else self.registry  # multiprocess: the values live in the folder's files
         self.requests = Counter("firebreak_http_requests", "HTTP requests", ["method", "path", "status"],
-                                registry=self.registry)
+                                registry=own)
         self.latency = Histogram("firebreak_http_request_seconds", "HTTP request latency", ["path"],
-                                 buckets=LATENCY_BUCKETS, registry=self.registry)
-        self.actions = Counter("firebreak_actions", "act submissions, by outcome", ["outcome"],
-                               registry=self.registry)
+                                 buckets=LATENCY_BUCKETS, registry=own)
+        self.actions = Counter("firebreak_actions", "act submissions, by outcome", ["outcome"], registry=own)
         self.rate_limits = Counter("firebreak_rate_limited", "Requests refused by a rate limit, by limit "
                                    "(mutations, auth-failures, blocked: a credential from a client past its "
-                                   "failed authentications)", ["limit"], registry=self.registry)
+                                   "failed authentications)", ["limit"], registry=own)
+        self.subscribers = Gauge("firebreak_subscribers", "Open subscriptions, by stream (match: a match's events "
+                                 "over GraphQL; player: a player's events over GraphQL or REST's SSE)", ["stream"],
+                                 multiprocess_mode="livesum", registry=own)
+        for stream in ("match", "player"):
+            self.subscribers.labels(stream).set(0)
+        if self.folder:
+            MultiProcessCollector(self.registry, self.folder)  # type: ignore[no-untyped-call]
         jobs = _JobCollector(redis_url, queue)
         self.registry.register(jobs)
         self.registry.register(_WebhookCollector(jobs.redis, queue))
+        self.registry.register(_LobbyCollector(jobs.redis, finished_ttl))
 
     def act(self, outcome: str) -> None:
         """Count one act outcome (accepted, illegal, stale...)."""
@@ -119,6 +176,48 @@ class Metrics:
         self.requests.labels(method, path, str(status)).inc()
         self.latency.labels(path).observe(seconds)
 
+    @contextlib.contextmanager
+    def subscribed(self, stream: str) -> Iterator[None]:
+        """Count one open subscription to a stream ("match" or "player") for as long as the block runs."""
+        gauge = self.subscribers.labels(stream)
+        gauge.inc()
+        try:
+            yield
+        finally:
+            gauge.dec()
+
     def render(self) -> bytes:
-        """The Prometheus text exposition."""
+        """The Prometheus text exposition (every process's, in multiprocess mode)."""
+        if self.folder:
+            forget_dead(self.folder)
         return generate_latest(self.registry)
+
+
+def subscribed(metrics: Metrics | None, stream: str) -> contextlib.AbstractContextManager[None]:
+    """Metrics.subscribed, or nothing when the services run without metrics (benches, tools)."""
+    return metrics.subscribed(stream) if metrics is not None else contextlib.nullcontext()
+
+
+def shared_folder() -> str:
+    """The multiprocess folder (PROMETHEUS_MULTIPROC_DIR), checked: an existing folder this process may write."""
+    folder = os.environ.get(FOLDER, "")
+    if not folder or not os.path.isdir(folder) or not os.access(folder, os.W_OK | os.X_OK):
+        raise ValueError(f"{FOLDER} must name an existing folder the API may write (shared by the API processes "
+                         f"of this machine, emptied before they start), not {folder!r}")
+    return folder
+
+
+def forget_dead(folder: str) -> None:
+    """Drop the live gauges (open subscriptions) of processes that are gone, e.g. killed, so they stop counting;
+    their counters stay (they are added up forever, as a counter must never go back)."""
+    for path in glob.glob(os.path.join(folder, "gauge_live*_*.db")):
+        found = LIVE_FILE.search(path)
+        if found is None:
+            continue
+        pid = int(found.group(1))
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            mark_process_dead(pid, folder)  # type: ignore[no-untyped-call]
+        except PermissionError:
+            pass  # alive, another user's

@@ -7,7 +7,7 @@ per act (client, app and mirror together: compare paths with each other, not wit
 path, in --rounds interleaved rounds; --profile NAME prints a cProfile of that path's last round.
 
 Run: python -m bench.act_path [--acts 800] [--rounds 2] [--paths pipeline,graphql,rest,rest-minimal]
-         [--players] [--profile graphql --sort cumulative]
+         [--players] [--profile graphql --sort cumulative] [--origin https://app.example]
 
 --players binds every seat to a signed-in guest player (acting with its access token), so each act also writes the
 players' my-matches rows and feed events (matches/mine.py, matches/feed.py); by default seats are anonymous.
@@ -63,7 +63,8 @@ class Table:
         self.tokens = {}
         if self.players and not self.accesses:
             for n in range(SEATS):
-                session = (await self._graphql(GUEST, {"input": {"name": f"p{n}", "deviceId": f"act-path-bench-device-{n}"}}))
+                device = f"act-path-bench-device-{n}"
+                session = await self._graphql(GUEST, {"input": {"name": f"p{n}", "deviceId": device}})
                 self.accesses.append(session["signInAsGuest"]["accessToken"])
         for n in range(SEATS):
             access = self.accesses[n] if self.players else None
@@ -106,11 +107,13 @@ async def _act(path: str, table: Table, services: Any, rng: random.Random) -> No
 
 
 async def run(args: argparse.Namespace, redis_url: str) -> dict[str, list[float]]:
-    app, built = in_process_app(redis_url)
+    # --origin: CORS on for that origin (FIREBREAK_CORS_ORIGINS), every request sent from it as a browser would
+    app, built = in_process_app(redis_url, **({"FIREBREAK_CORS_ORIGINS": args.origin} if args.origin else {}))
     figures: dict[str, list[float]] = {path: [] for path in args.paths}
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
+        async with httpx.AsyncClient(transport=transport, base_url="http://bench",
+                                     headers={"origin": args.origin} if args.origin else None) as client:
             table = Table(client, args.seed, args.players)
             rng = random.Random(args.seed)
             step: Callable[[str], Awaitable[None]] = lambda path: _act(path, table, built[0], rng)  # noqa: E731
@@ -147,6 +150,8 @@ def main() -> int:
     parser.add_argument("--profile", choices=PATHS, help="profile this path's last round (its figure then counts "
                                                          "the profiler too)")
     parser.add_argument("--sort", default="cumulative", help="the profile's order (a pstats key)")
+    parser.add_argument("--origin", help="turn CORS on for this origin and send it with every request (e.g. "
+                                         "https://app.example)")
     args = parser.parse_args()
     if args.players and "pipeline" in args.paths:
         parser.error("--players: the pipeline path acts with seat tokens; leave it out of --paths")

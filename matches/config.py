@@ -6,10 +6,12 @@ import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from matches.embedded import FSYNC_POLICIES
 
 CLUSTER_MODES = ("auto", "yes", "no")
+DEFAULT_PORTS = {"http": 80, "https": 443}  # what a browser leaves out of an Origin header
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,7 @@ class Settings:
     rate_client_header: str = ""           # header naming the client behind a trusted proxy; "" = the peer address
     titles: str = ""                       # extra titles to register, "module:attribute,..." (matches/plugins.py)
     events_recheck_seconds: float = 60.0   # how often a player's open event stream verifies its credential again
+    cors_origins: tuple[str, ...] = ()     # browser origins allowed to call the API (CORS); ("*",): any; (): off
 
     @property
     def queue_url(self) -> str:
@@ -108,7 +111,35 @@ class Settings:
             rate_client_header=env.get("FIREBREAK_RATE_CLIENT_HEADER", base.rate_client_header).strip().lower(),
             titles=env.get("FIREBREAK_TITLES", base.titles),
             events_recheck_seconds=seconds("FIREBREAK_EVENTS_RECHECK_SECONDS", base.events_recheck_seconds),
+            cors_origins=cors_origins(env.get("FIREBREAK_CORS_ORIGINS", "")),
         )
+
+
+def cors_origins(raw: str) -> tuple[str, ...]:
+    """FIREBREAK_CORS_ORIGINS read: comma-separated origins (scheme://host[:port]), or "*" alone for any origin;
+    empty: CORS off. Each is written as a browser sends it in its Origin header (lower case, no default port), so
+    that it compares exactly. Raises ValueError naming a bad entry."""
+    origins = tuple(part.strip() for part in raw.split(",") if part.strip())
+    if origins == ("*",):
+        return origins
+    return tuple(dict.fromkeys(_origin(origin) for origin in origins))
+
+
+def _origin(origin: str) -> str:
+    parts = urlsplit(origin)
+    try:
+        port = parts.port
+    except ValueError:
+        port = -1
+    scheme = parts.scheme.lower()
+    extra = parts.path not in ("", "/") or parts.query or parts.fragment or origin.endswith(("?", "#"))
+    if (scheme not in DEFAULT_PORTS or not parts.hostname or port == -1 or parts.username is not None
+            or parts.password is not None or extra):
+        raise ValueError(f"FIREBREAK_CORS_ORIGINS must be \"*\" or comma-separated origins such as "
+                         f"https://app.example.com or http://localhost:3000 (scheme, host and port only), "
+                         f"not {origin!r}")
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    return f"{scheme}://{host}" + ("" if port in (None, DEFAULT_PORTS[scheme]) else f":{port}")
 
 
 def _choice(name: str, default: str, allowed: tuple[str, ...], env: Mapping[str, str]) -> str:

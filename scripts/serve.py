@@ -1,7 +1,7 @@
 """Run the service: the API on port 8000, RQ worker(s), and an embedded Redis when REDIS_URL is not set.
 
-    .venv/bin/python scripts/serve.py [--port 8000] [--host 127.0.0.1] [--workers 1] [--data var/redis]
-                                      [--redis-port N] [--appendfsync everysec|always]
+    .venv/bin/python scripts/serve.py [--port 8000] [--host 127.0.0.1] [--workers 1] [--api-workers 1]
+                                      [--data var/redis] [--redis-port N] [--appendfsync everysec|always]
 
 At start, before anything runs: the embedded Redis's data folder is locked (an OS lock on its firebreak.lock,
 held by this process and its children, dropped by the OS when they are gone, even after kill -9), so a second
@@ -21,10 +21,12 @@ from __future__ import annotations
 import argparse
 import errno
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -175,6 +177,8 @@ def main() -> int:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--workers", type=int, default=1, help="RQ worker processes")
+    parser.add_argument("--api-workers", type=int, default=1,
+                        help="API processes behind the one port (uvicorn --workers); /metrics adds up all of them")
     parser.add_argument("--data", default=str(ROOT / "var" / "redis"),
                         help="embedded Redis data folder (locked while it runs; the archive goes in the one above "
                              "unless FIREBREAK_DATA_DIR is set)")
@@ -218,7 +222,12 @@ def main() -> int:
             redis = Redis(server)
             say(f"embedded Redis ({server.binary}) on {server.url}, data in {data} (locked), "
                 f"appendfsync {server.appendfsync}")
-        return supervise(args, env, api_socket, lock, redis)
+        metrics = metrics_folder(env)
+        try:
+            return supervise(args, env, api_socket, lock, redis)
+        finally:
+            if metrics is not None:
+                shutil.rmtree(metrics, ignore_errors=True)
     finally:
         if redis is not None:
             redis.server.stop()
@@ -235,7 +244,8 @@ def supervise(args: argparse.Namespace, env: dict[str, str], api_socket: socket.
     children = [Child(f"worker {n + 1}", [sys.executable, "-m", "workers.main"], env, held)
                 for n in range(args.workers)]
     children.append(Child("api", [sys.executable, "-m", "uvicorn", "api.app:create_app", "--factory", "--fd",
-                                  str(api_socket.fileno()), "--no-access-log"], env,
+                                  str(api_socket.fileno()), "--no-access-log", "--workers", str(args.api_workers)],
+                          env,
                           (api_socket.fileno(), *held)))
     say(f"Firebreak on http://{args.host}:{args.port}/graphql (GraphiQL in a browser); Ctrl-C stops")
     stopping: list[str] = []
@@ -262,6 +272,21 @@ def supervise(args: argparse.Namespace, env: dict[str, str], api_socket: socket.
         for child in children:
             child.wait()
     return status
+
+
+def metrics_folder(env: dict[str, str]) -> str | None:
+    """Give the API processes one metrics folder (prometheus-client's multiprocess mode), so that /metrics adds
+    up every process's counters and an API restarted after a crash keeps counting on: PROMETHEUS_MULTIPROC_DIR as
+    set (its old files removed), else a fresh folder made here and removed at the end (returned)."""
+    given = env.get("PROMETHEUS_MULTIPROC_DIR")
+    if given:
+        Path(given).mkdir(parents=True, exist_ok=True)
+        for old in Path(given).glob("*.db"):
+            old.unlink()
+        return None
+    made = tempfile.mkdtemp(prefix="firebreak-metrics-")
+    env["PROMETHEUS_MULTIPROC_DIR"] = made
+    return made
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.responses import Response
 
 from api import myevents
+from api.metrics import subscribed
 from api.rest import callers
 from api.rest.problems import problem
 from api.rest.table import Auth, Call, Operation, Param, Reply
@@ -47,11 +48,12 @@ async def stream_my_events(call: Call) -> Reply | Response:
 
     async def messages() -> AsyncIterator[ServerSentEvent]:
         try:
-            async for item in myevents.follow(services.feeds, services.store.redis, player, cursor, guard):
-                if isinstance(item, Unauthenticated):
-                    yield _message({"code": Refusal.UNAUTHENTICATED.value, "reason": item.reason.value}, ERROR)
-                    return
-                yield _message(item.to_json(), item.type.value, item.id)
+            with subscribed(services.metrics, "player"):
+                async for item in myevents.follow(services.feeds, services.store.redis, player, cursor, guard):
+                    if isinstance(item, Unauthenticated):
+                        yield _message({"code": Refusal.UNAUTHENTICATED.value, "reason": item.reason.value}, ERROR)
+                        return
+                    yield _message(item.to_json(), item.type.value, item.id)
         except connections.UNAVAILABLE:
             yield _message({"code": Refusal.SERVICE_UNAVAILABLE.value, "detail": UNAVAILABLE_MESSAGE}, ERROR)
 

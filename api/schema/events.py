@@ -17,6 +17,7 @@ from graphql import GraphQLError
 from api import myevents
 from api.bounds import MAX_PAGE
 from api.context import Info, unauthenticated
+from api.metrics import subscribed
 from api.schema.match import EndReason
 from api.schema.mine import PageInfo
 from matches.feed import FeedEvent, FeedType
@@ -224,7 +225,8 @@ class EventsSubscription:
             raise cursor_error(refused) from None
         guard = myevents.Guard(context.recheck, myevents.expiry(context.bearer),
                                services.settings.events_recheck_seconds)
-        async for item in myevents.follow(services.feeds, services.store.redis, player, cursor, guard):
-            if isinstance(item, Unauthenticated):
-                raise unauthenticated(item)
-            yield of(item)
+        with subscribed(services.metrics, "player"):
+            async for item in myevents.follow(services.feeds, services.store.redis, player, cursor, guard):
+                if isinstance(item, Unauthenticated):
+                    raise unauthenticated(item)
+                yield of(item)

@@ -9,6 +9,7 @@ import strawberry
 from graphql import GraphQLError
 
 from api.context import Info
+from api.metrics import subscribed
 from api.schema.match import MatchEvent
 from api.snapshots import ViewTrail
 from domain.events import visible_to
@@ -40,17 +41,18 @@ class Subscription:
             raise GraphQLError(f"no match {str(match_id)!r}", extensions={"code": Refusal.MATCH_NOT_FOUND.value})
         seat = await info.context.seat_in(loaded)
         after = max(0, after_version)
-        rows = await store.events_after(loaded.id, after)
-        trail = ViewTrail()
-        while True:
-            for version, events in rows:
-                yield MatchEvent(version=version, events=visible_to(events, seat), match_id=loaded.id, viewer=seat,
-                                 latest=version == rows[-1][0], trail=trail)
-                after = version
-            if loaded.status is MatchStatus.OVER and after >= loaded.version:
-                return
-            # this process's one reader of the match brings the next steps (no connection held per subscriber)
-            step = await fanout.next(loaded.id, after, BLOCK_MS / 1000)
-            if step.ended:
-                return
-            rows = await store.events_after(loaded.id, after) if step.rows is None else step.rows
+        with subscribed(info.context.services.metrics, "match"):
+            rows = await store.events_after(loaded.id, after)
+            trail = ViewTrail()
+            while True:
+                for version, events in rows:
+                    yield MatchEvent(version=version, events=visible_to(events, seat), match_id=loaded.id,
+                                     viewer=seat, latest=version == rows[-1][0], trail=trail)
+                    after = version
+                if loaded.status is MatchStatus.OVER and after >= loaded.version:
+                    return
+                # this process's one reader of the match brings the next steps (no connection held per subscriber)
+                step = await fanout.next(loaded.id, after, BLOCK_MS / 1000)
+                if step.ended:
+                    return
+                rows = await store.events_after(loaded.id, after) if step.rows is None else step.rows
