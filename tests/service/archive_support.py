@@ -1,16 +1,11 @@
-"""Helpers for the archive's tests: a private PostgreSQL started from the system's binaries (as the Redis of the
-session is), both archive backends as one parametrized fixture, and matches played to their end in-process on the
+"""Helpers for the archive's tests: both archive backends (SQLite, the session's PostgreSQL: tests/postgres.py) as
+one parametrized fixture, and matches played to their end in-process on the
 real Redis (bots through the pipeline's own advance, people through act)."""
 
 from __future__ import annotations
 
 import asyncio
-import glob
-import os
 import random
-import shutil
-import subprocess
-import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -30,47 +25,6 @@ from matches.seatlife import SeatLife
 from matches.store import Loaded, MatchStore, engine
 
 BACKENDS = ["sqlite", "postgresql"]
-
-
-def _binary(name: str) -> str | None:
-    found = shutil.which(name)
-    if found:
-        return found
-    candidates = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
-    return candidates[-1] if candidates else None
-
-
-def _as_owner(owner: str | None) -> list[str]:
-    """The prefix that runs a command as the data folder's owner (initdb refuses root)."""
-    return [] if owner is None else ["runuser", "-u", owner, "--"]
-
-
-@pytest.fixture(scope="session")
-def postgres_url() -> Iterator[str]:
-    """A private PostgreSQL for the session (initdb, pg_ctl; as the postgres or nobody user when run as root), data
-    in a temporary folder, on a free port; its URL."""
-    from matches.embedded import free_port
-
-    initdb, pg_ctl = _binary("initdb"), _binary("pg_ctl")
-    if initdb is None or pg_ctl is None:
-        pytest.skip("PostgreSQL's initdb/pg_ctl are not installed (scripts/bootstrap.sh --tests installs them)")
-    owner = None
-    if os.geteuid() == 0:
-        owner = "postgres" if subprocess.run(["id", "postgres"], capture_output=True).returncode == 0 else "nobody"
-    folder = Path(tempfile.mkdtemp(prefix="firebreak-pg-"))
-    if owner is not None:
-        shutil.chown(folder, owner)
-    data, port = folder / "data", free_port()
-    subprocess.run([*_as_owner(owner), initdb, "-D", str(data), "-U", "firebreak", "--auth=trust", "-E", "UTF8",
-                    "--no-sync"], check=True, capture_output=True)
-    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
-    subprocess.run([*_as_owner(owner), pg_ctl, "-D", str(data), "-o", options, "-l", str(folder / "log"), "-w",
-                    "start"], check=True, capture_output=True)
-    try:
-        yield f"postgresql://firebreak@127.0.0.1:{port}/postgres"
-    finally:
-        subprocess.run([*_as_owner(owner), pg_ctl, "-D", str(data), "-m", "immediate", "stop"], capture_output=True)
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def database_url(request: pytest.FixtureRequest, backend: str, folder: Path) -> str:

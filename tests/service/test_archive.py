@@ -20,9 +20,9 @@ from domain import titles
 from matches import keys, mypage
 from matches.lifecycle import EndReason, MatchStatus
 from matches.store import MatchStore
-from tests.service.archive_support import Played, database, play, postgres_url, same_match, with_store
+from tests.service.archive_support import Played, database, play, same_match, with_store
 
-__all__ = ["database", "postgres_url"]  # the fixtures this module uses
+__all__ = ["database"]  # the fixture this module uses (postgres_url: tests/conftest.py)
 
 QUEUE = "archive-test"
 PLAYS = [("greatfire", 3, ["ann", "bob"], ["random"]), ("london", 3, ["ann", "bob"], ["random"])]

@@ -20,11 +20,9 @@ from archive.records import is_archived
 from archive.tables import archived_matches, archived_players
 from matches import keys
 from matches.store import MatchStore
-from tests.service.archive_support import BACKENDS, database_url, play, postgres_url, wait, with_store
+from tests.service.archive_support import BACKENDS, database_url, play, wait, with_store
 from tests.service.players_support import guest, rest
 from tests.service.support import private_service
-
-__all__ = ["postgres_url"]  # the fixture this module uses
 
 MY_OVER = """query($a: String) { me { matches(status: OVER, first: 1, after: $a) {
   edges { node { id seat winners outcome endReason lastActivity others { name kind level player } } }

@@ -4,18 +4,14 @@ show them (leaderboard, me, my matches); a worker killed inside the rating trans
 
 from __future__ import annotations
 
-import shutil
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import psycopg
-import pytest
 from redis import Redis
 
 from matches import keys
-from tests.ratings import postgres
+from tests import postgres
 from tests.service import support as h
 from tests.service.conftest import Client
 from tests.service.players_support import codes, guest, rest
@@ -125,19 +121,6 @@ def _outbox_left(service: h.Private) -> int:
         return int(r.zcard(keys.finished_pending(service.settings.queue)))
 
 
-@pytest.fixture(scope="module")
-def postgres_url() -> Iterator[str]:
-    """A PostgreSQL server of this module's own."""
-    if not postgres.available():
-        pytest.skip("PostgreSQL (initdb, pg_ctl) is not installed")
-    folder = Path(tempfile.mkdtemp(prefix="firebreak-pg-"))
-    try:
-        with postgres.server(folder) as url:
-            yield url
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-
-
 def _waiting_on_a_lock(url: str) -> bool:
     with psycopg.connect(url, autocommit=True) as conn:
         row = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
@@ -147,6 +130,7 @@ def _waiting_on_a_lock(url: str) -> bool:
 
 def test_a_worker_killed_inside_the_rating_transaction_loses_and_doubles_nothing(
         redis_url: str, tmp_path: Path, postgres_url: str) -> None:
+    postgres_url = postgres.fresh_database(postgres_url, "ratings_kill")  # the session's server, a database of its own
     with h.private_service(redis_url, tmp_path, "firebreak-ratings-kill", workers=1, api=True,
                            FIREBREAK_DATABASE_URL=postgres_url, FIREBREAK_STALL_SECONDS="2",
                            FIREBREAK_TICK_SECONDS="0.2") as service, service.client() as c:
