@@ -11,6 +11,7 @@ request Redis then refuses spends those leases when they cover it, so a burst wi
 
 from __future__ import annotations
 
+import asyncio
 import math
 import time
 from dataclasses import dataclass
@@ -95,6 +96,7 @@ LEASE_SHARE = 1 / 16   # a lease is at most this share of the bucket's burst...
 LEASE_MAX = 8          # ...and at most this many tokens
 LEASE_SECONDS = 30.0   # an unspent lease is dropped after this long
 MAX_LEASES = 10_000    # leases one process keeps (expired ones are dropped first)
+SETTLE_SECONDS = 0.05  # how long a refused request waits for this process's other answers on its buckets
 
 
 def _cost(charge: Charge) -> int:
@@ -113,6 +115,7 @@ class RateLimiter:
     def __init__(self, redis: Redis) -> None:
         self._take = redis.register_script(_TAKE)
         self.leases: dict[str, tuple[int, float]] = {}  # bucket key -> (tokens, time.monotonic() it lapses)
+        self.asking: dict[str, int] = {}  # bucket key -> this process's requests waiting for Redis's answer on it
 
     async def take(self, charges: list[Charge]) -> Verdict:
         """Take every charge's cost from its bucket (all or none); limits that are off are skipped."""
@@ -124,20 +127,37 @@ class RateLimiter:
         args: list[Any] = []
         for c in live:  # Redis decides for all (all or none), leasing a few more tokens of each bucket
             args += [c.rate.per_second, c.rate.burst, _cost(c), lease_size(c.rate)]
-        answer = await self._take(keys=[c.key for c in live], args=args)
-        if not int(answer[0]):
-            # Requests that asked Redis at the same time may have leased this process enough meanwhile: those
-            # tokens are already the buckets' own, taken for this process (a burst would otherwise drain the
-            # buckets into its leases and be refused).
+        names = [c.key for c in live]
+        for name in names:
+            self.asking[name] = self.asking.get(name, 0) + 1
+        try:
+            answer = await self._take(keys=names, args=args)
+            if int(answer[0]):
+                now = time.monotonic()
+                if len(self.leases) >= MAX_LEASES:
+                    self.leases = {k: lease for k, lease in self.leases.items() if lease[1] > now}
+                for c, leased in zip(live, answer[2:], strict=True):
+                    self.leases[c.key] = (self._leased(c.key, now) + int(leased), now + LEASE_SECONDS)
+                return ALLOWED
+        finally:
+            for name in names:
+                left = self.asking[name] - 1
+                if left:
+                    self.asking[name] = left
+                else:
+                    del self.asking[name]
+        # Requests that asked Redis at the same time may lease this process enough: those tokens are already the
+        # buckets' own, taken for this process (a burst would otherwise drain the buckets into its leases and be
+        # refused). Their answers may come back after this one (over other pooled connections), so wait for
+        # them, briefly, before refusing.
+        settle, pause = time.monotonic() + SETTLE_SECONDS, 0.001
+        while True:
             if self._spend_leased(live):
                 return ALLOWED
-            return Verdict(False, int(answer[1]) / 1000)
-        now = time.monotonic()
-        if len(self.leases) >= MAX_LEASES:
-            self.leases = {k: lease for k, lease in self.leases.items() if lease[1] > now}
-        for c, leased in zip(live, answer[2:], strict=True):
-            self.leases[c.key] = (self._leased(c.key, now) + int(leased), now + LEASE_SECONDS)
-        return ALLOWED
+            if not any(name in self.asking for name in names) or time.monotonic() > settle:
+                return Verdict(False, int(answer[1]) / 1000)
+            await asyncio.sleep(pause)  # a few wakeups at most: a flood of refused requests costs little
+            pause *= 2
 
     def _spend_leased(self, live: list[Charge]) -> bool:
         """Spend every charge's cost from this process's leases if they cover them all; else spend nothing."""
