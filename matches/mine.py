@@ -50,7 +50,9 @@ PARTS = (TURN, MatchStatus.WAITING.value, MatchStatus.ACTIVE.value, MatchStatus.
 # the match's facts (Facts: one JSON fragment per change, shared by its players). KEYS: rows hash, then the parts in
 # PARTS order, then the feed; ARGV: match id, stamp, row JSON, part, last activity, since when the player is to act,
 # the seat's control ('' none), the feed's length kept, its ttl, the facts fragment, the ended fragment, the
-# taken-over fragment, the seat. A match staying in "turn" keeps its score (the player has been to act since then);
+# taken-over fragment, the seat, the player's id, now; KEYS[8], where the players' keys and the queue's share one
+# plain Redis: the webhooks' pending set, in which a player given events is marked here (else by the caller: feed.pend).
+# A match staying in "turn" keeps its score (the player has been to act since then);
 # one in another part is also in "rest". Returns {written, events written}.
 UPSERT = """
 local old = redis.call('HGET', KEYS[1], ARGV[1])
@@ -85,7 +87,10 @@ if (now == 'turn' or now == 'active') and (was == nil or was == 'waiting') then 
 if now == 'turn' and was ~= 'turn' then emit('<YOUR_TURN>', '') end
 if ARGV[7] == 'takenOver' and ctl ~= 'takenOver' then emit('<SEAT_TAKEN_OVER>', ARGV[12]) end
 if now == 'over' and was ~= 'over' then emit('<MATCH_ENDED>', ARGV[11]) end
-if n > 0 then redis.call('EXPIRE', KEYS[7], ARGV[9]) end
+if n > 0 then
+  redis.call('EXPIRE', KEYS[7], ARGV[9])
+  if KEYS[8] then redis.call('ZADD', KEYS[8], ARGV[15], ARGV[14]) end
+end
 return {1, n}
 """
 for _kind in (FeedType.MATCH_STARTED, FeedType.YOUR_TURN, FeedType.SEAT_TAKEN_OVER, FeedType.MATCH_ENDED):
@@ -256,6 +261,8 @@ class Index:
         self._forget = connections.Script(store.redis, FORGET)
         self._done = connections.Script(store.queue, DONE)
         self.read = connections.Script(store.redis, PAGE)  # a page's entries (matches/mypage.py)
+        # one plain Redis for both roles: the index script marks the players it gives events for the webhooks
+        self.marks = [keys.feed_pending(store.settings.queue)] if store.one_redis else []
 
     @staticmethod
     def keys(player: str) -> list[str]:
@@ -268,10 +275,10 @@ class Index:
         the match's, when the caller has them already); return whether it was written and how many events were."""
         facts = Facts.of(loaded, row) if facts is None else facts
         written, count = await self._upsert(
-            keys=[*self.keys(player), keys.feed(player)],
+            keys=[*self.keys(player), keys.feed(player), *self.marks],
             args=[loaded.id, row.stamp, row.to_json(), row.part, repr(row.at), repr(row.at if since is None else since),
                   "" if row.control is None else row.control.value, feed.FEED_KEPT, feed.FEED_TTL, facts.common,
-                  facts.ended, facts.taken_over(loaded, row), row.seat])
+                  facts.ended, facts.taken_over(loaded, row), row.seat, player, repr(time.time())])
         return bool(int(written)), int(count)
 
     async def forget(self, player: str, match_id: str) -> None:
@@ -335,7 +342,8 @@ async def refresh(store: MatchStore, loaded: Loaded, mark: float | None = None) 
             rows = {player: row_of(loaded, seat) for player, seat in seated.items()}
             facts = Facts.of(loaded, next(iter(rows.values())))
             done = await asyncio.gather(*(idx.put(player, loaded, row, facts) for player, row in rows.items()))
-            await feed.pend(store, [player for player, (_, made) in zip(rows, done, strict=True) if made])
+            if not idx.marks:  # (else the index script marked them)
+                await feed.pend(store, [player for player, (_, made) in zip(rows, done, strict=True) if made])
         if mark is not None:
             await index(store).done(loaded.id, mark)
     except RedisError as exc:  # the change itself is done: its outbox entry (or a page read) finishes the rows

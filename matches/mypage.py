@@ -210,7 +210,7 @@ async def _item(store: MatchStore, player: str, match_id: str, raw: str, loaded:
     if row is None or row.stamp != stamp(loaded) or row.seat != seat:
         row = row_of(loaded, seat)
         _, made = await index(store).put(player, loaded, row)
-        if made:  # the transition's events, left unwritten by a crash before its refresh
+        if made and not index(store).marks:  # the transition's events, left unwritten by a crash before its refresh
             await feed.pend(store, [player])
     return MyMatch(cursor, Reading.of(loaded, seat), seat, row)
 
