@@ -105,22 +105,10 @@ async def read(redis: Any, player: str, after: str, count: int = 100) -> list[Fe
     return [FeedEvent.parse(entry_id, fields) for entry_id, fields in rows]
 
 
-async def wait(redis: Any, player: str, after: str, block_ms: int, count: int = 100) -> list[FeedEvent]:
-    """Block up to block_ms for the player's events after a cursor (a blocking stream read)."""
-    reply = await redis.xread({keys.feed(player): after}, count=count, block=block_ms)
-    return [FeedEvent.parse(entry_id, fields) for _stream, rows in reply or [] for entry_id, fields in rows]
-
-
 async def latest(redis: Any, player: str) -> str:
     """The id of the player's newest event ("0-0": none): the cursor of a reader that wants only what comes next."""
     rows = await redis.xrevrange(keys.feed(player), "+", "-", count=1)
     return str(rows[0][0]) if rows else "0-0"
-
-
-async def oldest(redis: Any, player: str) -> str | None:
-    """The id of the oldest event kept (None: none kept); a cursor before it has lost the events in between."""
-    rows = await redis.xrange(keys.feed(player), "-", "+", count=1)
-    return str(rows[0][0]) if rows else None
 
 
 def cursor_order(entry_id: str) -> tuple[int, int]:

@@ -51,8 +51,10 @@ log = logging.getLogger("firebreak.reconciler")
 BATCH = 200          # due entries one tick claims at most (the next tick takes the rest)
 ADOPT_CHUNK = 1000   # active matches read per round trip when adopting those without a due entry
 
-# KEYS: due-set; ARGV: now, batch, the time to look again (unless a commit sets another first).
-_CLAIM_DUE = """
+# Claim the entries of a sorted set due by now: each moved to a later time, so that no other claimer takes it until
+# then. KEYS: the set (the due-set, an outbox); ARGV: now, batch, the time to look again (unless a writer sets
+# another first). Returns the claimed members.
+CLAIM = """
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
 for _, id in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[3], id) end
 return due
@@ -80,7 +82,7 @@ class Reconciler:
         self.settings = settings
         self.queue = Queue(settings.queue, connection=connection)
         self.due_key = keys.due(settings.queue)
-        self._claim = connection.register_script(_CLAIM_DUE)
+        self._claim = connection.register_script(CLAIM)
         self._drop = connection.register_script(_DROP)
 
     def tick(self, now: float | None = None) -> list[str]:

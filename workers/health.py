@@ -6,7 +6,6 @@ prints why on stderr and exits 1.
 
 from __future__ import annotations
 
-import os
 import socket
 import sys
 
@@ -14,19 +13,12 @@ from rq import Queue, Worker
 
 from matches import connections
 from matches.config import Settings
+from matches.embedded import process_alive
 
 
 def alive(pid: int | None) -> bool:
-    """Whether a process with this id runs on this host."""
-    if not pid:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+    """Whether a process with this id runs on this host (matches.embedded.process_alive; no id: no)."""
+    return pid is not None and pid > 0 and process_alive(pid)
 
 
 def problem(settings: Settings) -> str | None:

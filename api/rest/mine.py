@@ -9,7 +9,6 @@ from api.bounds import MAX_PAGE
 from api.rest import callers
 from api.rest.convert import seat_json
 from api.rest.problems import problem
-from api.rest.ratings import change_json
 from api.rest.table import Auth, Call, Operation, Param, Reply
 from matches import mypage
 from matches.lifecycle import MatchStatus
@@ -27,7 +26,8 @@ def my_match_json(item: mypage.MyMatch, change: ledger.Change | None = None) -> 
             "endReason": None if reason is None else reason.name,
             "winners": None if winners is None else list(winners),
             "outcome": None if outcome is None else outcome.name, "cursor": item.cursor,
-            "rated": is_rated(reading.loaded.meta), "ratingChange": None if change is None else change_json(change)}
+            "rated": is_rated(reading.loaded.meta),
+            "ratingChange": None if change is None else leaderboards.change_facts(change)}
 
 
 async def list_my_matches(call: Call) -> Reply:

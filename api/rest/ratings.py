@@ -10,18 +10,13 @@ from api.bounds import MAX_PAGE
 from api.rest.problems import problem
 from api.rest.table import Call, Operation, Param, Reply
 from matches.refusals import Refusal
-from ratings import board, ledger
+from ratings import board
 
 
 def rating_json(rating: board.Rating) -> dict[str, Any]:
     """A player's rating in one title (GraphQL's Rating)."""
     return {"title": rating.title, "value": rating.display, "provisional": rating.provisional,
             "games": rating.games, "rank": rating.rank, "mu": rating.skill.mu, "sigma": rating.skill.sigma}
-
-
-def change_json(change: ledger.Change) -> dict[str, Any]:
-    """How a finished rated match moved the player's rating (GraphQL's RatingChange)."""
-    return leaderboards.change_facts(change)
 
 
 def entry_json(named: leaderboards.Named) -> dict[str, Any]:

@@ -18,6 +18,8 @@ from typing import Any
 from matches import connections, feed, keys
 from matches.config import Settings
 from matches.feed import FeedEvent
+from matches.mine import DONE
+from matches.reconciler import CLAIM
 from notifications.webhooks.deliveries import Deliveries, NewDelivery
 from notifications.webhooks.endpoints import Endpoint, Endpoints
 from notifications.webhooks.sender import Forward
@@ -26,20 +28,6 @@ from notifications.webhooks.settings import WebhookSettings
 BATCH = 100        # players one tick forwards at most
 EVENTS = 200       # events read per round trip
 LEASE = 60.0       # seconds a forwarder holds a player
-
-# KEYS: the pending set; ARGV: now, batch, the lease's end.
-_CLAIM = """
-local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
-for _, id in ipairs(ids) do redis.call('ZADD', KEYS[1], ARGV[3], id) end
-return ids
-"""
-
-# KEYS: the pending set; ARGV: player, the claim's lease. Drop the mark unless an event came since the claim.
-_DONE = """
-local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if score and tonumber(score) == tonumber(ARGV[2]) then redis.call('ZREM', KEYS[1], ARGV[1]) return 1 end
-return 0
-"""
 
 # KEYS: the player's forwarded cursor; ARGV: the new cursor, time to live. Moves it forward only.
 _ADVANCE = """
@@ -76,8 +64,8 @@ class Forwarder:
         self.pending_key = keys.feed_pending(queue_name)
         self.endpoints = endpoints
         self.deliveries = deliveries
-        self._claim = connections.Script(queue, _CLAIM)
-        self._done = connections.Script(queue, _DONE)
+        self._claim = connections.Script(queue, CLAIM)  # the pending set, claimed until a lease ends
+        self._done = connections.Script(queue, DONE)  # a mark dropped unless an event came since the claim
         self._advance = connections.Script(matches, _ADVANCE)
 
     async def __call__(self, now: float) -> int:
