@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from api.context import Context
+    from firebreak.api.context import Context
 
 MIN_LENGTH = 24  # an admin token shorter than this is refused at start
 

@@ -21,21 +21,21 @@ from strawberry.asgi import GraphQL
 from strawberry.http import GraphQLHTTPResponse
 from strawberry.types import ExecutionResult
 
-from api.context import Context
-from api.cors import Cors
-from api.explorer import offline_graphiql_html
-from api.guard import JsonGuard, Refusal
-from api.metrics import Metrics
-from api.middleware import BodyLimit, Timing
-from api.readiness import readiness
-from api.rest.routes import http_error, rest_routes
-from api.schema import schema
-from api.services import Services
-from api.unavailable import HEADERS, is_unavailable, is_unavailable_answer, unavailable_error
-from api.web import web_routes
-from matches import refusals
-from matches.config import Settings
-from matches.plugins import register_titles
+from firebreak.api.context import Context
+from firebreak.api.cors import Cors
+from firebreak.api.explorer import offline_graphiql_html
+from firebreak.api.guard import JsonGuard, Refusal
+from firebreak.api.metrics import Metrics
+from firebreak.api.middleware import BodyLimit, Timing
+from firebreak.api.readiness import readiness
+from firebreak.api.rest.routes import http_error, rest_routes
+from firebreak.api.schema import schema
+from firebreak.api.services import Services
+from firebreak.api.unavailable import HEADERS, is_unavailable, is_unavailable_answer, unavailable_error
+from firebreak.api.web import web_routes
+from firebreak.matches import refusals
+from firebreak.matches.config import Settings
+from firebreak.matches.plugins import register_titles
 
 
 class FirebreakGraphQL(GraphQL[Context, None]):

@@ -18,14 +18,14 @@ from starlette.responses import Response
 from starlette.websockets import WebSocket
 from strawberry.types import Info as StrawberryInfo
 
-from api.ratelimit import rate_limited, retry_after_header
-from api.services import Services
-from matches.callers import NOBODY, Caller
-from matches.refusals import Refusal
-from matches.store import Loaded
-from players.authenticate import player_credential
-from players.errors import ForbiddenScope, PlayerError, Reason, Unauthenticated
-from players.records import Principal, Scope, Via
+from firebreak.api.ratelimit import rate_limited, retry_after_header
+from firebreak.api.services import Services
+from firebreak.matches.callers import NOBODY, Caller
+from firebreak.matches.refusals import Refusal
+from firebreak.matches.store import Loaded
+from firebreak.players.authenticate import player_credential
+from firebreak.players.errors import ForbiddenScope, PlayerError, Reason, Unauthenticated
+from firebreak.players.records import Principal, Scope, Via
 
 PLAYING = frozenset({Scope.PLAY, Scope.BOT})  # a personal access token with either may join and act
 

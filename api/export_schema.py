@@ -1,5 +1,5 @@
 """Write what clients generate code from, as the code defines it: the GraphQL schema to schema.graphql and every
-title's JSON Schemas to docs/schemas/<title>/<part>.schema.json: python -m api.export_schema [--check]."""
+title's JSON Schemas to docs/schemas/<title>/<part>.schema.json: python -m firebreak.api.export_schema [--check]."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pathlib import Path
 
 from strawberry.printer import print_schema
 
-from api.schema import schema
-from domain import titles
+from firebreak.api.schema import schema
+from firebreak.domain import titles
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA_FILE = ROOT / "schema.graphql"
@@ -46,7 +46,7 @@ def main() -> int:
     if args.check:
         stale = outdated()
         if stale:
-            print(f"out of date: {', '.join(stale)}: run python -m api.export_schema", file=sys.stderr)
+            print(f"out of date: {', '.join(stale)}: run python -m firebreak.api.export_schema", file=sys.stderr)
             return 1
         return 0
     SCHEMA_FILE.write_text(schema_text(), encoding="utf-8")

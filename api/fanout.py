@@ -16,8 +16,8 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-from matches.lifecycle import MatchStatus
-from matches.store import MatchStore
+from firebreak.matches.lifecycle import MatchStatus
+from firebreak.matches.store import MatchStore
 
 BLOCK_MS = 10_000   # one blocking read's length; a reader with no waiter left stops after its read
 RECENT = 64         # steps a reader keeps for waiters that are a little behind (others read the stream)

@@ -21,8 +21,8 @@ from typing import Any
 
 from redis.asyncio import Redis
 
-from matches import keys
-from matches.feed import FeedEvent, cursor_order
+from firebreak.matches import keys
+from firebreak.matches.feed import FeedEvent, cursor_order
 
 BLOCK_MS = 10_000   # one blocking read's length
 RECENT = 64         # events kept per watched player for listeners a little behind

@@ -10,8 +10,8 @@ from cross_web import HTTPException
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.rest.problems import Problem
-from matches import refusals
+from firebreak.api.rest.problems import Problem
+from firebreak.matches import refusals
 
 MAX_JSON_DEPTH = 64
 BAD_MESSAGE = 4400  # graphql-transport-ws close code for an invalid message

@@ -7,15 +7,15 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any
 
-from api.services import Services
-from archive.export import export
-from domain import titles
-from domain.errors import UnknownTitle
-from matches import mypage
-from matches.lifecycle import MatchStatus
-from matches.store import Loaded
-from ratings import board, ledger, model
-from ratings.finisher import is_rated
+from firebreak.api.services import Services
+from firebreak.archive.export import export
+from firebreak.domain import titles
+from firebreak.domain.errors import UnknownTitle
+from firebreak.matches import mypage
+from firebreak.matches.lifecycle import MatchStatus
+from firebreak.matches.store import Loaded
+from firebreak.ratings import board, ledger, model
+from firebreak.ratings.finisher import is_rated
 
 
 class TitleNotFound(LookupError):

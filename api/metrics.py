@@ -24,9 +24,9 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Histo
 from prometheus_client.multiprocess import MultiProcessCollector, mark_process_dead
 from redis.exceptions import RedisError
 
-from matches import connections, keys
-from matches.lifecycle import MatchStatus
-from notifications.webhooks import stats as webhook_stats
+from firebreak.matches import connections, keys
+from firebreak.matches.lifecycle import MatchStatus
+from firebreak.notifications.webhooks import stats as webhook_stats
 
 FOLDER = "PROMETHEUS_MULTIPROC_DIR"
 LIVE_FILE = re.compile(r"gauge_live[a-z]+_(\d+)\.db$")

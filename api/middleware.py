@@ -6,9 +6,9 @@ import time
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.guard import REST_PREFIX, problem
-from api.metrics import Metrics
-from matches.refusals import Refusal
+from firebreak.api.guard import REST_PREFIX, problem
+from firebreak.api.metrics import Metrics
+from firebreak.matches.refusals import Refusal
 
 KNOWN_PATHS = ("/graphql", "/healthz", "/readyz", "/metrics")
 

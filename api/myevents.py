@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 
 import jwt
 
-from api.feedhub import FeedHub
-from matches import feed, keys
-from matches.feed import FeedEvent, cursor_order
-from matches.refusals import Refusal
-from players.errors import Reason, Unauthenticated
+from firebreak.api.feedhub import FeedHub
+from firebreak.matches import feed, keys
+from firebreak.matches.feed import FeedEvent, cursor_order
+from firebreak.matches.refusals import Refusal
+from firebreak.players.errors import Reason, Unauthenticated
 
 CURSOR = re.compile(r"\d{1,19}-\d{1,19}\Z")
 PAGE = 100          # events one catch-up read takes

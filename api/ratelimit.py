@@ -18,11 +18,11 @@ from graphql import (
 )
 from graphql.utilities import get_operation_ast
 
-from matches.config import Settings
-from matches.ratelimit import Charge, Rate, RateLimiter, Verdict, client_bucket, token_bucket
-from matches.refusals import Refusal
-from matches.store import hash_token
-from players.config import PlayerSettings
+from firebreak.matches.config import Settings
+from firebreak.matches.ratelimit import Charge, Rate, RateLimiter, Verdict, client_bucket, token_bucket
+from firebreak.matches.refusals import Refusal
+from firebreak.matches.store import hash_token
+from firebreak.players.config import PlayerSettings
 
 MAX_BLOCKED = 10_000  # client addresses remembered as blocked by one process (expired ones are dropped first)
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from matches.connections import Redises
-from matches.embedded import SLOTS
+from firebreak.matches.connections import Redises
+from firebreak.matches.embedded import SLOTS
 
 
 async def _matches_problem(redises: Redises) -> str | None:

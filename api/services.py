@@ -5,26 +5,26 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from api.admin import AdminCredential
-from api.fanout import Fanout
-from api.feedhub import FeedHub
-from api.ratelimit import Limits
-from api.snapshots import Snapshots
-from archive.database import Database
-from archive.reader import ArchiveReader
-from matches import connections
-from matches.config import Settings
-from matches.lobby import Lobby
-from matches.pipeline import Pipeline
-from matches.ratelimit import RateLimiter
-from matches.scheduler import Scheduler
-from matches.seatlife import SeatLife
-from matches.store import MatchStore
-from matchmaking.seeks import Seeks
-from notifications.webhooks.service import Webhooks
-from players.authenticate import Authenticator
-from players.config import PlayerSettings
-from players.invitations import PlayerInvitations
+from firebreak.api.admin import AdminCredential
+from firebreak.api.fanout import Fanout
+from firebreak.api.feedhub import FeedHub
+from firebreak.api.ratelimit import Limits
+from firebreak.api.snapshots import Snapshots
+from firebreak.archive.database import Database
+from firebreak.archive.reader import ArchiveReader
+from firebreak.matches import connections
+from firebreak.matches.config import Settings
+from firebreak.matches.lobby import Lobby
+from firebreak.matches.pipeline import Pipeline
+from firebreak.matches.ratelimit import RateLimiter
+from firebreak.matches.scheduler import Scheduler
+from firebreak.matches.seatlife import SeatLife
+from firebreak.matches.store import MatchStore
+from firebreak.matchmaking.seeks import Seeks
+from firebreak.notifications.webhooks.service import Webhooks
+from firebreak.players.authenticate import Authenticator
+from firebreak.players.config import PlayerSettings
+from firebreak.players.invitations import PlayerInvitations
 
 SOCKET_TIMEOUT = 30.0  # seconds; the subscription blocks at most BLOCK_MS (10 s) per read
 

@@ -15,8 +15,8 @@ import asyncio
 from collections import OrderedDict
 from typing import Any
 
-from api.view_diff import Op, diff
-from matches.store import Loaded, MatchStore
+from firebreak.api.view_diff import Op, diff
+from firebreak.matches.store import Loaded, MatchStore
 
 KEPT = 256  # recent steps remembered (a few per live match with subscribers)
 

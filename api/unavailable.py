@@ -9,8 +9,8 @@ from typing import Any
 from graphql import GraphQLError
 from strawberry.extensions import SchemaExtension
 
-from matches import connections
-from matches.refusals import Refusal
+from firebreak.matches import connections
+from firebreak.matches.refusals import Refusal
 
 CODE = Refusal.SERVICE_UNAVAILABLE.value
 MESSAGE = ("The service cannot reach its store (Redis) right now; try again in a few seconds. A mutation's outcome "

@@ -14,14 +14,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from archive.records import NotArchivable, match_row, result_json
-from domain import titles
-from domain.errors import DomainError
-from domain.events import visible_to
-from matches import history, packing
-from matches.lifecycle import EndReason, MatchStatus, SeatControl, SeatKind, SeatRecord
-from matches.reading import Reading
-from matches.store import Loaded, MatchStore
+from firebreak.archive.records import NotArchivable, match_row, result_json
+from firebreak.domain import titles
+from firebreak.domain.errors import DomainError
+from firebreak.domain.events import visible_to
+from firebreak.matches import history, packing
+from firebreak.matches.lifecycle import EndReason, MatchStatus, SeatControl, SeatKind, SeatRecord
+from firebreak.matches.reading import Reading
+from firebreak.matches.store import Loaded, MatchStore
 
 FORMAT = "firebreak.match-export"
 VERSION = 1  # the document's version: a reader refuses a version it does not know

@@ -11,11 +11,11 @@ from typing import Any
 
 from sqlalchemy import and_, or_, select
 
-from archive.database import Database
-from archive.tables import archived_matches, archived_players
-from matches import packing
-from matches.lifecycle import SeatRecord
-from matches.store import History, Loaded
+from firebreak.archive.database import Database
+from firebreak.archive.tables import archived_matches, archived_players
+from firebreak.matches import packing
+from firebreak.matches.lifecycle import SeatRecord
+from firebreak.matches.store import History, Loaded
 
 
 class ArchiveReader:

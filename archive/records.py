@@ -18,13 +18,13 @@ from typing import Any
 from sqlalchemy import Connection, Insert, insert, select
 from sqlalchemy.dialects import postgresql, sqlite
 
-from archive.database import Database
-from archive.tables import archived_matches, archived_players
-from matches import packing
-from matches.lifecycle import MatchStatus, SeatKind
-from matches.mine import players
-from matches.reading import FinalResult, Reading
-from matches.store import Loaded, MatchStore
+from firebreak.archive.database import Database
+from firebreak.archive.tables import archived_matches, archived_players
+from firebreak.matches import packing
+from firebreak.matches.lifecycle import MatchStatus, SeatKind
+from firebreak.matches.mine import players
+from firebreak.matches.reading import FinalResult, Reading
+from firebreak.matches.store import Loaded, MatchStore
 
 log = logging.getLogger("firebreak.archive")
 

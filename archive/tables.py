@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from sqlalchemy import JSON, Boolean, Column, Float, ForeignKey, Index, Integer, String, Table, Text
 
-from archive.database import metadata
+from firebreak.archive.database import metadata
 
 MATCH_ID = 64  # the longest match id (matches.store.valid_id)
 PLAYER_ID = 64

@@ -51,10 +51,10 @@ from bench.harness import (
     http_clients,
     local_service,
 )
-from domain import titles
-from domain.contract import Action, Match
-from matches import connections
-from matches.embedded import free_port
+from firebreak.domain import titles
+from firebreak.domain.contract import Action, Match
+from firebreak.matches import connections
+from firebreak.matches.embedded import free_port
 
 TITLE = "greatfire"
 TARGETS = ("floor", "rules", "graphql", "rest")

@@ -28,9 +28,9 @@ from typing import Any
 import httpx
 
 from bench.harness import in_process_app
-from domain import titles
-from domain.contract import Match
-from matches.embedded import scratch_redis
+from firebreak.domain import titles
+from firebreak.domain.contract import Match
+from firebreak.matches.embedded import scratch_redis
 
 CREATE = """mutation($input: CreateMatchInput!) { createMatch(input: $input) {
   __typename ... on MatchCreated { matchId } } }"""

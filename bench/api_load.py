@@ -63,8 +63,8 @@ from bench.harness import (
     machine_cpu,
 )
 from bench.layouts import RedisFigures, layout_of, redis_figures
-from domain import titles
-from matches.embedded import FSYNC_POLICIES
+from firebreak.domain import titles
+from firebreak.matches.embedded import FSYNC_POLICIES
 
 TARGET_RATE = 300.0          # accepted actions per second (at 50 concurrent matches)
 TARGET_P99_MS = 100.0

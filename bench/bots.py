@@ -30,10 +30,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from bench import oracle
-from domain import titles
-from domain.bots import Bot, bound, levels
-from domain.contract import Budget
-from domain.greatfire.bots.search import DEFAULT_SECONDS
+from firebreak.domain import titles
+from firebreak.domain.bots import Bot, bound, levels
+from firebreak.domain.contract import Budget
+from firebreak.domain.greatfire.bots.search import DEFAULT_SECONDS
 
 # (seats, lineup, share of --games): the 4-player runs are the targets, the others a smaller check.
 PRESETS: dict[str, list[tuple[int, tuple[str, ...], float]]] = {

@@ -11,8 +11,8 @@ import argparse
 import random
 import time
 
-from domain import titles
-from domain.bots import random_bot
+from firebreak.domain import titles
+from firebreak.domain.bots import random_bot
 
 
 def run(title_id: str, seats: int, seconds: float) -> tuple[int, int, float]:

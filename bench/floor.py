@@ -33,10 +33,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from api.services import SOCKET_TIMEOUT
-from domain import titles
-from domain.errors import RulesError
-from matches import connections, keys, packing
+from firebreak.api.services import SOCKET_TIMEOUT
+from firebreak.domain import titles
+from firebreak.domain.errors import RulesError
+from firebreak.matches import connections, keys, packing
 
 # KEYS: state, log, events; ARGV: version, data, log entry, events. As matches/store.py's _COMMIT up to the meta.
 _COMMIT = """

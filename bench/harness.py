@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from bench.layouts import ClusterRedises
-from matches.embedded import EmbeddedRedis, free_port
+from firebreak.matches.embedded import EmbeddedRedis, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 QUEUE = "firebreak-bench"
@@ -125,8 +125,8 @@ class LocalService:
         env = dict(os.environ)
         env.update({**redis_env, "FIREBREAK_QUEUE": QUEUE, "PYTHONPATH": str(ROOT)})
         env.update(BENCH_SETTINGS)
-        self._spawn("worker", [sys.executable, "-m", "workers.main"], env)
-        self._spawn("api", [sys.executable, "-m", "uvicorn", "api.app:create_app", "--factory",
+        self._spawn("worker", [sys.executable, "-m", "firebreak.workers.main"], env)
+        self._spawn("api", [sys.executable, "-m", "uvicorn", "firebreak.api.app:create_app", "--factory",
                             "--host", "127.0.0.1", "--port", str(self.port), "--no-access-log",
                             "--workers", str(self.api_processes)], env)
         deadline = time.monotonic() + timeout
@@ -294,8 +294,8 @@ def in_process_app(redis_url: str, **settings: str) -> tuple[Any, list[Any]]:
     (its lobby, pipeline, store), for the in-process benches (httpx's ASGI transport: no sockets, no uvicorn)."""
     os.environ["REDIS_URL"] = redis_url
     os.environ.update({**BENCH_SETTINGS, **settings})
-    from api import app as app_module  # read after the settings above are in the environment
-    from api.services import Services
+    from firebreak.api import app as app_module  # read after the settings above are in the environment
+    from firebreak.api.services import Services
 
     built: list[Services] = []
     connect = Services.connect

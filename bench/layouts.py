@@ -9,8 +9,8 @@ from typing import Any
 
 from redis.asyncio import Redis, RedisCluster
 
-from matches import connections, keys
-from matches.embedded import EmbeddedCluster, EmbeddedRedis
+from firebreak.matches import connections, keys
+from firebreak.matches.embedded import EmbeddedCluster, EmbeddedRedis
 
 CLUSTER_MASTERS = 3
 

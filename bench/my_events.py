@@ -29,11 +29,11 @@ import httpx
 from redis import Redis
 from redis.asyncio import Redis as AsyncRedis
 
-from matches import feed
-from matches.config import Settings
-from matches.embedded import EmbeddedRedis, free_port
-from matches.feed import FeedType
-from matches.store import MatchStore
+from firebreak.matches import feed
+from firebreak.matches.config import Settings
+from firebreak.matches.embedded import EmbeddedRedis, free_port
+from firebreak.matches.feed import FeedType
+from firebreak.matches.store import MatchStore
 
 ROOT = Path(__file__).resolve().parent.parent
 GUEST = """mutation($input: SignInAsGuestInput!) { signInAsGuest(input: $input) { ... on Session { accessToken
@@ -50,7 +50,7 @@ def service(folder: Path) -> Iterator[tuple[str, str]]:
     env = {**os.environ, "REDIS_URL": url, "FIREBREAK_QUEUE": QUEUE, "PYTHONPATH": str(ROOT),
            "FIREBREAK_RATE_REGISTRATION_BURST": "1000000"}
     with (folder / "api.log").open("wb") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "api.app:create_app", "--factory", "--host",
+        proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "firebreak.api.app:create_app", "--factory", "--host",
                                  "127.0.0.1", "--port", str(port), "--no-access-log", "--log-level", "warning"],
                                 cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         try:

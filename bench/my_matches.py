@@ -24,7 +24,7 @@ from typing import Any
 import httpx
 
 from bench.harness import graphql, in_process_app
-from matches.embedded import scratch_redis
+from firebreak.matches.embedded import scratch_redis
 
 GUEST = """mutation($input: SignInAsGuestInput!) { signInAsGuest(input: $input) {
   ... on Session { accessToken player { id } } } }"""

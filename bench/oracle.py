@@ -19,12 +19,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from domain.bots import Bot
-from domain.contract import Action, Budget, Match
-from domain.greatfire.bots.search import Worlds, choose
-from domain.greatfire.match import Determinizer, GreatFireMatch
-from domain.greatfire.state import Phase
-from domain.rng import Rng
+from firebreak.domain.bots import Bot
+from firebreak.domain.contract import Action, Budget, Match
+from firebreak.domain.greatfire.bots.search import Worlds, choose
+from firebreak.domain.greatfire.match import Determinizer, GreatFireMatch
+from firebreak.domain.greatfire.state import Phase
+from firebreak.domain.rng import Rng
 
 FACTS = ("cards", "hands", "objectives", "tokens")
 SECRETS = ("hands", "objectives", "tokens")  # all but the shuffled deck: what play could reveal

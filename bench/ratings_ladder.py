@@ -20,11 +20,11 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from archive.database import Database
-from domain import titles
-from domain.bots import bound, levels
-from domain.contract import Budget
-from ratings import board, ledger, model
+from firebreak.archive.database import Database
+from firebreak.domain import titles
+from firebreak.domain.bots import bound, levels
+from firebreak.domain.contract import Budget
+from firebreak.ratings import board, ledger, model
 
 
 @dataclass(frozen=True)

@@ -21,9 +21,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from domain.contract import EncodedTitle
-from domain.titles import encoded_titles
-from integrations.common import encoded_title
+from firebreak.domain.contract import EncodedTitle
+from firebreak.domain.titles import encoded_titles
+from firebreak.integrations.common import encoded_title
 
 
 def raw_engine(title: EncodedTitle, seats: int, seeds: list[int]) -> int:
@@ -61,7 +61,7 @@ def raw_by_id(title: EncodedTitle, seats: int, seeds: list[int]) -> int:
 
 def pettingzoo_env(title: EncodedTitle, seats: int, seeds: list[int]) -> int:
     """Random games through the AEC env; return the decisions stepped."""
-    from integrations.pettingzoo import FirebreakEnv
+    from firebreak.integrations.pettingzoo import FirebreakEnv
 
     env = FirebreakEnv(title.id, seats)
     decisions = 0
@@ -82,7 +82,7 @@ def openspiel_game(title: EncodedTitle, seats: int, seeds: list[int]) -> int:
     """Random games through the OpenSpiel game (the chance node set to the seed); return the decisions."""
     import pyspiel
 
-    from integrations.openspiel import register
+    from firebreak.integrations.openspiel import register
 
     game = pyspiel.load_game(register(title.id), {"players": seats})
     decisions = 0

@@ -17,13 +17,13 @@ import statistics
 
 from redis.asyncio import Redis
 
-from domain import titles
-from matches.config import Settings
-from matches.embedded import scratch_redis
-from matches.lobby import Lobby
-from matches.pipeline import Pipeline
-from matches.scheduler import Scheduler
-from matches.store import MatchStore, engine
+from firebreak.domain import titles
+from firebreak.matches.config import Settings
+from firebreak.matches.embedded import scratch_redis
+from firebreak.matches.lobby import Lobby
+from firebreak.matches.pipeline import Pipeline
+from firebreak.matches.scheduler import Scheduler
+from firebreak.matches.store import MatchStore, engine
 
 TARGET_LIVE = 16 * 1024
 TARGET_FINISHED = 8 * 1024

@@ -39,7 +39,7 @@ from websockets.typing import Subprotocol
 
 from bench.harness import ACT, CREATE, JOIN, READ
 from bench.layouts import ClusterRedises
-from matches.embedded import EmbeddedRedis, free_port
+from firebreak.matches.embedded import EmbeddedRedis, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTOCOL = Subprotocol("graphql-transport-ws")
@@ -90,10 +90,10 @@ def service(root: Path, layout: str, logs: Path | None = None) -> Iterator[tuple
         env.update(cluster.start() if cluster else {"REDIS_URL": single.start()})
         port = free_port()
         files = [(folder / "api.log").open("wb"), (folder / "worker.log").open("wb")]
-        procs = [subprocess.Popen([sys.executable, "-m", "uvicorn", "api.app:create_app", "--factory", "--host",
-                                   "127.0.0.1", "--port", str(port), "--no-access-log"], cwd=root, env=env,
+        procs = [subprocess.Popen([sys.executable, "-m", "uvicorn", "firebreak.api.app:create_app", "--factory",
+                                   "--host", "127.0.0.1", "--port", str(port), "--no-access-log"], cwd=root, env=env,
                                   stdout=files[0], stderr=subprocess.STDOUT),
-                 subprocess.Popen([sys.executable, "-m", "workers.main"], cwd=root, env=env, stdout=files[1],
+                 subprocess.Popen([sys.executable, "-m", "firebreak.workers.main"], cwd=root, env=env, stdout=files[1],
                                   stderr=subprocess.STDOUT)]
         try:
             base = f"http://127.0.0.1:{port}"

@@ -18,9 +18,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from api.view_diff import diff
-from domain import titles
-from domain.bots import random_bot
+from firebreak.api.view_diff import diff
+from firebreak.domain import titles
+from firebreak.domain.bots import random_bot
 
 
 @dataclass

@@ -26,8 +26,8 @@ from typing import Any
 import httpx
 
 from bench.harness import ACT, CREATE, READ, graphql, local_service
-from matches.embedded import free_port
-from notifications.webhooks.signing import new_secret
+from firebreak.matches.embedded import free_port
+from firebreak.notifications.webhooks.signing import new_secret
 
 GUEST = """mutation($input: SignInAsGuestInput!) { signInAsGuest(input: $input) { __typename
   ... on Session { accessToken player { id } } } }"""

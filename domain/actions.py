@@ -12,8 +12,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from domain.contract import JSON, Action, Event
-from domain.schemas import Schema, tagged
+from firebreak.domain.contract import JSON, Action, Event
+from firebreak.domain.schemas import Schema, tagged
 
 S = TypeVar("S")  # the state a listed action is applied to
 D = TypeVar("D")  # the component data the action space is built from

@@ -14,9 +14,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any, ClassVar, Self, final
 
-from domain.contract import Action, Event, Result
-from domain.encoding import ActionIndex
-from domain.errors import GameOver, IllegalAction, MalformedAction, NoSystemStep, NotYourTurn, check_seat
+from firebreak.domain.contract import Action, Event, Result
+from firebreak.domain.encoding import ActionIndex
+from firebreak.domain.errors import GameOver, IllegalAction, MalformedAction, NoSystemStep, NotYourTurn, check_seat
 
 
 def _seats(seats: list[int]) -> str:

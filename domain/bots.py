@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from domain.contract import Action, BotLevel, Budget, Match, Title
+from firebreak.domain.contract import Action, BotLevel, Budget, Match, Title
 
 Bot = Callable[[Match, int, random.Random], Action]  # a level with its budget bound (benches, tests)
 

@@ -8,8 +8,8 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeGuard, TypeVar
 
-from domain.contract import OBSERVATION_HIGH, Action, EncodedTitle, Title
-from domain.errors import IllegalAction, UnknownActionId
+from firebreak.domain.contract import OBSERVATION_HIGH, Action, EncodedTitle, Title
+from firebreak.domain.errors import IllegalAction, UnknownActionId
 
 ActionKey = tuple[tuple[str, Hashable], ...]
 S = TypeVar("S")  # the state an observation is computed from

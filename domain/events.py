@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.contract import Event
+from firebreak.domain.contract import Event
 
 
 def visible_to(events: list[Event], viewer: int | None) -> list[Event]:

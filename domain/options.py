@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from domain.contract import OptionKind, OptionSpec
-from domain.errors import BadOptions
+from firebreak.domain.contract import OptionKind, OptionSpec
+from firebreak.domain.errors import BadOptions
 
 
 def check_seats(name: str, least: int, most: int, seats: object) -> int:

@@ -11,9 +11,9 @@ import random
 import sys
 from typing import Any
 
-from domain import titles
-from domain.bots import bound, levels
-from domain.contract import Match, Title
+from firebreak.domain import titles
+from firebreak.domain.bots import bound, levels
+from firebreak.domain.contract import Match, Title
 
 
 def play(title: Title, match: Match, bot: str, seed: int) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.contract import ScoreColumn
+from firebreak.domain.contract import ScoreColumn
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 Schema = dict[str, Any]

@@ -31,8 +31,8 @@ import random
 import time
 from collections.abc import Callable
 
-from domain.contract import Action, BotLevel, Budget, Match
-from domain.errors import NotYourTurn, RulesError
+from firebreak.domain.contract import Action, BotLevel, Budget, Match
+from firebreak.domain.errors import NotYourTurn, RulesError
 
 Policy = Callable[[Match, int, random.Random], Action]  # the playout's choice for a seat owing a decision
 LeafScore = Callable[[Match, int], float]  # a playout stopped before the end, scored for the seat in [-1, 1]

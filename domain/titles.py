@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from domain.contract import EncodedTitle, Title
-from domain.encoding import is_encoded
-from domain.errors import UnknownTitle
+from firebreak.domain.contract import EncodedTitle, Title
+from firebreak.domain.encoding import is_encoded
+from firebreak.domain.errors import UnknownTitle
 
 _EXTRA: dict[str, Title] = {}  # titles registered at run time (tests and benches only; empty in the service)
 
 
 def _shipped() -> dict[str, Title]:
-    from domain.greatfire.title import GREAT_FIRE
-    from domain.london.title import LONDON
+    from firebreak.domain.greatfire.title import GREAT_FIRE
+    from firebreak.domain.london.title import LONDON
 
     return {GREAT_FIRE.id: GREAT_FIRE, LONDON.id: LONDON}
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from domain.contract import EncodedMatch, EncodedTitle
-from domain.encoding import is_encoded
-from domain.titles import encoded_titles, get
+from firebreak.domain.contract import EncodedMatch, EncodedTitle
+from firebreak.domain.encoding import is_encoded
+from firebreak.domain.titles import encoded_titles, get
 
 
 def encoded_title(title_id: str) -> EncodedTitle:

@@ -1,6 +1,6 @@
 """OpenSpiel Python games for every title that provides the encoded contract (`pip install firebreak[rl]`).
 
-    from integrations.openspiel import register_all
+    from firebreak.integrations.openspiel import register_all
     register_all()                                   # registers "python_firebreak_<title id>"
     game = pyspiel.load_game(short_name(title_id), {"players": 3})
 
@@ -32,8 +32,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from domain.contract import EncodedMatch, EncodedTitle, OptionKind
-from integrations.common import acting_seat, encoded_title, encoded_title_ids, run_system_steps, win_shares
+from firebreak.domain.contract import EncodedMatch, EncodedTitle, OptionKind
+from firebreak.integrations.common import acting_seat, encoded_title, encoded_title_ids, run_system_steps, win_shares
 
 MAX_GAME_LENGTH = 10_000  # moves; the shipped titles' matches take a few hundred
 SEEDS = 1 << 16  # chance outcomes of the first move: the match seeds 0..SEEDS-1

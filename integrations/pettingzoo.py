@@ -25,8 +25,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from domain.contract import OBSERVATION_HIGH, EncodedMatch, EncodedTitle
-from integrations.common import acting_seat, encoded_title, final_scores, run_system_steps, win_shares
+from firebreak.domain.contract import OBSERVATION_HIGH, EncodedMatch, EncodedTitle
+from firebreak.integrations.common import acting_seat, encoded_title, final_scores, run_system_steps, win_shares
 
 REWARDS = ("win", "score")
 RENDER_MODES = ("ansi",)

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from matches.embedded import FSYNC_POLICIES
+from firebreak.matches.embedded import FSYNC_POLICIES
 
 CLUSTER_MODES = ("auto", "yes", "no")
 DEFAULT_PORTS = {"http": 80, "https": 443}  # what a browser leaves out of an Origin header

@@ -7,11 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from domain.contract import Match
-from matches.clocks import Timing
-from matches.config import Settings
-from matches.lifecycle import SeatKind, Seats
-from matches.scheduler import automated_next
+from firebreak.domain.contract import Match
+from firebreak.matches.clocks import Timing
+from firebreak.matches.config import Settings
+from firebreak.matches.lifecycle import SeatKind, Seats
+from firebreak.matches.scheduler import automated_next
 
 
 class DutyKind(StrEnum):

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from matches import connections, keys
-from matches.store import MatchStore
+from firebreak.matches import connections, keys
+from firebreak.matches.store import MatchStore
 
 FEED_KEPT = 1000                # events a player's stream keeps (the oldest go first)
 FEED_TTL = 30 * 24 * 3600       # seconds a player's stream is kept after its last event

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain import titles
-from domain.contract import Event, Match
-from matches import packing
+from firebreak.domain import titles
+from firebreak.domain.contract import Event, Match
+from firebreak.matches import packing
 
 CHUNK = 64          # log entries per packed chunk
 EVENTS_KEPT = 16    # steps the events stream keeps (resuming from further back replays the log)

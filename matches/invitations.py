@@ -9,8 +9,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from matches import connections, keys
-from matches.store import MatchStore
+from firebreak.matches import connections, keys
+from firebreak.matches.store import MatchStore
 
 MAX_PER_MATCH = 100
 

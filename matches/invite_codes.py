@@ -6,8 +6,8 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from matches import keys
-from matches.store import hash_token
+from firebreak.matches import keys
+from firebreak.matches.store import hash_token
 
 CODE_BYTES = 12  # 16 URL-safe characters: unguessable, short enough to share in a message
 MAX_CODE = 64  # a longer code is refused unread

@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from domain import titles
-from matches import keys
-from matches.lifecycle import MatchStatus
-from matches.lobby import Lobby
-from matches.store import CURSOR_SLACK, Loaded
+from firebreak.domain import titles
+from firebreak.matches import keys
+from firebreak.matches.lifecycle import MatchStatus
+from firebreak.matches.lobby import Lobby
+from firebreak.matches.store import CURSOR_SLACK, Loaded
 
 SCAN_BUDGET = 500  # lobby entries one filtered page examines at most
 

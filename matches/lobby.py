@@ -6,18 +6,18 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from domain import titles
-from domain.bots import levels
-from domain.errors import DomainError
-from matches import invite_codes, mine
-from matches.callers import Caller
-from matches.clocks import Clock, ClockError
-from matches.duties import due_at
-from matches.invitations import Invitations
-from matches.lifecycle import MatchStatus, SeatKind, SeatRecord
-from matches.refusals import Refusal
-from matches.scheduler import Scheduler
-from matches.store import Loaded, MatchStore, engine, hash_token
+from firebreak.domain import titles
+from firebreak.domain.bots import levels
+from firebreak.domain.errors import DomainError
+from firebreak.matches import invite_codes, mine
+from firebreak.matches.callers import Caller
+from firebreak.matches.clocks import Clock, ClockError
+from firebreak.matches.duties import due_at
+from firebreak.matches.invitations import Invitations
+from firebreak.matches.lifecycle import MatchStatus, SeatKind, SeatRecord
+from firebreak.matches.refusals import Refusal
+from firebreak.matches.scheduler import Scheduler
+from firebreak.matches.store import Loaded, MatchStore, engine, hash_token
 
 STARTED = "every seat of this match is taken"
 RATED = "rated"  # the meta field of a rated match ("1"): the ratings count it once it is played out

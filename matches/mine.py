@@ -28,17 +28,17 @@ from typing import TypeVar
 
 from redis.exceptions import RedisError
 
-from matches import connections, feed, keys
-from matches.feed import FeedType
-from matches.lifecycle import EndReason, MatchStatus, SeatControl, SeatKind
-from matches.scheduler import automated_next
-from matches.store import Loaded, MatchStore, engine
+from firebreak.matches import connections, feed, keys
+from firebreak.matches.feed import FeedType
+from firebreak.matches.lifecycle import EndReason, MatchStatus, SeatControl, SeatKind
+from firebreak.matches.scheduler import automated_next
+from firebreak.matches.store import Loaded, MatchStore, engine
 
 log = logging.getLogger("firebreak.mine")
 T = TypeVar("T")
 
 RANK = {MatchStatus.WAITING: 0, MatchStatus.ACTIVE: 1, MatchStatus.OVER: 2}
-REINDEX_JOB = "workers.jobs.reindex"  # by name: this layer never imports the workers package
+REINDEX_JOB = "firebreak.workers.jobs.reindex"  # by name: this layer never imports the workers package
 TURN = "turn"
 REST = "rest"
 PARTS = (TURN, MatchStatus.WAITING.value, MatchStatus.ACTIVE.value, MatchStatus.OVER.value, REST)

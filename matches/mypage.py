@@ -21,11 +21,11 @@ import time
 from dataclasses import dataclass
 from enum import StrEnum
 
-from matches import feed, keys
-from matches.lifecycle import EndReason, MatchStatus
-from matches.mine import REST, TURN, Row, index, players, row_of, stamp
-from matches.reading import Reading, SeatReading
-from matches.store import CURSOR_SLACK, Loaded, MatchStore, valid_id
+from firebreak.matches import feed, keys
+from firebreak.matches.lifecycle import EndReason, MatchStatus
+from firebreak.matches.mine import REST, TURN, Row, index, players, row_of, stamp
+from firebreak.matches.reading import Reading, SeatReading
+from firebreak.matches.store import CURSOR_SLACK, Loaded, MatchStore, valid_id
 
 FIRST, SECOND = "t", "r"  # the cursor's names of the two parts (as the PAGE script calls them)
 

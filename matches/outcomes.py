@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from matches.refusals import Refusal
+from firebreak.matches.refusals import Refusal
 
 
 class OutcomeKind(StrEnum):

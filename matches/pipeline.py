@@ -13,19 +13,19 @@ from dataclasses import replace
 from enum import StrEnum
 from typing import Any
 
-from domain import titles
-from domain.bots import choose_action, takeover_level
-from domain.contract import Budget, Event, Match
-from domain.errors import GameOver, NotYourTurn, RulesError
-from domain.events import visible_to
-from matches import keys, mine
-from matches.callers import Caller
-from matches.clocks import Timing
-from matches.duties import Duty, DutyKind, due_at, duty_now, humans
-from matches.lifecycle import EndReason, MatchStatus, SeatControl, Seats
-from matches.outcomes import ActOutcome, OutcomeKind
-from matches.scheduler import Scheduler
-from matches.store import Loaded, MatchStore, fresh
+from firebreak.domain import titles
+from firebreak.domain.bots import choose_action, takeover_level
+from firebreak.domain.contract import Budget, Event, Match
+from firebreak.domain.errors import GameOver, NotYourTurn, RulesError
+from firebreak.domain.events import visible_to
+from firebreak.matches import keys, mine
+from firebreak.matches.callers import Caller
+from firebreak.matches.clocks import Timing
+from firebreak.matches.duties import Duty, DutyKind, due_at, duty_now, humans
+from firebreak.matches.lifecycle import EndReason, MatchStatus, SeatControl, Seats
+from firebreak.matches.outcomes import ActOutcome, OutcomeKind
+from firebreak.matches.scheduler import Scheduler
+from firebreak.matches.store import Loaded, MatchStore, fresh
 
 RECENT_KEPT = 256  # matches an API process keeps as its own acts left them (the newest version of each)
 

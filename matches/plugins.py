@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 
-from domain import titles
+from firebreak.domain import titles
 
 
 class PluginError(ValueError):

@@ -19,7 +19,7 @@ from typing import Any
 
 from redis.asyncio import Redis
 
-from matches import keys
+from firebreak.matches import keys
 
 # KEYS: the buckets; ARGV: per bucket (rate per second, burst, cost, lease: the most tokens to take beyond the
 # cost). Takes cost from every bucket, or from none when one of them holds too little; answers {1, 0, leased

@@ -14,12 +14,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from domain import titles
-from domain.contract import Match, Result, ScoreColumn, SeatScore
-from matches.duties import humans
-from matches.lifecycle import EndReason, MatchStatus, SeatControl, SeatKind
-from matches.scheduler import automated_next
-from matches.store import Loaded, engine
+from firebreak.domain import titles
+from firebreak.domain.contract import Match, Result, ScoreColumn, SeatScore
+from firebreak.matches.duties import humans
+from firebreak.matches.lifecycle import EndReason, MatchStatus, SeatControl, SeatKind
+from firebreak.matches.scheduler import automated_next
+from firebreak.matches.store import Loaded, engine
 
 T = TypeVar("T")
 

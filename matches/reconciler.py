@@ -35,16 +35,16 @@ from rq import Queue
 from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 
-from matches import connections, keys
-from matches.config import Settings
-from matches.lifecycle import MatchStatus
-from matches.mine import REINDEX_JOB
-from matches.rematch import RESUME_JOB
-from matches.scheduler import GUARD_TTL, enqueue_job, job_id
+from firebreak.matches import connections, keys
+from firebreak.matches.config import Settings
+from firebreak.matches.lifecycle import MatchStatus
+from firebreak.matches.mine import REINDEX_JOB
+from firebreak.matches.rematch import RESUME_JOB
+from firebreak.matches.scheduler import GUARD_TTL, enqueue_job, job_id
 
-FINISHED_JOB = "workers.jobs.finished"  # by name: this layer never imports the workers package
-MATCH_SEEKS_JOB = "workers.jobs.match_seeks"  # a matching pass over one pool of seeks (matchmaking/tables.py)
-FORM_TABLE_JOB = "workers.jobs.form_table"  # finish forming a table a crash left half-formed
+FINISHED_JOB = "firebreak.workers.jobs.finished"  # by name: this layer never imports the workers package
+MATCH_SEEKS_JOB = "firebreak.workers.jobs.match_seeks"  # a matching pass over one pool of seeks (matchmaking/tables.py)
+FORM_TABLE_JOB = "firebreak.workers.jobs.form_table"  # finish forming a table a crash left half-formed
 
 log = logging.getLogger("firebreak.reconciler")
 

@@ -26,16 +26,16 @@ import secrets
 import time
 from dataclasses import dataclass
 
-from domain import titles
-from domain.errors import DomainError
-from matches import connections, feed, keys, mine
-from matches.callers import Caller
-from matches.clocks import Clock
-from matches.feed import FeedType
-from matches.lifecycle import MatchStatus, SeatKind, SeatRecord
-from matches.lobby import Lobby, LobbyError
-from matches.refusals import Refusal
-from matches.store import Loaded
+from firebreak.domain import titles
+from firebreak.domain.errors import DomainError
+from firebreak.matches import connections, feed, keys, mine
+from firebreak.matches.callers import Caller
+from firebreak.matches.clocks import Clock
+from firebreak.matches.feed import FeedType
+from firebreak.matches.lifecycle import MatchStatus, SeatKind, SeatRecord
+from firebreak.matches.lobby import Lobby, LobbyError
+from firebreak.matches.refusals import Refusal
+from firebreak.matches.store import Loaded
 
 # Claim the rematch id of an over match once. KEYS: rematch, meta, archive; ARGV: a candidate id. Returns
 # {1, the id that holds} or {0, the status} when the match is not over ('' when it is gone). The claim lives as long
@@ -59,7 +59,7 @@ return {1, ARGV[1]}
 
 log = logging.getLogger("firebreak.rematch")
 
-RESUME_JOB = "workers.jobs.rematch"  # by name: this layer never imports the workers package
+RESUME_JOB = "firebreak.workers.jobs.rematch"  # by name: this layer never imports the workers package
 CARRIED_OVER = (Refusal.SEAT_TAKEN, Refusal.ALREADY_SEATED, Refusal.MATCH_STARTED)  # another caller got there first
 
 

@@ -9,12 +9,12 @@ import anyio.to_thread
 from redis.asyncio import Redis
 from rq import Queue
 
-from domain.contract import Match
-from matches import connections, keys
-from matches.config import Settings
-from matches.lifecycle import Seats
+from firebreak.domain.contract import Match
+from firebreak.matches import connections, keys
+from firebreak.matches.config import Settings
+from firebreak.matches.lifecycle import Seats
 
-JOB = "workers.jobs.advance"  # by name: this layer never imports the workers package
+JOB = "firebreak.workers.jobs.advance"  # by name: this layer never imports the workers package
 GUARD_TTL = 3600
 
 

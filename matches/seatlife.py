@@ -16,17 +16,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from domain import titles
-from domain.bots import takeover_level
-from domain.contract import Event
-from matches import mine
-from matches.clocks import Timing
-from matches.duties import due_at, humans
-from matches.lifecycle import EndReason, MatchStatus, SeatControl, SeatRecord, Seats
-from matches.pipeline import stepped
-from matches.refusals import Refusal
-from matches.scheduler import Scheduler
-from matches.store import Loaded, MatchStore, fresh
+from firebreak.domain import titles
+from firebreak.domain.bots import takeover_level
+from firebreak.domain.contract import Event
+from firebreak.matches import mine
+from firebreak.matches.clocks import Timing
+from firebreak.matches.duties import due_at, humans
+from firebreak.matches.lifecycle import EndReason, MatchStatus, SeatControl, SeatRecord, Seats
+from firebreak.matches.pipeline import stepped
+from firebreak.matches.refusals import Refusal
+from firebreak.matches.scheduler import Scheduler
+from firebreak.matches.store import Loaded, MatchStore, fresh
 
 # The refusals (UNAUTHORIZED) of a seat operation asked without a credential, or by one that holds no seat of the
 # match, worded once for both surfaces

@@ -11,14 +11,14 @@ from typing import Any, Protocol
 
 from redis.asyncio import Redis
 
-from domain import titles
-from domain.contract import Match
-from matches import connections, history, keys, packing, scripts
-from matches.callers import Caller
-from matches.clocks import Clock, Timing
-from matches.config import Settings
-from matches.lifecycle import EndReason, MatchStatus, SeatRecord, Seats
-from matches.refusals import Refusal
+from firebreak.domain import titles
+from firebreak.domain.contract import Match
+from firebreak.matches import connections, history, keys, packing, scripts
+from firebreak.matches.callers import Caller
+from firebreak.matches.clocks import Clock, Timing
+from firebreak.matches.config import Settings
+from firebreak.matches.lifecycle import EndReason, MatchStatus, SeatRecord, Seats
+from firebreak.matches.refusals import Refusal
 
 REPLAYS_KEPT = 16  # replayed histories an API process keeps (a long match's is a few hundred KB)
 CURSOR_SLACK = 100  # matches created in the very same instant as the cursor's that a page may skip past

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from matchmaking.config import SeekSettings
-from matchmaking.seeks import Seek
+from firebreak.matchmaking.config import SeekSettings
+from firebreak.matchmaking.seeks import Seek
 
 
 def band(seek: Seek, now: float, settings: SeekSettings) -> float:

@@ -18,13 +18,13 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from archive.database import Database
-from domain import titles
-from domain.errors import DomainError
-from matches import connections, keys
-from matches.refusals import Refusal
-from matchmaking.config import SeekSettings
-from ratings.board import rating_of
+from firebreak.archive.database import Database
+from firebreak.domain import titles
+from firebreak.domain.errors import DomainError
+from firebreak.matches import connections, keys
+from firebreak.matches.refusals import Refusal
+from firebreak.matchmaking.config import SeekSettings
+from firebreak.ratings.board import rating_of
 
 
 class SeekStatus(StrEnum):

@@ -30,18 +30,18 @@ from typing import Any
 import anyio.to_thread
 from rq import Queue
 
-from domain import titles
-from domain.bots import takeover_level
-from domain.errors import DomainError
-from matches import connections, feed, keys
-from matches.feed import FeedType
-from matches.lifecycle import MatchStatus, SeatKind, SeatRecord
-from matches.lobby import Lobby, LobbyError
-from matches.mine import DONE
-from matches.reconciler import MATCH_SEEKS_JOB
-from matches.rematch import CARRIED_OVER
-from matchmaking.band import Planned, plan
-from matchmaking.seeks import Seek, Seeks, SeekStatus
+from firebreak.domain import titles
+from firebreak.domain.bots import takeover_level
+from firebreak.domain.errors import DomainError
+from firebreak.matches import connections, feed, keys
+from firebreak.matches.feed import FeedType
+from firebreak.matches.lifecycle import MatchStatus, SeatKind, SeatRecord
+from firebreak.matches.lobby import Lobby, LobbyError
+from firebreak.matches.mine import DONE
+from firebreak.matches.reconciler import MATCH_SEEKS_JOB
+from firebreak.matches.rematch import CARRIED_OVER
+from firebreak.matchmaking.band import Planned, plan
+from firebreak.matchmaking.seeks import Seek, Seeks, SeekStatus
 
 log = logging.getLogger("firebreak.matchmaking")
 

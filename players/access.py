@@ -12,12 +12,12 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-from matches.connections import Script
-from matches.store import hash_token, pairs
-from players import keys
-from players.config import PlayerSettings
-from players.directory import ID, clean_name, new_id
-from players.errors import (
+from firebreak.matches.connections import Script
+from firebreak.matches.store import hash_token, pairs
+from firebreak.players import keys
+from firebreak.players.config import PlayerSettings
+from firebreak.players.directory import ID, clean_name, new_id
+from firebreak.players.errors import (
     BadScopes,
     ForbiddenScope,
     PlayerNotFound,
@@ -26,7 +26,7 @@ from players.errors import (
     TooManyTokens,
     Unauthenticated,
 )
-from players.records import Player, Principal, Scope, TokenInfo, Via
+from firebreak.players.records import Player, Principal, Scope, TokenInfo, Via
 
 PREFIX = "fbp_"
 TOKEN = re.compile(r"fbp_([0-9a-f]{16})\.([0-9a-f]{16})\.([A-Za-z0-9_-]{43})\Z")

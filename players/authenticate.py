@@ -13,13 +13,13 @@ from typing import Any
 
 import jwt
 
-from players.access import TOKEN, AccessTokens
-from players.config import PlayerSettings
-from players.directory import Directory
-from players.errors import Reason, Unauthenticated
-from players.external import ExternalVerifier
-from players.records import Player, Principal, Via
-from players.sessions import ISSUER, Sessions
+from firebreak.players.access import TOKEN, AccessTokens
+from firebreak.players.config import PlayerSettings
+from firebreak.players.directory import Directory
+from firebreak.players.errors import Reason, Unauthenticated
+from firebreak.players.external import ExternalVerifier
+from firebreak.players.records import Player, Principal, Via
+from firebreak.players.sessions import ISSUER, Sessions
 
 BEARER = re.compile(r"[Bb][Ee][Aa][Rr][Ee][Rr] +([A-Za-z0-9\-._~+/]+=*) *\Z")  # RFC 6750's b64token
 LONGEST = 8192  # characters of a header value worth reading

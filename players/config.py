@@ -6,7 +6,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from matches.ratelimit import Rate
+from firebreak.matches.ratelimit import Rate
 
 SECRET_BYTES = 32  # the least a signing secret may hold
 ASYMMETRIC = ("RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA")

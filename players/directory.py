@@ -10,11 +10,11 @@ from typing import Any
 
 import orjson
 
-from matches.connections import Script
-from matches.store import hash_token, pairs
-from players import keys
-from players.errors import AlreadyLinked, BadDeviceId, BadName, IdentityTaken, PlayerNotFound
-from players.records import Identity, Player, PlayerKind
+from firebreak.matches.connections import Script
+from firebreak.matches.store import hash_token, pairs
+from firebreak.players import keys
+from firebreak.players.errors import AlreadyLinked, BadDeviceId, BadName, IdentityTaken, PlayerNotFound
+from firebreak.players.records import Identity, Player, PlayerKind
 
 NAME_MAX = 40
 DEVICE_MIN, DEVICE_MAX = 16, 200

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from matches.refusals import Refusal
+from firebreak.matches.refusals import Refusal
 
 
 class PlayerError(Exception):

@@ -19,11 +19,11 @@ from typing import Any
 
 import jwt
 
-from players.config import PlayerSettings
-from players.directory import NAME_MAX
-from players.errors import Reason, Unauthenticated
-from players.jwts import decode
-from players.records import Identity
+from firebreak.players.config import PlayerSettings
+from firebreak.players.directory import NAME_MAX
+from firebreak.players.errors import Reason, Unauthenticated
+from firebreak.players.jwts import decode
+from firebreak.players.records import Identity
 
 REQUIRED = ["exp", "iss", "aud", "sub"]
 SUBJECT_MAX = 255

@@ -11,16 +11,16 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from matches import feed
-from matches.callers import Caller
-from matches.feed import FeedType
-from matches.invitations import Invitation, Invitations
-from matches.lifecycle import MatchStatus
-from matches.lobby import Lobby, LobbyError, Seated
-from matches.refusals import Refusal
-from matches.store import Loaded
-from players import keys
-from players.directory import Directory
+from firebreak.matches import feed
+from firebreak.matches.callers import Caller
+from firebreak.matches.feed import FeedType
+from firebreak.matches.invitations import Invitation, Invitations
+from firebreak.matches.lifecycle import MatchStatus
+from firebreak.matches.lobby import Lobby, LobbyError, Seated
+from firebreak.matches.refusals import Refusal
+from firebreak.matches.store import Loaded
+from firebreak.players import keys
+from firebreak.players.directory import Directory
 
 MAX_AT_ONCE = 20  # players one invitation names at most
 LISTED = 100  # invitations a player's list shows at most (the newest)

@@ -6,7 +6,7 @@ from typing import Any
 
 import jwt
 
-from players.errors import Reason, Unauthenticated
+from firebreak.players.errors import Reason, Unauthenticated
 
 
 def decode(token: str, key: Any, *, algorithm: str, audience: str, issuer: str, leeway: float,

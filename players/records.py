@@ -7,7 +7,7 @@ from enum import StrEnum
 
 import orjson
 
-from players.errors import ForbiddenScope
+from firebreak.players.errors import ForbiddenScope
 
 
 class PlayerKind(StrEnum):

@@ -15,14 +15,14 @@ from typing import Any
 
 import jwt
 
-from matches.connections import Script
-from matches.store import hash_token, pairs
-from players import keys
-from players.config import PlayerSettings
-from players.directory import ID, Directory, new_id
-from players.errors import PlayerNotFound, Reason, Unauthenticated
-from players.jwts import decode
-from players.records import Player, Principal, Session, Via
+from firebreak.matches.connections import Script
+from firebreak.matches.store import hash_token, pairs
+from firebreak.players import keys
+from firebreak.players.config import PlayerSettings
+from firebreak.players.directory import ID, Directory, new_id
+from firebreak.players.errors import PlayerNotFound, Reason, Unauthenticated
+from firebreak.players.jwts import decode
+from firebreak.players.records import Player, Principal, Session, Via
 
 ISSUER = AUDIENCE = "firebreak"  # our access tokens' iss and aud
 ALGORITHM = "HS256"

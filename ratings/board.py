@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from sqlalchemy import ColumnElement, Connection, RowMapping, and_, func, or_, select
 
-from ratings import model
-from ratings.tables import ratings
+from firebreak.ratings import model
+from firebreak.ratings.tables import ratings
 
 
 class BadCursor(ValueError):

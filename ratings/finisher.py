@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import logging
 
-from archive.database import Database
-from matches.lifecycle import EndReason, SeatKind, SeatRecord, Seats
-from matches.reading import Reading
-from matches.store import Loaded, MatchStore
-from ratings import ledger, model
+from firebreak.archive.database import Database
+from firebreak.matches.lifecycle import EndReason, SeatKind, SeatRecord, Seats
+from firebreak.matches.reading import Reading
+from firebreak.matches.store import Loaded, MatchStore
+from firebreak.ratings import ledger, model
 
 log = logging.getLogger("firebreak.ratings")
 

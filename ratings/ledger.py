@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from sqlalchemy import Connection, RowMapping, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
-from archive.database import Database
-from ratings import model
-from ratings.tables import rating_changes, ratings
+from firebreak.archive.database import Database
+from firebreak.ratings import model
+from firebreak.ratings.tables import rating_changes, ratings
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sqlalchemy import Column, Double, Index, Integer, String, Table
 
-from archive.database import metadata
+from firebreak.archive.database import metadata
 
 KEY = 80  # a player id or bot:<level>
 

@@ -33,8 +33,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from matches.config import Settings  # noqa: E402
-from matches.embedded import (  # noqa: E402
+from firebreak.matches.config import Settings  # noqa: E402
+from firebreak.matches.embedded import (  # noqa: E402
     FSYNC_POLICIES,
     EmbeddedRedis,
     FolderBusy,
@@ -241,9 +241,9 @@ def supervise(args: argparse.Namespace, env: dict[str, str], api_socket: socket.
               redis: Redis | None) -> int:
     """Run the workers and the API (on the socket bound here) and tend them and the Redis until stopped."""
     held = (lock.fd,) if lock is not None and lock.fd is not None else ()
-    children = [Child(f"worker {n + 1}", [sys.executable, "-m", "workers.main"], env, held)
+    children = [Child(f"worker {n + 1}", [sys.executable, "-m", "firebreak.workers.main"], env, held)
                 for n in range(args.workers)]
-    children.append(Child("api", [sys.executable, "-m", "uvicorn", "api.app:create_app", "--factory", "--fd",
+    children.append(Child("api", [sys.executable, "-m", "uvicorn", "firebreak.api.app:create_app", "--factory", "--fd",
                                   str(api_socket.fileno()), "--no-access-log", "--workers", str(args.api_workers)],
                           env,
                           (api_socket.fileno(), *held)))

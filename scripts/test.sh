@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh --tests
-.venv/bin/python -m ruff check domain matches players archive ratings notifications matchmaking api workers integrations bench scripts tests examples
+.venv/bin/python -m ruff check firebreak domain matches players archive ratings notifications matchmaking api workers integrations bench scripts tests examples
 .venv/bin/python -m mypy
 .venv/bin/python -m mypy --strict examples/python/bot.py
 .venv/bin/python -m pytest "$@"

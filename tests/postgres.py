@@ -13,7 +13,7 @@ import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
-from matches.embedded import free_port
+from firebreak.matches.embedded import free_port
 
 
 def binary(name: str) -> str | None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from domain.actions import ActionSpec, ActionTable
-from domain.contract import Action, Event
-from domain.schemas import COUNT
+from firebreak.domain.actions import ActionSpec, ActionTable
+from firebreak.domain.contract import Action, Event
+from firebreak.domain.schemas import COUNT
 
 Spec = ActionSpec[list[str], int]
 

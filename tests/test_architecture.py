@@ -12,15 +12,53 @@ FIRST_PARTY = {"domain", "matches", "players", "archive", "ratings", "notificati
                "integrations"}
 
 
+def _top(name: str) -> str:
+    """The package an absolute import names: the first part, or the second under the firebreak namespace (the
+    wheel installs api/, domain/, ... as firebreak.api, firebreak.domain, ...)."""
+    parts = name.split(".")
+    return parts[1] if parts[0] == "firebreak" and len(parts) > 1 else parts[0]
+
+
 def _imports(path: Path) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            names.update(alias.name.split(".")[0] for alias in node.names)
+            names.update(_top(alias.name) for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names.add(node.module.split(".")[0])
+            names.add(_top(node.module))
     return names
+
+
+def _bare_imports(path: Path) -> set[str]:
+    """The first-party packages a file imports by their bare name (api, domain, ...) instead of firebreak.<name>."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names if alias.name.split(".")[0] in FIRST_PARTY)
+        elif (isinstance(node, ast.ImportFrom) and node.level == 0 and node.module
+              and node.module.split(".")[0] in FIRST_PARTY):
+            names.add(node.module)
+    return names
+
+
+def test_first_party_code_is_imported_under_the_firebreak_name() -> None:
+    """One import package (issue 27): a bare `import api` would load a second copy of a module in a checkout and
+    fail outright from the installed wheel, which has only firebreak.*."""
+    offenders = {}
+    for folder in (*sorted(FIRST_PARTY), "bench", "scripts", "tests", "examples", "firebreak"):
+        for path in (ROOT / folder).rglob("*.py"):
+            if ".venv" in path.parts or "node_modules" in path.parts:
+                continue
+            if bare := _bare_imports(path):
+                offenders[str(path.relative_to(ROOT))] = sorted(bare)
+    assert offenders == {}
+
+
+def test_the_namespace_rule_would_catch_a_bare_import(tmp_path: Path) -> None:
+    sample = tmp_path / "bad.py"
+    sample.write_text("import api.app\nfrom domain import titles\nfrom firebreak.matches import store\n")
+    assert _bare_imports(sample) == {"api.app", "domain"}
 
 
 def test_domain_imports_only_stdlib_and_itself() -> None:
@@ -75,7 +113,7 @@ def test_layers_point_inward() -> None:
 def test_the_two_api_surfaces_never_import_each_other() -> None:
     """api/rest and api/schema both render matches/' read model; what they share lives in api/ or matches/."""
     offenders = {}
-    for surface, other in (("rest", "api.schema"), ("schema", "api.rest")):
+    for surface, other in (("rest", "firebreak.api.schema"), ("schema", "firebreak.api.rest")):
         for path in (ROOT / "api" / surface).rglob("*.py"):
             imported = _imported_modules(path, _module_name_at(ROOT, path))
             bad = {name for name in imported if name == other or name.startswith(other + ".")}
@@ -86,11 +124,11 @@ def test_the_two_api_surfaces_never_import_each_other() -> None:
 
 def _title_words() -> set[str]:
     """Every registered title's id and name, and its package name, lower-cased."""
-    from domain import titles
+    from firebreak.domain import titles
 
     words = set()
     for title in titles.all_titles():
-        words |= {title.id.lower(), title.name.lower(), type(title).__module__.split(".")[1].lower()}
+        words |= {title.id.lower(), title.name.lower(), type(title).__module__.split(".")[2].lower()}
         words.add(title.name.split(":")[0].split("(")[0].strip().lower())
     return words
 
@@ -140,7 +178,7 @@ def test_the_web_shell_names_no_title() -> None:
     assert offenders == {}
 
 
-BOT_MODULES = ("domain.bots", "domain.search")  # the generic bot levels, above every title's rules
+BOT_MODULES = ("firebreak.domain.bots", "firebreak.domain.search")  # the generic bot levels, above every title's rules
 
 
 def _imported_modules(path: Path, module: str) -> set[str]:
@@ -162,8 +200,9 @@ def _imported_modules(path: Path, module: str) -> set[str]:
 
 
 def _module_file(root: Path, name: str) -> Path | None:
-    """The file under root that defines the dotted module name, if any."""
-    stem = root.joinpath(*name.split("."))
+    """The file under root that defines the dotted module name, if any (firebreak.<package> is root/<package>)."""
+    parts = name.split(".")
+    stem = root.joinpath(*(parts[1:] if parts[0] == "firebreak" else parts))
     for path in (stem.with_suffix(".py"), stem / "__init__.py"):
         if path.is_file():
             return path
@@ -184,7 +223,7 @@ def _missing_parts(packages: list[Path]) -> list[str]:
 def _rules_reaching_bots(root: Path, title: Path) -> dict[str, str]:
     """Each module under title/rules/ that imports a bot module, directly or through the title's other modules:
     the module, and the bot module it reaches."""
-    package = f"domain.{title.name}"
+    package = f"firebreak.domain.{title.name}"
     forbidden = (f"{package}.bots", *BOT_MODULES)
     offenders = {}
     for start in sorted((title / "rules").rglob("*.py")):
@@ -207,10 +246,10 @@ def _rules_reaching_bots(root: Path, title: Path) -> dict[str, str]:
 
 def test_every_title_has_rules_and_bots_and_the_rules_never_import_the_bots() -> None:
     """A title is rules/ and bots/ (and what joins them); nothing under rules/ reaches a bot (architecture.md)."""
-    from domain import titles
+    from firebreak.domain import titles
 
-    shipped = {ROOT / "domain" / module.split(".")[1] for module in
-               (type(title).__module__ for title in titles.all_titles()) if module.startswith("domain.")}
+    shipped = {ROOT / "domain" / module.split(".")[2] for module in
+               (type(title).__module__ for title in titles.all_titles()) if module.startswith("firebreak.domain.")}
     packages = sorted({*_title_packages(ROOT), *shipped})
     assert {"greatfire", "london"} <= {p.name for p in packages}
     assert _missing_parts(packages) == []
@@ -224,17 +263,18 @@ def test_the_title_rule_would_catch_an_offender(tmp_path: Path) -> None:
         "domain/__init__.py": "",
         "domain/bots.py": "",
         "domain/fake/__init__.py": "",
-        "domain/fake/title.py": "from domain.fake.bots.greedy import choose\n",
+        "domain/fake/title.py": "from firebreak.domain.fake.bots.greedy import choose\n",
         "domain/fake/state.py": "import json\n",
         "domain/fake/rules/__init__.py": "",
-        "domain/fake/rules/clean.py": "from domain.fake.state import State\nfrom domain.fake.rules import clean\n",
-        "domain/fake/rules/direct.py": "def f():\n    from domain.fake.bots import greedy\n",
+        "domain/fake/rules/clean.py": ("from firebreak.domain.fake.state import State\n"
+                                       "from firebreak.domain.fake.rules import clean\n"),
+        "domain/fake/rules/direct.py": "def f():\n    from firebreak.domain.fake.bots import greedy\n",
         "domain/fake/rules/relative.py": "from ..bots.greedy import choose\n",
-        "domain/fake/rules/member.py": "from domain.fake import bots\n",
-        "domain/fake/rules/generic.py": "import domain.bots\n",
-        "domain/fake/rules/indirect.py": "from domain.fake import state, title\n",
+        "domain/fake/rules/member.py": "from firebreak.domain.fake import bots\n",
+        "domain/fake/rules/generic.py": "import firebreak.domain.bots\n",
+        "domain/fake/rules/indirect.py": "from firebreak.domain.fake import state, title\n",
         "domain/fake/bots/__init__.py": "",
-        "domain/fake/bots/greedy.py": "from domain.fake.rules import clean\n",
+        "domain/fake/bots/greedy.py": "from firebreak.domain.fake.rules import clean\n",
         "domain/half/__init__.py": "",
         "domain/half/rules/__init__.py": "",
     }
@@ -245,11 +285,11 @@ def test_the_title_rule_would_catch_an_offender(tmp_path: Path) -> None:
     assert [p.name for p in packages] == ["fake", "half"]
     assert _missing_parts(packages) == ["half/bots"]
     assert _rules_reaching_bots(tmp_path, packages[0]) == {
-        "domain/fake/rules/direct.py": "domain.fake.bots",
-        "domain/fake/rules/generic.py": "domain.bots",
-        "domain/fake/rules/indirect.py": "domain.fake.bots.greedy",
-        "domain/fake/rules/member.py": "domain.fake.bots",
-        "domain/fake/rules/relative.py": "domain.fake.bots.greedy",
+        "domain/fake/rules/direct.py": "firebreak.domain.fake.bots",
+        "domain/fake/rules/generic.py": "firebreak.domain.bots",
+        "domain/fake/rules/indirect.py": "firebreak.domain.fake.bots.greedy",
+        "domain/fake/rules/member.py": "firebreak.domain.fake.bots",
+        "domain/fake/rules/relative.py": "firebreak.domain.fake.bots.greedy",
     }
 
 CIRCLE_CHECKED = ("domain", "matches", "players", "archive", "ratings", "notifications", "matchmaking", "api",
@@ -310,9 +350,12 @@ def _import_graph(root: Path, packages: tuple[str, ...]
 
 
 def _module_name_at(root: Path, path: Path) -> str:
+    """The dotted name a file is imported as: the first-party packages sit under the firebreak namespace."""
     parts = list(path.relative_to(root).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
+    if parts[0] in FIRST_PARTY:
+        parts.insert(0, "firebreak")
     return ".".join(parts)
 
 

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from domain.contract import Action
-from domain.errors import (
+from firebreak.domain.contract import Action
+from firebreak.domain.errors import (
     GameOver,
     IllegalAction,
     MalformedAction,

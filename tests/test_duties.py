@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from domain import titles
-from domain.contract import Match, Result, SeatScore
-from matches.clocks import Clock, ClockError, Timing
-from matches.config import Settings
-from matches.duties import Duty, DutyKind, due_at, duty_now
-from matches.lifecycle import SeatControl, SeatKind, SeatRecord, Seats
-from matches.reading import ranked_winners
+from firebreak.domain import titles
+from firebreak.domain.contract import Match, Result, SeatScore
+from firebreak.matches.clocks import Clock, ClockError, Timing
+from firebreak.matches.config import Settings
+from firebreak.matches.duties import Duty, DutyKind, due_at, duty_now
+from firebreak.matches.lifecycle import SeatControl, SeatKind, SeatRecord, Seats
+from firebreak.matches.reading import ranked_winners
 
 SETTINGS = Settings(stall_seconds=10, abandoned_ttl=1000)
 T0 = 1_000_000.0

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from domain import titles
-from domain.encoding import ActionIndex, ObservationLayout, Piece, is_encoded
-from domain.errors import IllegalAction, NotYourTurn, RulesError, UnknownActionId, UnknownSeat
+from firebreak.domain import titles
+from firebreak.domain.encoding import ActionIndex, ObservationLayout, Piece, is_encoded
+from firebreak.domain.errors import IllegalAction, NotYourTurn, RulesError, UnknownActionId, UnknownSeat
 from tests.titles.tictactoe import TITLE as TIC_TAC_TOE
 
 

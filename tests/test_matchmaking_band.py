@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from matchmaking.band import band, compatible, plan
-from matchmaking.config import SeekSettings
-from matchmaking.seeks import Pool, Seek, SeekStatus
+from firebreak.matchmaking.band import band, compatible, plan
+from firebreak.matchmaking.config import SeekSettings
+from firebreak.matchmaking.seeks import Pool, Seek, SeekStatus
 
 SETTINGS = SeekSettings(ttl=600, band=100.0, band_growth=10.0, band_max=0.0)
 POOL = Pool("greatfire", 2, {})

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from domain import titles
-from domain.play import main
+from firebreak.domain import titles
+from firebreak.domain.play import main
 
 
 @pytest.mark.parametrize("title_id", [t.id for t in titles.all_titles()])

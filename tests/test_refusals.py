@@ -9,12 +9,12 @@ from pathlib import Path
 
 from graphql import GraphQLObjectType
 
-from api.rest.problems import TITLES, rest_codes
-from api.rest.routes import document
-from api.schema import schema
-from domain.errors import BadOptions, UnknownTitle
-from matches.outcomes import REFUSALS, OutcomeKind
-from matches.refusals import OK, Refusal, registered
+from firebreak.api.rest.problems import TITLES, rest_codes
+from firebreak.api.rest.routes import document
+from firebreak.api.schema import schema
+from firebreak.domain.errors import BadOptions, UnknownTitle
+from firebreak.matches.outcomes import REFUSALS, OutcomeKind
+from firebreak.matches.refusals import OK, Refusal, registered
 
 ROOT = Path(__file__).resolve().parent.parent
 CODE_LIKE = re.compile(r"^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$|^[A-Z]{6,}$")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from matches.lifecycle import SeatControl, SeatKind, SeatRecord
-from matches.rematch import carried
+from firebreak.matches.lifecycle import SeatControl, SeatKind, SeatRecord
+from firebreak.matches.rematch import carried
 
 
 def test_a_person_the_service_played_for_is_the_person_again_in_the_rematch() -> None:

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from domain.rng import Rng
+from firebreak.domain.rng import Rng
 
 
 def test_same_seed_same_sequence() -> None:

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from domain import search
-from domain.contract import Action, Budget, Match
-from domain.errors import NotYourTurn
+from firebreak.domain import search
+from firebreak.domain.contract import Action, Budget, Match
+from firebreak.domain.errors import NotYourTurn
 from tests.titles.blind_auction import BLIND_AUCTION, BlindAuctionMatch
 
 ITERATIONS = Budget(seconds=None, iterations=60)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from domain import titles
-from domain.bots import levels, takeover_level
-from domain.errors import BadOptions, UnknownTitle
+from firebreak.domain import titles
+from firebreak.domain.bots import levels, takeover_level
+from firebreak.domain.errors import BadOptions, UnknownTitle
 
 
 def test_registry_lists_great_fire() -> None:

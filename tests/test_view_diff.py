@@ -13,10 +13,10 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from api.snapshots import ViewTrail
-from api.view_diff import diff, pointer_token
-from domain import titles
-from domain.bots import random_bot
+from firebreak.api.snapshots import ViewTrail
+from firebreak.api.view_diff import diff, pointer_token
+from firebreak.domain import titles
+from firebreak.domain.bots import random_bot
 
 KEYS = st.text(alphabet="ab~/0-", max_size=3)  # JSON Pointer's two escapes, digits and "-" (array syntax) included
 SCALARS = st.none() | st.booleans() | st.integers(-3, 3) | st.floats(-3, 3, allow_nan=False) | st.text("xy", max_size=2)

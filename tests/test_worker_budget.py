@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from domain.contract import Budget
-from workers.budget import budget_from_env
+from firebreak.domain.contract import Budget
+from firebreak.workers.budget import budget_from_env
 
 
 def test_budget_from_the_environment() -> None:

@@ -10,7 +10,7 @@ import math
 import os
 from collections.abc import Mapping
 
-from domain.contract import Budget
+from firebreak.domain.contract import Budget
 
 ENV_SECONDS = "FIREBREAK_SEARCH_SECONDS"
 ENV_ITERATIONS = "FIREBREAK_SEARCH_ITERATIONS"

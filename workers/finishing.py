@@ -15,13 +15,13 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
-from archive.database import Database
-from archive.records import archive_match
-from matches import connections, keys
-from matches.lifecycle import MatchStatus
-from matches.mine import DONE
-from matches.store import Loaded, MatchStore
-from ratings.finisher import rate_finished
+from firebreak.archive.database import Database
+from firebreak.archive.records import archive_match
+from firebreak.matches import connections, keys
+from firebreak.matches.lifecycle import MatchStatus
+from firebreak.matches.mine import DONE
+from firebreak.matches.store import Loaded, MatchStore
+from firebreak.ratings.finisher import rate_finished
 
 log = logging.getLogger("firebreak.finishing")
 

@@ -1,4 +1,4 @@
-"""Health check of the workers on this host (docker compose runs it): python -m workers.health.
+"""Health check of the workers on this host (docker compose runs it): python -m firebreak.workers.health.
 
 Exits 0 when the queue Redis answers and a live RQ worker of this host is registered on the Firebreak queue; otherwise
 prints why on stderr and exits 1.
@@ -11,9 +11,9 @@ import sys
 
 from rq import Queue, Worker
 
-from matches import connections
-from matches.config import Settings
-from matches.embedded import process_alive
+from firebreak.matches import connections
+from firebreak.matches.config import Settings
+from firebreak.matches.embedded import process_alive
 
 
 def alive(pid: int | None) -> bool:

@@ -20,18 +20,18 @@ from typing import Any, TypeVar
 
 from rq import Queue
 
-from archive.database import Database
-from matches import connections, keys, mine
-from matches.config import Settings
-from matches.lobby import Lobby
-from matches.pipeline import Pipeline
-from matches.rematch import Rematches
-from matches.scheduler import Scheduler
-from matches.store import MatchStore
-from matchmaking.seeks import Seeks
-from matchmaking.tables import Matcher
-from workers import finishing
-from workers.budget import budget_from_env
+from firebreak.archive.database import Database
+from firebreak.matches import connections, keys, mine
+from firebreak.matches.config import Settings
+from firebreak.matches.lobby import Lobby
+from firebreak.matches.pipeline import Pipeline
+from firebreak.matches.rematch import Rematches
+from firebreak.matches.scheduler import Scheduler
+from firebreak.matches.store import MatchStore
+from firebreak.matchmaking.seeks import Seeks
+from firebreak.matchmaking.tables import Matcher
+from firebreak.workers import finishing
+from firebreak.workers.budget import budget_from_env
 
 log = logging.getLogger("firebreak.workers")
 

@@ -1,4 +1,4 @@
-"""Start an RQ worker on the Firebreak queue: python -m workers.main (REDIS_URL selects the matches Redis, a
+"""Start an RQ worker on the Firebreak queue: python -m firebreak.workers.main (REDIS_URL selects the matches Redis, a
 plain one or a cluster; QUEUE_REDIS_URL the queue Redis, required with a cluster: RQ runs on a plain Redis only).
 
 A worker outlives Redis outages: its connections retry with backoff until Redis answers again (one log line when
@@ -18,14 +18,14 @@ from types import FrameType
 from redis.exceptions import RedisError
 from rq import Queue, SimpleWorker
 
-from matches import connections, feed, reconciler
-from matches.config import Settings
-from matches.plugins import register_titles
-from notifications.webhooks import sender
-from notifications.webhooks.forwarder import forwarding
-from notifications.webhooks.settings import WebhookSettings
-from workers import jobs
-from workers.budget import budget_from_env
+from firebreak.matches import connections, feed, reconciler
+from firebreak.matches.config import Settings
+from firebreak.matches.plugins import register_titles
+from firebreak.notifications.webhooks import sender
+from firebreak.notifications.webhooks.forwarder import forwarding
+from firebreak.notifications.webhooks.settings import WebhookSettings
+from firebreak.workers import jobs
+from firebreak.workers.budget import budget_from_env
 
 log = logging.getLogger("firebreak.workers")
 

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from api.bounds import MAX_EVENTS_PAGE, MAX_IDEMPOTENCY_KEY
-from api.rest import callers
-from api.rest.convert import match_json
-from api.rest.matches import load, read
-from api.rest.problems import problem, versioned
-from api.rest.table import PATH_ID, Auth, Call, Operation, Param, Reply
-from domain.events import visible_to
-from matches.outcomes import OutcomeKind
-from matches.reading import Reading
-from matches.refusals import Refusal
+from firebreak.api.bounds import MAX_EVENTS_PAGE, MAX_IDEMPOTENCY_KEY
+from firebreak.api.rest import callers
+from firebreak.api.rest.convert import match_json
+from firebreak.api.rest.matches import load, read
+from firebreak.api.rest.problems import problem, versioned
+from firebreak.api.rest.table import PATH_ID, Auth, Call, Operation, Param, Reply
+from firebreak.domain.events import visible_to
+from firebreak.matches.outcomes import OutcomeKind
+from firebreak.matches.reading import Reading
+from firebreak.matches.refusals import Refusal
 
 
 async def act(call: Call) -> Reply:

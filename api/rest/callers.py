@@ -3,11 +3,11 @@ the signed-in player of one that needs a player credential."""
 
 from __future__ import annotations
 
-from api.rest.problems import player_refusal
-from api.rest.table import Call
-from matches.callers import Caller
-from players.errors import PlayerError
-from players.records import Principal
+from firebreak.api.rest.problems import player_refusal
+from firebreak.api.rest.table import Call
+from firebreak.matches.callers import Caller
+from firebreak.players.errors import PlayerError
+from firebreak.players.records import Principal
 
 
 async def playing_caller(call: Call) -> Caller:

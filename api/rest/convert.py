@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain import contract
-from domain.bots import levels
-from matches.lifecycle import SeatControl
-from matches.reading import ClockReading, FinalResult, Reading, SeatReading
+from firebreak.domain import contract
+from firebreak.domain.bots import levels
+from firebreak.matches.lifecycle import SeatControl
+from firebreak.matches.reading import ClockReading, FinalResult, Reading, SeatReading
 
 
 def title_json(title: contract.Title, detail: bool = False) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from typing import Any
 
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
-from api.rest.table import Call, Operation
+from firebreak.api.rest.table import Call, Operation
 
 PAGE = Path(__file__).with_name("docs.html")
 # The page may run its own inline script and style and fetch from this origin; nothing else loads.

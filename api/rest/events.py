@@ -15,15 +15,15 @@ from collections.abc import AsyncIterator
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.responses import Response
 
-from api import myevents
-from api.metrics import subscribed
-from api.rest import callers
-from api.rest.problems import problem
-from api.rest.table import Auth, Call, Operation, Param, Reply
-from api.unavailable import MESSAGE as UNAVAILABLE_MESSAGE
-from matches import connections
-from matches.refusals import Refusal
-from players.errors import Unauthenticated
+from firebreak.api import myevents
+from firebreak.api.metrics import subscribed
+from firebreak.api.rest import callers
+from firebreak.api.rest.problems import problem
+from firebreak.api.rest.table import Auth, Call, Operation, Param, Reply
+from firebreak.api.unavailable import MESSAGE as UNAVAILABLE_MESSAGE
+from firebreak.matches import connections
+from firebreak.matches.refusals import Refusal
+from firebreak.players.errors import Unauthenticated
 
 PING_SECONDS = 15  # a keep-alive comment on an idle stream this often
 ERROR = "error"    # the event name of the last message of a stream that ends (its data says why)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from api.leaderboards import exported
-from api.rest.matches import read
-from api.rest.problems import problem
-from api.rest.table import PATH_ID, Auth, Call, Operation, Reply
-from archive.records import NotArchivable
-from matches.refusals import Refusal
+from firebreak.api.leaderboards import exported
+from firebreak.api.rest.matches import read
+from firebreak.api.rest.problems import problem
+from firebreak.api.rest.table import PATH_ID, Auth, Call, Operation, Reply
+from firebreak.archive.records import NotArchivable
+from firebreak.matches.refusals import Refusal
 
 
 async def export_match(call: Call) -> Reply:

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.rest import callers
-from api.rest.convert import match_json
-from api.rest.problems import for_code, problem
-from api.rest.seats import seat_location
-from api.rest.table import PATH_ID, Auth, Call, Operation, Param, Reply
-from matches import invite_codes
-from matches.invitations import Invitation
-from matches.lobby import LobbyError
-from matches.reading import Reading
-from matches.refusals import Refusal
+from firebreak.api.rest import callers
+from firebreak.api.rest.convert import match_json
+from firebreak.api.rest.problems import for_code, problem
+from firebreak.api.rest.seats import seat_location
+from firebreak.api.rest.table import PATH_ID, Auth, Call, Operation, Param, Reply
+from firebreak.matches import invite_codes
+from firebreak.matches.invitations import Invitation
+from firebreak.matches.lobby import LobbyError
+from firebreak.matches.reading import Reading
+from firebreak.matches.refusals import Refusal
 
 
 def sender_json(invitation: Invitation) -> dict[str, Any] | None:

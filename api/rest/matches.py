@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from api.bounds import MAX_PAGE
-from api.rest.convert import match_json
-from api.rest.problems import for_code, problem
-from api.rest.table import PATH_ID, Auth, Call, Operation, Param, Reply
-from domain import titles
-from matches import listing
-from matches.lifecycle import MatchStatus
-from matches.lobby import LobbyError
-from matches.reading import Reading
-from matches.refusals import Refusal
-from matches.rematch import Rematches
-from matches.store import Loaded
+from firebreak.api.bounds import MAX_PAGE
+from firebreak.api.rest.convert import match_json
+from firebreak.api.rest.problems import for_code, problem
+from firebreak.api.rest.table import PATH_ID, Auth, Call, Operation, Param, Reply
+from firebreak.domain import titles
+from firebreak.matches import listing
+from firebreak.matches.lifecycle import MatchStatus
+from firebreak.matches.lobby import LobbyError
+from firebreak.matches.reading import Reading
+from firebreak.matches.refusals import Refusal
+from firebreak.matches.rematch import Rematches
+from firebreak.matches.store import Loaded
 
 
 def location(match_id: str) -> str:

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from api import leaderboards
-from api.bounds import MAX_PAGE
-from api.rest import callers
-from api.rest.convert import seat_json
-from api.rest.problems import problem
-from api.rest.table import Auth, Call, Operation, Param, Reply
-from matches import mypage
-from matches.lifecycle import MatchStatus
-from matches.refusals import Refusal
-from ratings import ledger
-from ratings.finisher import is_rated
+from firebreak.api import leaderboards
+from firebreak.api.bounds import MAX_PAGE
+from firebreak.api.rest import callers
+from firebreak.api.rest.convert import seat_json
+from firebreak.api.rest.problems import problem
+from firebreak.api.rest.table import Auth, Call, Operation, Param, Reply
+from firebreak.matches import mypage
+from firebreak.matches.lifecycle import MatchStatus
+from firebreak.matches.refusals import Refusal
+from firebreak.ratings import ledger
+from firebreak.ratings.finisher import is_rated
 
 
 def my_match_json(item: mypage.MyMatch, change: ledger.Change | None = None) -> dict[str, Any]:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.rest.problems import MEDIA_TYPE, TITLES, rest_codes
-from api.rest.schemas import COMPONENTS, ref
-from api.rest.table import Auth, Operation
+from firebreak.api.rest.problems import MEDIA_TYPE, TITLES, rest_codes
+from firebreak.api.rest.schemas import COMPONENTS, ref
+from firebreak.api.rest.table import Auth, Operation
 
 VERSION = "1.0.0"
 DESCRIPTION = """A REST surface beside GraphQL (/graphql): the same lobby and apply pipeline, the same bearer

@@ -6,15 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from api import leaderboards
-from api.rest import callers
-from api.rest.problems import player_refusal
-from api.rest.ratings import rating_json
-from api.rest.table import Auth, Call, Operation, Param, Reply
-from matches.refusals import Refusal
-from players.errors import PlayerError, Reason
-from players.errors import Unauthenticated as Refused
-from players.records import Player, Scope, Session, TokenInfo
+from firebreak.api import leaderboards
+from firebreak.api.rest import callers
+from firebreak.api.rest.problems import player_refusal
+from firebreak.api.rest.ratings import rating_json
+from firebreak.api.rest.table import Auth, Call, Operation, Param, Reply
+from firebreak.matches.refusals import Refusal
+from firebreak.players.errors import PlayerError, Reason
+from firebreak.players.errors import Unauthenticated as Refused
+from firebreak.players.records import Player, Scope, Session, TokenInfo
 
 
 def player_json(player: Player) -> dict[str, Any]:

@@ -7,8 +7,8 @@ from typing import Any
 
 from starlette.responses import JSONResponse
 
-from matches.refusals import VERSIONED, Refusal, registered
-from players.errors import PlayerError, PlayerNotFound, Reason, Unauthenticated
+from firebreak.matches.refusals import VERSIONED, Refusal, registered
+from firebreak.players.errors import PlayerError, PlayerNotFound, Reason, Unauthenticated
 
 MEDIA_TYPE = "application/problem+json"
 TYPE_BASE = "/v1/docs#problem-"  # a problem's type: a URI reference to its entry in the served docs

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from api import leaderboards
-from api.bounds import MAX_PAGE
-from api.rest.problems import problem
-from api.rest.table import Call, Operation, Param, Reply
-from matches.refusals import Refusal
-from ratings import board
+from firebreak.api import leaderboards
+from firebreak.api.bounds import MAX_PAGE
+from firebreak.api.rest.problems import problem
+from firebreak.api.rest.table import Call, Operation, Param, Reply
+from firebreak.matches.refusals import Refusal
+from firebreak.ratings import board
 
 
 def rating_json(rating: board.Rating) -> dict[str, Any]:

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from api.rest import callers
-from api.rest.convert import match_json
-from api.rest.matches import location
-from api.rest.problems import for_code, problem
-from api.rest.table import PATH_ID, Auth, Call, Operation, Reply
-from matches.lobby import LobbyError
-from matches.reading import Reading
-from matches.refusals import Refusal
-from matches.rematch import Rematches
+from firebreak.api.rest import callers
+from firebreak.api.rest.convert import match_json
+from firebreak.api.rest.matches import location
+from firebreak.api.rest.problems import for_code, problem
+from firebreak.api.rest.table import PATH_ID, Auth, Call, Operation, Reply
+from firebreak.matches.lobby import LobbyError
+from firebreak.matches.reading import Reading
+from firebreak.matches.refusals import Refusal
+from firebreak.matches.rematch import Rematches
 
 
 async def rematch(call: Call) -> Reply:

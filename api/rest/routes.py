@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from api.rest import (
+from firebreak.api.rest import (
     actions,
     docs,
     export,
@@ -27,12 +27,12 @@ from api.rest import (
     titles,
     webhooks,
 )
-from api.rest import events as my_events
-from api.rest.problems import Problem, problem
-from api.rest.serve import Endpoint, endpoint
-from api.rest.table import Operation
-from api.services import Services
-from matches.refusals import Refusal
+from firebreak.api.rest import events as my_events
+from firebreak.api.rest.problems import Problem, problem
+from firebreak.api.rest.serve import Endpoint, endpoint
+from firebreak.api.rest.table import Operation
+from firebreak.api.services import Services
+from firebreak.matches.refusals import Refusal
 
 PREFIX = "/v1/"
 

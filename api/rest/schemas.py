@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.rest.problems import rest_codes
-from domain.contract import OptionKind
-from matches.lifecycle import EndReason, MatchStatus
-from matches.mypage import Outcome
-from matchmaking.seeks import SeekStatus
-from players.records import PlayerKind, Scope
+from firebreak.api.rest.problems import rest_codes
+from firebreak.domain.contract import OptionKind
+from firebreak.matches.lifecycle import EndReason, MatchStatus
+from firebreak.matches.mypage import Outcome
+from firebreak.matchmaking.seeks import SeekStatus
+from firebreak.players.records import PlayerKind, Scope
 
 INT32 = {"type": "integer", "minimum": -(2**31), "maximum": 2**31 - 1}  # GraphQL's Int
 ANY: dict[str, Any] = {"description": "Any JSON value."}

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from api.rest import callers
-from api.rest.convert import seat_json
-from api.rest.matches import load, location
-from api.rest.problems import for_code, problem
-from api.rest.table import PATH_ID, Auth, Call, Operation, Param, Reply
-from matches.lobby import LobbyError
-from matches.reading import Reading
-from matches.refusals import Refusal
+from firebreak.api.rest import callers
+from firebreak.api.rest.convert import seat_json
+from firebreak.api.rest.matches import load, location
+from firebreak.api.rest.problems import for_code, problem
+from firebreak.api.rest.table import PATH_ID, Auth, Call, Operation, Param, Reply
+from firebreak.matches.lobby import LobbyError
+from firebreak.matches.reading import Reading
+from firebreak.matches.refusals import Refusal
 
 
 def seat_location(match_id: str, seat: int) -> str:

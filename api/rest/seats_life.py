@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from api.rest.convert import match_json
-from api.rest.matches import load
-from api.rest.problems import problem, versioned
-from api.rest.table import PATH_ID, Auth, Call, Operation, Reply
-from matches.reading import Reading
-from matches.refusals import Refusal
-from matches.seatlife import NO_CREDENTIAL, NO_SEAT, SeatError
-from matches.store import Loaded
+from firebreak.api.rest.convert import match_json
+from firebreak.api.rest.matches import load
+from firebreak.api.rest.problems import problem, versioned
+from firebreak.api.rest.table import PATH_ID, Auth, Call, Operation, Reply
+from firebreak.matches.reading import Reading
+from firebreak.matches.refusals import Refusal
+from firebreak.matches.seatlife import NO_CREDENTIAL, NO_SEAT, SeatError
+from firebreak.matches.store import Loaded
 
 
 async def caller(call: Call) -> tuple[Loaded, int | None]:

@@ -5,14 +5,14 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from api.rest import callers
-from api.rest.matches import CREATE_EXAMPLE
-from api.rest.problems import for_code
-from api.rest.table import Auth, Call, Operation, Param, Reply
-from matches.refusals import Refusal
-from matchmaking import seeks as seeking
-from matchmaking.seeks import SeekError
-from matchmaking.tables import nudge
+from firebreak.api.rest import callers
+from firebreak.api.rest.matches import CREATE_EXAMPLE
+from firebreak.api.rest.problems import for_code
+from firebreak.api.rest.table import Auth, Call, Operation, Param, Reply
+from firebreak.matches.refusals import Refusal
+from firebreak.matchmaking import seeks as seeking
+from firebreak.matchmaking.seeks import SeekError
+from firebreak.matchmaking.tables import nudge
 
 SEEKS_PATH = "/v1/seeks"
 

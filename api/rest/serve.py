@@ -12,17 +12,17 @@ from graphql import GraphQLError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from api.context import Context
-from api.ratelimit import rate_limited, retry_after_header
-from api.rest.problems import Problem, challenge, problem
-from api.rest.schemas import COMPONENTS
-from api.rest.table import Auth, Call, Operation, Param
-from api.rest.validation import errors
-from api.services import Services
-from api.unavailable import HEADERS as UNAVAILABLE_HEADERS
-from api.unavailable import MESSAGE as UNAVAILABLE_MESSAGE
-from matches import connections, packing
-from matches.refusals import Refusal
+from firebreak.api.context import Context
+from firebreak.api.ratelimit import rate_limited, retry_after_header
+from firebreak.api.rest.problems import Problem, challenge, problem
+from firebreak.api.rest.schemas import COMPONENTS
+from firebreak.api.rest.table import Auth, Call, Operation, Param
+from firebreak.api.rest.validation import errors
+from firebreak.api.services import Services
+from firebreak.api.unavailable import HEADERS as UNAVAILABLE_HEADERS
+from firebreak.api.unavailable import MESSAGE as UNAVAILABLE_MESSAGE
+from firebreak.matches import connections, packing
+from firebreak.matches.refusals import Refusal
 
 log = logging.getLogger("firebreak.api")
 Endpoint = Callable[[Request], Awaitable[Response]]

@@ -11,9 +11,9 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from api.context import Context
-from api.services import Services
-from matches.refusals import Refusal
+from firebreak.api.context import Context
+from firebreak.api.services import Services
+from firebreak.matches.refusals import Refusal
 
 
 class Auth(StrEnum):

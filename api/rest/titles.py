@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from api.rest.convert import title_json
-from api.rest.problems import problem
-from api.rest.table import Call, Operation, Param, Reply
-from domain import titles
-from domain.errors import UnknownTitle
-from matches.refusals import Refusal
+from firebreak.api.rest.convert import title_json
+from firebreak.api.rest.problems import problem
+from firebreak.api.rest.table import Call, Operation, Param, Reply
+from firebreak.domain import titles
+from firebreak.domain.errors import UnknownTitle
+from firebreak.matches.refusals import Refusal
 
 
 async def list_titles(_: Call) -> Reply:

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.admin import is_admin
-from api.bounds import MAX_PAGE
-from api.rest.problems import problem
-from api.rest.table import Auth, Call, Operation, Param, Reply
-from matches.refusals import Refusal
-from notifications.webhooks.deliveries import CursorError, Status
-from notifications.webhooks.endpoints import Endpoint, EndpointError
-from notifications.webhooks.service import EVENT_TYPES
+from firebreak.api.admin import is_admin
+from firebreak.api.bounds import MAX_PAGE
+from firebreak.api.rest.problems import problem
+from firebreak.api.rest.table import Auth, Call, Operation, Param, Reply
+from firebreak.matches.refusals import Refusal
+from firebreak.notifications.webhooks.deliveries import CursorError, Status
+from firebreak.notifications.webhooks.endpoints import Endpoint, EndpointError
+from firebreak.notifications.webhooks.service import EVENT_TYPES
 
 
 def endpoint_json(endpoint: Endpoint) -> dict[str, Any]:

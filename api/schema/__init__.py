@@ -14,24 +14,24 @@ from strawberry.schema.schema import validate_document
 from strawberry.types import ExecutionContext
 from strawberry.types.graphql import OperationType
 
-from api.context import Context
-from api.ratelimit import rate_limited, retry_after_header, root_fields
-from api.schema import limits
-from api.schema.descriptions import fill_from_docstrings
-from api.schema.events import EVENT_TYPES, EventsSubscription
-from api.schema.invitations import InvitationsMutation
-from api.schema.lobby import LobbyMutation, LobbyQuery
-from api.schema.play import PlayMutation, PlayQuery
-from api.schema.players import PlayersMutation, PlayersQuery
-from api.schema.ratings import RatingsQuery
-from api.schema.rematch import RematchMutation
-from api.schema.seats import SeatsMutation
-from api.schema.seeks import SeeksMutation
-from api.schema.subscription import Subscription as MatchSubscription
-from api.schema.webhooks import WebhooksMutation, WebhooksQuery
-from api.unavailable import StoreUnavailable, is_unavailable
-from matches import connections
-from matches.refusals import Refusal
+from firebreak.api.context import Context
+from firebreak.api.ratelimit import rate_limited, retry_after_header, root_fields
+from firebreak.api.schema import limits
+from firebreak.api.schema.descriptions import fill_from_docstrings
+from firebreak.api.schema.events import EVENT_TYPES, EventsSubscription
+from firebreak.api.schema.invitations import InvitationsMutation
+from firebreak.api.schema.lobby import LobbyMutation, LobbyQuery
+from firebreak.api.schema.play import PlayMutation, PlayQuery
+from firebreak.api.schema.players import PlayersMutation, PlayersQuery
+from firebreak.api.schema.ratings import RatingsQuery
+from firebreak.api.schema.rematch import RematchMutation
+from firebreak.api.schema.seats import SeatsMutation
+from firebreak.api.schema.seeks import SeeksMutation
+from firebreak.api.schema.subscription import Subscription as MatchSubscription
+from firebreak.api.schema.webhooks import WebhooksMutation, WebhooksQuery
+from firebreak.api.unavailable import StoreUnavailable, is_unavailable
+from firebreak.matches import connections
+from firebreak.matches.refusals import Refusal
 
 log = logging.getLogger("firebreak.api")
 

@@ -14,15 +14,15 @@ from typing import Annotated, Any
 import strawberry
 from graphql import GraphQLError
 
-from api import myevents
-from api.bounds import MAX_PAGE
-from api.context import Info, unauthenticated
-from api.metrics import subscribed
-from api.schema.match import EndReason
-from api.schema.mine import PageInfo
-from matches.feed import FeedEvent, FeedType
-from players.errors import Unauthenticated
-from players.records import Principal
+from firebreak.api import myevents
+from firebreak.api.bounds import MAX_PAGE
+from firebreak.api.context import Info, unauthenticated
+from firebreak.api.metrics import subscribed
+from firebreak.api.schema.match import EndReason
+from firebreak.api.schema.mine import PageInfo
+from firebreak.matches.feed import FeedEvent, FeedType
+from firebreak.players.errors import Unauthenticated
+from firebreak.players.records import Principal
 
 
 @strawberry.enum

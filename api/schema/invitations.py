@@ -7,9 +7,9 @@ from typing import Annotated, cast
 
 import strawberry
 
-from api.context import Info
-from api.schema.match import Match
-from api.schema.problems import (
+from firebreak.api.context import Info
+from firebreak.api.schema.match import Match
+from firebreak.api.schema.problems import (
     AlreadyInvited,
     AlreadySeated,
     ForbiddenScope,
@@ -24,10 +24,10 @@ from api.schema.problems import (
     player_problem,
     problem_type,
 )
-from matches.callers import Caller
-from matches.lobby import LobbyError
-from matches.refusals import Refusal
-from players.records import Principal
+from firebreak.matches.callers import Caller
+from firebreak.matches.lobby import LobbyError
+from firebreak.matches.refusals import Refusal
+from firebreak.players.records import Principal
 
 
 @strawberry.type

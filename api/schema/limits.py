@@ -24,7 +24,7 @@ from graphql import (
     SelectionSetNode,
 )
 
-from matches.refusals import Refusal
+from firebreak.matches.refusals import Refusal
 
 MAX_DEPTH = 8             # nesting of fields below the root fields (introspection fields (__*) excluded)
 MAX_NESTING = 32          # nesting of any fields, introspection included

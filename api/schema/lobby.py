@@ -6,10 +6,10 @@ from typing import Annotated, cast
 
 import strawberry
 
-from api.bounds import MAX_PAGE
-from api.context import Info
-from api.schema.match import Match
-from api.schema.problems import (
+from firebreak.api.bounds import MAX_PAGE
+from firebreak.api.context import Info
+from firebreak.api.schema.match import Match
+from firebreak.api.schema.problems import (
     AlreadySeated,
     ForbiddenScope,
     InvalidInput,
@@ -23,14 +23,14 @@ from api.schema.problems import (
     player_problem,
     problem_type,
 )
-from api.schema.title import Title
-from api.schema.types import JSON, MatchStatus
-from domain import titles
-from matches import invite_codes, lifecycle, listing
-from matches.callers import Caller
-from matches.lobby import LobbyError
-from matches.refusals import Refusal
-from players.errors import PlayerError
+from firebreak.api.schema.title import Title
+from firebreak.api.schema.types import JSON, MatchStatus
+from firebreak.domain import titles
+from firebreak.matches import invite_codes, lifecycle, listing
+from firebreak.matches.callers import Caller
+from firebreak.matches.lobby import LobbyError
+from firebreak.matches.refusals import Refusal
+from firebreak.players.errors import PlayerError
 
 
 @strawberry.type

@@ -7,19 +7,19 @@ from typing import Annotated
 
 import strawberry
 
-from api.bounds import MAX_EVENTS_PAGE
-from api.context import Info
-from api.leaderboards import exported
-from api.schema.title import ScoreColumn, score_columns
-from api.schema.types import JSON, MatchStatus
-from api.snapshots import ViewTrail
-from archive.records import NotArchivable
-from domain.events import visible_to
-from matches import lifecycle
-from matches.callers import Caller
-from matches.reading import ClockReading, FinalResult, Reading, SeatReading
-from matches.rematch import Rematches
-from matches.store import Loaded
+from firebreak.api.bounds import MAX_EVENTS_PAGE
+from firebreak.api.context import Info
+from firebreak.api.leaderboards import exported
+from firebreak.api.schema.title import ScoreColumn, score_columns
+from firebreak.api.schema.types import JSON, MatchStatus
+from firebreak.api.snapshots import ViewTrail
+from firebreak.archive.records import NotArchivable
+from firebreak.domain.events import visible_to
+from firebreak.matches import lifecycle
+from firebreak.matches.callers import Caller
+from firebreak.matches.reading import ClockReading, FinalResult, Reading, SeatReading
+from firebreak.matches.rematch import Rematches
+from firebreak.matches.store import Loaded
 
 
 @strawberry.type

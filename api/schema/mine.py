@@ -7,15 +7,15 @@ from enum import Enum
 import strawberry
 from graphql import GraphQLError
 
-from api import leaderboards
-from api.bounds import MAX_PAGE
-from api.context import Info
-from api.schema.match import EndReason, Match, SeatInfo
-from api.schema.types import MatchStatus
-from matches import lifecycle, mypage
-from matches.refusals import Refusal
-from ratings import ledger, model
-from ratings.finisher import is_rated
+from firebreak.api import leaderboards
+from firebreak.api.bounds import MAX_PAGE
+from firebreak.api.context import Info
+from firebreak.api.schema.match import EndReason, Match, SeatInfo
+from firebreak.api.schema.types import MatchStatus
+from firebreak.matches import lifecycle, mypage
+from firebreak.matches.refusals import Refusal
+from firebreak.ratings import ledger, model
+from firebreak.ratings.finisher import is_rated
 
 
 @strawberry.enum

@@ -6,10 +6,10 @@ from typing import Annotated, cast
 
 import strawberry
 
-from api.bounds import MAX_IDEMPOTENCY_KEY
-from api.context import Info
-from api.schema.match import Match
-from api.schema.problems import (
+from firebreak.api.bounds import MAX_IDEMPOTENCY_KEY
+from firebreak.api.context import Info
+from firebreak.api.schema.match import Match
+from firebreak.api.schema.problems import (
     ForbiddenScope,
     IllegalAction,
     MatchNotFound,
@@ -24,12 +24,12 @@ from api.schema.problems import (
     player_problem,
     versioned_problem,
 )
-from api.schema.types import JSON
-from matches.callers import Caller
-from matches.outcomes import ActOutcome, OutcomeKind
-from matches.reading import Reading
-from matches.refusals import Refusal
-from matches.store import Loaded
+from firebreak.api.schema.types import JSON
+from firebreak.matches.callers import Caller
+from firebreak.matches.outcomes import ActOutcome, OutcomeKind
+from firebreak.matches.reading import Reading
+from firebreak.matches.refusals import Refusal
+from firebreak.matches.store import Loaded
 
 
 @strawberry.input

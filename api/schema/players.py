@@ -8,11 +8,11 @@ from typing import Annotated, cast
 
 import strawberry
 
-from api.context import Info
-from api.schema.events import MyEventConnection, my_events_page
-from api.schema.invitations import Invitation, my_invitations
-from api.schema.mine import MyMatchConnection, my_matches
-from api.schema.problems import (
+from firebreak.api.context import Info
+from firebreak.api.schema.events import MyEventConnection, my_events_page
+from firebreak.api.schema.invitations import Invitation, my_invitations
+from firebreak.api.schema.mine import MyMatchConnection, my_matches
+from firebreak.api.schema.problems import (
     AlreadyLinked,
     ForbiddenScope,
     IdentityTaken,
@@ -22,13 +22,13 @@ from api.schema.problems import (
     Unauthenticated,
     player_problem,
 )
-from api.schema.ratings import Rating, my_ratings
-from api.schema.seeks import Seek, my_seeks
-from api.schema.types import MatchStatus
-from players import records
-from players.errors import PlayerError, Reason
-from players.errors import Unauthenticated as Refused
-from players.records import Principal
+from firebreak.api.schema.ratings import Rating, my_ratings
+from firebreak.api.schema.seeks import Seek, my_seeks
+from firebreak.api.schema.types import MatchStatus
+from firebreak.players import records
+from firebreak.players.errors import PlayerError, Reason
+from firebreak.players.errors import Unauthenticated as Refused
+from firebreak.players.records import Principal
 
 
 @strawberry.enum

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import strawberry
 
-from matches.refusals import VERSIONED, Refusal, registered
-from players.errors import PlayerError, Reason
-from players.errors import PlayerNotFound as PlayerGone
-from players.errors import Unauthenticated as PlayersUnauthenticated
+from firebreak.matches.refusals import VERSIONED, Refusal, registered
+from firebreak.players.errors import PlayerError, Reason
+from firebreak.players.errors import PlayerNotFound as PlayerGone
+from firebreak.players.errors import Unauthenticated as PlayersUnauthenticated
 
 
 @strawberry.interface

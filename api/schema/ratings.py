@@ -8,12 +8,12 @@ from typing import Annotated
 import strawberry
 from graphql import GraphQLError
 
-from api import leaderboards
-from api.bounds import MAX_PAGE
-from api.context import Info
-from api.schema.mine import PageInfo, bad_cursor
-from matches.refusals import Refusal
-from ratings import board
+from firebreak.api import leaderboards
+from firebreak.api.bounds import MAX_PAGE
+from firebreak.api.context import Info
+from firebreak.api.schema.mine import PageInfo, bad_cursor
+from firebreak.matches.refusals import Refusal
+from firebreak.ratings import board
 
 
 @strawberry.type

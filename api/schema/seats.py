@@ -7,9 +7,9 @@ from typing import Annotated, cast
 import strawberry
 from graphql import GraphQLError
 
-from api.context import Info
-from api.schema.match import Match
-from api.schema.problems import (
+from firebreak.api.context import Info
+from firebreak.api.schema.match import Match
+from firebreak.api.schema.problems import (
     ForbiddenScope,
     MatchNotFound,
     MatchNotStarted,
@@ -25,10 +25,10 @@ from api.schema.problems import (
     player_problem,
     versioned_problem,
 )
-from matches.callers import Caller
-from matches.refusals import Refusal
-from matches.seatlife import NO_CREDENTIAL, NO_SEAT, SeatError, SeatStep
-from matches.store import Loaded
+from firebreak.matches.callers import Caller
+from firebreak.matches.refusals import Refusal
+from firebreak.matches.seatlife import NO_CREDENTIAL, NO_SEAT, SeatError, SeatStep
+from firebreak.matches.store import Loaded
 
 
 @strawberry.input

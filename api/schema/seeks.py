@@ -9,8 +9,8 @@ from typing import Annotated, cast
 
 import strawberry
 
-from api.context import Info
-from api.schema.problems import (
+from firebreak.api.context import Info
+from firebreak.api.schema.problems import (
     ForbiddenScope,
     InvalidInput,
     SeekNotFound,
@@ -20,15 +20,15 @@ from api.schema.problems import (
     player_problem,
     problem_type,
 )
-from api.schema.types import JSON
-from matches.callers import Caller
-from matches.refusals import Refusal
-from matchmaking import seeks as seeking
-from matchmaking.seeks import SeekError
-from matchmaking.tables import nudge
-from players.errors import Reason
-from players.errors import Unauthenticated as Refused
-from players.records import Principal
+from firebreak.api.schema.types import JSON
+from firebreak.matches.callers import Caller
+from firebreak.matches.refusals import Refusal
+from firebreak.matchmaking import seeks as seeking
+from firebreak.matchmaking.seeks import SeekError
+from firebreak.matchmaking.tables import nudge
+from firebreak.players.errors import Reason
+from firebreak.players.errors import Unauthenticated as Refused
+from firebreak.players.records import Principal
 
 
 @strawberry.enum

@@ -8,13 +8,13 @@ from typing import Annotated
 import strawberry
 from graphql import GraphQLError
 
-from api.context import Info
-from api.metrics import subscribed
-from api.schema.match import MatchEvent
-from api.snapshots import ViewTrail
-from domain.events import visible_to
-from matches.lifecycle import MatchStatus
-from matches.refusals import Refusal
+from firebreak.api.context import Info
+from firebreak.api.metrics import subscribed
+from firebreak.api.schema.match import MatchEvent
+from firebreak.api.snapshots import ViewTrail
+from firebreak.domain.events import visible_to
+from firebreak.matches.lifecycle import MatchStatus
+from firebreak.matches.refusals import Refusal
 
 BLOCK_MS = 10_000
 

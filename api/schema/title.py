@@ -7,9 +7,9 @@ from enum import Enum
 
 import strawberry
 
-from api.schema.types import JSON
-from domain import contract, titles
-from domain.bots import levels
+from firebreak.api.schema.types import JSON
+from firebreak.domain import contract, titles
+from firebreak.domain.bots import levels
 
 
 @strawberry.enum(description="The type of an option's value.")

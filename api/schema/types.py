@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import strawberry
 
-from matches import lifecycle
+from firebreak.matches import lifecycle
 
 if TYPE_CHECKING:
     JSON = Any  # to mypy any JSON value; to strawberry (at run time) the JSON scalar

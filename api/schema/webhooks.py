@@ -7,15 +7,15 @@ from typing import Annotated
 
 import strawberry
 
-from api.admin import is_admin
-from api.bounds import MAX_PAGE
-from api.context import Info
-from api.schema.mine import PageInfo, bad_cursor
-from api.schema.problems import AdminUnauthorized, DeliveryNotFound, InvalidInput, WebhookNotFound
-from api.schema.types import JSON
-from matches.refusals import Refusal
-from notifications.webhooks import deliveries as stored
-from notifications.webhooks.endpoints import Endpoint, EndpointError
+from firebreak.api.admin import is_admin
+from firebreak.api.bounds import MAX_PAGE
+from firebreak.api.context import Info
+from firebreak.api.schema.mine import PageInfo, bad_cursor
+from firebreak.api.schema.problems import AdminUnauthorized, DeliveryNotFound, InvalidInput, WebhookNotFound
+from firebreak.api.schema.types import JSON
+from firebreak.matches.refusals import Refusal
+from firebreak.notifications.webhooks import deliveries as stored
+from firebreak.notifications.webhooks.endpoints import Endpoint, EndpointError
 
 
 @strawberry.enum

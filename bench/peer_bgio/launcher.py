@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.harness import BenchError, LocalService, cpu_seconds, interrupt, machine_cpu
-from matches.embedded import free_port
+from firebreak.matches.embedded import free_port
 
 FOLDER = Path(__file__).resolve().parent
 TITLES = "tests.titles.tictactoe:TITLE"

@@ -10,14 +10,14 @@ the actions phase (R11).
 
 from __future__ import annotations
 
-from domain.actions import ActionSpec, ActionTable, Fields
-from domain.greatfire.components import CARDS
-from domain.greatfire.geometry import Geometry
-from domain.greatfire.rules import npc, setup, turns
-from domain.greatfire.rules.actions import demolish, move_band, move_pawn, put_out
-from domain.greatfire.schemas import CARD, DISTRICT, published
-from domain.greatfire.state import State
-from domain.schemas import COUNT, Schema
+from firebreak.domain.actions import ActionSpec, ActionTable, Fields
+from firebreak.domain.greatfire.components import CARDS
+from firebreak.domain.greatfire.geometry import Geometry
+from firebreak.domain.greatfire.rules import npc, setup, turns
+from firebreak.domain.greatfire.rules.actions import demolish, move_band, move_pawn, put_out
+from firebreak.domain.greatfire.schemas import CARD, DISTRICT, published
+from firebreak.domain.greatfire.state import State
+from firebreak.domain.schemas import COUNT, Schema
 
 MAX_PAWNS = 2  # pawns per seat: one per colour owned, two in the 2-player game (R19)
 

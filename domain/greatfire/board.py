@@ -9,7 +9,7 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
-from domain.errors import DataError
+from firebreak.domain.errors import DataError
 
 DIRECTIONS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 OPPOSITE: dict[str, str] = {way: DIRECTIONS[(i + 4) % 8] for i, way in enumerate(DIRECTIONS)}

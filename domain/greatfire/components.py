@@ -8,8 +8,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from domain.errors import DataError
-from domain.greatfire.board import Board, load_board
+from firebreak.domain.errors import DataError
+from firebreak.domain.greatfire.board import Board, load_board
 
 DATA_DIR = Path(__file__).parent / "data"
 CARDS = ("N", "E", "S", "W")

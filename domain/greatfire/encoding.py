@@ -43,12 +43,12 @@ from __future__ import annotations
 
 import functools
 
-from domain.encoding import ActionIndex, ObservationLayout, Piece
-from domain.greatfire.actions import ACTIONS
-from domain.greatfire.board import load_board
-from domain.greatfire.components import CARDS, TOKEN_KINDS, Components, shipped_components
-from domain.greatfire.geometry import Geometry, geometry
-from domain.greatfire.state import HOUSES_PER_COLOUR, Phase, State
+from firebreak.domain.encoding import ActionIndex, ObservationLayout, Piece
+from firebreak.domain.greatfire.actions import ACTIONS
+from firebreak.domain.greatfire.board import load_board
+from firebreak.domain.greatfire.components import CARDS, TOKEN_KINDS, Components, shipped_components
+from firebreak.domain.greatfire.geometry import Geometry, geometry
+from firebreak.domain.greatfire.state import HOUSES_PER_COLOUR, Phase, State
 
 PHASES = tuple(Phase)
 PLACE_REASONS = ("noMove", "intensify", "nonPlayer")

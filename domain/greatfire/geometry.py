@@ -6,7 +6,7 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from domain.greatfire.board import Board
+from firebreak.domain.greatfire.board import Board
 
 # R3: a card allows its own direction and the two diagonals beside it.
 CARD_DIRECTIONS: dict[str, frozenset[str]] = {

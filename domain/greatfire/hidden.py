@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.greatfire.board import load_board
-from domain.greatfire.components import CARDS, DECKS, shipped_components
-from domain.greatfire.geometry import geometry
-from domain.greatfire.rules.setup import STACK_LETTERS, seat_order
-from domain.greatfire.state import ACTION_POINTS, Phase, State
-from domain.rng import Rng
+from firebreak.domain.greatfire.board import load_board
+from firebreak.domain.greatfire.components import CARDS, DECKS, shipped_components
+from firebreak.domain.greatfire.geometry import geometry
+from firebreak.domain.greatfire.rules.setup import STACK_LETTERS, seat_order
+from firebreak.domain.greatfire.state import ACTION_POINTS, Phase, State
+from firebreak.domain.rng import Rng
 
 UNSUPPORTED_PHASES = (Phase.OVER,)  # nothing is hidden once the match is over: a clone is the only sample
 

@@ -5,15 +5,15 @@ from __future__ import annotations
 import random
 from typing import Any, Self
 
-from domain.base import BaseEncodedMatch
-from domain.contract import Action, Event, Result
-from domain.encoding import ActionIndex
-from domain.greatfire import encoding, views
-from domain.greatfire.actions import ACTIONS
-from domain.greatfire.hidden import Sampler
-from domain.greatfire.rules import npc, scoring, setup, turns
-from domain.greatfire.state import Phase, State
-from domain.rng import Rng
+from firebreak.domain.base import BaseEncodedMatch
+from firebreak.domain.contract import Action, Event, Result
+from firebreak.domain.encoding import ActionIndex
+from firebreak.domain.greatfire import encoding, views
+from firebreak.domain.greatfire.actions import ACTIONS
+from firebreak.domain.greatfire.hidden import Sampler
+from firebreak.domain.greatfire.rules import npc, scoring, setup, turns
+from firebreak.domain.greatfire.state import Phase, State
+from firebreak.domain.rng import Rng
 
 SETUP_PHASES = (Phase.REDEAL, Phase.PLACE_BANDS, Phase.PLACE_PAWNS)
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.greatfire.board import load_board
-from domain.greatfire.components import CARDS, TOKEN_KINDS, shipped_components
-from domain.greatfire.state import Phase
-from domain.schemas import (
+from firebreak.domain.greatfire.board import load_board
+from firebreak.domain.greatfire.components import CARDS, TOKEN_KINDS, shipped_components
+from firebreak.domain.greatfire.state import Phase
+from firebreak.domain.schemas import (
     COUNT,
     SEAT,
     Schema,

@@ -5,9 +5,9 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, NamedTuple
 
-from domain.greatfire.components import Components
-from domain.greatfire.geometry import Geometry
-from domain.rng import Rng
+from firebreak.domain.greatfire.components import Components
+from firebreak.domain.greatfire.geometry import Geometry
+from firebreak.domain.rng import Rng
 
 TOTAL_CONES = 65
 ORIGIN_START_CONES = 25

@@ -7,21 +7,21 @@ import json
 import random
 from typing import Any
 
-from domain.contract import Action, BotLevel, Budget, Match, OptionKind, OptionSpec, ScoreColumn
-from domain.errors import BadOptions
-from domain.greatfire.actions import action_schema
-from domain.greatfire.board import SHIPPED_BOARD, load_board
-from domain.greatfire.bots.greedy import greedy
-from domain.greatfire.bots.search import search
-from domain.greatfire.components import shipped_components
-from domain.greatfire.encoding import observation_size, shipped_index
-from domain.greatfire.geometry import geometry
-from domain.greatfire.match import GreatFireMatch
-from domain.greatfire.rules.setup import deal_setup
-from domain.greatfire.schemas import event_schema, view_schema
-from domain.options import check_seats, checked
-from domain.rng import Rng
-from domain.schemas import result_schema
+from firebreak.domain.contract import Action, BotLevel, Budget, Match, OptionKind, OptionSpec, ScoreColumn
+from firebreak.domain.errors import BadOptions
+from firebreak.domain.greatfire.actions import action_schema
+from firebreak.domain.greatfire.board import SHIPPED_BOARD, load_board
+from firebreak.domain.greatfire.bots.greedy import greedy
+from firebreak.domain.greatfire.bots.search import search
+from firebreak.domain.greatfire.components import shipped_components
+from firebreak.domain.greatfire.encoding import observation_size, shipped_index
+from firebreak.domain.greatfire.geometry import geometry
+from firebreak.domain.greatfire.match import GreatFireMatch
+from firebreak.domain.greatfire.rules.setup import deal_setup
+from firebreak.domain.greatfire.schemas import event_schema, view_schema
+from firebreak.domain.options import check_seats, checked
+from firebreak.domain.rng import Rng
+from firebreak.domain.schemas import result_schema
 
 OPTION_SPECS = [
     OptionSpec("hiddenColours", OptionKind.BOOL, False,

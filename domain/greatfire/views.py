@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.greatfire.board import District
-from domain.greatfire.components import CARDS
-from domain.greatfire.rules.scoring import result
-from domain.greatfire.rules.turns import fire_cards_left
-from domain.greatfire.state import HOUSES_PER_COLOUR, Phase, State
+from firebreak.domain.greatfire.board import District
+from firebreak.domain.greatfire.components import CARDS
+from firebreak.domain.greatfire.rules.scoring import result
+from firebreak.domain.greatfire.rules.turns import fire_cards_left
+from firebreak.domain.greatfire.state import HOUSES_PER_COLOUR, Phase, State
 
 
 def view(s: State, seat: int | None) -> dict[str, Any]:

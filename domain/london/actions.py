@@ -8,14 +8,14 @@ in this table.
 
 from __future__ import annotations
 
-from domain.actions import ActionSpec, ActionTable, Fields
-from domain.london.data import Catalogue
-from domain.london.rules import develop, running, turn
-from domain.london.rules.flow import end_turn
-from domain.london.rules.loans import repay_loan, take_loan
-from domain.london.schemas import BOROUGH, CARD, published
-from domain.london.state import State
-from domain.schemas import COUNT, Schema
+from firebreak.domain.actions import ActionSpec, ActionTable, Fields
+from firebreak.domain.london.data import Catalogue
+from firebreak.domain.london.rules import develop, running, turn
+from firebreak.domain.london.rules.flow import end_turn
+from firebreak.domain.london.rules.loans import repay_loan, take_loan
+from firebreak.domain.london.schemas import BOROUGH, CARD, published
+from firebreak.domain.london.state import State
+from firebreak.domain.schemas import COUNT, Schema
 
 Spec = ActionSpec[State, Catalogue]
 ON_CARD = {"card": CARD}

@@ -9,7 +9,7 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
-from domain.errors import DataError
+from firebreak.domain.errors import DataError
 
 DATA_DIR = Path(__file__).parent / "data"
 DECKS = ("A", "B", "C")

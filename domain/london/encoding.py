@@ -33,11 +33,11 @@ from __future__ import annotations
 
 import functools
 
-from domain.encoding import ActionIndex, ObservationLayout, Piece
-from domain.london.actions import ACTIONS
-from domain.london.data import DECKS, Catalogue, shipped_catalogue
-from domain.london.state import Phase, State
-from domain.london.views import PUBLIC_STEP, public_step
+from firebreak.domain.encoding import ActionIndex, ObservationLayout, Piece
+from firebreak.domain.london.actions import ACTIONS
+from firebreak.domain.london.data import DECKS, Catalogue, shipped_catalogue
+from firebreak.domain.london.state import Phase, State
+from firebreak.domain.london.views import PUBLIC_STEP, public_step
 
 STEPS = tuple(dict.fromkeys(PUBLIC_STEP.values()))
 PHASES = tuple(Phase)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from domain.london.state import Phase, State
-from domain.rng import Rng
+from firebreak.domain.london.state import Phase, State
+from firebreak.domain.rng import Rng
 
 
 def resample_into(s: State, seat: int, rng: random.Random) -> None:

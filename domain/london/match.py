@@ -5,13 +5,13 @@ from __future__ import annotations
 import random
 from typing import Any, Self
 
-from domain.base import BaseEncodedMatch
-from domain.contract import Action, Event, Result
-from domain.encoding import ActionIndex
-from domain.london import encoding, hidden, views
-from domain.london.actions import ACTIONS
-from domain.london.rules import scoring, turn
-from domain.london.state import Phase, State
+from firebreak.domain.base import BaseEncodedMatch
+from firebreak.domain.contract import Action, Event, Result
+from firebreak.domain.encoding import ActionIndex
+from firebreak.domain.london import encoding, hidden, views
+from firebreak.domain.london.actions import ACTIONS
+from firebreak.domain.london.rules import scoring, turn
+from firebreak.domain.london.state import Phase, State
 
 
 class LondonMatch(State, BaseEncodedMatch):

@@ -9,10 +9,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.london.data import DECKS, shipped_catalogue
-from domain.london.state import Phase
-from domain.london.views import PAY_STEP, PUBLIC_STEP
-from domain.schemas import COUNT, SEAT, Schema, document, event_envelope, nullable, service_events, strict, tagged
+from firebreak.domain.london.data import DECKS, shipped_catalogue
+from firebreak.domain.london.state import Phase
+from firebreak.domain.london.views import PAY_STEP, PUBLIC_STEP
+from firebreak.domain.schemas import (
+    COUNT,
+    SEAT,
+    Schema,
+    document,
+    event_envelope,
+    nullable,
+    service_events,
+    strict,
+    tagged,
+)
 
 ID = "london"
 CARD: Schema = {"$ref": "#/$defs/card"}

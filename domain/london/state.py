@@ -5,8 +5,8 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
-from domain.london.data import Borough, Card, Catalogue, Gain
-from domain.rng import Rng
+from firebreak.domain.london.data import Borough, Card, Catalogue, Gain
+from firebreak.domain.rng import Rng
 
 START_MONEY = 5
 START_HAND = 6

@@ -6,18 +6,18 @@ import dataclasses
 import functools
 from typing import Any
 
-from domain.contract import Action, BotLevel, OptionKind, OptionSpec, ScoreColumn
-from domain.errors import BadOptions
-from domain.london.actions import action_schema
-from domain.london.bots import greedy, search
-from domain.london.data import shipped_catalogue
-from domain.london.encoding import observation_size, shipped_index
-from domain.london.match import LondonMatch
-from domain.london.rules.setup import deal
-from domain.london.schemas import event_schema, view_schema
-from domain.london.state import BOARD_COLUMNS
-from domain.options import check_seats, checked
-from domain.schemas import result_schema
+from firebreak.domain.contract import Action, BotLevel, OptionKind, OptionSpec, ScoreColumn
+from firebreak.domain.errors import BadOptions
+from firebreak.domain.london.actions import action_schema
+from firebreak.domain.london.bots import greedy, search
+from firebreak.domain.london.data import shipped_catalogue
+from firebreak.domain.london.encoding import observation_size, shipped_index
+from firebreak.domain.london.match import LondonMatch
+from firebreak.domain.london.rules.setup import deal
+from firebreak.domain.london.schemas import event_schema, view_schema
+from firebreak.domain.london.state import BOARD_COLUMNS
+from firebreak.domain.options import check_seats, checked
+from firebreak.domain.schemas import result_schema
 
 OPTIONS = (
     OptionSpec("startSeat", OptionKind.INT, None, "The first player; null draws one from the seed.",

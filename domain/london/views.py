@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.london.data import DECKS
-from domain.london.rules.scoring import result
-from domain.london.state import Phase, State
+from firebreak.domain.london.data import DECKS
+from firebreak.domain.london.rules.scoring import result
+from firebreak.domain.london.state import Phase, State
 
 PUBLIC_STEP = {
     Phase.START: "start", Phase.ACTION: "action", Phase.DRAW: "draw", Phase.DEVELOP: "develop",

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from matches import connections, keys
-from notifications.webhooks.settings import WebhookSettings
+from firebreak.matches import connections, keys
+from firebreak.notifications.webhooks.settings import WebhookSettings
 
 BATCH = 500          # entries one script call goes through at most (abandon, prune)
 SCAN_LIMIT = 5000    # index entries one listing call reads at most while filtering

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from matches import connections, keys
-from notifications.webhooks.settings import WebhookSettings
-from notifications.webhooks.signing import new_secret
+from firebreak.matches import connections, keys
+from firebreak.notifications.webhooks.settings import WebhookSettings
+from firebreak.notifications.webhooks.signing import new_secret
 
 DEFAULT_ID = "default"   # the settings' endpoint
 MAX_ENDPOINTS = 100

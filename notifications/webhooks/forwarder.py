@@ -15,15 +15,15 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from matches import connections, feed, keys
-from matches.config import Settings
-from matches.feed import FeedEvent
-from matches.mine import DONE
-from matches.reconciler import CLAIM
-from notifications.webhooks.deliveries import Deliveries, NewDelivery
-from notifications.webhooks.endpoints import Endpoint, Endpoints
-from notifications.webhooks.sender import Forward
-from notifications.webhooks.settings import WebhookSettings
+from firebreak.matches import connections, feed, keys
+from firebreak.matches.config import Settings
+from firebreak.matches.feed import FeedEvent
+from firebreak.matches.mine import DONE
+from firebreak.matches.reconciler import CLAIM
+from firebreak.notifications.webhooks.deliveries import Deliveries, NewDelivery
+from firebreak.notifications.webhooks.endpoints import Endpoint, Endpoints
+from firebreak.notifications.webhooks.sender import Forward
+from firebreak.notifications.webhooks.settings import WebhookSettings
 
 BATCH = 100        # players one tick forwards at most
 EVENTS = 200       # events read per round trip

@@ -22,11 +22,11 @@ from typing import Any
 
 import httpx
 
-from matches import connections
-from notifications.webhooks import signing, stats
-from notifications.webhooks.deliveries import Claimed, Deliveries, retry_delay
-from notifications.webhooks.endpoints import Endpoint, Endpoints
-from notifications.webhooks.settings import WebhookSettings
+from firebreak.matches import connections
+from firebreak.notifications.webhooks import signing, stats
+from firebreak.notifications.webhooks.deliveries import Claimed, Deliveries, retry_delay
+from firebreak.notifications.webhooks.endpoints import Endpoint, Endpoints
+from firebreak.notifications.webhooks.settings import WebhookSettings
 
 log = logging.getLogger("firebreak.webhooks")
 

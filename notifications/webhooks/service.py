@@ -7,10 +7,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from matches.feed import FeedType
-from notifications.webhooks.deliveries import Deliveries, Delivery, Page, Status, endpoint_of
-from notifications.webhooks.endpoints import Endpoint, EndpointError, Endpoints
-from notifications.webhooks.settings import WebhookSettings
+from firebreak.matches.feed import FeedType
+from firebreak.notifications.webhooks.deliveries import Deliveries, Delivery, Page, Status, endpoint_of
+from firebreak.notifications.webhooks.endpoints import Endpoint, EndpointError, Endpoints
+from firebreak.notifications.webhooks.settings import WebhookSettings
 
 EVENT_TYPES = tuple(t.value for t in FeedType)  # what an endpoint may subscribe to
 

@@ -7,7 +7,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from notifications.webhooks.signing import check_secret
+from firebreak.notifications.webhooks.signing import check_secret
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from domain import titles
+from firebreak.domain import titles
 from tests.conformance.support import REFERENCE_TITLES, cases, seed_count, titles_under_test
 
 

@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from domain import titles
-from domain.contract import Action, Event, Match, OptionKind, OptionSpec, Title
-from domain.errors import BadOptions
+from firebreak.domain import titles
+from firebreak.domain.contract import Action, Event, Match, OptionKind, OptionSpec, Title
+from firebreak.domain.errors import BadOptions
 from tests.titles.blind_auction import BLIND_AUCTION
 from tests.titles.tictactoe import TITLE as TIC_TAC_TOE
 

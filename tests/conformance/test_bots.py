@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import random
 
-from domain.bots import choose_action
-from domain.contract import BotLevel, Budget, Title
+from firebreak.domain.bots import choose_action
+from firebreak.domain.contract import BotLevel, Budget, Title
 from tests.conformance.support import Case, sampled, trace, walk
 
 BUDGET = Budget(seconds=None, iterations=3)  # small: whole matches of every level are played below

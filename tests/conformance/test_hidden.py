@@ -18,8 +18,8 @@ import json
 import random
 from typing import Any
 
-from domain.contract import Match
-from domain.events import visible_to
+from firebreak.domain.contract import Match
+from firebreak.domain.events import visible_to
 from tests.conformance.support import Case, sampled, take, trace, walk
 
 TWIN_STEPS = 40  # steps a twin pair is played on at most

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from domain.contract import Action, Match
-from domain.errors import RulesError
+from firebreak.domain.contract import Action, Match
+from firebreak.domain.errors import RulesError
 from tests.conformance.support import Case, sampled, trace, walk
 
 

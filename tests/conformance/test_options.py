@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from domain import titles
-from domain.contract import OptionKind, OptionSpec, Title
-from domain.errors import BadOptions
+from firebreak.domain import titles
+from firebreak.domain.contract import OptionKind, OptionSpec, Title
+from firebreak.domain.errors import BadOptions
 from tests.conformance.support import applies, invalid_values, valid_values
 
 

@@ -13,7 +13,7 @@ import json
 import random
 from typing import Any
 
-from domain.contract import Match, Result, Title
+from firebreak.domain.contract import Match, Result, Title
 from tests.conformance.support import Case, sampled, take, trace, walk
 
 

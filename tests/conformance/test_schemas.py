@@ -13,7 +13,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from domain.contract import Title
+from firebreak.domain.contract import Title
 from tests.conformance.support import Case, sampled, take, trace
 
 PARTS = ("view", "action", "event", "result")

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from domain.errors import UnknownSeat
+from firebreak.domain.errors import UnknownSeat
 from tests.conformance.support import Case, sampled, trace, walk
 
 

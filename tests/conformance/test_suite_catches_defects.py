@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from domain.contract import Action, Event, OptionKind, OptionSpec, Result, SeatScore
-from domain.errors import IllegalAction
-from domain.rng import Rng
+from firebreak.domain.contract import Action, Event, OptionKind, OptionSpec, Result, SeatScore
+from firebreak.domain.errors import IllegalAction
+from firebreak.domain.rng import Rng
 from tests.conformance import test_bots, test_hidden, test_illegal, test_options, test_playouts, test_schemas
 from tests.conformance.support import Case
 from tests.titles.blind_auction import OPTIONS, BlindAuctionMatch, BlindAuctionTitle
@@ -170,7 +170,7 @@ def test_unchecked_option_values_are_caught() -> None:
 
 def test_a_bot_choosing_an_illegal_action_is_caught() -> None:
     """A bot level returning an action outside the legal list fails the bots test."""
-    from domain.contract import BotLevel
+    from firebreak.domain.contract import BotLevel
 
     class BadBots(Broken):
         def bots(self) -> list[Any]:

@@ -7,11 +7,11 @@ from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any
 
-from domain import titles
-from domain.bots import random_bot
-from domain.contract import Action
-from domain.greatfire.match import GreatFireMatch
-from domain.greatfire.state import Phase
+from firebreak.domain import titles
+from firebreak.domain.bots import random_bot
+from firebreak.domain.contract import Action
+from firebreak.domain.greatfire.match import GreatFireMatch
+from firebreak.domain.greatfire.state import Phase
 
 TITLE = titles.get("greatfire")
 

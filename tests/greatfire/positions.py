@@ -6,13 +6,13 @@ from typing import Any
 
 import pytest
 
-from domain import titles
-from domain.errors import IllegalAction
-from domain.greatfire.components import Components
-from domain.greatfire.match import GreatFireMatch
-from domain.greatfire.rules.flow import begin_non_player, start_turn
-from domain.greatfire.state import ACTION_POINTS, ORIGIN_START_CONES, TOTAL_CONES, Phase
-from domain.rng import Rng
+from firebreak.domain import titles
+from firebreak.domain.errors import IllegalAction
+from firebreak.domain.greatfire.components import Components
+from firebreak.domain.greatfire.match import GreatFireMatch
+from firebreak.domain.greatfire.rules.flow import begin_non_player, start_turn
+from firebreak.domain.greatfire.state import ACTION_POINTS, ORIGIN_START_CONES, TOTAL_CONES, Phase
+from firebreak.domain.rng import Rng
 
 
 def blank(seats: int = 4, seed: int = 1, *, hand: list[str] | None = None, **options: object) -> GreatFireMatch:
@@ -27,7 +27,7 @@ def blank(seats: int = 4, seed: int = 1, *, hand: list[str] | None = None, **opt
     if m.phase in (Phase.REDEAL,):
         m.phase = Phase.PLACE_BANDS
     if not any(c.startswith("#") for c in m.deck):
-        from domain.greatfire.rules.setup import _build_fire_stack
+        from firebreak.domain.greatfire.rules.setup import _build_fire_stack
         _build_fire_stack(m)
     m.cones = [0] * n
     m.cones[m.geo.origin] = ORIGIN_START_CONES
@@ -89,7 +89,7 @@ def ids(actions: list[dict[str, object]], key: str = "district") -> list[object]
 
 def to_actions(m: GreatFireMatch) -> None:
     """Skip the current seat's fire phase: open its actions phase with 4 action points."""
-    from domain.greatfire.rules.actions import begin_actions
+    from firebreak.domain.greatfire.rules.actions import begin_actions
 
     m.ap = ACTION_POINTS
     begin_actions(m, [])

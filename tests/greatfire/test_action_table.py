@@ -7,11 +7,11 @@ import random
 
 import pytest
 
-from domain import titles
-from domain.contract import Event
-from domain.greatfire.actions import ACTIONS
-from domain.greatfire.match import SETUP_PHASES, GreatFireMatch
-from domain.greatfire.state import Phase
+from firebreak.domain import titles
+from firebreak.domain.contract import Event
+from firebreak.domain.greatfire.actions import ACTIONS
+from firebreak.domain.greatfire.match import SETUP_PHASES, GreatFireMatch
+from firebreak.domain.greatfire.state import Phase
 
 TITLE = titles.get("greatfire")
 SETUP_TYPES = {"keepHand", "redeal", "placeBand", "placePawn"}

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from domain.errors import NotYourTurn
-from domain.greatfire.match import GreatFireMatch
+from firebreak.domain.errors import NotYourTurn
+from firebreak.domain.greatfire.match import GreatFireMatch
 from tests.greatfire.positions import act, blank, conserved, empty, ids, legal, of, put, refused, restart
 
 Action = dict[str, Any]

@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from domain.errors import DataError
-from domain.greatfire.board import (
+from firebreak.domain.errors import DataError
+from firebreak.domain.greatfire.board import (
     DIRECTIONS,
     OPPOSITE,
     SHIPPED_BOARD,

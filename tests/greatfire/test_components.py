@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from domain.errors import DataError
-from domain.greatfire.board import load_board
-from domain.greatfire.components import DATA_DIR, load_components, parse_components, shipped_components
+from firebreak.domain.errors import DataError
+from firebreak.domain.greatfire.board import load_board
+from firebreak.domain.greatfire.components import DATA_DIR, load_components, parse_components, shipped_components
 
 RAW: dict[str, Any] = json.loads((DATA_DIR / "components.json").read_text(encoding="utf-8"))
 

@@ -6,13 +6,13 @@ import random
 
 import pytest
 
-from domain import titles
-from domain.contract import OBSERVATION_HIGH
-from domain.greatfire.actions import MAX_PAWNS
-from domain.greatfire.components import CARDS, TOKEN_KINDS
-from domain.greatfire.encoding import observation_size, shipped_layout
-from domain.greatfire.match import GreatFireMatch
-from domain.greatfire.state import Phase
+from firebreak.domain import titles
+from firebreak.domain.contract import OBSERVATION_HIGH
+from firebreak.domain.greatfire.actions import MAX_PAWNS
+from firebreak.domain.greatfire.components import CARDS, TOKEN_KINDS
+from firebreak.domain.greatfire.encoding import observation_size, shipped_layout
+from firebreak.domain.greatfire.match import GreatFireMatch
+from firebreak.domain.greatfire.state import Phase
 from tests.greatfire.positions import blank, scrambled
 
 TITLE = titles.get("greatfire")

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from domain.errors import NotYourTurn
-from domain.events import visible_to
-from domain.greatfire.match import GreatFireMatch
+from firebreak.domain.errors import NotYourTurn
+from firebreak.domain.events import visible_to
+from firebreak.domain.greatfire.match import GreatFireMatch
 from tests.greatfire.positions import act, blank, conserved, empty, legal, of, put, refused, restart
 
 Action = dict[str, Any]

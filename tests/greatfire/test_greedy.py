@@ -8,14 +8,14 @@ from typing import Any
 
 import pytest
 
-from domain.bots import choose_action
-from domain.contract import Action
-from domain.greatfire.bots.greedy import greedy
-from domain.greatfire.bots.rating import rating
-from domain.greatfire.match import GreatFireMatch
-from domain.greatfire.rules import fire
-from domain.greatfire.state import HERO_VP, Phase
-from domain.greatfire.title import GREAT_FIRE
+from firebreak.domain.bots import choose_action
+from firebreak.domain.contract import Action
+from firebreak.domain.greatfire.bots.greedy import greedy
+from firebreak.domain.greatfire.bots.rating import rating
+from firebreak.domain.greatfire.match import GreatFireMatch
+from firebreak.domain.greatfire.rules import fire
+from firebreak.domain.greatfire.state import HERO_VP, Phase
+from firebreak.domain.greatfire.title import GREAT_FIRE
 from tests.greatfire.bot_positions import ViewOnly, kinds_of_positions, new_match, play
 from tests.greatfire.positions import act, blank, idx, put, scrambled, to_actions
 

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from domain import titles
-from domain.errors import RulesError
-from domain.events import visible_to
-from domain.greatfire.match import GreatFireMatch
-from domain.greatfire.state import TOTAL_CONES
+from firebreak.domain import titles
+from firebreak.domain.errors import RulesError
+from firebreak.domain.events import visible_to
+from firebreak.domain.greatfire.match import GreatFireMatch
+from firebreak.domain.greatfire.state import TOTAL_CONES
 from tests.greatfire.positions import scrambled
 
 TITLE = titles.get("greatfire")

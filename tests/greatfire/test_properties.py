@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain import titles
-from domain.errors import RulesError
-from domain.greatfire.state import TOTAL_CONES
+from firebreak.domain import titles
+from firebreak.domain.errors import RulesError
+from firebreak.domain.greatfire.state import TOTAL_CONES
 
 TITLE = titles.get("greatfire")
 

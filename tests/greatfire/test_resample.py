@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from domain.greatfire.match import GreatFireMatch
-from domain.greatfire.state import Phase
+from firebreak.domain.greatfire.match import GreatFireMatch
+from firebreak.domain.greatfire.state import Phase
 from tests.greatfire.bot_positions import new_match
 from tests.greatfire.positions import scrambled
 

@@ -8,12 +8,12 @@ import random
 import pytest
 
 from bench import oracle
-from domain.contract import Action, Budget
-from domain.greatfire.bots import lookahead, rollout
-from domain.greatfire.bots.lookahead import apply
-from domain.greatfire.match import GreatFireMatch
-from domain.greatfire.state import Phase
-from domain.rng import Rng
+from firebreak.domain.contract import Action, Budget
+from firebreak.domain.greatfire.bots import lookahead, rollout
+from firebreak.domain.greatfire.bots.lookahead import apply
+from firebreak.domain.greatfire.match import GreatFireMatch
+from firebreak.domain.greatfire.state import Phase
+from firebreak.domain.rng import Rng
 from tests.greatfire.bot_positions import kinds_of_positions, positions
 from tests.greatfire.positions import conserved
 

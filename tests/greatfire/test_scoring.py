@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from domain.greatfire.match import GreatFireMatch
-from domain.greatfire.rules.scoring import result, score
+from firebreak.domain.greatfire.match import GreatFireMatch
+from firebreak.domain.greatfire.rules.scoring import result, score
 from tests.greatfire.positions import blank, put
 
 

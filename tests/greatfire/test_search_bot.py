@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from domain.bots import choose_action, levels, random_bot
-from domain.contract import Action, Budget
-from domain.greatfire.bots.search import (
+from firebreak.domain.bots import choose_action, levels, random_bot
+from firebreak.domain.contract import Action, Budget
+from firebreak.domain.greatfire.bots.search import (
     KEEP,
     PLANS,
     Arm,
@@ -19,10 +19,10 @@ from domain.greatfire.bots.search import (
     set_priors,
     shortlist,
 )
-from domain.greatfire.match import Determinizer, GreatFireMatch, determinize
-from domain.greatfire.state import TOTAL_CONES, Phase
-from domain.greatfire.title import GREAT_FIRE
-from domain.rng import Rng
+from firebreak.domain.greatfire.match import Determinizer, GreatFireMatch, determinize
+from firebreak.domain.greatfire.state import TOTAL_CONES, Phase
+from firebreak.domain.greatfire.title import GREAT_FIRE
+from firebreak.domain.rng import Rng
 from tests.greatfire.bot_positions import ViewOnly, kinds_of_positions, new_match, play, positions
 from tests.greatfire.positions import blank, put, scrambled, to_actions
 

@@ -6,10 +6,10 @@ from collections import Counter
 
 import pytest
 
-from domain import titles
-from domain.errors import IllegalAction
-from domain.greatfire.match import GreatFireMatch
-from domain.greatfire.state import Phase
+from firebreak.domain import titles
+from firebreak.domain.errors import IllegalAction
+from firebreak.domain.greatfire.match import GreatFireMatch
+from firebreak.domain.greatfire.state import Phase
 
 TITLE = titles.get("greatfire")
 

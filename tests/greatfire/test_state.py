@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import random
 
-from domain import titles
-from domain.bots import random_bot
-from domain.greatfire import state
-from domain.greatfire.match import GreatFireMatch
-from domain.greatfire.rules import fire
+from firebreak.domain import titles
+from firebreak.domain.bots import random_bot
+from firebreak.domain.greatfire import state
+from firebreak.domain.greatfire.match import GreatFireMatch
+from firebreak.domain.greatfire.rules import fire
 from tests.greatfire.positions import blank, idx, put
 
 

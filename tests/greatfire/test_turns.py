@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from domain.errors import IllegalAction
-from domain.greatfire.match import GreatFireMatch
-from domain.greatfire.state import Phase
+from firebreak.domain.errors import IllegalAction
+from firebreak.domain.greatfire.match import GreatFireMatch
+from firebreak.domain.greatfire.state import Phase
 from tests.greatfire.positions import blank, idx, put, restart, to_actions
 
 

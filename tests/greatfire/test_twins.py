@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from domain import titles
-from domain.events import visible_to
-from domain.greatfire.match import GreatFireMatch
-from domain.rng import Rng
+from firebreak.domain import titles
+from firebreak.domain.events import visible_to
+from firebreak.domain.greatfire.match import GreatFireMatch
+from firebreak.domain.rng import Rng
 from tests.greatfire.positions import act, blank, put, scrambled
 
 TITLE = titles.get("greatfire")

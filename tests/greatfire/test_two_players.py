@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from domain import titles
-from domain.errors import BadOptions, IllegalAction, NoSystemStep, NotYourTurn
-from domain.greatfire.match import GreatFireMatch
-from domain.greatfire.rules import scoring
-from domain.greatfire.state import Phase
+from firebreak.domain import titles
+from firebreak.domain.errors import BadOptions, IllegalAction, NoSystemStep, NotYourTurn
+from firebreak.domain.greatfire.match import GreatFireMatch
+from firebreak.domain.greatfire.rules import scoring
+from firebreak.domain.greatfire.state import Phase
 from tests.greatfire.positions import blank, idx, put, restart, run_non_player, to_actions, to_non_player
 
 TITLE = titles.get("greatfire")

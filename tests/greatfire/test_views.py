@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from domain import titles
-from domain.events import visible_to
-from domain.greatfire.match import GreatFireMatch
+from firebreak.domain import titles
+from firebreak.domain.events import visible_to
+from firebreak.domain.greatfire.match import GreatFireMatch
 from tests.greatfire.positions import blank, put, restart
 
 

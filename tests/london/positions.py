@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain import titles
-from domain.london.data import slug
-from domain.london.match import LondonMatch
-from domain.london.state import Phase
+from firebreak.domain import titles
+from firebreak.domain.london.data import slug
+from firebreak.domain.london.match import LondonMatch
+from firebreak.domain.london.state import Phase
 
 
 def cid(name: str, copy: int = 1) -> str:

@@ -3,10 +3,10 @@ space (and so the action ids) and the dispatch of apply all derive from it."""
 
 from __future__ import annotations
 
-from domain import titles
-from domain.london.actions import ACTIONS
-from domain.london.rules import turn
-from domain.london.state import Phase
+from firebreak.domain import titles
+from firebreak.domain.london.actions import ACTIONS
+from firebreak.domain.london.rules import turn
+from firebreak.domain.london.state import Phase
 
 TITLE = titles.get("london")
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from domain.errors import DataError
-from domain.london.data import DATA_DIR, load_catalogue, parse_catalogue, shipped_catalogue
+from firebreak.domain.errors import DataError
+from firebreak.domain.london.data import DATA_DIR, load_catalogue, parse_catalogue, shipped_catalogue
 from tests.london.positions import bid, cid
 
 CAT = shipped_catalogue()

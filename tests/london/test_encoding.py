@@ -6,13 +6,13 @@ import random
 
 import pytest
 
-from domain import titles
-from domain.contract import OBSERVATION_HIGH
-from domain.london.data import shipped_catalogue
-from domain.london.encoding import PHASES, observation_size, shipped_layout
-from domain.london.match import LondonMatch
-from domain.london.state import Phase
-from domain.rng import Rng
+from firebreak.domain import titles
+from firebreak.domain.contract import OBSERVATION_HIGH
+from firebreak.domain.london.data import shipped_catalogue
+from firebreak.domain.london.encoding import PHASES, observation_size, shipped_layout
+from firebreak.domain.london.match import LondonMatch
+from firebreak.domain.london.state import Phase
+from firebreak.domain.rng import Rng
 from tests.london.positions import build, cid, new, set_hand
 
 TITLE = titles.get("london")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.london.state import Phase
+from firebreak.domain.london.state import Phase
 from tests.london.positions import at, bid, build, cid, give, new, own, play, set_hand, show
 
 VAUXHALL, HOSPITAL, GARDENS = cid("Vauxhall Gardens"), cid("Hospital"), cid("Gardens")

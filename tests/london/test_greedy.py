@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 
-from domain import titles
-from domain.bots import levels, random_choice
-from domain.contract import Budget
-from domain.london.bots.greedy import choose
-from domain.london.match import LondonMatch
-from domain.london.state import Phase
+from firebreak.domain import titles
+from firebreak.domain.bots import levels, random_choice
+from firebreak.domain.contract import Budget
+from firebreak.domain.london.bots.greedy import choose
+from firebreak.domain.london.match import LondonMatch
+from firebreak.domain.london.state import Phase
 from tests.london.positions import at, build, cid, new, set_hand
 
 TITLE = titles.get("london")

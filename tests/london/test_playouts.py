@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from domain import titles
-from domain.errors import RulesError
-from domain.london.match import LondonMatch
+from firebreak.domain import titles
+from firebreak.domain.errors import RulesError
+from firebreak.domain.london.match import LondonMatch
 from tests.london.positions import all_cards
 
 TITLE = titles.get("london")

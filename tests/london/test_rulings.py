@@ -5,8 +5,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from domain.london.data import Catalogue
-from domain.london.state import LOAN_TOKENS, Phase
+from firebreak.domain.london.data import Catalogue
+from firebreak.domain.london.state import LOAN_TOKENS, Phase
 from tests.london.positions import at, bid, build, cid, give, new, own, play, set_hand, show
 
 PAUPERS = cid("Paupers")

@@ -6,9 +6,9 @@ from itertools import pairwise
 
 import pytest
 
-from domain.london.rules.poverty import compared, prestige_lost
-from domain.london.rules.scoring import final_scores, result
-from domain.london.state import Phase
+from firebreak.domain.london.rules.poverty import compared, prestige_lost
+from firebreak.domain.london.rules.scoring import final_scores, result
+from firebreak.domain.london.state import Phase
 from tests.london.positions import at, bid, build, cid, new, own, play, set_hand
 
 

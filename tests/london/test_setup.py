@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from domain import titles
-from domain.errors import BadOptions
-from domain.london.state import Phase
+from firebreak.domain import titles
+from firebreak.domain.errors import BadOptions
+from firebreak.domain.london.state import Phase
 from tests.london.positions import all_cards
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import random
 
-from domain.events import visible_to
-from domain.london.match import LondonMatch
-from domain.london.state import Phase
+from firebreak.domain.events import visible_to
+from firebreak.domain.london.match import LondonMatch
+from firebreak.domain.london.state import Phase
 from tests.london.positions import at, build, cid, lift, new, play, set_hand
 
 

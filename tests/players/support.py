@@ -19,9 +19,9 @@ import jwt
 from cryptography.hazmat.primitives.asymmetric import rsa
 from redis.asyncio import Redis
 
-from players.authenticate import Authenticator
-from players.config import PlayerSettings
-from players.errors import Unauthenticated
+from firebreak.players.authenticate import Authenticator
+from firebreak.players.config import PlayerSettings
+from firebreak.players.errors import Unauthenticated
 
 T = TypeVar("T")
 SECRET = "a test session secret that is long enough for HS256"

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from redis import Redis
 
-from players import keys
-from players.access import MAX_LIFETIME
-from players.authenticate import Authenticator
-from players.config import PlayerSettings
-from players.errors import BadName, BadScopes, ForbiddenScope, Reason, TokenNotFound, TooManyTokens
-from players.records import Principal, Scope, Via
+from firebreak.players import keys
+from firebreak.players.access import MAX_LIFETIME
+from firebreak.players.authenticate import Authenticator
+from firebreak.players.config import PlayerSettings
+from firebreak.players.errors import BadName, BadScopes, ForbiddenScope, Reason, TokenNotFound, TooManyTokens
+from firebreak.players.records import Principal, Scope, Via
 from tests.players.support import device, refused, run
 
 

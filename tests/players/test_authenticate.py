@@ -13,11 +13,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from redis.asyncio import Redis
 
-from players.authenticate import Authenticator, bearer, kind_of
-from players.config import PlayerSettings
-from players.errors import Reason, Unauthenticated
-from players.records import Principal, Via
-from players.sessions import ISSUER as OURS
+from firebreak.players.authenticate import Authenticator, bearer, kind_of
+from firebreak.players.config import PlayerSettings
+from firebreak.players.errors import Reason, Unauthenticated
+from firebreak.players.records import Principal, Via
+from firebreak.players.sessions import ISSUER as OURS
 from tests.players.support import AUDIENCE, ISSUER, SECRET, device, hand_signed, refused, run
 
 OPERATOR_SECRET = "the operator's shared secret for the fuzzing run"

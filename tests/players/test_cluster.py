@@ -12,12 +12,12 @@ import pytest
 from redis import RedisCluster
 from redis.cluster import key_slot
 
-from matches import connections
-from matches.embedded import EmbeddedCluster
-from players.authenticate import Authenticator
-from players.config import PlayerSettings
-from players.errors import Reason, Unauthenticated
-from players.records import Scope, Session, Via
+from firebreak.matches import connections
+from firebreak.matches.embedded import EmbeddedCluster
+from firebreak.players.authenticate import Authenticator
+from firebreak.players.config import PlayerSettings
+from firebreak.players.errors import Reason, Unauthenticated
+from firebreak.players.records import Scope, Session, Via
 from tests.players.support import AUDIENCE, ISSUER, device, refused
 
 OPERATOR_SECRET = "the operator's shared secret on the cluster run"

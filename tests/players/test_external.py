@@ -13,11 +13,11 @@ import jwt
 import pytest
 from cryptography.hazmat.primitives import serialization
 
-from players.authenticate import Authenticator
-from players.config import PlayerSettings
-from players.errors import AlreadyLinked, IdentityTaken, Reason
-from players.external import ExternalVerifier
-from players.records import Identity, PlayerKind, Via
+from firebreak.players.authenticate import Authenticator
+from firebreak.players.config import PlayerSettings
+from firebreak.players.errors import AlreadyLinked, IdentityTaken, Reason
+from firebreak.players.external import ExternalVerifier
+from firebreak.players.records import Identity, PlayerKind, Via
 from tests.players.support import AUDIENCE, ISSUER, Jwks, device, hand_signed, refused, run
 
 

@@ -7,12 +7,12 @@ import asyncio
 import pytest
 from redis import Redis
 
-from players import keys
-from players.authenticate import Authenticator
-from players.config import PlayerSettings
-from players.directory import device_hash
-from players.errors import BadDeviceId, BadName, PlayerNotFound
-from players.records import PlayerKind
+from firebreak.players import keys
+from firebreak.players.authenticate import Authenticator
+from firebreak.players.config import PlayerSettings
+from firebreak.players.directory import device_hash
+from firebreak.players.errors import BadDeviceId, BadName, PlayerNotFound
+from firebreak.players.records import PlayerKind
 from tests.players.support import SECRET, device, run
 
 

@@ -11,10 +11,10 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-from players.authenticate import Authenticator
-from players.errors import Reason, Unauthenticated
-from players.records import Session, Via
-from players.sessions import AUDIENCE, ISSUER
+from firebreak.players.authenticate import Authenticator
+from firebreak.players.errors import Reason, Unauthenticated
+from firebreak.players.records import Session, Via
+from firebreak.players.sessions import AUDIENCE, ISSUER
 from tests.players.support import device, hand_signed, refused, run
 
 

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from archive.database import Database, metadata
+from firebreak.archive.database import Database, metadata
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

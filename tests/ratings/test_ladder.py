@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 
 from bench.ratings_ladder import lineups
-from domain import titles
-from domain.bots import levels
+from firebreak.domain import titles
+from firebreak.domain.bots import levels
 
 
 def test_every_level_sits_once_per_match_and_in_every_seat_equally() -> None:

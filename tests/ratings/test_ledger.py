@@ -9,9 +9,9 @@ from concurrent.futures import ProcessPoolExecutor
 import pytest
 from sqlalchemy import select
 
-from archive.database import Database
-from ratings import board, ledger, model
-from ratings.tables import rating_changes, ratings
+from firebreak.archive.database import Database
+from firebreak.ratings import board, ledger, model
+from firebreak.ratings.tables import rating_changes, ratings
 
 PROCESSES = 4
 MATCHES_EACH = 8

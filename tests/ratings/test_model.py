@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from ratings import model
-from ratings.model import Skill, Standing
+from firebreak.ratings import model
+from firebreak.ratings.model import Skill, Standing
 
 
 def test_places_put_winners_first_then_totals_then_resigned_seats() -> None:

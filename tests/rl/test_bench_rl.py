@@ -8,7 +8,7 @@ pytest.importorskip("pettingzoo")
 pytest.importorskip("pyspiel")
 
 from bench import rl
-from integrations.common import encoded_title
+from firebreak.integrations.common import encoded_title
 
 
 def test_every_loop_counts_the_decisions_of_its_games() -> None:

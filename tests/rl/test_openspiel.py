@@ -8,9 +8,9 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from domain.contract import EncodedTitle  # noqa: E402
-from domain.titles import encoded_titles  # noqa: E402
-from integrations.openspiel import SEEDS, register, register_all, short_name  # noqa: E402
+from firebreak.domain.contract import EncodedTitle  # noqa: E402
+from firebreak.domain.titles import encoded_titles  # noqa: E402
+from firebreak.integrations.openspiel import SEEDS, register, register_all, short_name  # noqa: E402
 
 CASES = [(title, seats) for title in encoded_titles() for seats in range(title.min_seats, title.max_seats + 1)]
 

@@ -12,9 +12,9 @@ pytest.importorskip("pettingzoo")
 import numpy as np
 from pettingzoo.test import api_test, seed_test
 
-from domain.contract import EncodedTitle
-from domain.titles import encoded_titles
-from integrations.pettingzoo import FirebreakEnv
+from firebreak.domain.contract import EncodedTitle
+from firebreak.domain.titles import encoded_titles
+from firebreak.integrations.pettingzoo import FirebreakEnv
 
 # api_test knows dict observations with an action mask only for PettingZoo's own environments (by name), so it
 # warns about them for any other; the chess and go environments use the same layout.

@@ -14,15 +14,15 @@ from pathlib import Path
 import pytest
 from redis.asyncio import Redis as AsyncRedis
 
-from archive.database import Database, DatabaseSettings
-from matches.callers import Caller
-from matches.config import Settings
-from matches.lifecycle import MatchStatus
-from matches.lobby import Lobby
-from matches.pipeline import Pipeline
-from matches.scheduler import Scheduler, automated_next
-from matches.seatlife import SeatLife
-from matches.store import Loaded, MatchStore, engine
+from firebreak.archive.database import Database, DatabaseSettings
+from firebreak.matches.callers import Caller
+from firebreak.matches.config import Settings
+from firebreak.matches.lifecycle import MatchStatus
+from firebreak.matches.lobby import Lobby
+from firebreak.matches.pipeline import Pipeline
+from firebreak.matches.scheduler import Scheduler, automated_next
+from firebreak.matches.seatlife import SeatLife
+from firebreak.matches.store import Loaded, MatchStore, engine
 
 BACKENDS = ["sqlite", "postgresql"]
 

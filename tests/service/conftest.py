@@ -18,7 +18,7 @@ import httpx
 import pytest
 from redis import Redis
 
-from matches.embedded import EmbeddedRedis, free_port
+from firebreak.matches.embedded import EmbeddedRedis, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKERS = 2
@@ -55,7 +55,7 @@ def worker_processes(redis_url: str, logs: Path, count: int = WORKERS,
     try:
         for n in range(count):
             files.append((logs / f"worker{n}.log").open("wb"))
-            procs.append(subprocess.Popen([sys.executable, "-m", "workers.main"], cwd=ROOT,
+            procs.append(subprocess.Popen([sys.executable, "-m", "firebreak.workers.main"], cwd=ROOT,
                                           env={**service_env(redis_url), **(env or {})}, stdout=files[-1],
                                           stderr=subprocess.STDOUT))
         yield procs
@@ -80,7 +80,7 @@ def api_process(redis_url: str, log_path: Path, env: dict[str, str] | None = Non
     port = free_port()
     with log_path.open("wb") as log:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "api.app:create_app", "--factory", "--host", "127.0.0.1",
+            [sys.executable, "-m", "uvicorn", "firebreak.api.app:create_app", "--factory", "--host", "127.0.0.1",
              "--port", str(port), "--no-access-log"],
             cwd=ROOT, env={**service_env(redis_url), **(env or {})}, stdout=log, stderr=subprocess.STDOUT)
         try:

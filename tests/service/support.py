@@ -28,13 +28,13 @@ import httpx
 from redis import Redis
 from redis.asyncio import Redis as AsyncRedis
 
-from domain import titles
-from matches import history, keys, packing
-from matches.config import Settings
-from matches.lobby import Lobby
-from matches.pipeline import Pipeline
-from matches.scheduler import Scheduler
-from matches.store import MatchStore
+from firebreak.domain import titles
+from firebreak.matches import history, keys, packing
+from firebreak.matches.config import Settings
+from firebreak.matches.lobby import Lobby
+from firebreak.matches.pipeline import Pipeline
+from firebreak.matches.scheduler import Scheduler
+from firebreak.matches.store import MatchStore
 from tests.service.conftest import QUEUE, Client, api_process, service_env
 
 __all__ = ["QUEUE", "Client", "api_process", "service_env"]
@@ -491,8 +491,8 @@ class Private:
         """One more RQ worker process (with its reconciler thread) on the private queue."""
         path = self.folder / f"worker{len(self.workers)}.log"
         with path.open("wb") as log:  # the child keeps its own descriptor
-            proc = subprocess.Popen([sys.executable, "-m", "workers.main"], cwd=ROOT, env=self.env, stdout=log,
-                                    stderr=subprocess.STDOUT)
+            proc = subprocess.Popen([sys.executable, "-m", "firebreak.workers.main"], cwd=ROOT, env=self.env,
+                                    stdout=log, stderr=subprocess.STDOUT)
         self.workers.append(proc)
         self.logs.append(path)
         return proc

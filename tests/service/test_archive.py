@@ -11,15 +11,15 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from archive.database import Database
-from archive.export import BadExport, export, replay
-from archive.reader import ArchiveReader
-from archive.records import archive_match, is_archived, store_record
-from archive.tables import archived_matches, archived_players
-from domain import titles
-from matches import keys, mypage
-from matches.lifecycle import EndReason, MatchStatus
-from matches.store import MatchStore
+from firebreak.archive.database import Database
+from firebreak.archive.export import BadExport, export, replay
+from firebreak.archive.reader import ArchiveReader
+from firebreak.archive.records import archive_match, is_archived, store_record
+from firebreak.archive.tables import archived_matches, archived_players
+from firebreak.domain import titles
+from firebreak.matches import keys, mypage
+from firebreak.matches.lifecycle import EndReason, MatchStatus
+from firebreak.matches.store import MatchStore
 from tests.service.archive_support import Played, database, play, same_match, with_store
 
 __all__ = ["database"]  # the fixture this module uses (postgres_url: tests/conftest.py)

@@ -14,12 +14,12 @@ from redis import Redis
 from rq.registry import StartedJobRegistry
 from sqlalchemy import func, select, text
 
-from archive.database import Database
-from archive.export import replay
-from archive.records import is_archived
-from archive.tables import archived_matches, archived_players
-from matches import keys
-from matches.store import MatchStore
+from firebreak.archive.database import Database
+from firebreak.archive.export import replay
+from firebreak.archive.records import is_archived
+from firebreak.archive.tables import archived_matches, archived_players
+from firebreak.matches import keys
+from firebreak.matches.store import MatchStore
 from tests.service.archive_support import BACKENDS, database_url, play, wait, with_store
 from tests.service.players_support import guest, rest
 from tests.service.support import private_service

@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 from redis import Redis
 
-from domain import titles
-from domain.contract import Action, BotLevel, Budget, Event, Match
-from matches.config import Settings
-from matches.lobby import Lobby
-from matches.outcomes import OutcomeKind
-from matches.pipeline import Pipeline
+from firebreak.domain import titles
+from firebreak.domain.contract import Action, BotLevel, Budget, Event, Match
+from firebreak.matches.config import Settings
+from firebreak.matches.lobby import Lobby
+from firebreak.matches.outcomes import OutcomeKind
+from firebreak.matches.pipeline import Pipeline
 from tests.service import support as h
 from tests.titles.tictactoe import TicTacToeMatch, TicTacToeTitle
 

@@ -12,8 +12,8 @@ import httpx
 import pytest
 from redis import Redis
 
-from domain.titles import all_titles
-from matches import keys
+from firebreak.domain.titles import all_titles
+from firebreak.matches import keys
 from tests.service import support as h
 from tests.service.conftest import Client
 

@@ -15,7 +15,7 @@ from redis import Redis
 
 from bench import act_cost, floor
 from bench.act_cost import Game, Play
-from matches import connections, keys
+from firebreak.matches import connections, keys
 
 
 @pytest.fixture(scope="module")

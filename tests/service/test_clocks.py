@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from redis import Redis
 
-from matches import keys
+from firebreak.matches import keys
 from tests.service import support as h
 from tests.service.conftest import Client
 

@@ -17,7 +17,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 from websockets.typing import Origin, Subprotocol
 
-from matches.config import cors_origins
+from firebreak.matches.config import cors_origins
 from tests.service.conftest import ROOT, Client, api_process, service_env
 from tests.service.players_support import guest
 
@@ -193,7 +193,8 @@ def test_a_bad_origin_is_refused_naming_the_setting(raw: str) -> None:
 
 
 def test_an_api_process_with_a_bad_origin_does_not_start(redis_url: str) -> None:
-    started = subprocess.run([sys.executable, "-m", "uvicorn", "api.app:create_app", "--factory", "--port", "0"],
+    started = subprocess.run([sys.executable, "-m", "uvicorn", "firebreak.api.app:create_app", "--factory",
+                              "--port", "0"],
                              cwd=ROOT, env={**service_env(redis_url), "FIREBREAK_CORS_ORIGINS": "https://app.example/x"},
                              capture_output=True, timeout=60)
     assert started.returncode != 0

@@ -12,12 +12,12 @@ from redis import Redis
 from redis.asyncio import Redis as AsyncRedis
 from rq import Queue
 
-from matches import keys
-from matches.config import Settings
-from matches.pipeline import Pipeline
-from matches.reconciler import Reconciler
-from matches.scheduler import Scheduler
-from matches.store import MatchStore
+from firebreak.matches import keys
+from firebreak.matches.config import Settings
+from firebreak.matches.pipeline import Pipeline
+from firebreak.matches.reconciler import Reconciler
+from firebreak.matches.scheduler import Scheduler
+from firebreak.matches.store import MatchStore
 from tests.service import support as h
 from tests.service.test_reconciler import FAST, Crash, forget
 

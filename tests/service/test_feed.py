@@ -11,10 +11,10 @@ from typing import Any
 from redis import Redis
 from redis.asyncio import Redis as AsyncRedis
 
-from matches import feed, keys
-from matches.config import Settings
-from matches.feed import FeedType
-from matches.store import MatchStore
+from firebreak.matches import feed, keys
+from firebreak.matches.config import Settings
+from firebreak.matches.feed import FeedType
+from firebreak.matches.store import MatchStore
 from tests.service.conftest import Client, service_env
 from tests.service.players_support import guest
 from tests.service.support import create, play_to_end, wait_for

@@ -16,10 +16,10 @@ import pytest
 from redis import Redis
 from websockets.asyncio.client import connect
 
-from api.schema import schema, validated
-from api.schema.limits import MAX_ALIASES, MAX_DEPTH
-from domain.titles import all_titles
-from matches.embedded import EmbeddedRedis
+from firebreak.api.schema import schema, validated
+from firebreak.api.schema.limits import MAX_ALIASES, MAX_DEPTH
+from firebreak.domain.titles import all_titles
+from firebreak.matches.embedded import EmbeddedRedis
 from tests.service import support as h
 from tests.service.test_subscription import PROTOCOL, RECV_TIMEOUT, Received, subscribe, ws_url
 

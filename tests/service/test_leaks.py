@@ -10,7 +10,7 @@ import random
 
 from redis import Redis
 
-from matches import keys
+from firebreak.matches import keys
 from tests.service import support as h
 
 STEPS = 60

@@ -11,8 +11,8 @@ from typing import Any
 
 from redis import Redis
 
-from domain import titles
-from matches import keys
+from firebreak.domain import titles
+from firebreak.matches import keys
 from tests.service import support as h
 from tests.service.conftest import Client
 

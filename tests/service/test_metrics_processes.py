@@ -22,7 +22,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.typing import Subprotocol
 
-from matches.embedded import free_port
+from firebreak.matches.embedded import free_port
 from tests.service import support as h
 from tests.service.conftest import ROOT, Client, service_env
 from tests.service.players_support import guest
@@ -41,7 +41,7 @@ def api(redis_url: str, log: Path, folder: Path | None,
     if folder is not None:
         env["PROMETHEUS_MULTIPROC_DIR"] = str(folder)
     with log.open("wb") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "api.app:create_app", "--factory", "--host",
+        proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "firebreak.api.app:create_app", "--factory", "--host",
                                  "127.0.0.1", "--port", str(port), "--no-access-log", "--workers", str(workers)],
                                 cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
         base = f"http://127.0.0.1:{port}"
@@ -176,7 +176,8 @@ def test_one_process_alone_keeps_its_counters_in_memory(redis_url: str, tmp_path
 
 def test_a_missing_metrics_folder_stops_the_start_with_its_name(redis_url: str, tmp_path: Path) -> None:
     env = {**service_env(redis_url), "PROMETHEUS_MULTIPROC_DIR": str(tmp_path / "absent")}
-    started = subprocess.run([sys.executable, "-m", "uvicorn", "api.app:create_app", "--factory", "--port", "0"],
+    started = subprocess.run([sys.executable, "-m", "uvicorn", "firebreak.api.app:create_app", "--factory",
+                              "--port", "0"],
                              cwd=ROOT, env=env, capture_output=True, timeout=60)
     assert started.returncode != 0
     assert b"PROMETHEUS_MULTIPROC_DIR must name an existing folder" in started.stderr

@@ -15,11 +15,11 @@ import pytest
 from redis import Redis
 from redis.asyncio import Redis as AsyncRedis
 
-from api.feedhub import CLIENT_NAME as FEEDS_CLIENT
-from matches import feed, keys
-from matches.config import Settings
-from matches.feed import FeedType
-from matches.store import MatchStore
+from firebreak.api.feedhub import CLIENT_NAME as FEEDS_CLIENT
+from firebreak.matches import feed, keys
+from firebreak.matches.config import Settings
+from firebreak.matches.feed import FeedType
+from firebreak.matches.store import MatchStore
 from tests.service import events_support as ev
 from tests.service.conftest import Client, api_process, service_env
 from tests.service.players_support import CREATE_TOKEN, REVOKE_TOKEN, SIGN_OUT, Signed, codes, guest

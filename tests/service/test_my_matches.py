@@ -14,12 +14,12 @@ import pytest
 from redis import Redis
 from redis.asyncio import Redis as AsyncRedis
 
-from matches import keys, mine
-from matches.clocks import Timing
-from matches.config import Settings
-from matches.embedded import EmbeddedRedis
-from matches.reconciler import Reconciler
-from matches.store import MatchStore, fresh
+from firebreak.matches import keys, mine
+from firebreak.matches.clocks import Timing
+from firebreak.matches.config import Settings
+from firebreak.matches.embedded import EmbeddedRedis
+from firebreak.matches.reconciler import Reconciler
+from firebreak.matches.store import MatchStore, fresh
 from tests.service.conftest import Client, api_process, service_env
 from tests.service.players_support import JOIN, Signed, guest, rest
 from tests.service.support import Setup, act, add_bot, create, join, play_to_end, state, wait_for

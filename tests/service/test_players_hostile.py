@@ -13,7 +13,7 @@ import httpx
 import jwt
 import pytest
 
-from matches.embedded import EmbeddedRedis
+from firebreak.matches.embedded import EmbeddedRedis
 from tests.players.support import AUDIENCE, ISSUER, Jwks, hand_signed
 from tests.service import support as h
 from tests.service.players_support import GUEST, JOIN, LINK, ME, codes, device

@@ -11,8 +11,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from domain import titles
-from matches.plugins import PluginError, register_titles
+from firebreak.domain import titles
+from firebreak.matches.plugins import PluginError, register_titles
 from tests.service import support as h
 from tests.service.conftest import Client
 

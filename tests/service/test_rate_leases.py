@@ -10,8 +10,8 @@ from typing import TypeVar
 
 from redis.asyncio import Redis
 
-from matches import keys
-from matches.ratelimit import LEASE_MAX, Charge, Rate, RateLimiter, lease_size
+from firebreak.matches import keys
+from firebreak.matches.ratelimit import LEASE_MAX, Charge, Rate, RateLimiter, lease_size
 
 T = TypeVar("T")
 SLOW = 0.001  # tokens per second: no refill worth counting during a test

@@ -9,9 +9,9 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from api.context import Context
-from api.schema import schema
-from matches.config import Settings
+from firebreak.api.context import Context
+from firebreak.api.schema import schema
+from firebreak.matches.config import Settings
 
 SECRET = "limiter internals: redis://user:secret@10.0.0.1"
 

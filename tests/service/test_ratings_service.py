@@ -10,7 +10,7 @@ from typing import Any
 import psycopg
 from redis import Redis
 
-from matches import keys
+from firebreak.matches import keys
 from tests import postgres
 from tests.service import support as h
 from tests.service.conftest import Client

@@ -9,13 +9,13 @@ from dataclasses import replace
 import pytest
 from redis import Redis
 
-from domain import titles
-from matches.config import Settings
-from matches.lifecycle import EndReason, MatchStatus, SeatKind
-from matches.lobby import Lobby
-from matches.outcomes import OutcomeKind
-from matches.pipeline import Advanced, Pipeline
-from matches.reading import Reading, SeatReading
+from firebreak.domain import titles
+from firebreak.matches.config import Settings
+from firebreak.matches.lifecycle import EndReason, MatchStatus, SeatKind
+from firebreak.matches.lobby import Lobby
+from firebreak.matches.outcomes import OutcomeKind
+from firebreak.matches.pipeline import Advanced, Pipeline
+from firebreak.matches.reading import Reading, SeatReading
 from tests.service import support as h
 from tests.titles.tictactoe import TicTacToeTitle
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from graphql import parse, validate
 
-from api.schema import schema
+from firebreak.api.schema import schema
 from tests.service.conftest import Client
 from tests.service.players_support import guest
 from tests.service.support import create

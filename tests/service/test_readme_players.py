@@ -9,7 +9,7 @@ import shlex
 import subprocess
 from pathlib import Path
 
-from players.config import PlayerSettings
+from firebreak.players.config import PlayerSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 

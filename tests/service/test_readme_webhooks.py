@@ -18,13 +18,13 @@ import httpx
 from redis import Redis
 from redis.asyncio import Redis as AsyncRedis
 
-from matches import feed, keys
-from matches.embedded import free_port
-from matches.feed import FeedType
-from matches.store import MatchStore
-from notifications.webhooks.deliveries import delivery_id
-from notifications.webhooks.endpoints import DEFAULT_ID
-from notifications.webhooks.signing import headers, new_secret
+from firebreak.matches import feed, keys
+from firebreak.matches.embedded import free_port
+from firebreak.matches.feed import FeedType
+from firebreak.matches.store import MatchStore
+from firebreak.notifications.webhooks.deliveries import delivery_id
+from firebreak.notifications.webhooks.endpoints import DEFAULT_ID
+from firebreak.notifications.webhooks.signing import headers, new_secret
 from tests.service.support import private_service, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -20,15 +20,15 @@ from rq import Queue
 from rq.job import Job, JobStatus
 from rq.registry import StartedJobRegistry
 
-from matches import keys
-from matches.config import Settings
-from matches.embedded import EmbeddedRedis
-from matches.lobby import Lobby
-from matches.outcomes import OutcomeKind
-from matches.pipeline import Pipeline
-from matches.reconciler import Reconciler
-from matches.scheduler import Scheduler, job_id
-from matches.store import engine
+from firebreak.matches import keys
+from firebreak.matches.config import Settings
+from firebreak.matches.embedded import EmbeddedRedis
+from firebreak.matches.lobby import Lobby
+from firebreak.matches.outcomes import OutcomeKind
+from firebreak.matches.pipeline import Pipeline
+from firebreak.matches.reconciler import Reconciler
+from firebreak.matches.scheduler import Scheduler, job_id
+from firebreak.matches.store import engine
 from tests.service import support as h
 
 TICK = "0.2"
@@ -55,7 +55,7 @@ class FailingEnqueue(Scheduler):
     async def enqueue(self, match_id: str, version: int) -> bool:
         job = job_id(match_id, version)
         await self.redis.set(keys.job_guard(match_id, version), job)
-        self.queue.enqueue("workers.jobs.no_such_job", match_id, version, job_id=job, failure_ttl=600)
+        self.queue.enqueue("firebreak.workers.jobs.no_such_job", match_id, version, job_id=job, failure_ttl=600)
         return True
 
 

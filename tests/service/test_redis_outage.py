@@ -20,8 +20,8 @@ import httpx
 import pytest
 from redis import Redis
 
-from matches import keys
-from matches.embedded import EmbeddedRedis
+from firebreak.matches import keys
+from firebreak.matches.embedded import EmbeddedRedis
 from tests.service import support as h
 from tests.service.conftest import QUEUE, service_env, worker_processes
 from tests.service.test_subscription import Received, subscribe
@@ -190,7 +190,7 @@ def test_workers_survive_redis_kills_and_every_bot_match_ends_with_each_step_app
 def health(service: Service, queue: str = QUEUE) -> subprocess.CompletedProcess[str]:
     """Run the workers' health check (docker compose runs it in a worker's container) against the service."""
     env = {**service_env(service.redis.url), "FIREBREAK_QUEUE": queue}
-    return subprocess.run([sys.executable, "-m", "workers.health"], cwd=h.ROOT, env=env, timeout=60,
+    return subprocess.run([sys.executable, "-m", "firebreak.workers.health"], cwd=h.ROOT, env=env, timeout=60,
                           capture_output=True, text=True)
 
 
@@ -232,7 +232,7 @@ def test_every_acknowledged_action_survives_a_redis_kill(service: Service) -> No
 def test_sigterm_stops_a_worker_that_is_waiting_for_redis(service: Service) -> None:
     log = service.logs / "stopping-worker.log"
     with log.open("wb") as out:
-        worker = subprocess.Popen([sys.executable, "-m", "workers.main"], cwd=h.ROOT,
+        worker = subprocess.Popen([sys.executable, "-m", "firebreak.workers.main"], cwd=h.ROOT,
                                   env={**service_env(service.redis.url), "FIREBREAK_QUEUE": "firebreak-stopping"},
                                   stdout=out, stderr=subprocess.STDOUT)
         try:

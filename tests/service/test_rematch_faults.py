@@ -23,11 +23,11 @@ import httpx
 import pytest
 from redis import Redis
 
-from matches import keys
-from matches.embedded import free_port
-from matches.lobby import Lobby
-from matches.pipeline import Pipeline
-from matches.rematch import Rematches, carried
+from firebreak.matches import keys
+from firebreak.matches.embedded import free_port
+from firebreak.matches.lobby import Lobby
+from firebreak.matches.pipeline import Pipeline
+from firebreak.matches.rematch import Rematches, carried
 from tests.service import support as h
 from tests.service.conftest import ROOT, Client
 from tests.service.test_rematch_invites import OLD, REMATCH, _finished
@@ -57,7 +57,7 @@ def doomed_api(svc: h.Private, log_path: Path) -> Iterator[tuple[str, subprocess
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     with log_path.open("wb") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "api.app:create_app", "--factory", "--host",
+        proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "firebreak.api.app:create_app", "--factory", "--host",
                                  "127.0.0.1", "--port", str(port), "--no-access-log"], cwd=ROOT, env=svc.env,
                                 stdout=log, stderr=subprocess.STDOUT)
     try:

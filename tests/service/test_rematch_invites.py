@@ -13,11 +13,11 @@ from typing import Any
 import httpx
 from redis import Redis
 
-from matches import keys
-from matches.config import Settings
-from matches.lobby import Lobby
-from matches.pipeline import Pipeline
-from matches.rematch import Rematches, carried
+from firebreak.matches import keys
+from firebreak.matches.config import Settings
+from firebreak.matches.lobby import Lobby
+from firebreak.matches.pipeline import Pipeline
+from firebreak.matches.rematch import Rematches, carried
 from tests.service import support as h
 from tests.service.conftest import Client
 from tests.service.players_support import JOIN, Signed, codes, guest, rest

@@ -10,7 +10,7 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from matches.embedded import free_port
+from firebreak.matches.embedded import free_port
 from tests.service import support as h
 
 

@@ -20,13 +20,13 @@ from openapi_spec_validator import validate as validate_openapi
 from redis import Redis
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 
-from api.app import create_app
-from api.rest.problems import MEDIA_TYPE, rest_codes
-from api.rest.routes import OPERATIONS, document
-from api.rest.schemas import COMPONENTS, REQUESTS
-from api.rest.validation import errors, unchecked_keywords
-from matches.config import Settings
-from matches.embedded import EmbeddedRedis, free_port
+from firebreak.api.app import create_app
+from firebreak.api.rest.problems import MEDIA_TYPE, rest_codes
+from firebreak.api.rest.routes import OPERATIONS, document
+from firebreak.api.rest.schemas import COMPONENTS, REQUESTS
+from firebreak.api.rest.validation import errors, unchecked_keywords
+from firebreak.matches.config import Settings
+from firebreak.matches.embedded import EmbeddedRedis, free_port
 from tests.service import support as h
 
 TIMEOUT = 60.0  # seconds: only so that a regression fails instead of hanging the suite

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from api.export_schema import outdated, schema_text
+from firebreak.api.export_schema import outdated, schema_text
 
 
 def test_schema_graphql_and_the_json_schemas_are_up_to_date() -> None:
-    assert outdated() == [], "run python -m api.export_schema"
+    assert outdated() == [], "run python -m firebreak.api.export_schema"
 
 
 def _undescribed() -> list[str]:
@@ -14,7 +14,7 @@ def _undescribed() -> list[str]:
     types aside)."""
     from graphql import GraphQLEnumType, GraphQLInputObjectType, GraphQLInterfaceType, GraphQLObjectType
 
-    from api.schema import schema
+    from firebreak.api.schema import schema
 
     missing = []
     for name, graphql_type in schema._schema.type_map.items():

@@ -14,12 +14,12 @@ import pytest
 from redis import Redis
 from redis.asyncio import Redis as AsyncRedis
 
-from matches import keys
-from matches.config import Settings
-from matches.lifecycle import SeatControl
-from matches.scheduler import Scheduler
-from matches.seatlife import NO_SEAT, SeatLife
-from matches.store import MatchStore
+from firebreak.matches import keys
+from firebreak.matches.config import Settings
+from firebreak.matches.lifecycle import SeatControl
+from firebreak.matches.scheduler import Scheduler
+from firebreak.matches.seatlife import NO_SEAT, SeatLife
+from firebreak.matches.store import MatchStore
 from tests.service import players_support
 from tests.service import support as h
 from tests.service.conftest import Client

@@ -16,7 +16,7 @@ import pytest
 from redis import Redis
 from rq import Queue, Worker
 
-from matches import keys
+from firebreak.matches import keys
 from tests.service import support as h
 from tests.service.conftest import api_process
 from tests.service.players_support import Signed, guest

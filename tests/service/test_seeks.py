@@ -11,15 +11,15 @@ from typing import Any
 import pytest
 from redis import Redis
 
-from archive.database import Database, DatabaseSettings
-from matches import keys
-from matches.lobby import Lobby
-from matches.pipeline import Pipeline
-from matchmaking.config import SeekSettings
-from matchmaking.seeks import Seeks
-from matchmaking.tables import Matcher
-from ratings import model
-from ratings.tables import ratings
+from firebreak.archive.database import Database, DatabaseSettings
+from firebreak.matches import keys
+from firebreak.matches.lobby import Lobby
+from firebreak.matches.pipeline import Pipeline
+from firebreak.matchmaking.config import SeekSettings
+from firebreak.matchmaking.seeks import Seeks
+from firebreak.matchmaking.tables import Matcher
+from firebreak.ratings import model
+from firebreak.ratings.tables import ratings
 from tests.service import support as h
 from tests.service.conftest import Client
 from tests.service.players_support import Signed, guest, rest

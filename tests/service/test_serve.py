@@ -21,7 +21,7 @@ from redis import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from rq import Queue, Worker
 
-from matches.embedded import LOCK_FILE, FolderLock, bound_socket, free_port, port_taken
+from firebreak.matches.embedded import LOCK_FILE, FolderLock, bound_socket, free_port, port_taken
 from tests.service import support as h
 
 QUEUE = "firebreak-serve"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import httpx
 
-from matches.embedded import free_port
+from firebreak.matches.embedded import free_port
 from tests.service import support as h
 from tests.service.conftest import ROOT, service_env
 from tests.service.test_metrics_processes import readyz, scrape

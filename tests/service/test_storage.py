@@ -13,7 +13,7 @@ from typing import Any
 
 from redis import Redis
 
-from matches import history, keys, packing
+from firebreak.matches import history, keys, packing
 from tests.service import support as h
 from tests.service.conftest import Client
 

@@ -17,7 +17,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 from websockets.typing import Subprotocol
 
-from domain.titles import all_titles
+from firebreak.domain.titles import all_titles
 from tests.service import support as h
 
 PROTOCOL = Subprotocol("graphql-transport-ws")

@@ -15,7 +15,7 @@ import httpx
 import jsonpatch
 from redis import Redis
 
-from domain import titles
+from firebreak.domain import titles
 from tests.service import support as h
 from tests.service.test_subscription import _open, next_row
 

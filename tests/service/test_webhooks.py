@@ -20,16 +20,16 @@ from redis import Redis
 from redis.asyncio import Redis as AsyncRedis
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
-from matches import feed, keys
-from matches.config import Settings
-from matches.feed import FeedType
-from matches.store import MatchStore
-from notifications.webhooks.deliveries import Deliveries, delivery_id, retry_delay
-from notifications.webhooks.endpoints import DEFAULT_ID
-from notifications.webhooks.forwarder import Forwarder
-from notifications.webhooks.service import Webhooks
-from notifications.webhooks.settings import WebhookSettings
-from notifications.webhooks.signing import headers, new_secret
+from firebreak.matches import feed, keys
+from firebreak.matches.config import Settings
+from firebreak.matches.feed import FeedType
+from firebreak.matches.store import MatchStore
+from firebreak.notifications.webhooks.deliveries import Deliveries, delivery_id, retry_delay
+from firebreak.notifications.webhooks.endpoints import DEFAULT_ID
+from firebreak.notifications.webhooks.forwarder import Forwarder
+from firebreak.notifications.webhooks.service import Webhooks
+from firebreak.notifications.webhooks.settings import WebhookSettings
+from firebreak.notifications.webhooks.signing import headers, new_secret
 from tests.service.conftest import Client, service_env
 from tests.service.players_support import guest, rest
 from tests.service.support import play_to_end, private_service, wait_for

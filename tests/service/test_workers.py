@@ -16,11 +16,11 @@ from redis import Redis
 from rq import Queue
 from rq.job import Job, JobStatus
 
-from matches import keys
-from matches.config import Settings
+from firebreak.matches import keys
+from firebreak.matches.config import Settings
+from firebreak.workers import jobs
 from tests.service import support as h
 from tests.service.conftest import ROOT, service_env
-from workers import jobs
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +44,7 @@ def frozen(redis: Redis, match_id: str) -> Any:
 
 def run_job(queue: Queue, match_id: str, version: int) -> Any:
     """Enqueue advance(match_id, version) with rq, as a duplicate would be, and wait for its outcome."""
-    job = queue.enqueue("workers.jobs.advance", match_id, version, result_ttl=600)
+    job = queue.enqueue("firebreak.workers.jobs.advance", match_id, version, result_ttl=600)
     end = time.monotonic() + h.DEADLINE
     while time.monotonic() < end:
         status = job.get_status(refresh=True)
@@ -126,7 +126,7 @@ def test_duplicates_racing_the_real_job_never_apply_a_step_twice(server: str, re
         h.add_bot(c, s, "random")  # the match starts: the scheduler enqueues the real job for version 0
         for t in threads:
             t.start()
-        extra = [queue.enqueue("workers.jobs.advance", s.match_id, 0, result_ttl=600) for _ in range(3)]
+        extra = [queue.enqueue("firebreak.workers.jobs.advance", s.match_id, 0, result_ttl=600) for _ in range(3)]
         for t in threads:
             t.join(h.DEADLINE)
         assert not errors, errors
@@ -152,7 +152,7 @@ def test_a_job_hands_on_after_its_time_slice(redis_url: str, redis: Redis) -> No
     s = h.bot_match(settings, 704, seats=3, levels=("random",))
     queue = Queue(settings.queue, connection=Redis.from_url(redis_url))
     assert queue.job_ids == [f"advance-{s.match_id}-0"], "the match should start with one job, for version 0"
-    subprocess.run([sys.executable, "-m", "workers.main", "--burst"], cwd=ROOT, env=env, check=True,
+    subprocess.run([sys.executable, "-m", "firebreak.workers.main", "--burst"], cwd=ROOT, env=env, check=True,
                    timeout=h.DEADLINE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     record = h.check_replay(redis, s)
     assert record["status"] == "over"
@@ -172,7 +172,7 @@ def test_a_worker_refuses_to_start_with_an_unusable_setting(redis_url: str, name
     """A misconfigured worker stops at once with the variable named, instead of failing every search job (a bad
     search budget) or running no reconciler (a bad tick or stall)."""
     env = {**service_env(redis_url), name: value}
-    done = subprocess.run([sys.executable, "-m", "workers.main", "--burst"], cwd=ROOT, env=env, timeout=60,
+    done = subprocess.run([sys.executable, "-m", "firebreak.workers.main", "--burst"], cwd=ROOT, env=env, timeout=60,
                           capture_output=True, text=True)
     assert done.returncode == 2
     assert message in done.stderr

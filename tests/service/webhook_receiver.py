@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from matches.embedded import free_port
+from firebreak.matches.embedded import free_port
 
 SLOW_SECONDS = 0.5
 

@@ -16,12 +16,12 @@ from __future__ import annotations
 import random
 from typing import Any, Self
 
-from domain.base import BaseMatch
-from domain.contract import Action, BotLevel, Event, OptionKind, OptionSpec, Result, ScoreColumn, SeatScore
-from domain.errors import BadOptions
-from domain.options import check_seats, checked
-from domain.rng import Rng
-from domain.search import search_level
+from firebreak.domain.base import BaseMatch
+from firebreak.domain.contract import Action, BotLevel, Event, OptionKind, OptionSpec, Result, ScoreColumn, SeatScore
+from firebreak.domain.errors import BadOptions
+from firebreak.domain.options import check_seats, checked
+from firebreak.domain.rng import Rng
+from firebreak.domain.search import search_level
 from tests.titles.blind_auction_schemas import schemas
 
 PRIZES = (1, 2, 3, 4, 5, 6)

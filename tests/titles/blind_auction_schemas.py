@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.contract import ScoreColumn
-from domain.schemas import (
+from firebreak.domain.contract import ScoreColumn
+from firebreak.domain.schemas import (
     COUNT,
     SEAT,
     document,

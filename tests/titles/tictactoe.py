@@ -17,8 +17,8 @@ from __future__ import annotations
 import random
 from typing import Any, Self
 
-from domain.base import BaseEncodedMatch
-from domain.contract import (
+from firebreak.domain.base import BaseEncodedMatch
+from firebreak.domain.contract import (
     Action,
     BotLevel,
     Budget,
@@ -30,10 +30,10 @@ from domain.contract import (
     ScoreColumn,
     SeatScore,
 )
-from domain.encoding import ActionIndex
-from domain.errors import BadOptions
-from domain.options import check_seats, checked
-from domain.schemas import (
+from firebreak.domain.encoding import ActionIndex
+from firebreak.domain.errors import BadOptions
+from firebreak.domain.options import check_seats, checked
+from firebreak.domain.schemas import (
     COUNT,
     SEAT,
     document,

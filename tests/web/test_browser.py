@@ -14,8 +14,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from domain import titles
-from domain.greatfire.board import load_board
+from firebreak.domain import titles
+from firebreak.domain.greatfire.board import load_board
 from tests.service import support as h
 from tests.service.conftest import Client
 
@@ -462,7 +462,7 @@ def _words(name: str) -> str:
 
 
 def _links() -> list[dict[str, str]]:
-    from domain.greatfire.board import SHIPPED_BOARD
+    from firebreak.domain.greatfire.board import SHIPPED_BOARD
 
     links: list[dict[str, str]] = json.loads(SHIPPED_BOARD.read_text(encoding="utf-8"))["links"]
     return links

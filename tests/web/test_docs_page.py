@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from api.rest.problems import rest_codes
-from api.rest.routes import document
+from firebreak.api.rest.problems import rest_codes
+from firebreak.api.rest.routes import document
 
 
 def test_the_docs_page_renders_the_whole_document_from_its_own_origin(browser: Any, server: str,

@@ -10,7 +10,7 @@ from urllib.parse import urlparse
 
 import httpx
 
-from api.explorer import URLS, VENDOR
+from firebreak.api.explorer import URLS, VENDOR
 
 
 def _page(server: str) -> str:

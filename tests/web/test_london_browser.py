@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from domain import titles
+from firebreak.domain import titles
 from tests.service.conftest import Client
 from tests.web.test_browser import IDLE, MATCH, my_seat, opened, wait_ready
 

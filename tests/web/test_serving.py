@@ -6,7 +6,7 @@ import json
 
 import httpx
 
-from domain.greatfire.board import SHIPPED_BOARD
+from firebreak.domain.greatfire.board import SHIPPED_BOARD
 from tests.service.conftest import Client
 
 
@@ -42,7 +42,7 @@ def test_the_title_carries_the_board_the_engine_plays_on(client: Client) -> None
 
 def test_the_titles_carry_the_option_specs_the_lobby_form_is_built_from(client: Client) -> None:
     """Every spec field the create form reads, a null default (a nullable option) included."""
-    from domain import titles
+    from firebreak.domain import titles
 
     fields = "name kind default description choices nullable minimum maximum seats"
     listed = client.gql(f"{{ titles {{ id options {{ {fields} }} botLevels {{ name }} }} }}")["titles"]

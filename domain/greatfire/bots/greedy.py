@@ -16,16 +16,16 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from domain.bots import listed
-from domain.contract import Action, Match
-from domain.greatfire.bots.lookahead import FireMove, apply, fire_moves, play_fire_move
-from domain.greatfire.bots.opening import setup_choice
-from domain.greatfire.bots.plans import END, best_plans
-from domain.greatfire.bots.rating import UNKNOWN_TOKEN, rating
-from domain.greatfire.match import Determinizer, GreatFireMatch
-from domain.greatfire.rules import fire, npc
-from domain.greatfire.state import Phase
-from domain.rng import Rng
+from firebreak.domain.bots import listed
+from firebreak.domain.contract import Action, Match
+from firebreak.domain.greatfire.bots.lookahead import FireMove, apply, fire_moves, play_fire_move
+from firebreak.domain.greatfire.bots.opening import setup_choice
+from firebreak.domain.greatfire.bots.plans import END, best_plans
+from firebreak.domain.greatfire.bots.rating import UNKNOWN_TOKEN, rating
+from firebreak.domain.greatfire.match import Determinizer, GreatFireMatch
+from firebreak.domain.greatfire.rules import fire, npc
+from firebreak.domain.greatfire.state import Phase
+from firebreak.domain.rng import Rng
 
 DOUBLE_MARGIN = 0.25   # VP by which a second fire move must beat ending the phase, beyond the token's own value
 NPC_STEPS = 50         # cap on the automated steps followed after breaking a 2-player tie

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domain.contract import Action
-from domain.greatfire.actions import ACTIONS
-from domain.greatfire.bots.rating import EXPOSURE
-from domain.greatfire.components import CARDS
-from domain.greatfire.rules import fire, scoring
-from domain.greatfire.state import State
+from firebreak.domain.contract import Action
+from firebreak.domain.greatfire.actions import ACTIONS
+from firebreak.domain.greatfire.bots.rating import EXPOSURE
+from firebreak.domain.greatfire.components import CARDS
+from firebreak.domain.greatfire.rules import fire, scoring
+from firebreak.domain.greatfire.state import State
 
 THREAT = 2 * EXPOSURE[1]  # VP an own house next to a burning district is counted short (as rating.rating does)
 HELD_TOKEN_VALUE = 0.5  # VP a held demolition or double-move token is worth (spent only for a gain)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from domain.contract import Action
-from domain.greatfire.state import Phase, State
+from firebreak.domain.contract import Action
+from firebreak.domain.greatfire.state import Phase, State
 
 
 def fire_distance(s: State) -> list[int]:

@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from domain.contract import Action
-from domain.greatfire.bots.lookahead import apply
-from domain.greatfire.bots.rating import pawn_reach, rating
-from domain.greatfire.state import Phase, State
+from firebreak.domain.contract import Action
+from firebreak.domain.greatfire.bots.lookahead import apply
+from firebreak.domain.greatfire.bots.rating import pawn_reach, rating
+from firebreak.domain.greatfire.state import Phase, State
 
 FIRST_KEPT = 6          # first macros whose best follow-up is searched
 Steps = tuple[Action, ...]

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domain.greatfire.geometry import Geometry
-from domain.greatfire.rules import fire
-from domain.greatfire.state import ACTION_POINTS, HERO_THRESHOLD, HERO_VP, State
+from firebreak.domain.greatfire.geometry import Geometry
+from firebreak.domain.greatfire.rules import fire
+from firebreak.domain.greatfire.state import ACTION_POINTS, HERO_THRESHOLD, HERO_VP, State
 
 UNKNOWN_TOKEN = "unknown"      # a token the seat holds or will take without having seen its kind
 TOKEN_VALUE = {"victoryPoint": 1.0, "demolition": 0.5, "doubleMove": 0.5}

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import random
 
-from domain.greatfire.bots import greedy
-from domain.greatfire.bots.lookahead import apply, play_fire_move
-from domain.greatfire.bots.plans import END, best_plans
-from domain.greatfire.match import GreatFireMatch
-from domain.greatfire.rules import npc
-from domain.greatfire.state import Phase
+from firebreak.domain.greatfire.bots import greedy
+from firebreak.domain.greatfire.bots.lookahead import apply, play_fire_move
+from firebreak.domain.greatfire.bots.plans import END, best_plans
+from firebreak.domain.greatfire.match import GreatFireMatch
+from firebreak.domain.greatfire.rules import npc
+from firebreak.domain.greatfire.state import Phase
 
 MAX_STEPS = 2000   # safety cap on the steps of one rollout
 

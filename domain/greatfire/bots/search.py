@@ -32,17 +32,17 @@ import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from domain.bots import Bot, listed
-from domain.contract import Action, Budget, Match
-from domain.greatfire.bots.lookahead import FireMove, apply, evaluate, fire_moves
-from domain.greatfire.bots.opening import setup_choice
-from domain.greatfire.bots.plans import END, best_plans
-from domain.greatfire.bots.rating import UNKNOWN_TOKEN, rating
-from domain.greatfire.bots.rollout import rollout
-from domain.greatfire.match import Determinizer, GreatFireMatch
-from domain.greatfire.rules import fire
-from domain.greatfire.state import Phase
-from domain.rng import Rng
+from firebreak.domain.bots import Bot, listed
+from firebreak.domain.contract import Action, Budget, Match
+from firebreak.domain.greatfire.bots.lookahead import FireMove, apply, evaluate, fire_moves
+from firebreak.domain.greatfire.bots.opening import setup_choice
+from firebreak.domain.greatfire.bots.plans import END, best_plans
+from firebreak.domain.greatfire.bots.rating import UNKNOWN_TOKEN, rating
+from firebreak.domain.greatfire.bots.rollout import rollout
+from firebreak.domain.greatfire.match import Determinizer, GreatFireMatch
+from firebreak.domain.greatfire.rules import fire
+from firebreak.domain.greatfire.state import Phase
+from firebreak.domain.rng import Rng
 
 DEFAULT_SECONDS = Budget().seconds
 PASSES = ("endActions", "endFire")

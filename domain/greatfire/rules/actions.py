@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from domain.contract import Action, Event
-from domain.greatfire.state import HERO_THRESHOLD, Phase, State
+from firebreak.domain.contract import Action, Event
+from firebreak.domain.greatfire.state import HERO_THRESHOLD, Phase, State
 
 
 def begin_actions(s: State, events: list[Event]) -> None:

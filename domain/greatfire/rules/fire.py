@@ -6,9 +6,9 @@ from collections.abc import Iterable, Sequence
 from itertools import compress
 from operator import gt
 
-from domain.contract import Event
-from domain.greatfire.rules.supply import add_cones, refill_origin
-from domain.greatfire.state import BurningGroups, State
+from firebreak.domain.contract import Event
+from firebreak.domain.greatfire.rules.supply import add_cones, refill_origin
+from firebreak.domain.greatfire.state import BurningGroups, State
 
 
 def groups(s: State) -> BurningGroups:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from domain.contract import Event
-from domain.greatfire.rules import fire
-from domain.greatfire.rules.actions import begin_actions
-from domain.greatfire.rules.supply import cone_available
-from domain.greatfire.state import ACTION_POINTS, INTENSIFY_CONES, Phase, State
+from firebreak.domain.contract import Event
+from firebreak.domain.greatfire.rules import fire
+from firebreak.domain.greatfire.rules.actions import begin_actions
+from firebreak.domain.greatfire.rules.supply import cone_available
+from firebreak.domain.greatfire.state import ACTION_POINTS, INTENSIFY_CONES, Phase, State
 
 
 def start_turn(s: State, events: list[Event]) -> None:

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from domain.contract import Action, Event
-from domain.greatfire.rules import npc_bands, npc_fire
-from domain.greatfire.rules.fire import spread
-from domain.greatfire.rules.flow import end_non_player, stack_revealed
-from domain.greatfire.state import Phase, State
+from firebreak.domain.contract import Action, Event
+from firebreak.domain.greatfire.rules import npc_bands, npc_fire
+from firebreak.domain.greatfire.rules.fire import spread
+from firebreak.domain.greatfire.rules.flow import end_non_player, stack_revealed
+from firebreak.domain.greatfire.state import Phase, State
 
 Card = TypeVar("Card", int, str)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.greatfire.state import State
+from firebreak.domain.greatfire.state import State
 
 UNREACHABLE = 1 << 30
 

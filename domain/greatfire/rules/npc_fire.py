@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from domain.greatfire.rules import fire
-from domain.greatfire.state import State
+from firebreak.domain.greatfire.rules import fire
+from firebreak.domain.greatfire.state import State
 
 
 def priority_key(s: State, d: int, order: tuple[int, ...]) -> tuple[int, ...]:

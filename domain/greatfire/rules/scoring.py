@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.contract import Result, SeatScore
-from domain.greatfire.state import HERO_VP, State
+from firebreak.domain.contract import Result, SeatScore
+from firebreak.domain.greatfire.state import HERO_VP, State
 
 PARTS = ("houses", "putOut", "objectives", "tokens", "hero")  # the title's score columns, in order
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.contract import Action, Event
-from domain.greatfire.components import DECKS
-from domain.greatfire.rules.flow import start_turn
-from domain.greatfire.state import HAND_SIZE, ORIGIN_START_CONES, TOTAL_CONES, Phase, State
+from firebreak.domain.contract import Action, Event
+from firebreak.domain.greatfire.components import DECKS
+from firebreak.domain.greatfire.rules.flow import start_turn
+from firebreak.domain.greatfire.state import HAND_SIZE, ORIGIN_START_CONES, TOTAL_CONES, Phase, State
 
 STACK_LETTERS = "ABCDEFGH"
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from domain.contract import Event
-from domain.greatfire.state import State
+from firebreak.domain.contract import Event
+from firebreak.domain.greatfire.state import State
 
 PUDDING_LANE_REFILL = 5
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from domain.contract import Action, Event
-from domain.greatfire.rules import fire, npc
-from domain.greatfire.rules.actions import action_phase_actions, begin_actions
-from domain.greatfire.rules.flow import begin_placing, continue_placing, end_turn, stack_revealed
-from domain.greatfire.rules.supply import take_cone
-from domain.greatfire.state import INTENSIFY_CONES, Phase, State
+from firebreak.domain.contract import Action, Event
+from firebreak.domain.greatfire.rules import fire, npc
+from firebreak.domain.greatfire.rules.actions import action_phase_actions, begin_actions
+from firebreak.domain.greatfire.rules.flow import begin_placing, continue_placing, end_turn, stack_revealed
+from firebreak.domain.greatfire.rules.supply import take_cone
+from firebreak.domain.greatfire.state import INTENSIFY_CONES, Phase, State
 
 NO_MOVE_CONES = 3
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import random
 
-from domain.contract import Action, BotLevel, Budget, Event, Match
-from domain.london.bots.rating import card_worth, gain_worth, rate
-from domain.london.match import LondonMatch
-from domain.london.rules import develop, land, running
-from domain.london.state import LOAN, Phase
+from firebreak.domain.contract import Action, BotLevel, Budget, Event, Match
+from firebreak.domain.london.bots.rating import card_worth, gain_worth, rate
+from firebreak.domain.london.match import LondonMatch
+from firebreak.domain.london.rules import develop, land, running
+from firebreak.domain.london.state import LOAN, Phase
 
 MAX_STEPS = 80
 SAMPLES = 3  # resampled copies each action is tried in (what the seat cannot see differs between them)

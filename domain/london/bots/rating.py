@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domain.london.data import Card, Gain
-from domain.london.rules.poverty import prestige_lost
-from domain.london.rules.scoring import final_scores
-from domain.london.state import LOAN_REPAY, UNPAID_LOAN_PRESTIGE, Phase, State
+from firebreak.domain.london.data import Card, Gain
+from firebreak.domain.london.rules.poverty import prestige_lost
+from firebreak.domain.london.rules.scoring import final_scores
+from firebreak.domain.london.state import LOAN_REPAY, UNPAID_LOAN_PRESTIGE, Phase, State
 
 CARDS_PER_TURN = 2.5
 

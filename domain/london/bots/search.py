@@ -8,11 +8,11 @@ from __future__ import annotations
 import math
 import random
 
-from domain.contract import Action, Match
-from domain.london.bots.greedy import policy, worth_trying
-from domain.london.bots.rating import rate
-from domain.london.match import LondonMatch
-from domain.search import search_level
+from firebreak.domain.contract import Action, Match
+from firebreak.domain.london.bots.greedy import policy, worth_trying
+from firebreak.domain.london.bots.rating import rate
+from firebreak.domain.london.match import LondonMatch
+from firebreak.domain.search import search_level
 
 PLAYOUT_STEPS = 120  # decisions and automated steps a playout runs before its leaf is scored (a few turns)
 SCALE = 10.0         # prestige lead at which the leaf's score is tanh(1) ~ 0.76

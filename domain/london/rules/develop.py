@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.contract import Action, Event
-from domain.london.rules.drawing import discard_to_board, leave_hand
-from domain.london.rules.effects import apply_gain
-from domain.london.rules.flow import begin_draws
-from domain.london.rules.loans import affordable, begin_payment, loan_actions
-from domain.london.state import Phase, State
+from firebreak.domain.contract import Action, Event
+from firebreak.domain.london.rules.drawing import discard_to_board, leave_hand
+from firebreak.domain.london.rules.effects import apply_gain
+from firebreak.domain.london.rules.flow import begin_draws
+from firebreak.domain.london.rules.loans import affordable, begin_payment, loan_actions
+from firebreak.domain.london.state import Phase, State
 
 
 def cost_of(s: State, seat: int, card_id: str) -> int:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from domain.contract import Action, Event
-from domain.london.state import State
+from firebreak.domain.contract import Action, Event
+from firebreak.domain.london.state import State
 
 
 def draw_actions(s: State) -> list[Action]:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from domain.contract import Event
-from domain.london.data import Gain
-from domain.london.state import State
+from firebreak.domain.contract import Event
+from firebreak.domain.london.data import Gain
+from firebreak.domain.london.state import State
 
 
 def reduce_poverty(s: State, seat: int, amount: int) -> int:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from domain.contract import Event
-from domain.london.rules.drawing import can_draw
-from domain.london.state import Phase, State
+from firebreak.domain.contract import Event
+from firebreak.domain.london.rules.drawing import can_draw
+from firebreak.domain.london.state import Phase, State
 
 
 def start_turn(s: State, events: list[Event]) -> None:

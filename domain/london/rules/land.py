@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from domain.contract import Action, Event
-from domain.london.rules.effects import apply_gain
-from domain.london.rules.flow import begin_draws, end_turn
-from domain.london.rules.loans import affordable, begin_payment
-from domain.london.state import State
+from firebreak.domain.contract import Action, Event
+from firebreak.domain.london.rules.effects import apply_gain
+from firebreak.domain.london.rules.flow import begin_draws, end_turn
+from firebreak.domain.london.rules.loans import affordable, begin_payment
+from firebreak.domain.london.state import State
 
 
 def price(s: State, seat: int, borough_id: str) -> int:

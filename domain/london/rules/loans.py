@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.contract import Action, Event
-from domain.london.state import LOAN, LOAN_REPAY, Phase, State
+from firebreak.domain.contract import Action, Event
+from firebreak.domain.london.state import LOAN, LOAN_REPAY, Phase, State
 
 
 def loan_actions(s: State, seat: int) -> list[Action]:

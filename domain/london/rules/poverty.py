@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from domain.contract import Event
-from domain.london.state import State
+from firebreak.domain.contract import Event
+from firebreak.domain.london.state import State
 
 # "Втрата престижу через бідність": poverty 1-2 -> -1, 3 -> -2, ... 10 -> -15, then -3 for each over 10.
 TABLE = (0, 1, 1, 2, 3, 5, 7, 9, 11, 13, 15)

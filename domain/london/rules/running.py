@@ -3,13 +3,13 @@ effect, then poverty."""
 
 from __future__ import annotations
 
-from domain.contract import Action, Event
-from domain.london.rules.drawing import discard_to_board, leave_hand
-from domain.london.rules.effects import apply_gain
-from domain.london.rules.flow import begin_draws, end_turn
-from domain.london.rules.loans import affordable, begin_payment, loan_actions
-from domain.london.rules.poverty import running_poverty
-from domain.london.state import Phase, State
+from firebreak.domain.contract import Action, Event
+from firebreak.domain.london.rules.drawing import discard_to_board, leave_hand
+from firebreak.domain.london.rules.effects import apply_gain
+from firebreak.domain.london.rules.flow import begin_draws, end_turn
+from firebreak.domain.london.rules.loans import affordable, begin_payment, loan_actions
+from firebreak.domain.london.rules.poverty import running_poverty
+from firebreak.domain.london.state import Phase, State
 
 BOROUGH = "borough"
 

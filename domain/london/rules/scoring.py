@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domain.contract import Result, SeatScore
-from domain.london.rules.poverty import compared, prestige_lost
-from domain.london.state import LOAN_REPAY, UNPAID_LOAN_PRESTIGE, State
+from firebreak.domain.contract import Result, SeatScore
+from firebreak.domain.london.rules.poverty import compared, prestige_lost
+from firebreak.domain.london.state import LOAN_REPAY, UNPAID_LOAN_PRESTIGE, State
 
 REASON = "The city card deck ran out and every other seat played a last turn."
 MONEY_PER_PRESTIGE = 3

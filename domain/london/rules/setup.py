@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.contract import Event
-from domain.london.data import DECKS
-from domain.london.rules.flow import start_turn
-from domain.london.state import BOARD_COLUMNS, START_HAND, START_MONEY, Phase, State
-from domain.rng import Rng
+from firebreak.domain.contract import Event
+from firebreak.domain.london.data import DECKS
+from firebreak.domain.london.rules.flow import start_turn
+from firebreak.domain.london.state import BOARD_COLUMNS, START_HAND, START_MONEY, Phase, State
+from firebreak.domain.rng import Rng
 
 
 def deal(s: State, seats: int, seed: int, options: dict[str, Any]) -> list[Event]:

@@ -4,12 +4,12 @@ rulebook are applied here (actions.py is the table of every type); the parts of 
 
 from __future__ import annotations
 
-from domain.contract import Action, Event
-from domain.london.rules import develop, land, running
-from domain.london.rules.drawing import discard_to_board, draw, draw_actions, leave_hand
-from domain.london.rules.flow import begin_draws, continue_draws, finish_turn
-from domain.london.rules.loans import loan_actions, pay_actions, repay_actions
-from domain.london.state import DRAW_THREE, Phase, State
+from firebreak.domain.contract import Action, Event
+from firebreak.domain.london.rules import develop, land, running
+from firebreak.domain.london.rules.drawing import discard_to_board, draw, draw_actions, leave_hand
+from firebreak.domain.london.rules.flow import begin_draws, continue_draws, finish_turn
+from firebreak.domain.london.rules.loans import loan_actions, pay_actions, repay_actions
+from firebreak.domain.london.state import DRAW_THREE, Phase, State
 
 BACK_TO = {"play": Phase.DEVELOP, "land": Phase.ACTION, "activate": Phase.RUN}  # where cancel returns
 

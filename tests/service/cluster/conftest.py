@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 from redis import RedisCluster
 
-from matches.embedded import EmbeddedCluster, EmbeddedRedis
+from firebreak.matches.embedded import EmbeddedCluster, EmbeddedRedis
 from tests.service.conftest import Client, api_process, worker_processes
 
 

@@ -13,11 +13,11 @@ import pytest
 from redis import Redis, RedisCluster
 from redis.cluster import key_slot
 
-from api.fanout import Fanout
-from api.services import Services
-from matches import connections, embedded, keys
-from matches.config import Settings
-from matches.embedded import EmbeddedCluster
+from firebreak.api.fanout import Fanout
+from firebreak.api.services import Services
+from firebreak.matches import connections, embedded, keys
+from firebreak.matches.config import Settings
+from firebreak.matches.embedded import EmbeddedCluster
 from tests.service import support as h
 from tests.service.conftest import ROOT, service_env
 from tests.service.players_support import CREATE_TOKEN, guest
@@ -61,7 +61,7 @@ def test_a_cluster_without_a_queue_redis_is_refused_at_start(redis_url: str) -> 
     with pytest.raises(connections.ClusterRefused, match="QUEUE_REDIS_URL"):
         Services.connect(Settings(redis_url=redis_url))
     env = {k: v for k, v in service_env(redis_url).items() if k != "QUEUE_REDIS_URL"}
-    done = subprocess.run([sys.executable, "-m", "workers.main"], cwd=ROOT, env=env, capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "firebreak.workers.main"], cwd=ROOT, env=env, capture_output=True,
                           timeout=60, check=False)
     assert done.returncode == 2 and b"QUEUE_REDIS_URL" in done.stderr, done.stderr
 

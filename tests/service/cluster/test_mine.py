@@ -5,7 +5,7 @@ from __future__ import annotations
 from redis import RedisCluster
 from redis.crc import key_slot
 
-from matches import keys
+from firebreak.matches import keys
 from tests.service.conftest import Client
 from tests.service.players_support import guest
 from tests.service.test_my_matches import ids, two_seats, waiting

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from redis.cluster import RedisCluster, key_slot
 
-from matches import keys
-from players import keys as player_keys
+from firebreak.matches import keys
+from firebreak.players import keys as player_keys
 from tests.service import support as h
 from tests.service.conftest import Client
 from tests.service.players_support import JOIN, guest
