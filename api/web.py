@@ -1,10 +1,14 @@
-"""The browser client: web/index.html at / and the rest of web/ (ES modules, CSS) under /static.
+"""The browser client: web/index.html at / and the rest of web/ (ES modules, CSS, the vendored GraphiQL) under
+/static.
 
-The client is plain files with no build step; it talks to the service only through the public GraphQL API.
+The client is plain files with no build step; it talks to the service only through the public GraphQL API. The files
+are package data of `firebreak` (firebreak/web: a link to the repository's web/ in a checkout, a copy inside the
+wheel once installed), so the service finds them wherever it is installed, never relative to a checkout.
 """
 
 from __future__ import annotations
 
+from importlib import resources
 from pathlib import Path
 
 from starlette.requests import Request
@@ -13,7 +17,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
-WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+WEB_DIR = Path(str(resources.files("firebreak") / "web"))
 NO_CACHE = {"cache-control": "no-cache"}  # revalidate (ETag) on each load, so an upgrade is never half-applied
 
 

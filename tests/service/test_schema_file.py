@@ -2,11 +2,31 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 from firebreak.api.export_schema import outdated, schema_text
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_schema_graphql_and_the_json_schemas_are_up_to_date() -> None:
-    assert outdated() == [], "run python -m firebreak.api.export_schema"
+    assert outdated(ROOT) == [], "run python -m firebreak.api.export_schema"
+
+
+def test_the_export_writes_under_the_folder_it_is_given_and_checks_it(tmp_path: Path) -> None:
+    """The export is a tool for the repository: it writes under --out (not next to its own source), and --check
+    finds a file edited afterwards."""
+    export = [sys.executable, "-m", "firebreak.api.export_schema", "--out", str(tmp_path)]
+    subprocess.run(export, check=True, cwd=tmp_path)
+    assert outdated(tmp_path) == []
+    written = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file())
+    assert written == sorted(str(p.relative_to(ROOT)) for p in [ROOT / "schema.graphql",
+                                                                *(ROOT / "docs" / "schemas").rglob("*.schema.json")])
+    (tmp_path / "docs" / "schemas" / "london" / "view.schema.json").write_text("{}\n", encoding="utf-8")
+    checked = subprocess.run([*export, "--check"], cwd=tmp_path, capture_output=True, text=True)
+    assert checked.returncode == 1 and "docs/schemas/london/view.schema.json" in checked.stderr
 
 
 def _undescribed() -> list[str]:
