@@ -22,6 +22,7 @@ import sysconfig
 import time
 import zipfile
 from collections.abc import Iterator
+from fnmatch import fnmatch
 from pathlib import Path
 from typing import Any
 
@@ -39,10 +40,17 @@ pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 QUEUE = "firebreak-wheel"
-# What a clean copy of the source leaves out: the checkout's own environment, caches and build output.
-NOT_SOURCE = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".mypy_cache",
-                                    ".ruff_cache", ".hypothesis", ".pytest_cache", "node_modules", "var",
-                                    "screenshots")
+
+
+def _build_context(folder: str, names: list[str]) -> set[str]:
+    """What the image's build (Dockerfile, first stage) does not see: the names .dockerignore matches (a pattern
+    names a path from the root; **/ matches at any depth). The wheel here is built from the same files."""
+    patterns = [line.strip() for line in (ROOT / ".dockerignore").read_text(encoding="utf-8").splitlines()
+                if line.strip() and not line.startswith("#")]
+    here = Path(folder).relative_to(ROOT)
+    return {name for name in names for pattern in patterns
+            if fnmatch((here / name).as_posix(), pattern)
+            or (pattern.startswith("**/") and fnmatch(name, pattern.removeprefix("**/")))}
 
 
 def _files(folder: Path) -> list[Path]:
@@ -51,9 +59,11 @@ def _files(folder: Path) -> list[Path]:
 
 
 def _build_wheel(tmp: Path) -> Path:
-    """The wheel pip builds from a copy of the source (a build in the checkout could pick up stale build/ files)."""
+    """The wheel pip builds from a copy of the image's build context (building in the checkout could pick up stale
+    build/ files, and the copy shows that the context holds all the wheel needs)."""
     source = tmp / "source"
-    shutil.copytree(ROOT, source, symlinks=True, ignore=NOT_SOURCE)
+    shutil.copytree(ROOT, source, symlinks=True, ignore=_build_context)
+    assert not (source / ".venv").exists() and not (source / "tests").exists()
     dist = tmp / "dist"
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", str(source), "-w", str(dist)],
                    check=True, cwd=tmp, capture_output=True)
