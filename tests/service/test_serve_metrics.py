@@ -37,8 +37,10 @@ def test_serve_shares_one_emptied_metrics_folder_between_its_api_processes(redis
             def both_served() -> bool:
                 nonlocal sent
                 try:
-                    answer = httpx.get(f"{base}/readyz", timeout=2)  # a fresh connection each time
-                except httpx.HTTPError:
+                    # a fresh connection each time; a refused connection was never counted, and a read timeout
+                    # long enough that a loaded machine never abandons a request the server then counts
+                    answer = httpx.get(f"{base}/readyz", timeout=httpx.Timeout(60, connect=2))
+                except httpx.ConnectError:
                     return False
                 sent += answer.status_code == 200
                 return len(list(folder.glob("counter_*.db"))) == 2
