@@ -38,11 +38,11 @@ def outdated() -> list[str]:
     return stale + extra
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     """Write the file, or with --check exit 1 when it is out of date."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--check", action="store_true")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.check:
         stale = outdated()
         if stale:
