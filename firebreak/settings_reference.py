@@ -38,14 +38,14 @@ INTRODUCTION = """\
 Firebreak reads its settings from environment variables, each of them listed here once. Every one has a working
 default: `firebreak serve` runs with none set. An empty variable counts as unset.
 
-At its start each process (`firebreak serve`, `firebreak api`, `firebreak worker`, or the modules they run) reads
-and checks every setting it uses and refuses to start, with exit status 2, when any is not usable: one message
-names every bad variable and what it must be. Secrets (marked below) never appear in a message, a log line or a
-`repr`.
+At its start, `firebreak serve`, `firebreak api` and `firebreak worker` read and check every setting they use and
+refuse to start, with exit status 2, when any is not usable: one message names every bad variable and what it must
+be. (An API started with uvicorn itself stops at its start with the same message.) Secrets (marked below) never
+appear in a message, a log line or a `repr`.
 
-This file is generated from the settings models (each layer's own, e.g. `matches/config.py`) by
-`{command}` (or `firebreak schema`); a test fails when it is out of date. `firebreak --help` lists the same
-settings.
+This page is generated from the settings models (each layer's own, e.g. `matches/config.py`) by
+`{command}` (or `firebreak schema`); a test fails when it is out of date.
+`firebreak --help` lists the same settings.
 """
 
 

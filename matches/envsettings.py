@@ -10,6 +10,7 @@ The reference of every setting (docs/reference/settings.md, `firebreak --help`) 
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 from collections.abc import Iterable, Mapping
@@ -79,13 +80,33 @@ class EnvSettings(BaseSettings):
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Self:
         """The settings the environment (default: os.environ) gives, over the defaults; SettingsError (a
-        ValueError) names every bad variable."""
-        return cls(**cls.read(environ))
+        ValueError) names every bad variable. The same values give the same (frozen) settings object: a worker
+        reads its settings for every job, in microseconds."""
+        env = os.environ if environ is None else environ
+        return cast(Self, _built(cls, tuple(env.get(name) for name in cls.variables())))
+
+    @classmethod
+    def variables(cls) -> tuple[str, ...]:
+        """The environment variables this model reads, in field order."""
+        found = _VARIABLES.get(cls)
+        if found is None:
+            found = _VARIABLES[cls] = tuple(variable(cls, name) for name in cls.model_fields)
+        return found
 
     @classmethod
     def read(cls, environ: Mapping[str, str] | None = None) -> dict[str, Any]:
         """The values the environment (default: os.environ) gives this model's variables, by variable name."""
         return MappingSource(cls, os.environ if environ is None else environ)()
+
+
+_VARIABLES: dict[type[EnvSettings], tuple[str, ...]] = {}
+
+
+@functools.lru_cache(maxsize=256)
+def _built(model: type[EnvSettings], raw: tuple[str | None, ...]) -> EnvSettings:
+    """The settings these raw values (one per variable, None: unset) give (a refusal is raised, never cached)."""
+    return model(**model.read({name: value for name, value in zip(model.variables(), raw, strict=True)
+                               if value is not None}))
 
 
 class MappingSource(EnvSettingsSource):
@@ -116,7 +137,7 @@ def read_all(models: Iterable[type[EnvSettings]], environ: Mapping[str, str] | N
     found: list[str] = []
     for model in models:
         try:
-            values[model] = model(**model.read(environ))
+            values[model] = model.from_env(environ)
         except SettingsError as exc:
             found.extend(exc.problems)
     if found:
