@@ -21,6 +21,7 @@ from firebreak.settings_reference import ALL_SETTINGS, names
 from firebreak.workers.settings import WORKER_SETTINGS
 from tests.service import support as h
 from tests.service.conftest import ROOT, service_env
+from tests.service.test_metrics_processes import readyz, scrape
 
 FIREBREAK = Path(sys.executable).with_name("firebreak")  # the console script pyproject.toml's [project.scripts] makes
 SECRET = "not-long-enough-secret"
@@ -85,6 +86,23 @@ def test_firebreak_api_serves_and_stops_on_sigterm(redis_url: str, tmp_path: Pat
     assert not port_taken(port)
 
 
+def test_firebreak_api_with_two_processes_answers_metrics_for_both(redis_url: str, tmp_path: Path) -> None:
+    """--workers 2 without PROMETHEUS_MULTIPROC_DIR: the command gives its processes one metrics folder."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = {k: v for k, v in service_env(redis_url).items() if k != "PROMETHEUS_MULTIPROC_DIR"}
+    with running(["api", "--port", str(port), "--workers", "2"], env, tmp_path / "api.log", base) as process:
+        # the port is bound before the processes start, so a poll that timed out while they started may still be
+        # answered (and counted) later: count from a settled figure
+        settled = h.wait_for(lambda: (a := readyz(scrape(base))) == readyz(scrape(base)) and (a,), "a settled count")
+        sent = sum(httpx.get(f"{base}/readyz", timeout=10).status_code == 200 for _ in range(10))
+        counted = {readyz(scrape(base)) for _ in range(8)}  # fresh connections, spread over the two processes
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=30) == 0
+    assert counted == {settled[0] + sent}, (counted, settled, sent)
+    assert (tmp_path / "api.log").read_text().count("Started server process") == 2
+
+
 def test_firebreak_api_on_a_taken_port_stops_at_once_naming_it(redis_url: str) -> None:
     port = free_port()
     with bound_socket("127.0.0.1", port) as holder:
@@ -134,7 +152,10 @@ def test_firebreak_schema_check_passes_on_the_checkout() -> None:
     assert done.returncode == 0, done.stderr
 
 
-def test_firebreak_play_plays_a_match_in_the_terminal() -> None:
+def test_firebreak_play_and_firebreak_play_play_the_same_match_in_the_terminal() -> None:
     done = run("play", "--title", "greatfire", "--seats", "3", "--seed", "4")
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip(), "it prints the match"
+    alone = subprocess.run([str(FIREBREAK.with_name("firebreak-play")), "--title", "greatfire", "--seats", "3",
+                            "--seed", "4"], cwd=ROOT, timeout=60, capture_output=True, text=True)
+    assert alone.returncode == 0 and alone.stdout == done.stdout, alone.stderr

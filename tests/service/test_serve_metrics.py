@@ -37,7 +37,9 @@ def test_serve_shares_one_emptied_metrics_folder_between_its_api_processes(redis
             def both_served() -> bool:
                 nonlocal sent
                 try:
-                    answer = httpx.get(f"{base}/readyz", timeout=2)  # a fresh connection each time
+                    # a fresh connection each time; waited for to the end: the port is bound before the API starts,
+                    # so a request given up on while it started would still be answered (and counted) later
+                    answer = httpx.get(f"{base}/readyz", timeout=60)
                 except httpx.HTTPError:
                     return False
                 sent += answer.status_code == 200
