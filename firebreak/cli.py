@@ -96,6 +96,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 def _api(args: argparse.Namespace) -> int:
     from firebreak import serve
+    from firebreak.api.metrics import FOLDER
     from firebreak.api.settings import API_SETTINGS
 
     refused = _refuse_bad_settings("api", API_SETTINGS)
@@ -105,7 +106,9 @@ def _api(args: argparse.Namespace) -> int:
         sock = serve.listen(args.host, args.port)  # bound here first: a taken port stops the start, named
     except OSError as exc:
         return serve.refuse(serve.unbindable(args.host, args.port, exc), who="firebreak api")
-    made = serve.metrics_folder(os.environ) if args.workers > 1 else None  # processes share /metrics
+    # several processes share one metrics folder: a fresh one made here unless PROMETHEUS_MULTIPROC_DIR names one
+    # (then it is the operator's, maybe shared with other servers, to empty before they start)
+    made = serve.metrics_folder(os.environ) if args.workers > 1 and not os.environ.get(FOLDER) else None
     try:
         import uvicorn
 

@@ -158,8 +158,7 @@ def is_secret(info: FieldInfo) -> bool:
 
 def problems(model: type[BaseSettings], exc: ValidationError, given: Mapping[str, Any]) -> list[str]:
     """One line per bad variable: its name, what it must be, and (secrets aside) what it was."""
-    by_key = {key: name for name, info in model.model_fields.items()
-              for key in (name, variable(model, name)) if info is not None}
+    by_key = {key: name for name in model.model_fields for key in (name, variable(model, name))}
     out: list[str] = []
     for error in exc.errors(include_input=False, include_url=False):
         field = by_key.get(str(error["loc"][0])) if error["loc"] else None
