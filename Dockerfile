@@ -28,4 +28,4 @@ EXPOSE 8000
 # their own check (python -m firebreak.workers.health).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=5 \
     CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=2)"]
-CMD ["uvicorn", "firebreak.api.app:create_app", "--factory", "--host", "0.0.0.0", "--port", "8000", "--no-access-log"]
+CMD ["firebreak", "api", "--host", "0.0.0.0", "--port", "8000"]

@@ -5,14 +5,35 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import os
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
+
+from pydantic import field_validator
+
+from firebreak.matches.envsettings import EnvSettings, env
 
 if TYPE_CHECKING:
     from firebreak.api.context import Context
 
 MIN_LENGTH = 24  # an admin token shorter than this is refused at start
+
+
+class AdminSettings(EnvSettings):
+    """The operator's admin token (the API keeps only its hash)."""
+
+    section: ClassVar[str] = "Admin API"
+
+    admin_token: str = env("FIREBREAK_ADMIN_TOKEN", "",
+                           f"The bearer token of the admin API (webhook endpoints, deliveries), at least {MIN_LENGTH} "
+                           "characters; empty: the admin API refuses everyone.", secret=True)
+
+    @field_validator("admin_token", mode="after")
+    @classmethod
+    def _long_enough(cls, value: str) -> str:
+        value = value.strip()
+        if value and len(value) < MIN_LENGTH:
+            raise ValueError(f"FIREBREAK_ADMIN_TOKEN must be at least {MIN_LENGTH} characters")
+        return value
 
 
 class AdminCredential:
@@ -27,8 +48,12 @@ class AdminCredential:
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> AdminCredential:
         """The credential FIREBREAK_ADMIN_TOKEN sets (none: the admin API is closed)."""
-        env = os.environ if environ is None else environ
-        return cls(env.get("FIREBREAK_ADMIN_TOKEN", ""))
+        return cls.from_settings(AdminSettings.from_env(environ))
+
+    @classmethod
+    def from_settings(cls, settings: AdminSettings) -> AdminCredential:
+        """The credential the settings' admin token sets."""
+        return cls(settings.admin_token)
 
     @property
     def configured(self) -> bool:

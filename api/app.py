@@ -31,10 +31,12 @@ from firebreak.api.readiness import readiness
 from firebreak.api.rest.routes import http_error, rest_routes
 from firebreak.api.schema import schema
 from firebreak.api.services import Services
+from firebreak.api.settings import API_SETTINGS
 from firebreak.api.unavailable import HEADERS, is_unavailable, is_unavailable_answer, unavailable_error
 from firebreak.api.web import web_routes
 from firebreak.matches import refusals
 from firebreak.matches.config import Settings
+from firebreak.matches.envsettings import read_all
 from firebreak.matches.plugins import register_titles
 
 
@@ -93,8 +95,10 @@ class FirebreakGraphQL(GraphQL[Context, None]):
 
 
 def create_app(settings: Settings | None = None) -> Starlette:
-    """Build the service for the given (default: environment) settings."""
-    settings = settings or Settings.from_env()
+    """Build the service for the given (default: environment) settings; without them, every API setting is read
+    and checked first (a SettingsError names every bad variable)."""
+    if settings is None:
+        settings = read_all(API_SETTINGS)[Settings]
     register_titles(settings.titles)
     services = Services.connect(settings)
     metrics = Metrics(services.redises.queue_url, settings.queue, settings.finished_ttl)

@@ -17,7 +17,7 @@ import os
 import re
 import time
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, ClassVar
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest, values
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily
@@ -25,6 +25,7 @@ from prometheus_client.multiprocess import MultiProcessCollector, mark_process_d
 from redis.exceptions import RedisError
 
 from firebreak.matches import connections, keys
+from firebreak.matches.envsettings import EnvSettings, env
 from firebreak.matches.lifecycle import MatchStatus
 from firebreak.notifications.webhooks import stats as webhook_stats
 
@@ -198,9 +199,21 @@ def subscribed(metrics: Metrics | None, stream: str) -> contextlib.AbstractConte
     return metrics.subscribed(stream) if metrics is not None else contextlib.nullcontext()
 
 
+class MetricsSettings(EnvSettings):
+    """Where the API processes of one machine share their metrics (prometheus-client's multiprocess mode)."""
+
+    section: ClassVar[str] = "Metrics"
+
+    multiproc_dir: str = env(FOLDER, "",
+                             "A folder the API processes of one machine share for their metrics (prometheus-client's "
+                             "multiprocess mode): /metrics, answered by any of them, adds up all of them. It must "
+                             "exist and be emptied before they start; `firebreak serve` makes one (or empties "
+                             "this one). Empty: each process keeps its own metrics in memory.")
+
+
 def shared_folder() -> str:
     """The multiprocess folder (PROMETHEUS_MULTIPROC_DIR), checked: an existing folder this process may write."""
-    folder = os.environ.get(FOLDER, "")
+    folder = MetricsSettings.from_env().multiproc_dir
     if not folder or not os.path.isdir(folder) or not os.access(folder, os.W_OK | os.X_OK):
         raise ValueError(f"{FOLDER} must name an existing folder the API may write (shared by the API processes "
                          f"of this machine, emptied before they start), not {folder!r}")

@@ -8,16 +8,18 @@ BUSY_SECONDS) instead of failing on a lock upgrade. PostgreSQL runs both kinds o
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import anyio.to_thread
+from pydantic import field_validator
 from sqlalchemy import Connection, Engine, MetaData, create_engine, event
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
+
+from firebreak.matches.envsettings import EnvSettings, env
 
 T = TypeVar("T")
 
@@ -25,26 +27,40 @@ BUSY_SECONDS = 30.0  # how long a SQLite writer waits for another's lock
 metadata = MetaData()  # every archive table (archive/, ratings/) is declared on this
 
 
-@dataclass(frozen=True)
-class DatabaseSettings:
+class DatabaseSettings(EnvSettings):
     """Where the archive lives: FIREBREAK_DATABASE_URL (any SQLAlchemy URL; postgresql:// uses psycopg), else a
     SQLite file in FIREBREAK_DATA_DIR (default: ./var)."""
 
-    url: str = ""
-    data_dir: str = "var"
+    section: ClassVar[str] = "Archive: finished matches and ratings"
 
+    url: str = env("FIREBREAK_DATABASE_URL", "",
+                   "The archive's database, any SQLAlchemy URL (postgresql:// uses psycopg); empty: a SQLite file, "
+                   "archive.sqlite3, in FIREBREAK_DATA_DIR.", secret=True)
+    data_dir: str = env("FIREBREAK_DATA_DIR", "var",
+                        "The folder of the archive's SQLite file (`firebreak serve` sets it to the folder above its "
+                        "--data when unset), relative to the working directory.")
+
+    @field_validator("url", "data_dir", mode="after")
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None) -> DatabaseSettings:
-        """Read FIREBREAK_DATABASE_URL and FIREBREAK_DATA_DIR."""
-        env = os.environ if environ is None else environ
-        return cls(url=env.get("FIREBREAK_DATABASE_URL", "").strip(),
-                   data_dir=env.get("FIREBREAK_DATA_DIR", cls.data_dir).strip() or cls.data_dir)
+    def _strip(cls, value: str) -> str:
+        return value.strip()
+
+    @field_validator("url", mode="after")
+    @classmethod
+    def _parsable(cls, value: str) -> str:
+        if value:
+            try:
+                make_url(value)
+            except ArgumentError:
+                raise ValueError("FIREBREAK_DATABASE_URL must be a SQLAlchemy database URL such as "
+                                 "postgresql://user:password@host/database") from None
+        return value
 
     @property
     def resolved_url(self) -> str:
         """The URL to connect to (the SQLite file's when none is set; a bare postgresql:// gets psycopg)."""
         if not self.url:
-            return f"sqlite:///{Path(self.data_dir).resolve() / 'archive.sqlite3'}"
+            return f"sqlite:///{Path(self.data_dir or 'var').resolve() / 'archive.sqlite3'}"
         url = make_url(self.url)
         if url.drivername in ("postgresql", "postgres"):
             url = url.set(drivername="postgresql+psycopg")

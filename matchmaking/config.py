@@ -1,54 +1,27 @@
-"""Matchmaking's settings, read once from the environment (like matches/config.py)."""
+"""Matchmaking's settings, read once from the environment (a pydantic-settings model like matches/config.py)."""
 
 from __future__ import annotations
 
-import math
-import os
-from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import ClassVar
+
+from firebreak.matches.envsettings import EnvSettings, env
 
 
-@dataclass(frozen=True)
-class SeekSettings:
+class SeekSettings(EnvSettings):
     """What a deployment may tune about seeks; every field has a working default.
 
     The rating band: two rated seeks are compatible when their ratings differ by at most the wider of their two
     bands, a seek's band being band + band_growth * (seconds it has waited), capped at band_max (0: no cap). An
     unrated seek (rating None) is compatible with any."""
 
-    ttl: float = 600.0                 # seconds a seek waits before it expires (FIREBREAK_SEEK_TTL)
-    kept: int = 24 * 3600              # seconds an ended seek stays readable (FIREBREAK_SEEK_KEPT)
-    per_player: int = 5                # open seeks a player may hold at once (FIREBREAK_SEEKS_PER_PLAYER)
-    band: float = 150.0                # rating band at the start (FIREBREAK_SEEK_BAND)
-    band_growth: float = 5.0           # rating points the band widens by per second waited (FIREBREAK_SEEK_BAND_GROWTH)
-    band_max: float = 0.0              # the widest band (0: it widens without end; FIREBREAK_SEEK_BAND_MAX)
-    pool_scan: int = 1000              # waiting seeks of a pool one matching job looks at, oldest first
+    section: ClassVar[str] = "Matchmaking: seeks"
 
-    def __post_init__(self) -> None:
-        for name, value in (("FIREBREAK_SEEK_TTL", self.ttl), ("FIREBREAK_SEEK_KEPT", self.kept),
-                            ("FIREBREAK_SEEKS_PER_PLAYER", self.per_player)):
-            if not 0 < value < math.inf:
-                raise ValueError(f"{name} must be above 0")
-        for name, value in (("FIREBREAK_SEEK_BAND", self.band), ("FIREBREAK_SEEK_BAND_GROWTH", self.band_growth),
-                            ("FIREBREAK_SEEK_BAND_MAX", self.band_max)):
-            if not 0 <= value < math.inf:
-                raise ValueError(f"{name} must be a number >= 0")
-
-    @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None) -> SeekSettings:
-        """Read the FIREBREAK_SEEK* variables over the defaults, from os.environ or the given mapping."""
-        env = os.environ if environ is None else environ
-        base = cls()
-
-        def real(name: str, default: float) -> float:
-            raw = env.get(name)
-            try:
-                return default if raw is None else float(raw)
-            except ValueError:
-                raise ValueError(f"{name} must be a number, not {raw!r}") from None
-
-        return cls(ttl=real("FIREBREAK_SEEK_TTL", base.ttl), kept=int(real("FIREBREAK_SEEK_KEPT", base.kept)),
-                   per_player=int(real("FIREBREAK_SEEKS_PER_PLAYER", base.per_player)),
-                   band=real("FIREBREAK_SEEK_BAND", base.band),
-                   band_growth=real("FIREBREAK_SEEK_BAND_GROWTH", base.band_growth),
-                   band_max=real("FIREBREAK_SEEK_BAND_MAX", base.band_max))
+    ttl: float = env("FIREBREAK_SEEK_TTL", 600.0, "Seconds a seek waits before it expires.", gt=0)
+    kept: int = env("FIREBREAK_SEEK_KEPT", 24 * 3600, "Seconds an ended seek stays readable.", gt=0)
+    per_player: int = env("FIREBREAK_SEEKS_PER_PLAYER", 5, "Open seeks a player may hold at once.", gt=0)
+    band: float = env("FIREBREAK_SEEK_BAND", 150.0, "The rating band of a seek at its start (rating points).", ge=0)
+    band_growth: float = env("FIREBREAK_SEEK_BAND_GROWTH", 5.0,
+                             "Rating points the band widens by per second waited.", ge=0)
+    band_max: float = env("FIREBREAK_SEEK_BAND_MAX", 0.0, "The widest band; 0: it widens without end.", ge=0)
+    pool_scan: int = env("FIREBREAK_SEEK_POOL_SCAN", 1000,
+                         "Waiting seeks of a pool one matching job looks at, oldest first.", gt=0)

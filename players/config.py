@@ -1,52 +1,80 @@
-"""The players layer's settings, read once from the environment (like matches/config.py)."""
+"""The players layer's settings, read once from the environment (a pydantic-settings model, like matches/config.py)."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import Annotated, ClassVar
 
+from pydantic import StringConstraints, ValidationInfo, field_validator, model_validator
+from pydantic_settings import NoDecode
+
+from firebreak.matches.envsettings import EnvSettings, env
 from firebreak.matches.ratelimit import Rate
 
 SECRET_BYTES = 32  # the least a signing secret may hold
 ASYMMETRIC = ("RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA")
 SYMMETRIC = ("HS256", "HS384", "HS512")
+Stripped = Annotated[str, StringConstraints(strip_whitespace=True)]
 
 
-@dataclass(frozen=True)
-class PlayerSettings:
+class PlayerSettings(EnvSettings):
     """What a deployment may tune about players; every field has a working default (the operator's sign-in is off
     until its issuer, audience and a key source are set)."""
 
-    session_secret: str = ""            # HS256 key of our access tokens; "": one generated and kept in Redis
-    access_ttl: int = 15 * 60           # seconds an access token is valid
-    refresh_ttl: int = 30 * 24 * 3600   # seconds a session family lives after its last refresh
-    leeway: float = 10.0                # seconds of clock skew allowed on exp, nbf and iat
-    jwt_issuer: str = ""                # the operator's identity provider: its iss...
-    jwt_audience: str = ""              # ...the aud its tokens carry for us...
-    jwks_url: str = ""                  # ...and where its public keys are (JWKS), or
-    jwt_secret: str = ""                # ...the secret it shares with us
-    jwt_algorithms: tuple[str, ...] = ()  # accepted algorithms; (): RS256 with a JWKS, HS256 with a secret
-    jwt_name_claim: str = "name"        # the claim that holds a player's display name
-    jwks_refresh_seconds: float = 30.0  # an unknown kid refetches the key set at most once this often
-    jwks_cache_seconds: float = 300.0   # a fetched key set is used this long before it is fetched again
-    jwks_timeout: float = 5.0           # seconds to fetch the key set
-    tokens_per_player: int = 50         # personal access tokens a player may hold
-    rate_registration_per_second: float = 0.1  # guest sign-ins per client address (0 turns the limit off)...
-    rate_registration_burst: int = 20          # ...and the burst allowed
+    section: ClassVar[str] = "Players: sessions and the operator's sign-in"
 
-    def __post_init__(self) -> None:
-        if self.session_secret and len(self.session_secret.encode()) < SECRET_BYTES:
-            raise ValueError(f"FIREBREAK_SESSION_SECRET must be at least {SECRET_BYTES} bytes")
-        for name, value in (("FIREBREAK_ACCESS_TOKEN_TTL", self.access_ttl),
-                            ("FIREBREAK_REFRESH_TOKEN_TTL", self.refresh_ttl),
-                            ("FIREBREAK_JWKS_REFRESH_SECONDS", self.jwks_refresh_seconds),
-                            ("FIREBREAK_JWKS_CACHE_SECONDS", self.jwks_cache_seconds),
-                            ("FIREBREAK_JWKS_TIMEOUT", self.jwks_timeout)):
-            if not value > 0:
-                raise ValueError(f"{name} must be above 0")
-        if self.leeway < 0:
-            raise ValueError("FIREBREAK_JWT_LEEWAY must be 0 or more")
+    session_secret: str = env("FIREBREAK_SESSION_SECRET", "",
+                              f"The HS256 key of the access tokens the service signs (at least {SECRET_BYTES} "
+                              "bytes); empty: one is generated and kept in Redis, shared by every process.",
+                              secret=True)
+    access_ttl: int = env("FIREBREAK_ACCESS_TOKEN_TTL", 15 * 60, "Seconds an access token is valid.", gt=0)
+    refresh_ttl: int = env("FIREBREAK_REFRESH_TOKEN_TTL", 30 * 24 * 3600,
+                           "Seconds a session family lives after its last refresh.", gt=0)
+    leeway: float = env("FIREBREAK_JWT_LEEWAY", 10.0, "Seconds of clock skew allowed on exp, nbf and iat.", ge=0)
+    jwt_issuer: Stripped = env("FIREBREAK_JWT_ISSUER", "",
+                               "The operator's identity provider: the iss its tokens carry (with "
+                               "FIREBREAK_JWT_AUDIENCE and FIREBREAK_JWKS_URL or FIREBREAK_JWT_SECRET, it turns "
+                               "the operator's sign-in on).")
+    jwt_audience: Stripped = env("FIREBREAK_JWT_AUDIENCE", "", "The aud the operator's tokens carry for this service.")
+    jwks_url: Stripped = env("FIREBREAK_JWKS_URL", "", "Where the operator's public keys are (a JWKS URL).")
+    jwt_secret: str = env("FIREBREAK_JWT_SECRET", "",
+                          f"Or the secret the operator shares with the service (HS256; at least {SECRET_BYTES} "
+                          "bytes); not with FIREBREAK_JWKS_URL.", secret=True)
+    jwt_algorithms: Annotated[tuple[str, ...], NoDecode] = env(
+        "FIREBREAK_JWT_ALGORITHMS", (),
+        "Algorithms an operator's token may be signed with, comma-separated; empty: RS256 with a JWKS, HS256 "
+        "with a shared secret.")
+    jwt_name_claim: Stripped = env("FIREBREAK_JWT_NAME_CLAIM", "name",
+                                   "The claim of an operator's token that holds a player's display name.",
+                                   min_length=1)
+    jwks_refresh_seconds: float = env("FIREBREAK_JWKS_REFRESH_SECONDS", 30.0,
+                                      "An unknown key id refetches the key set at most once this often (seconds).",
+                                      gt=0)
+    jwks_cache_seconds: float = env("FIREBREAK_JWKS_CACHE_SECONDS", 300.0,
+                                    "Seconds a fetched key set is used before it is fetched again.", gt=0)
+    jwks_timeout: float = env("FIREBREAK_JWKS_TIMEOUT", 5.0, "Seconds to fetch the key set.", gt=0)
+    tokens_per_player: int = env("FIREBREAK_TOKENS_PER_PLAYER", 50,
+                                 "Personal access tokens a player may hold.", gt=0)
+    rate_registration_per_second: float = env("FIREBREAK_RATE_REGISTRATION_PER_SECOND", 0.1,
+                                              "Guest sign-ins per second per client address; 0 turns the limit off.",
+                                              ge=0)
+    rate_registration_burst: int = env("FIREBREAK_RATE_REGISTRATION_BURST", 20,
+                                       "The burst of guest sign-ins a client address may make.", ge=0)
+
+    @field_validator("session_secret", "jwt_secret", mode="after")
+    @classmethod
+    def _secret(cls, value: str, info: ValidationInfo) -> str:
+        if value and len(value.encode()) < SECRET_BYTES:
+            name = "FIREBREAK_SESSION_SECRET" if info.field_name == "session_secret" else "FIREBREAK_JWT_SECRET"
+            raise ValueError(f"{name} must be at least {SECRET_BYTES} bytes")
+        return value
+
+    @field_validator("jwt_algorithms", mode="before")
+    @classmethod
+    def _algorithms(cls, value: object) -> object:
+        return tuple(a.strip() for a in value.split(",") if a.strip()) if isinstance(value, str) else value
+
+    @model_validator(mode="after")
+    def _consistent(self) -> PlayerSettings:
         external = {"FIREBREAK_JWT_ISSUER": self.jwt_issuer, "FIREBREAK_JWT_AUDIENCE": self.jwt_audience,
                     "FIREBREAK_JWKS_URL or FIREBREAK_JWT_SECRET": self.jwks_url or self.jwt_secret}
         if any(external.values()) and not all(external.values()):
@@ -54,12 +82,11 @@ class PlayerSettings:
             raise ValueError(f"the operator's sign-in is half configured: set {missing}")
         if self.jwks_url and self.jwt_secret:
             raise ValueError("set FIREBREAK_JWKS_URL or FIREBREAK_JWT_SECRET, not both")
-        if self.jwt_secret and len(self.jwt_secret.encode()) < SECRET_BYTES:
-            raise ValueError(f"FIREBREAK_JWT_SECRET must be at least {SECRET_BYTES} bytes")
         allowed = SYMMETRIC if self.jwt_secret else ASYMMETRIC  # never none; never HS with a public key
         if self.external and not set(self.algorithms) <= set(allowed):
             source = "a shared secret" if self.jwt_secret else "a JWKS"
             raise ValueError(f"FIREBREAK_JWT_ALGORITHMS with {source} may name only {', '.join(allowed)}")
+        return self
 
     @property
     def external(self) -> bool:
@@ -75,33 +102,3 @@ class PlayerSettings:
     def registration_rate(self) -> Rate:
         """The token bucket the API charges a client address for each guest sign-in (matches/ratelimit.py)."""
         return Rate(self.rate_registration_per_second, self.rate_registration_burst)
-
-    @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None) -> PlayerSettings:
-        """Read the FIREBREAK_* player variables over the defaults, from os.environ or the given mapping."""
-        env = os.environ if environ is None else environ
-        base = cls()
-
-        def text(name: str, default: str) -> str:
-            return env.get(name, default).strip()
-
-        algorithms = tuple(a.strip() for a in text("FIREBREAK_JWT_ALGORITHMS", "").split(",") if a.strip())
-        return cls(
-            session_secret=env.get("FIREBREAK_SESSION_SECRET", base.session_secret),
-            access_ttl=int(env.get("FIREBREAK_ACCESS_TOKEN_TTL", base.access_ttl)),
-            refresh_ttl=int(env.get("FIREBREAK_REFRESH_TOKEN_TTL", base.refresh_ttl)),
-            leeway=float(env.get("FIREBREAK_JWT_LEEWAY", base.leeway)),
-            jwt_issuer=text("FIREBREAK_JWT_ISSUER", base.jwt_issuer),
-            jwt_audience=text("FIREBREAK_JWT_AUDIENCE", base.jwt_audience),
-            jwks_url=text("FIREBREAK_JWKS_URL", base.jwks_url),
-            jwt_secret=env.get("FIREBREAK_JWT_SECRET", base.jwt_secret),
-            jwt_algorithms=algorithms,
-            jwt_name_claim=text("FIREBREAK_JWT_NAME_CLAIM", base.jwt_name_claim) or base.jwt_name_claim,
-            jwks_refresh_seconds=float(env.get("FIREBREAK_JWKS_REFRESH_SECONDS", base.jwks_refresh_seconds)),
-            jwks_cache_seconds=float(env.get("FIREBREAK_JWKS_CACHE_SECONDS", base.jwks_cache_seconds)),
-            jwks_timeout=float(env.get("FIREBREAK_JWKS_TIMEOUT", base.jwks_timeout)),
-            tokens_per_player=int(env.get("FIREBREAK_TOKENS_PER_PLAYER", base.tokens_per_player)),
-            rate_registration_per_second=float(env.get("FIREBREAK_RATE_REGISTRATION_PER_SECOND",
-                                                       base.rate_registration_per_second)),
-            rate_registration_burst=int(env.get("FIREBREAK_RATE_REGISTRATION_BURST", base.rate_registration_burst)),
-        )

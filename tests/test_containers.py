@@ -12,7 +12,6 @@ import importlib.util
 import json
 import re
 import shlex
-import tokenize
 import tomllib
 from dataclasses import dataclass, field
 from fnmatch import fnmatch
@@ -26,6 +25,7 @@ import pytest
 import yaml
 from starlette.routing import Route
 
+from firebreak import cli, settings_reference
 from firebreak.matches.embedded import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,7 +33,6 @@ COMPOSE_FILES = ("docker-compose.yml", "docker-compose.cluster.yml")
 # tests/data/README.md: where the schema comes from (compose-spec/compose-spec, schema/compose-spec.json)
 COMPOSE_SCHEMA = ROOT / "tests" / "data" / "compose-spec.json"
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-SETTING = re.compile(r"\b(?:FIREBREAK_[A-Z0-9_]*[A-Z0-9]|REDIS_URL|QUEUE_REDIS_URL|PROMETHEUS_MULTIPROC_DIR)\b")
 INTERPOLATION = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)")
 
 
@@ -49,18 +48,9 @@ def _package_folders() -> list[Path]:
 
 @cache
 def known_settings() -> frozenset[str]:
-    """Every environment variable the service reads, as the names written in string literals of the package's
-    source: FIREBREAK_*, REDIS_URL, QUEUE_REDIS_URL and PROMETHEUS_MULTIPROC_DIR. Collected from the source
-    rather than asked of the settings' classes so that this check does not depend on how settings are modelled
-    (they are moving to pydantic-settings); each is named by a literal either way."""
-    names: set[str] = set()
-    for folder in _package_folders():
-        for path in folder.rglob("*.py"):
-            with path.open("rb") as source:
-                for token in tokenize.tokenize(source.readline):
-                    if token.type == tokenize.STRING:
-                        names.update(SETTING.findall(token.string))
-    return frozenset(names)
+    """Every environment variable the service reads: the names the settings models declare (the same list
+    `firebreak --help` and docs/reference/settings.md give; tests/test_settings.py shows the code reads no other)."""
+    return frozenset(settings_reference.names())
 
 
 def _console_scripts() -> dict[str, str]:
@@ -122,6 +112,11 @@ def entry_point_problems(command: list[str], port: int | None = None) -> list[st
         if not module.startswith("firebreak.") or not callable(getattr(importlib.import_module(module), attribute,
                                                                           None)):
             return [f"uvicorn {targets[0]}: not a factory of the firebreak package"]
+    if program == "firebreak":
+        try:
+            cli.parser().parse_args(args)  # the same parser `firebreak` runs: a wrong subcommand or flag exits
+        except SystemExit:
+            return [f"firebreak {shlex.join(args)}: not a command line the firebreak command accepts"]
     return []
 
 
@@ -340,8 +335,8 @@ def test_the_compose_checks_would_catch_a_bad_command_setting_or_health_check(im
         "interpolates variables Firebreak does not know"]
 
 
-def test_known_settings_are_read_from_the_source() -> None:
-    """The grep finds the settings of every layer (a typo in a compose file is then an unknown name)."""
+def test_known_settings_are_every_layers() -> None:
+    """The settings of every layer are known (a typo in a compose file is then an unknown name)."""
     assert {"REDIS_URL", "QUEUE_REDIS_URL", "PROMETHEUS_MULTIPROC_DIR", "FIREBREAK_QUEUE", "FIREBREAK_DATA_DIR",
             "FIREBREAK_SEARCH_SECONDS", "FIREBREAK_CORS_ORIGINS", "FIREBREAK_WEBHOOK_URL",
             "FIREBREAK_APPENDFSYNC"} <= known_settings()
@@ -372,3 +367,10 @@ def test_the_dockerfile_checks_would_catch_the_old_single_stage_image() -> None:
         "the final stage has no HEALTHCHECK",
         "CMD: python -m firebreak.api: no such module (or a package without __main__)"]
     assert dockerignore_problems(["web", "*.toml"]) == ["pyproject.toml", "web", "web/index.html"]
+
+
+def test_a_firebreak_command_line_is_checked_by_the_commands_own_parser() -> None:
+    assert entry_point_problems(["firebreak", "api", "--host", "0.0.0.0", "--port", "8000", "--workers", "2"]) == []
+    assert entry_point_problems(["firebreak", "worker"]) == []
+    assert entry_point_problems(["firebreak", "api", "--prot", "8000"]) != []
+    assert entry_point_problems(["firebreak", "wokrer"]) != []

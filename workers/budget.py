@@ -6,37 +6,37 @@ whichever runs out first) bound each decision of a searching bot level of any ti
 
 from __future__ import annotations
 
-import math
-import os
 from collections.abc import Mapping
+from typing import ClassVar
 
 from firebreak.domain.contract import Budget
+from firebreak.matches.envsettings import EnvSettings, env
 
 ENV_SECONDS = "FIREBREAK_SEARCH_SECONDS"
 ENV_ITERATIONS = "FIREBREAK_SEARCH_ITERATIONS"
 
 
+class BudgetSettings(EnvSettings):
+    """How long a searching bot may think over one decision (read by the workers)."""
+
+    section: ClassVar[str] = "Workers: the bots' thinking budget"
+
+    search_seconds: float | None = env(ENV_SECONDS, None,
+                                       f"Seconds a searching bot may think over one decision; unset: "
+                                       f"{Budget().seconds} unless {ENV_ITERATIONS} alone is set.", gt=0)
+    search_iterations: int | None = env(ENV_ITERATIONS, None,
+                                        "Search iterations one decision may take (deterministic); with "
+                                        f"{ENV_SECONDS} too, whichever runs out first.", gt=0)
+
+    @property
+    def budget(self) -> Budget:
+        """The budget of one bot decision."""
+        if self.search_iterations is not None:
+            return Budget(seconds=self.search_seconds, iterations=self.search_iterations)
+        return Budget() if self.search_seconds is None else Budget(seconds=self.search_seconds)
+
+
 def budget_from_env(environ: Mapping[str, str] | None = None) -> Budget:
     """The budget of one bot decision; raise ValueError naming the variable when a value is not a positive number
     (workers check at start)."""
-    env = os.environ if environ is None else environ
-    seconds = _positive(env, ENV_SECONDS)
-    iterations = _positive(env, ENV_ITERATIONS)
-    if iterations is not None:
-        if not iterations.is_integer():
-            raise ValueError(f"{ENV_ITERATIONS} must be a whole number, not {iterations}")
-        return Budget(seconds=seconds, iterations=int(iterations))
-    return Budget() if seconds is None else Budget(seconds=seconds)
-
-
-def _positive(env: Mapping[str, str], name: str) -> float | None:
-    raw = env.get(name, "").strip()
-    if not raw:
-        return None
-    try:
-        value = float(raw)
-    except ValueError:
-        value = math.nan
-    if not 0 < value < math.inf:
-        raise ValueError(f"{name} must be a positive number, not {raw!r}")
-    return value
+    return BudgetSettings.from_env(environ).budget

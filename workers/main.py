@@ -20,12 +20,13 @@ from rq import Queue, SimpleWorker
 
 from firebreak.matches import connections, feed, reconciler
 from firebreak.matches.config import Settings
+from firebreak.matches.envsettings import read_all
 from firebreak.matches.plugins import register_titles
 from firebreak.notifications.webhooks import sender
 from firebreak.notifications.webhooks.forwarder import forwarding
 from firebreak.notifications.webhooks.settings import WebhookSettings
 from firebreak.workers import jobs
-from firebreak.workers.budget import budget_from_env
+from firebreak.workers.settings import WORKER_SETTINGS
 
 log = logging.getLogger("firebreak.workers")
 
@@ -42,16 +43,15 @@ class Worker(SimpleWorker):
         super().request_stop(signum, frame)  # type: ignore[no-untyped-call]
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     """Run one worker until stopped; --burst stops when the queue is empty."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--burst", action="store_true", help="exit once the queue is empty")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     try:
-        budget_from_env()
-        settings = Settings.from_env()
-        webhooks = WebhookSettings.from_env()
+        read = read_all(WORKER_SETTINGS)  # one error naming every bad variable
+        settings, webhooks = read[Settings], read[WebhookSettings]
         register_titles(settings.titles)
     except ValueError as exc:
         parser.exit(2, f"workers.main: {exc}\n")

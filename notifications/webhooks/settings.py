@@ -1,73 +1,78 @@
-"""The webhooks' settings, read once from the environment (FIREBREAK_WEBHOOK_*)."""
+"""The webhooks' settings, read once from the environment (FIREBREAK_WEBHOOK_*; a pydantic-settings model like
+matches/config.py)."""
 
 from __future__ import annotations
 
-import math
-import os
-from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import Annotated, ClassVar
 
+from pydantic import field_validator, model_validator
+from pydantic_settings import NoDecode
+
+from firebreak.matches.envsettings import EnvSettings, env
 from firebreak.notifications.webhooks.signing import check_secret
 
 
-@dataclass(frozen=True)
-class WebhookSettings:
+class WebhookSettings(EnvSettings):
     """What a deployment may tune about webhooks; every field has a working default."""
 
-    url: str = ""                    # FIREBREAK_WEBHOOK_URL: the settings' endpoint (every event type); "": none
-    secrets: tuple[str, ...] = ()    # FIREBREAK_WEBHOOK_SECRET: its whsec_ secret (two, space-separated, to rotate)
-    attempts: int = 12               # attempts of one delivery before it is marked failed
-    retry_seconds: float = 60.0      # the wait after the first failed attempt; doubles after each failure...
-    retry_cap_seconds: float = 8 * 3600.0  # ...up to this (12 attempts span about a day), with +-20 % jitter
-    timeout_seconds: float = 10.0    # one attempt's whole budget (connect, send, answer)
-    lease_seconds: float = 30.0      # how long an attempt holds its delivery (a killed sender's comes due after it)
-    per_endpoint: int = 4            # attempts in flight to one endpoint, per worker process
-    concurrency: int = 32            # attempts in flight, per worker process
-    tick_seconds: float = 0.2        # how often a sender looks for due deliveries and feeds to forward
-    kept_seconds: int = 30 * 24 * 3600  # how long a finished (delivered or failed) delivery is kept
+    section: ClassVar[str] = "Webhooks"
 
+    url: str = env("FIREBREAK_WEBHOOK_URL", "",
+                   "The settings' endpoint (http:// or https://), sent every event type; empty: none (endpoints "
+                   "can still be added through the admin API).")
+    secrets: Annotated[tuple[str, ...], NoDecode] = env(
+        "FIREBREAK_WEBHOOK_SECRET", (),
+        "The endpoint's signing secret, whsec_ followed by base64 of 24 to 64 bytes (two, space-separated, while "
+        "rotating); required with FIREBREAK_WEBHOOK_URL.", secret=True)
+    attempts: int = env("FIREBREAK_WEBHOOK_ATTEMPTS", 12, "Attempts of one delivery before it is marked failed.",
+                        gt=0)
+    retry_seconds: float = env("FIREBREAK_WEBHOOK_RETRY_SECONDS", 60.0,
+                               "The wait after the first failed attempt; it doubles after each failure.", gt=0)
+    retry_cap_seconds: float = env("FIREBREAK_WEBHOOK_RETRY_CAP_SECONDS", 8 * 3600.0,
+                                   "The longest wait between attempts (12 attempts span about a day), with +-20 % "
+                                   "jitter.", gt=0)
+    timeout_seconds: float = env("FIREBREAK_WEBHOOK_TIMEOUT_SECONDS", 10.0,
+                                 "One attempt's whole budget in seconds (connect, send, answer).", gt=0)
+    lease_seconds: float = env("FIREBREAK_WEBHOOK_LEASE_SECONDS", 30.0,
+                               "How long an attempt holds its delivery (a killed sender's comes due after it); "
+                               "more than FIREBREAK_WEBHOOK_TIMEOUT_SECONDS.", gt=0)
+    per_endpoint: int = env("FIREBREAK_WEBHOOK_PER_ENDPOINT", 4,
+                            "Attempts in flight to one endpoint, per worker process.", gt=0)
+    concurrency: int = env("FIREBREAK_WEBHOOK_CONCURRENCY", 32, "Attempts in flight, per worker process.", gt=0)
+    tick_seconds: float = env("FIREBREAK_WEBHOOK_TICK_SECONDS", 0.2,
+                              "How often a sender looks for due deliveries and feeds to forward.", gt=0)
+    kept_seconds: int = env("FIREBREAK_WEBHOOK_KEPT_SECONDS", 30 * 24 * 3600,
+                            "How long a finished (delivered or failed) delivery is kept, in seconds.", ge=60)
+
+    @field_validator("url", mode="after")
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None) -> WebhookSettings:
-        """Read the FIREBREAK_WEBHOOK_* variables over the defaults (ValueError names a bad one, never a secret)."""
-        env = os.environ if environ is None else environ
-        base = cls()
-
-        def number(name: str, default: float, low: float = 0.0) -> float:
-            raw = env.get(name, "")
-            try:
-                value = float(raw) if raw.strip() else default
-            except ValueError:
-                value = math.nan
-            if not low < value < math.inf:
-                raise ValueError(f"{name} must be a number above {low:g}")
-            return value
-
-        url = env.get("FIREBREAK_WEBHOOK_URL", "").strip()
-        secrets = tuple(env.get("FIREBREAK_WEBHOOK_SECRET", "").split())
-        if url and not url.startswith(("http://", "https://")):
+    def _url(cls, value: str) -> str:
+        value = value.strip()
+        if value and not value.startswith(("http://", "https://")):
             raise ValueError("FIREBREAK_WEBHOOK_URL must be an http:// or https:// URL")
-        if url and not 1 <= len(secrets) <= 2:
+        return value
+
+    @field_validator("secrets", mode="before")
+    @classmethod
+    def _split(cls, value: object) -> object:
+        return tuple(value.split()) if isinstance(value, str) else value
+
+    @field_validator("secrets", mode="after")
+    @classmethod
+    def _secrets(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        if not all(check_secret(secret) for secret in value):
+            raise ValueError("FIREBREAK_WEBHOOK_SECRET must be whsec_ followed by base64 of 24 to 64 bytes")
+        return value
+
+    @model_validator(mode="after")
+    def _consistent(self) -> WebhookSettings:
+        if self.url and not 1 <= len(self.secrets) <= 2:
             raise ValueError("FIREBREAK_WEBHOOK_SECRET must hold one whsec_ secret (two, space-separated, while "
                              "rotating) when FIREBREAK_WEBHOOK_URL is set")
-        for secret in secrets:
-            if not check_secret(secret):
-                raise ValueError("FIREBREAK_WEBHOOK_SECRET must be whsec_ followed by base64 of 24 to 64 bytes")
-        settings = cls(
-            url=url, secrets=secrets,
-            attempts=int(number("FIREBREAK_WEBHOOK_ATTEMPTS", base.attempts, 0.5)),
-            retry_seconds=number("FIREBREAK_WEBHOOK_RETRY_SECONDS", base.retry_seconds),
-            retry_cap_seconds=number("FIREBREAK_WEBHOOK_RETRY_CAP_SECONDS", base.retry_cap_seconds),
-            timeout_seconds=number("FIREBREAK_WEBHOOK_TIMEOUT_SECONDS", base.timeout_seconds),
-            lease_seconds=number("FIREBREAK_WEBHOOK_LEASE_SECONDS", base.lease_seconds),
-            per_endpoint=int(number("FIREBREAK_WEBHOOK_PER_ENDPOINT", base.per_endpoint, 0.5)),
-            concurrency=int(number("FIREBREAK_WEBHOOK_CONCURRENCY", base.concurrency, 0.5)),
-            tick_seconds=number("FIREBREAK_WEBHOOK_TICK_SECONDS", base.tick_seconds),
-            kept_seconds=int(number("FIREBREAK_WEBHOOK_KEPT_SECONDS", base.kept_seconds, 59)),
-        )
-        if settings.lease_seconds <= settings.timeout_seconds:
+        if self.lease_seconds <= self.timeout_seconds:
             raise ValueError("FIREBREAK_WEBHOOK_LEASE_SECONDS must exceed FIREBREAK_WEBHOOK_TIMEOUT_SECONDS (an "
                              "attempt must end before its lease does)")
-        return settings
+        return self
 
     def __repr__(self) -> str:
         """The settings without the secrets (a log line or a traceback never shows one)."""

@@ -203,3 +203,25 @@ def test_matches_by_status_and_the_queue_depth(redis_url: str, tmp_path: Path) -
             value(before, "firebreak_matches", status="active") + 1
         assert value(after, "firebreak_jobs_queued") == value(before, "firebreak_jobs_queued") + 1
         assert value(after, "firebreak_jobs_running") == 0  # no worker serves this queue
+
+
+def test_the_gauges_read_from_redis_are_counted_once_whichever_process_answers(redis_url: str, tmp_path: Path,
+                                                                               folder: Path) -> None:
+    """Live matches and the queue's depth are read from Redis at scrape time by the process asked (never kept in
+    the shared folder), so two processes answer the same figures and neither adds the other's."""
+    with api(redis_url, tmp_path / "a.log", folder) as (first, _), \
+            api(redis_url, tmp_path / "b.log", folder) as (second, _):
+        before = scrape(first)
+        created = httpx.post(f"{second}/v1/matches", json={"title": "greatfire", "seats": 2, "seed": 5},
+                             timeout=10).json()
+        for level in ("random", "greedy"):  # every seat a bot's: the match is live, its first decision a job
+            added = httpx.post(f"{second}/v1/matches/{created['matchId']}/bots", json={"level": level}, timeout=10,
+                               headers={"authorization": f"Bearer {created['hostToken']}"})
+            assert added.status_code == 201, added.text
+        answers = [scrape(first), scrape(second)]
+        for samples in answers:
+            assert value(samples, "firebreak_matches", status="active") == \
+                value(before, "firebreak_matches", status="active") + 1
+            assert value(samples, "firebreak_jobs_queued") == value(before, "firebreak_jobs_queued") + 1
+        assert list(folder.glob("gauge_*")) == [] or all("live" in p.name for p in folder.glob("gauge_*")), \
+            "only the subscribers' live gauges are kept per process"

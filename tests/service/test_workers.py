@@ -165,7 +165,7 @@ def test_a_job_hands_on_after_its_time_slice(redis_url: str, redis: Redis) -> No
 
 @pytest.mark.parametrize(("name", "value", "message"), [
     ("FIREBREAK_SEARCH_SECONDS", "soon", "FIREBREAK_SEARCH_SECONDS must be a positive number, not 'soon'"),
-    ("FIREBREAK_STALL_SECONDS", "-3", "FIREBREAK_STALL_SECONDS must be a number of seconds >= 0, not '-3'"),
+    ("FIREBREAK_STALL_SECONDS", "-3", "FIREBREAK_STALL_SECONDS must be a positive number, not '-3'"),
 ])
 def test_a_worker_refuses_to_start_with_an_unusable_setting(redis_url: str, name: str, value: str,
                                                              message: str) -> None:
