@@ -1,7 +1,7 @@
 """The release as a user gets it (issue 27): the wheel is built from a clean copy of the source, installed into a
-fresh virtual environment outside the checkout, and the service started from that install, with its working
-directory outside the checkout too, plays a match of each title over HTTP to its end and serves its web client,
-GraphiQL, the titles' data and their JSON Schemas.
+fresh virtual environment outside the checkout, and the service started from that install (the `firebreak api` and
+`firebreak worker` commands the wheel installs), with its working directory outside the checkout too, plays a match
+of each title over HTTP to its end and serves its web client, GraphiQL, the titles' data and their JSON Schemas.
 
 To build and install without the network, firebreak is installed with --no-deps and the new environment finds its
 third-party dependencies through a .pth file naming this interpreter's site-packages. A .pth line only adds a
@@ -135,11 +135,12 @@ def _check_imports(python: Path, env: dict[str, str], cwd: Path) -> None:
 
 @contextlib.contextmanager
 def _installed_service(python: Path, env: dict[str, str], run: Path) -> Iterator[str]:
-    """The installed API (uvicorn) and one worker, started from the run folder; the API's base URL."""
+    """The installed API and one worker, started from the run folder with the `firebreak` command the wheel
+    installs (firebreak api, firebreak worker); the API's base URL."""
     port = free_port()
-    commands = {"api": [str(python), "-m", "uvicorn", "firebreak.api.app:create_app", "--factory",
-                        "--host", "127.0.0.1", "--port", str(port), "--no-access-log"],
-                "worker": [str(python), "-m", "firebreak.workers.main"]}
+    command = str(python.parent / "firebreak")
+    commands = {"api": [command, "api", "--host", "127.0.0.1", "--port", str(port)],
+                "worker": [command, "worker"]}
     procs: dict[str, subprocess.Popen[bytes]] = {}
     try:
         for name, command in commands.items():
