@@ -1,7 +1,7 @@
 """The first matches with curl run as printed against a live service, whoever owes the first decision: the README's
 first look, and docs/getting-started.md's whole match over GraphQL and over REST, once with the reader's seat
 opening (START=0: the decision is the reader's at the first read, and nothing else happens until they move) and
-once with a bot's (START=1), side by side."""
+once with a bot's (START=1), all four side by side."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import json
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -16,6 +17,8 @@ import pytest
 
 from tests.docs.samples import blocks
 
+PAGE = "docs/getting-started.md"
+GRAPHQL, REST = "A first match with curl", "The same match over REST"
 DEADLINE = 900  # seconds for one whole match played by the sample: a bound on something that must end
 MATCH_ID = "\necho \"MATCH=$MATCH\"\n"  # appended by the test (not part of the sample) to find the match again
 
@@ -25,20 +28,28 @@ def environment(server: str, **extra: str) -> dict[str, str]:
     return {"PORT": server.rsplit(":", 1)[1], "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin", **extra}
 
 
-def run_side_by_side(sample: str, server: str) -> dict[int, subprocess.CompletedProcess[str]]:
-    """Run the sample twice at once, START=0 (the reader opens) and START=1 (a bot opens)."""
-    started = {start: subprocess.Popen(["bash", "-euo", "pipefail", "-c", sample + MATCH_ID],
-                                       env=environment(server, START=str(start)), stdout=subprocess.PIPE,
-                                       stderr=subprocess.PIPE, text=True)
-               for start in (0, 1)}
+@pytest.fixture(scope="module")
+def walk_throughs(server: str) -> Iterator[dict[tuple[str, int], subprocess.Popen[str]]]:
+    """Both walkthroughs, each with START=0 (the reader opens) and START=1 (a bot opens), all four started at once
+    (they mostly wait for the bots, so side by side they take the time of the longest)."""
+    started = {(section, start): subprocess.Popen(["bash", "-euo", "pipefail", "-c", sample + MATCH_ID],
+                                                  env=environment(server, START=str(start)), stdout=subprocess.PIPE,
+                                                  stderr=subprocess.PIPE, text=True)
+               for section in (GRAPHQL, REST) for (sample,) in [blocks(PAGE, section)] for start in (0, 1)}
+    yield started
+    for process in started.values():
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+def finished(walk_throughs: dict[tuple[str, int], subprocess.Popen[str]],
+             section: str) -> dict[int, subprocess.CompletedProcess[str]]:
+    """One walkthrough's two runs, once they have ended."""
     done = {}
-    for start, process in started.items():
-        try:
-            out, err = process.communicate(timeout=DEADLINE)
-        except subprocess.TimeoutExpired:
-            for other in started.values():
-                other.kill()
-            raise
+    for start in (0, 1):
+        process = walk_throughs[section, start]
+        out, err = process.communicate(timeout=DEADLINE)
         done[start] = subprocess.CompletedProcess(process.args, process.returncode, out, err)
     return done
 
@@ -64,9 +75,9 @@ def test_the_readmes_first_look_prints_the_match_as_the_seat_sees_it(server: str
 
 
 @pytest.mark.slow
-def test_the_graphql_walk_through_plays_to_the_end_whoever_opens(server: str) -> None:
-    (sample,) = blocks("docs/getting-started.md", "A first match with curl")
-    for start, done in run_side_by_side(sample, server).items():
+def test_the_graphql_walk_through_plays_to_the_end_whoever_opens(
+        server: str, walk_throughs: dict[tuple[str, int], subprocess.Popen[str]]) -> None:
+    for start, done in finished(walk_throughs, GRAPHQL).items():
         assert done.returncode == 0 and done.stderr == "", (start, done.stdout[-2000:], done.stderr[-2000:])
         lines = [line for line in done.stdout.splitlines() if line.strip() and not line.startswith("MATCH=")]
         answers = [json.loads(line) for line in lines]  # every answer is JSON: no MALFORMED_JSON, no HTML
@@ -82,9 +93,9 @@ def test_the_graphql_walk_through_plays_to_the_end_whoever_opens(server: str) ->
 
 
 @pytest.mark.slow
-def test_the_rest_walk_through_plays_to_the_end_whoever_opens(server: str) -> None:
-    (sample,) = blocks("docs/getting-started.md", "The same match over REST")
-    for start, done in run_side_by_side(sample, server).items():
+def test_the_rest_walk_through_plays_to_the_end_whoever_opens(
+        server: str, walk_throughs: dict[tuple[str, int], subprocess.Popen[str]]) -> None:
+    for start, done in finished(walk_throughs, REST).items():
         assert done.returncode == 0 and done.stderr == "", (start, done.stdout[-2000:], done.stderr[-2000:])
         lines = [line for line in done.stdout.splitlines() if line.strip() and not line.startswith("MATCH=")]
         *added, result = [json.loads(line) for line in lines]
