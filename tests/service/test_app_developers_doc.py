@@ -43,10 +43,11 @@ def test_the_page_has_its_helpers_and_eight_steps() -> None:
     assert all("PORT" not in block for block in blocks()[1:]), "only the helpers block reads PORT"
 
 
-def test_the_readme_links_the_page_from_players_and_sign_in() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("\n## Players and sign-in\n", 1)[1].split("\n## ", 1)[0]
-    assert "(docs/app-developers.md)" in section
+def test_the_site_and_the_readme_link_the_page() -> None:
+    """The page is in the site's nav, and the players guide and the README lead to it."""
+    assert "app-developers.md" in (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    assert "(../app-developers.md)" in (ROOT / "docs" / "guides" / "players.md").read_text(encoding="utf-8")
+    assert "(docs/app-developers.md)" in (ROOT / "README.md").read_text(encoding="utf-8")
 
 
 def test_the_walk_through_runs_as_printed(server: str) -> None:

@@ -1,24 +1,19 @@
-"""The README's "Players and sign-in" samples run as written: the curl walk-through against the test server, and
-the operator's settings as the players layer reads them."""
+"""docs/guides/players.md, "Players and sign-in": its samples run as written: the curl walk-through against the test
+server, and the operator's settings as the players layer reads them."""
 
 from __future__ import annotations
 
 import json
-import re
 import shlex
 import subprocess
-from pathlib import Path
 
 from firebreak.players.config import PlayerSettings
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.docs.samples import blocks
 
 
 def samples() -> list[str]:
-    """The sh blocks of the README's "Players and sign-in" section, in order."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text.split("\n## Players and sign-in\n", 1)[1].split("\n## ", 1)[0]
-    return re.findall(r"```sh\n(.*?)```", section, flags=re.DOTALL)
+    """The sh blocks of the guide's "Players and sign-in" section, in order."""
+    return blocks("docs/guides/players.md", "Players and sign-in")
 
 
 def test_the_section_has_its_two_samples() -> None:

@@ -1,21 +1,17 @@
-"""The README's "Finding opponents: seeks" sample runs as written against the test server and its workers: two guests
-seek over REST and find the same started match, which shows in the second one's matches."""
+"""docs/guides/seeks.md, "Finding opponents: seeks": its sample runs as written against the test server and its
+workers: two guests seek over REST and find the same started match, which shows in the second one's matches."""
 
 from __future__ import annotations
 
 import json
-import re
 import subprocess
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.docs.samples import blocks
 
 
 def samples() -> list[str]:
-    """The sh blocks of the README's seeks section, in order."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text.split("\n## Finding opponents: seeks\n", 1)[1].split("\n## ", 1)[0]
-    return re.findall(r"```sh\n(.*?)```", section, flags=re.DOTALL)
+    """The sh blocks of the seeks guide, in order."""
+    return blocks("docs/guides/seeks.md", "Finding opponents: seeks")
 
 
 def test_two_guests_seek_and_find_one_match(server: str) -> None:

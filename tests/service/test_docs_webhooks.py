@@ -1,12 +1,11 @@
-"""The README's webhook receiver runs as written: it answers a real delivery (forwarded from a player's feed by a
-real worker) 204, and a request signed with another secret 400."""
+"""docs/guides/webhooks.md: its webhook receiver runs as written: it answers a real delivery (forwarded from a
+player's feed by a real worker) 204, and a request signed with another secret 400."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import json
-import re
 import secrets
 import threading
 import time
@@ -25,27 +24,25 @@ from firebreak.matches.store import MatchStore
 from firebreak.notifications.webhooks.deliveries import delivery_id
 from firebreak.notifications.webhooks.endpoints import DEFAULT_ID
 from firebreak.notifications.webhooks.signing import headers, new_secret
+from tests.docs.samples import blocks
 from tests.service.support import private_service, wait_for
 
-ROOT = Path(__file__).resolve().parents[2]
+PAGE = "docs/guides/webhooks.md"
 
 
 def receiver_sample() -> str:
-    """The python block of the README's webhooks section."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text.split("## Webhooks for your push service", 1)[1].split("\n## ", 1)[0]
-    found = re.search(r"```python\n(.*?)```", section, re.S)
-    assert found is not None
-    return found.group(1)
+    """The python block of the webhooks guide."""
+    (sample,) = blocks(PAGE, "Webhooks for your push service", "python")
+    return sample
 
 
-def test_the_readme_receiver_verifies_a_real_delivery_and_refuses_a_forged_one(redis_url: str, redis: Redis,
+def test_the_guides_receiver_verifies_a_real_delivery_and_refuses_a_forged_one(redis_url: str, redis: Redis,
                                                                                tmp_path: Path,
                                                                                monkeypatch: Any) -> None:
     secret = new_secret()
     monkeypatch.setenv("FIREBREAK_WEBHOOK_SECRET", secret)
-    scope: dict[str, Any] = {"__name__": "readme_receiver"}
-    exec(compile(receiver_sample(), "README.md", "exec"), scope)
+    scope: dict[str, Any] = {"__name__": "guide_receiver"}
+    exec(compile(receiver_sample(), PAGE, "exec"), scope)
     port = free_port()
     server = HTTPServer(("127.0.0.1", port), scope["Receiver"])
     threading.Thread(target=server.serve_forever, daemon=True).start()
