@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from firebreak.api.rest.problems import MEDIA_TYPE, TITLES, rest_codes
-from firebreak.api.rest.schemas import COMPONENTS, ref
+from firebreak.api.rest.schemas import components, ref
 from firebreak.api.rest.table import Auth, Operation
 
 VERSION = "1.0.0"
@@ -50,7 +50,7 @@ def document(operations: list[Operation]) -> dict[str, Any]:
         "tags": TAGS,
         "paths": paths,
         "components": {
-            "schemas": COMPONENTS,
+            "schemas": components(),
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer",
                                            "description": "A seat token, a match's host token, or a player's "
                                                           "credential (session access token, personal access "
@@ -72,7 +72,7 @@ def _operation(operation: Operation) -> dict[str, Any]:
         out["parameters"] = [{"name": p.name, "in": p.where, "required": p.required or p.where == "path",
                               "description": p.description, "schema": p.schema} for p in operation.params]
     if operation.body:
-        media: dict[str, Any] = {"schema": ref(operation.body)}
+        media: dict[str, Any] = {"schema": ref(operation.body.__name__)}
         if operation.example is not None:
             media["example"] = operation.example
         out["requestBody"] = {"required": True, "content": {"application/json": media}}

@@ -45,10 +45,9 @@ OPERATIONS = [
               "The title's rated players and bot levels, highest rating first (provisional ratings marked), paged "
               "with cursors (a bad after: 422 BAD_CURSOR). README: How ratings work.", get_leaderboard,
               response="Leaderboard",
-              params=(Param("title", "path", {"type": "string"}, "The title id.", True),
-                      Param("first", "query", {"type": "integer", "default": 20},
-                            f"How many entries (clamped to 1-{MAX_PAGE})."),
-                      Param("after", "query", {"type": "string"}, "The endCursor of the previous page (or an "
+              params=(Param("title", "path", str, "The title id.", True),
+                      Param("first", "query", int, f"How many entries (clamped to 1-{MAX_PAGE}).", default=20),
+                      Param("after", "query", str, "The endCursor of the previous page (or an "
                                                                   "entry's cursor).")),
               codes=(Refusal.TITLE_NOT_FOUND, Refusal.BAD_CURSOR)),
 ]

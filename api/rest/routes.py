@@ -29,6 +29,7 @@ from firebreak.api.rest import (
 )
 from firebreak.api.rest import events as my_events
 from firebreak.api.rest.problems import Problem, problem
+from firebreak.api.rest.requests import title_ids
 from firebreak.api.rest.serve import Endpoint, endpoint
 from firebreak.api.rest.table import Operation
 from firebreak.api.services import Services
@@ -37,9 +38,14 @@ from firebreak.matches.refusals import Refusal
 PREFIX = "/v1/"
 
 
-@functools.cache
 def document() -> dict[str, Any]:
-    """The OpenAPI document of every operation (built once)."""
+    """The OpenAPI document of every operation (built once per set of registered titles: their ids and bot levels
+    are enums of it)."""
+    return _document(tuple(title_ids()))
+
+
+@functools.cache
+def _document(_titles: tuple[str, ...]) -> dict[str, Any]:
     return openapi.document(OPERATIONS)
 
 

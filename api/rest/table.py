@@ -3,18 +3,24 @@ response schemas and refusals. The routes are built from it and the OpenAPI docu
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
+from pydantic import BaseModel, TypeAdapter
 from starlette.requests import Request
 from starlette.responses import Response
 
 from firebreak.api.context import Context
+from firebreak.api.rest.checking import adapter
+from firebreak.api.rest.requests import Body
+from firebreak.api.rest.schemas import Generator
 from firebreak.api.services import Services
 from firebreak.matches.refusals import Refusal
 
+B = TypeVar("B", bound=BaseModel)
 
 class Auth(StrEnum):
     """What an operation does with the bearer token."""
@@ -28,13 +34,29 @@ class Auth(StrEnum):
 
 @dataclass(frozen=True)
 class Param:
-    """A path, query or header parameter with its schema (query and path values are read as the schema's type)."""
+    """A path, query or header parameter with its type (query and path values are read as the type's JSON type, then
+    checked by pydantic against it; a bound broken is refused with code), whose JSON Schema the document gives."""
 
     name: str
     where: str
-    schema: dict[str, Any]
+    kind: Any
     description: str
     required: bool = False
+    default: Any = None
+    code: Refusal = Refusal.VALIDATION_FAILED
+
+    @functools.cached_property
+    def checker(self) -> TypeAdapter[Any]:
+        """pydantic's validator of the type."""
+        return adapter(self.kind)
+
+    @functools.cached_property
+    def schema(self) -> dict[str, Any]:
+        """The parameter's JSON Schema (with its default)."""
+        schema: dict[str, Any] = self.checker.json_schema(schema_generator=Generator)
+        if self.default is not None:
+            schema["default"] = self.default
+        return schema
 
 
 @dataclass
@@ -45,7 +67,12 @@ class Call:
     context: Context
     request: Request
     params: dict[str, Any]
-    body: dict[str, Any]
+    body: BaseModel | None
+
+    def form(self, kind: type[B]) -> B:
+        """The checked body as its model."""
+        assert isinstance(self.body, kind), type(self.body)
+        return self.body
 
 
 @dataclass(frozen=True)
@@ -75,7 +102,7 @@ class Operation:
     response: str | None = None       # the component schema of the success body (None: not JSON, see media)
     media: str = "application/json"
     params: tuple[Param, ...] = ()
-    body: str | None = None           # the component schema of the request body
+    body: type[Body] | None = None    # the model of the request body
     example: Any = None               # an example request body
     auth: Auth = Auth.NONE
     write: bool = False               # charged to the mutation rate limits
@@ -89,7 +116,7 @@ class Operation:
         if self.body:
             codes += [Refusal.MALFORMED_JSON, Refusal.JSON_TOO_DEEP, Refusal.BAD_REQUEST, Refusal.BODY_TOO_LARGE,
                       Refusal.UNSUPPORTED_MEDIA_TYPE, Refusal.VALIDATION_FAILED]
-        if any(p.where != "path" or p.schema.get("type") != "string" for p in self.params):
+        if any(p.where != "path" or p.kind is not str for p in self.params):
             codes.append(Refusal.VALIDATION_FAILED)
         if self.auth in (Auth.OPTIONAL, Auth.REQUIRED):
             codes.append(Refusal.UNAUTHORIZED)
@@ -105,4 +132,4 @@ class Operation:
         return dict(sorted(out.items()))
 
 
-PATH_ID = Param("id", "path", {"type": "string"}, "The match id.", required=True)
+PATH_ID = Param("id", "path", str, "The match id.", required=True)

@@ -33,6 +33,6 @@ OPERATIONS = [
     Operation("GET", "/v1/titles/{id}", "getTitle", "titles", "Read one title",
               "A title as in the list, plus the JSON Schemas (2020-12) of its view, actions, events and result, "
               "and the static board data its client draws.", get_title,
-              response="TitleDetail", params=(Param("id", "path", {"type": "string"}, "The title id.", True),),
+              response="TitleDetail", params=(Param("id", "path", str, "The title id.", True),),
               store=False, codes=(Refusal.TITLE_NOT_FOUND,)),
 ]
