@@ -26,6 +26,8 @@ def sender_json(invitation: Invitation) -> dict[str, Any] | None:
 async def invite_players(call: Call) -> Reply:
     """Invite players by id to a waiting match (the host token, or the player who created it); 201."""
     call.context.check_not_blocked()
+    if not call.context.presented:  # no credential at all: 401, as every operation that needs one
+        raise problem(Refusal.UNAUTHORIZED, "inviting needs the match's host token or the player who created it")
     caller = await callers.playing_caller(call)
     try:
         sent = await call.services.invitations.invite(call.params["id"], caller, call.form(R.InvitePlayers).playerIds)

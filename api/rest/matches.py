@@ -93,6 +93,14 @@ FREE_SEATS = Param("freeSeats", "query", int,
 _FIRST_TITLE = titles.all_titles()[0]
 CREATE_EXAMPLE = {"title": _FIRST_TITLE.id, "seats": _FIRST_TITLE.min_seats}
 
+# What a client (or a stateful fuzzer) does next with a new match: read it, take a seat, seat a bot or call it off
+# with the host token, read a seat, its events.
+NEW_ID = ("id", "$response.body#/matchId")
+HOST = ("header.Authorization", "Bearer {$response.body#/hostToken}")
+CREATED_LINKS = (("getMatch", "getMatch", (NEW_ID,)), ("joinMatch", "joinMatch", (NEW_ID,)),
+                 ("addBot", "addBot", (NEW_ID, HOST)), ("cancelMatch", "cancelMatch", (NEW_ID, HOST)),
+                 ("getFirstSeat", "getSeat", (NEW_ID, ("seat", "0"))), ("listEvents", "listEvents", (NEW_ID,)))
+
 OPERATIONS = [
     Operation("GET", "/v1/matches", "listMatches", "matches", "List matches (the lobby)",
               "Matches of a status, newest first, paged like GraphQL's matches. Each is read as the bearer token's "
@@ -109,7 +117,7 @@ OPERATIONS = [
               "/v1/matches/join); with rated: true, once played out it moves its players' and bots' ratings "
               "(README: How ratings work).", create_match, success=201, response="MatchCreated",
               body=R.CreateMatch, example=CREATE_EXAMPLE, write=True, auth=Auth.OPTIONAL,
-              codes=(Refusal.BAD_OPTIONS, Refusal.UNKNOWN_TITLE), headers=("Location",)),
+              codes=(Refusal.BAD_OPTIONS, Refusal.UNKNOWN_TITLE), headers=("Location",), links=CREATED_LINKS),
     Operation("GET", "/v1/matches/{id}", "getMatch", "matches", "Read a match (your view, legal actions)",
               "The match as the caller may see it: with a seat token, that seat's view and legalActions (submit "
               "one to POST /v1/matches/{id}/actions with version as expectedVersion); without a token (or with the "

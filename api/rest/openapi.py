@@ -85,6 +85,9 @@ def _operation(operation: Operation) -> dict[str, Any]:
     success: dict[str, Any] = {"description": operation.summary, "content": {operation.media: {"schema": schema}}}
     if operation.headers:
         success["headers"] = {name: HEADERS[name] for name in operation.headers}
+    if operation.links:
+        success["links"] = {name: {"operationId": target, "parameters": dict(parameters)}
+                            for name, target, parameters in operation.links}
     responses: dict[str, Any] = {str(operation.success): success}
     for status, codes in operation.refusals().items():
         response: dict[str, Any] = {

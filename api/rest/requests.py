@@ -13,7 +13,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, GetJsonSchemaHandler
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    GetJsonSchemaHandler,
+    model_validator,
+)
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError
 
@@ -93,10 +101,17 @@ if set(get_args(ScopeName)) != set(Scope.__members__):  # pragma: no cover - a n
     raise RuntimeError("ScopeName must name every Scope")
 
 
-Int32 = Annotated[int, Field(ge=INT32_MIN, le=INT32_MAX)]
+def _whole(value: Any) -> Any:
+    """A JSON number with no fraction (5.0) as the integer it is: JSON Schema's integer is one."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+Whole = Annotated[int, BeforeValidator(_whole)]
+Int32 = Annotated[Whole, Field(ge=INT32_MIN, le=INT32_MAX)]
 TitleId = Annotated[str, one_of(title_ids, Refusal.UNKNOWN_TITLE), Registered(title_ids),
                     Field(description="A title id (GET /v1/titles).")]
-Seats = Annotated[int, Field(ge=INT32_MIN, le=INT32_MAX, description="The number of seats (Title.minSeats-maxSeats).")]
+Seats = Annotated[Whole, Field(ge=INT32_MIN, le=INT32_MAX,
+                               description="The number of seats (Title.minSeats-maxSeats).")]
 Options = Annotated[dict[str, Any] | None, Field(description="Option name -> value (Title.options).")]
 
 
@@ -115,6 +130,20 @@ class Clock(Body):
     incrementSeconds: Annotated[float, Field(ge=0, le=MAX_INCREMENT), Refuse(Refusal.BAD_OPTIONS)] = 0.0
     perMoveSeconds: Annotated[float | None, Field(gt=0, le=MAX_PER_MOVE, description="The most each decision may "
                                                   "take (seconds)."), Refuse(Refusal.BAD_OPTIONS)] = None
+
+    model_config = ConfigDict(json_schema_extra={"anyOf": [
+        {"required": ["initialSeconds"], "properties": {"initialSeconds": {"type": "number"}}},
+        {"required": ["perMoveSeconds"], "properties": {"perMoveSeconds": {"type": "number"},
+                                                        "incrementSeconds": {"const": 0}}}]})
+
+    @model_validator(mode="after")
+    def _a_clock(self) -> Clock:
+        """initialSeconds or perMoveSeconds (or both); an increment only with initialSeconds (a Fischer clock)."""
+        if self.initialSeconds is None and self.perMoveSeconds is None:
+            raise PydanticCustomError(Refusal.BAD_OPTIONS.value, "initialSeconds or perMoveSeconds is needed")
+        if self.initialSeconds is None and self.incrementSeconds:
+            raise PydanticCustomError(Refusal.BAD_OPTIONS.value, "incrementSeconds needs initialSeconds")
+        return self
 
 
 class CreateMatch(Body):
@@ -216,7 +245,7 @@ class CreateAccessToken(Body):
     name: Annotated[str, Field(min_length=1, max_length=NAME_MAX, description="1 to 40 printable characters."),
                     Refuse(Refusal.BAD_NAME)]
     scopes: list[ScopeName]
-    expiresInSeconds: Annotated[int | None, Field(gt=0, le=MAX_LIFETIME, description="Seconds it lives (null: "
+    expiresInSeconds: Annotated[Whole | None, Field(gt=0, le=MAX_LIFETIME, description="Seconds it lives (null: "
                                                   "until revoked)."), Refuse(Refusal.BAD_SCOPES)] = None
 
 

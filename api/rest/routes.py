@@ -60,7 +60,10 @@ def rest_routes(services: Services) -> list[BaseRoute]:
     by_path: dict[str, dict[str, Endpoint]] = {}
     for op in OPERATIONS:
         by_path.setdefault(op.path, {})[op.method] = endpoint(op, services)
-    return [Route(path, _by_method(endpoints), methods=list(endpoints)) for path, endpoints in by_path.items()]
+    # a path of fixed segments before the templates it would match (/v1/matches/join before /v1/matches/{id}), so
+    # that every method of it, and its 405's Allow, is its own
+    ordered = sorted(by_path.items(), key=lambda item: item[0].count("{"))
+    return [Route(path, _by_method(endpoints), methods=list(endpoints)) for path, endpoints in ordered]
 
 
 def _by_method(endpoints: dict[str, Endpoint]) -> Endpoint:

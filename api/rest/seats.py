@@ -63,6 +63,14 @@ async def get_seat(call: Call) -> Reply:
     return Reply(seat_json(Reading.of(loaded, None).seats()[seat]))
 
 
+# What the holder of a new seat does next: act (the match starts once every seat is taken), read the match as the
+# seat, resign, reclaim or leave it; a seat, human or bot, can be read.
+SEATED_ID = ("id", "$response.body#/matchId")
+SEAT_TOKEN = ("header.Authorization", "Bearer {$response.body#/token}")
+READ_SEAT = ("getSeat", "getSeat", (SEATED_ID, ("seat", "$response.body#/seat")))
+JOINED_LINKS = (("act", "act", (SEATED_ID, SEAT_TOKEN)), ("getMatchAsSeat", "getMatch", (SEATED_ID, SEAT_TOKEN)),
+                ("resign", "resign", (SEATED_ID, SEAT_TOKEN)), ("reclaimSeat", "reclaimSeat", (SEATED_ID, SEAT_TOKEN)),
+                ("leaveSeat", "leaveSeat", (SEATED_ID, SEAT_TOKEN)), READ_SEAT)
 SEAT = Param("seat", "path", int, "The seat number.", required=True)
 OPERATIONS = [
     Operation("POST", "/v1/matches/{id}/seats", "joinMatch", "seats", "Take a seat",
@@ -74,7 +82,7 @@ OPERATIONS = [
               auth=Auth.OPTIONAL,
               codes=(Refusal.MATCH_NOT_FOUND, Refusal.SEAT_TAKEN, Refusal.MATCH_STARTED, Refusal.BAD_SEAT,
                      Refusal.ALREADY_SEATED, Refusal.FORBIDDEN_SCOPE, Refusal.RATED_NEEDS_PLAYER),
-              headers=("Location",)),
+              headers=("Location",), links=JOINED_LINKS),
     Operation("POST", "/v1/matches/{id}/bots", "addBot", "seats", "Seat a bot",
               "Seat a bot of one of the title's levels; needs the match's host token (or the credential of the "
               "player who created it, a seat token, or the credential of a player seated in it) as the bearer "
@@ -83,7 +91,7 @@ OPERATIONS = [
               example={"level": "greedy"}, auth=Auth.REQUIRED, write=True,
               codes=(Refusal.MATCH_NOT_FOUND, Refusal.SEAT_TAKEN, Refusal.MATCH_STARTED, Refusal.BAD_SEAT,
                      Refusal.UNKNOWN_BOT_LEVEL, Refusal.FORBIDDEN_SCOPE),
-              headers=("Location",)),
+              headers=("Location",), links=(READ_SEAT,)),
     Operation("GET", "/v1/matches/{id}/seats/{seat}", "getSeat", "seats", "Read a seat",
               "Who sits in a seat: taken or not, the name, human or bot, the bot level.", get_seat,
               response="SeatInfo", params=(PATH_ID, SEAT),

@@ -109,6 +109,7 @@ class Operation:
     store: bool = True                # reads or writes Redis (so may answer 503)
     codes: tuple[Refusal, ...] = ()   # the problem codes particular to this operation
     headers: tuple[str, ...] = ()     # response headers of the success answer (Location)
+    links: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = ()  # (name, operationId, (param, expression))
 
     def refusals(self) -> dict[int, list[str]]:
         """Every problem code the operation may answer, its own and the common ones, by status."""
