@@ -106,12 +106,13 @@ def _whole(value: Any) -> Any:
     return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
-Whole = Annotated[int, BeforeValidator(_whole)]
-Int32 = Annotated[Whole, Field(ge=INT32_MIN, le=INT32_MAX)]
+WHOLE = BeforeValidator(_whole)  # after the bounds in an Annotated, so that they stay JSON Schema's keywords
+Whole = Annotated[int, WHOLE]
+Int32 = Annotated[int, Field(ge=INT32_MIN, le=INT32_MAX), WHOLE]
 TitleId = Annotated[str, one_of(title_ids, Refusal.UNKNOWN_TITLE), Registered(title_ids),
                     Field(description="A title id (GET /v1/titles).")]
-Seats = Annotated[Whole, Field(ge=INT32_MIN, le=INT32_MAX,
-                               description="The number of seats (Title.minSeats-maxSeats).")]
+Seats = Annotated[int, Field(ge=INT32_MIN, le=INT32_MAX, description="The number of seats (Title.minSeats-maxSeats)."),
+                  WHOLE]
 Options = Annotated[dict[str, Any] | None, Field(description="Option name -> value (Title.options).")]
 
 
@@ -245,8 +246,9 @@ class CreateAccessToken(Body):
     name: Annotated[str, Field(min_length=1, max_length=NAME_MAX, description="1 to 40 printable characters."),
                     Refuse(Refusal.BAD_NAME)]
     scopes: list[ScopeName]
-    expiresInSeconds: Annotated[Whole | None, Field(gt=0, le=MAX_LIFETIME, description="Seconds it lives (null: "
-                                                  "until revoked)."), Refuse(Refusal.BAD_SCOPES)] = None
+    expiresInSeconds: Annotated[Annotated[int, Field(gt=0, le=MAX_LIFETIME), WHOLE] | None,
+                                Field(description="Seconds it lives (null: until revoked)."),
+                                Refuse(Refusal.BAD_SCOPES)] = None
 
 
 class LinkIdentity(Body):
