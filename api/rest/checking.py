@@ -18,7 +18,7 @@ from firebreak.matches.refusals import Refusal, registered
 
 # pydantic error types of a value of the right type out of its bounds (the ones a field's Refuse code applies to)
 BOUNDS = {"greater_than", "greater_than_equal", "less_than", "less_than_equal", "too_short", "too_long",
-          "string_too_short", "string_too_long", "finite_number"}
+          "string_too_short", "string_too_long", "finite_number", "string_pattern_mismatch"}
 TYPES = {"int_type": "integer", "int_from_float": "integer", "int_parsing": "integer", "float_type": "number",
          "string_type": "string", "bool_type": "boolean", "dict_type": "object", "model_type": "object",
          "model_attributes_type": "object", "list_type": "array", "none_required": "null"}
@@ -80,7 +80,7 @@ def _unwrap(annotation: Any) -> Any:
 
 def code_of(model: type[BaseModel] | None, error: ErrorDetails) -> str:
     """The refusal code of one fault."""
-    if registered(error["type"]) is not None:  # a validator's own error, named after its code
+    if error["type"].isupper():  # a validator's own error, named after its code (the service's or a title's)
         return error["type"]
     if model is not None and error["type"] in BOUNDS:
         found = _field_code(model, error["loc"])
@@ -119,8 +119,7 @@ def check_param(checker: TypeAdapter[Any], code: Refusal, where: str, name: str,
         return checker.validate_python(value, strict=True)
     except ValidationError as error:
         for e in error.errors(include_url=False):
-            kind = registered(e["type"])
-            got = e["type"] if kind is not None else code.value if e["type"] in BOUNDS else \
+            got = e["type"] if e["type"].isupper() else code.value if e["type"] in BOUNDS else \
                 Refusal.VALIDATION_FAILED.value
             faults.append((got, {"pointer": f"#/{where}/{name}", "detail": detail(e)}))
         return value

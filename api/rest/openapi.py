@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from firebreak.api.rest.limits import Limits
 from firebreak.api.rest.problems import MEDIA_TYPE, TITLES, rest_codes
 from firebreak.api.rest.schemas import components, ref
 from firebreak.api.rest.table import Auth, Operation
@@ -38,8 +39,8 @@ HEADERS = {
 PROBLEM_HEADERS = {401: "WWW-Authenticate", 429: "Retry-After", 503: "Retry-After"}
 
 
-def document(operations: list[Operation]) -> dict[str, Any]:
-    """The OpenAPI 3.1 document of these operations."""
+def document(operations: list[Operation], limits: Limits | None = None) -> dict[str, Any]:
+    """The OpenAPI 3.1 document of these operations (with these settings' bounds)."""
     paths: dict[str, dict[str, Any]] = {}
     for operation in operations:
         paths.setdefault(operation.path, {})[operation.method.lower()] = _operation(operation)
@@ -50,7 +51,7 @@ def document(operations: list[Operation]) -> dict[str, Any]:
         "tags": TAGS,
         "paths": paths,
         "components": {
-            "schemas": components(),
+            "schemas": components(limits),
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer",
                                            "description": "A seat token, a match's host token, or a player's "
                                                           "credential (session access token, personal access "

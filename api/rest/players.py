@@ -128,13 +128,18 @@ async def link_identity(call: Call) -> Reply:
 EVERYWHERE = Param("everywhere", "query", bool, "true: also every other session and access token of the player.",
                    default=False)
 TOKEN_ID = Param("tokenId", "path", str, "The token's id.", required=True)
+# What a signed-in guest does next with the session's access token (a stateful fuzzer follows these too)
+SIGNED_IN = ("header.Authorization", "Bearer {$response.body#/accessToken}")
+SESSION_LINKS = tuple((op, op, (SIGNED_IN,)) for op in ("getMe", "listAccessTokens", "createAccessToken",
+                                                       "listInvitations", "listMySeeks", "placeSeek", "listMyMatches",
+                                                       "signOut"))
 MANAGING = (Refusal.FORBIDDEN_SCOPE,)  # account operations need a session (or the operator's JWT), not a token
 OPERATIONS = [
     Operation("POST", "/v1/auth/guest", "signInAsGuest", "players", "Sign in as a guest",
               "Sign a device's guest in (the player is made on the device's first sign-in, named so): a session, "
               "whose accessToken is the player's bearer credential for a few minutes and whose refreshToken swaps "
               "for the next session. Rate limited per client (429 RATE_LIMITED).", sign_in_as_guest,
-              response="Session", body=R.SignInAsGuest,
+              response="Session", body=R.SignInAsGuest, links=SESSION_LINKS,
               example={"name": "ann", "deviceId": "a-random-id-kept-on-the-device"}, write=True,
               codes=(Refusal.BAD_NAME, Refusal.BAD_DEVICE_ID)),
     Operation("POST", "/v1/auth/refresh", "refreshSession", "players", "Refresh a session",

@@ -25,6 +25,9 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError
 
+from firebreak.api.rest.limits import Below
+from firebreak.api.rest.options import by_title, playable, whole
+from firebreak.api.rest.text import Printable
 from firebreak.domain import titles
 from firebreak.domain.bots import levels
 from firebreak.matches.clocks import MAX_INCREMENT, MAX_INITIAL, MAX_PER_MOVE
@@ -96,17 +99,17 @@ def choice(names: Iterable[str]) -> Any:
     return Annotated[str, one_of(lambda: fixed, Refusal.VALIDATION_FAILED), Registered(lambda: fixed)]
 
 
+def title_param() -> Any:
+    """The type of a path parameter naming a registered title (another: 404 TITLE_NOT_FOUND)."""
+    return Annotated[str, one_of(title_ids, Refusal.TITLE_NOT_FOUND), Registered(title_ids)]
+
+
 ScopeName = Literal["PLAY", "BOT"]
 if set(get_args(ScopeName)) != set(Scope.__members__):  # pragma: no cover - a new scope must be named here too
     raise RuntimeError("ScopeName must name every Scope")
 
 
-def _whole(value: Any) -> Any:
-    """A JSON number with no fraction (5.0) as the integer it is: JSON Schema's integer is one."""
-    return int(value) if isinstance(value, float) and value.is_integer() else value
-
-
-WHOLE = BeforeValidator(_whole)  # after the bounds in an Annotated, so that they stay JSON Schema's keywords
+WHOLE = BeforeValidator(whole)  # after the bounds in an Annotated, so that they stay JSON Schema's keywords
 Whole = Annotated[int, WHOLE]
 Int32 = Annotated[int, Field(ge=INT32_MIN, le=INT32_MAX), WHOLE]
 TitleId = Annotated[str, one_of(title_ids, Refusal.UNKNOWN_TITLE), Registered(title_ids),
@@ -163,6 +166,24 @@ class CreateMatch(Body):
                                                     "RATED_NEEDS_PLAYER; no seed: else 422 BAD_OPTIONS).")] = None
     clock: Clock | None = None
 
+    model_config = ConfigDict(json_schema_extra=lambda schema: _create_extra(schema))
+
+    @model_validator(mode="after")
+    def _playable(self) -> CreateMatch:
+        """The title takes this seat count and these options; a rated match takes no seed."""
+        if self.rated and self.seed is not None:
+            raise PydanticCustomError(Refusal.BAD_OPTIONS.value, "a rated match takes no seed (whoever knows it "
+                                                                 "knows the hidden cards)")
+        self.options = playable(self.title, self.seats, self.options)
+        return self
+
+
+def _create_extra(schema: dict[str, Any]) -> None:
+    """CreateMatch's schema: a branch per title and seat count, and a rated match without a seed."""
+    by_title(schema)
+    schema["allOf"].append({"if": {"required": ["rated"], "properties": {"rated": {"const": True}}},
+                            "then": {"properties": {"seed": {"type": "null"}}}})
+
 
 class JoinMatch(Body):
     """A display name (left out: the player's name with a player credential, else "player"), and the seat wanted
@@ -217,20 +238,29 @@ class PlaceSeek(Body):
     title: TitleId
     seats: Seats
     options: Options = None
-    botsAfterSeconds: Annotated[float | None, Field(ge=0, description="Fill a table still short of players with the "
-                                                    "title's bots after this many seconds (0 to below the seek's "
-                                                    "lifetime, a setting; null: never)."),
+    botsAfterSeconds: Annotated[Annotated[float, Field(ge=0), Below("seek_ttl", Refusal.BAD_BOTS_AFTER)] | None,
+                                Field(description="Fill a table still short of players with the title's bots after "
+                                                  "this many seconds (0 to below the seek's lifetime, the setting "
+                                                  "FIREBREAK_SEEK_TTL; null: never)."),
                                 Refuse(Refusal.BAD_BOTS_AFTER)] = None
+
+    model_config = ConfigDict(json_schema_extra=lambda schema: by_title(schema))
+
+    @model_validator(mode="after")
+    def _playable(self) -> PlaceSeek:
+        """The title takes this seat count and these options."""
+        self.options = playable(self.title, self.seats, self.options)
+        return self
 
 
 class SignInAsGuest(Body):
     """A display name and the device's id (a secret the app keeps: the same id signs the same guest in again)."""
 
-    name: Annotated[str, Field(min_length=1, max_length=NAME_MAX,
-                               description="1 to 40 printable characters (kept from the first sign-in)."),
-                    Refuse(Refusal.BAD_NAME)]
-    deviceId: Annotated[str, Field(min_length=DEVICE_MIN, max_length=DEVICE_MAX,
-                                   description="16 to 200 printable characters, random, kept on the device."),
+    name: Annotated[str, Printable(1, NAME_MAX, True, Refusal.BAD_NAME),
+                    Field(description="1 to 40 printable characters once trimmed (kept from the first sign-in).")]
+    deviceId: Annotated[str, Field(min_length=DEVICE_MIN, max_length=DEVICE_MAX),
+                        Printable(DEVICE_MIN, DEVICE_MAX, False, Refusal.BAD_DEVICE_ID),
+                        Field(description="16 to 200 printable characters, random, kept on the device."),
                         Refuse(Refusal.BAD_DEVICE_ID)]
 
 
@@ -243,9 +273,9 @@ class RefreshSession(Body):
 class CreateAccessToken(Body):
     """A name for the token, its scopes (PLAY, BOT) and optionally a lifetime in seconds."""
 
-    name: Annotated[str, Field(min_length=1, max_length=NAME_MAX, description="1 to 40 printable characters."),
-                    Refuse(Refusal.BAD_NAME)]
-    scopes: list[ScopeName]
+    name: Annotated[str, Printable(1, NAME_MAX, True, Refusal.BAD_NAME),
+                    Field(description="1 to 40 printable characters once trimmed.")]
+    scopes: Annotated[list[ScopeName], Field(min_length=1, description="PLAY and/or BOT."), Refuse(Refusal.BAD_SCOPES)]
     expiresInSeconds: Annotated[Annotated[int, Field(gt=0, le=MAX_LIFETIME), WHOLE] | None,
                                 Field(description="Seconds it lives (null: until revoked)."),
                                 Refuse(Refusal.BAD_SCOPES)] = None
@@ -257,12 +287,23 @@ class LinkIdentity(Body):
     token: str
 
 
+# An http(s) URL to a host (a name or an IPv4 address) with an optional port, path, query and fragment, and no
+# credentials; ASCII spaces around it are trimmed. Every URL it matches passes the endpoints' check_url (a test
+# keeps it so), and every regex engine reads it alike (no \\s: its meaning differs between engines).
+_SPACE = r"[ \t\n\r\f\v]"
+_SOLID = r"[^ \t\n\r\f\v"  # (an open class: what follows is excluded too)
+URL = rf"^{_SPACE}*[Hh][Tt][Tt][Pp][Ss]?://{_SOLID}/?#@\[\]:]+(?::[0-9]{{1,5}})?(?:[/?#]{_SOLID}]*)?{_SPACE}*$"
+
+
 class CreateWebhookEndpoint(Body):
     """A new webhook endpoint: where to POST, which event types (empty or left out: every type)."""
 
-    url: Annotated[str, Field(max_length=2000, description="An http(s) URL.")]
+    url: Annotated[str, Field(max_length=2000), Field(pattern=URL, description="An http(s) URL with a host (a DNS "
+                                                  "name or an IP address; no credentials in it)."),
+                   Refuse(Refusal.BAD_WEBHOOK)]
     eventTypes: list[Annotated[str, one_of(event_types, Refusal.BAD_WEBHOOK), Registered(event_types)]] | None = None
-    description: Annotated[str | None, Field(max_length=200)] = None
+    description: Annotated[Annotated[str, Printable(0, 200, True, Refusal.BAD_WEBHOOK)] | None,
+                           Field(max_length=200, description="At most 200 printable characters once trimmed.")] = None
 
 
 class RotateWebhookSecret(Body):

@@ -28,6 +28,7 @@ from firebreak.api.rest import (
     webhooks,
 )
 from firebreak.api.rest import events as my_events
+from firebreak.api.rest.limits import Limits
 from firebreak.api.rest.problems import Problem, problem
 from firebreak.api.rest.requests import title_ids
 from firebreak.api.rest.serve import Endpoint, endpoint
@@ -38,15 +39,15 @@ from firebreak.matches.refusals import Refusal
 PREFIX = "/v1/"
 
 
-def document() -> dict[str, Any]:
-    """The OpenAPI document of every operation (built once per set of registered titles: their ids and bot levels
-    are enums of it)."""
-    return _document(tuple(title_ids()))
+def document(limits: Limits | None = None) -> dict[str, Any]:
+    """The OpenAPI document of every operation (built once per set of registered titles, whose ids and bot levels
+    are enums of it, and of settings that bound a request: the settings' defaults unless given)."""
+    return _document(tuple(title_ids()), limits or Limits())
 
 
 @functools.cache
-def _document(_titles: tuple[str, ...]) -> dict[str, Any]:
-    return openapi.document(OPERATIONS)
+def _document(_titles: tuple[str, ...], limits: Limits) -> dict[str, Any]:
+    return openapi.document(OPERATIONS, limits)
 
 
 OPERATIONS: list[Operation] = [*titles.OPERATIONS, *matches.OPERATIONS, *seats.OPERATIONS, *seats_life.OPERATIONS,

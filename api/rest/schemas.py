@@ -11,6 +11,7 @@ from pydantic import BaseModel
 from pydantic.json_schema import GenerateJsonSchema, models_json_schema
 
 from firebreak.api.rest import requests, responses, responses_more
+from firebreak.api.rest.limits import Limits, documenting
 
 REF = "#/components/schemas/{model}"
 
@@ -42,13 +43,19 @@ def _answer(schema: dict[str, Any]) -> dict[str, Any]:
     return schema
 
 
-def components() -> dict[str, dict[str, Any]]:
-    """Every component schema by name, as the registry of titles stands now (title ids and bot level names)."""
-    return _components(tuple(requests.title_ids()))
+def components(limits: Limits | None = None) -> dict[str, dict[str, Any]]:
+    """Every component schema by name, as the registry of titles stands now (title ids and bot level names) and with
+    these settings' bounds (the settings' defaults unless given)."""
+    return _components(tuple(requests.title_ids()), limits or Limits())
 
 
 @functools.cache
-def _components(_titles: tuple[str, ...]) -> dict[str, dict[str, Any]]:
+def _components(_titles: tuple[str, ...], limits: Limits) -> dict[str, dict[str, Any]]:
+    with documenting(limits):
+        return _generate()
+
+
+def _generate() -> dict[str, dict[str, Any]]:
     answers = _models(responses) + _models(responses_more)
     modes: list[tuple[type[BaseModel], Literal["validation", "serialization"]]] = [
         *((model, "validation") for model in requests.REQUESTS), *((model, "serialization") for model in answers)]

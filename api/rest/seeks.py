@@ -73,6 +73,9 @@ async def list_seeks(call: Call) -> Reply:
     return Reply({"items": [seek_json(seek, now) for seek in await call.services.seeks.of_player(principal.player.id)]})
 
 
+# The seek's own operations (with the credential that placed it)
+SEEK_LINKS = (("readSeek", "readSeek", (("id", "$response.body#/id"),)),
+              ("cancelSeek", "cancelSeek", (("id", "$response.body#/id"),)))
 SEEK_ID = Param("id", "path", str, "The seek's id.", required=True)
 OPERATIONS = [
     Operation("POST", SEEKS_PATH, "placeSeek", "seeks", "Look for opponents",
@@ -84,7 +87,7 @@ OPERATIONS = [
               "after the service's seek lifetime.", place_seek, success=201, response="Seek", body=R.PlaceSeek,
               example={**CREATE_EXAMPLE, "botsAfterSeconds": 30}, auth=Auth.PLAYER, write=True,
               codes=(Refusal.UNKNOWN_TITLE, Refusal.BAD_OPTIONS, Refusal.BAD_BOTS_AFTER, Refusal.TOO_MANY_SEEKS,
-                     Refusal.FORBIDDEN_SCOPE), headers=("Location",)),
+                     Refusal.FORBIDDEN_SCOPE), headers=("Location",), links=SEEK_LINKS),
     Operation("GET", "/v1/seeks/{id}", "readSeek", "seeks", "Read a seek",
               "One of the signed-in player's seeks: WAITING, MATCHING (its table is being made into a match), "
               "MATCHED (matchId, seat), CANCELLED or EXPIRED. Ended seeks stay readable for a day.", read_seek,

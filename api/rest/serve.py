@@ -16,6 +16,7 @@ from starlette.responses import JSONResponse, Response
 from firebreak.api.context import Context
 from firebreak.api.ratelimit import rate_limited, retry_after_header
 from firebreak.api.rest.checking import body_refusal, check_param, unacceptable
+from firebreak.api.rest.limits import limits_of
 from firebreak.api.rest.problems import Problem, challenge, problem
 from firebreak.api.rest.table import Auth, Call, Operation, Param
 from firebreak.api.services import Services
@@ -39,12 +40,14 @@ class CompactJSON(JSONResponse):
 def endpoint(operation: Operation, services: Services) -> Endpoint:
     """The Starlette endpoint of an operation."""
 
+    limits = limits_of(services).context()  # the settings a body is checked against
+
     async def serve(request: Request) -> Response:
         context = Context(services=services, request=request)
         try:
             params = _params(operation, request)
             raw = await request.body() if operation.body else b""  # BodyLimit's 413 passes through
-            body = _body(operation, request, raw)
+            body = _body(operation, request, raw, limits)
             await _limits(operation, context)
             if operation.auth not in (Auth.NONE, Auth.ADMIN):
                 await context.principal()  # a bad player credential: 401 UNAUTHENTICATED, whatever the operation
@@ -136,7 +139,7 @@ def _read(param: Param, text: str) -> tuple[Any, str | None]:
     return text, None
 
 
-def _body(operation: Operation, request: Request, raw: bytes) -> BaseModel | None:
+def _body(operation: Operation, request: Request, raw: bytes, limits: dict[str, Any]) -> BaseModel | None:
     if operation.body is None:
         return None
     content_type = request.headers.get("content-type", "").lower()
@@ -153,6 +156,6 @@ def _body(operation: Operation, request: Request, raw: bytes) -> BaseModel | Non
     if not isinstance(value, dict):
         raise problem(Refusal.BAD_REQUEST, "the request body must be a JSON object")
     try:
-        return operation.body.model_validate(value)
+        return operation.body.model_validate(value, context=limits)
     except ValidationError as error:
         raise body_refusal(operation.body, error) from None

@@ -50,9 +50,10 @@ class Param:
         """pydantic's validator of the type."""
         return adapter(self.kind)
 
-    @functools.cached_property
+    @property
     def schema(self) -> dict[str, Any]:
-        """The parameter's JSON Schema (with its default)."""
+        """The parameter's JSON Schema (with its default), as the registry of titles stands (written with the
+        document, which is built once per set of titles)."""
         schema: dict[str, Any] = self.checker.json_schema(schema_generator=Generator)
         if self.default is not None:
             schema["default"] = self.default
@@ -117,7 +118,7 @@ class Operation:
         if self.body:
             codes += [Refusal.MALFORMED_JSON, Refusal.JSON_TOO_DEEP, Refusal.BAD_REQUEST, Refusal.BODY_TOO_LARGE,
                       Refusal.UNSUPPORTED_MEDIA_TYPE, Refusal.VALIDATION_FAILED]
-        if any(p.where != "path" or p.kind is not str for p in self.params):
+        if any(p.where != "path" or (p.kind is not str and p.code is Refusal.VALIDATION_FAILED) for p in self.params):
             codes.append(Refusal.VALIDATION_FAILED)
         if self.auth in (Auth.OPTIONAL, Auth.REQUIRED):
             codes.append(Refusal.UNAUTHORIZED)
