@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import sys
 from typing import Any
 
 import jsonschema
@@ -72,3 +73,8 @@ def test_the_branch_of_each_title_and_seat_count_is_what_the_title_checks() -> N
 @given(st.from_regex(URL, fullmatch=True))
 def test_every_url_the_pattern_documents_passes_the_endpoints_check(url: str) -> None:
     assert check_url(url).lower().startswith("http")  # check_url raises EndpointError for a URL it refuses
+
+
+def test_no_code_point_above_u3000_is_whitespace() -> None:
+    """The URL pattern's blanks stop at U+3000."""
+    assert not any(chr(code).isspace() for code in range(0x3001, sys.maxunicode + 1))
