@@ -51,8 +51,8 @@ def pointer(loc: tuple[int | str, ...]) -> str:
     return "".join(f"/{str(part).replace('~', '~0').replace('/', '~1')}" for part in loc) or "/"
 
 
-def _field_code(model: type[BaseModel], loc: tuple[int | str, ...]) -> Refusal | None:
-    """The Refuse code of the field at loc (through nested models and lists), if it has one."""
+def _field_code(model: type[BaseModel], loc: tuple[int | str, ...], kind: str) -> Refusal | None:
+    """The Refuse code of the field at loc (through nested models and lists) for an error of this kind, if any."""
     annotation: Any = model
     code: Refusal | None = None
     for part in loc:
@@ -65,7 +65,8 @@ def _field_code(model: type[BaseModel], loc: tuple[int | str, ...]) -> Refusal |
                 annotation.model_fields:
             return code
         field = annotation.model_fields[part]
-        code = next((m.code for m in field.metadata if isinstance(m, Refuse)), None)
+        code = next((m.code for m in field.metadata if isinstance(m, Refuse) and (not m.only or kind in m.only)),
+                    None)
         annotation = field.annotation
     return code
 
@@ -83,7 +84,7 @@ def code_of(model: type[BaseModel] | None, error: ErrorDetails) -> str:
     if error["type"].isupper():  # a validator's own error, named after its code (the service's or a title's)
         return error["type"]
     if model is not None and error["type"] in BOUNDS:
-        found = _field_code(model, error["loc"])
+        found = _field_code(model, error["loc"], error["type"])
         if found is not None:
             return found.value
     return Refusal.VALIDATION_FAILED.value

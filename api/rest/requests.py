@@ -43,9 +43,11 @@ INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1  # GraphQL's Int
 
 @dataclass(frozen=True)
 class Refuse:
-    """Annotated metadata: a value of the right type that breaks the field's bounds is refused with this code."""
+    """Annotated metadata: a value of the right type that breaks the field's bounds is refused with this code (only
+    the bounds of these pydantic error types, when given)."""
 
     code: Refusal
+    only: frozenset[str] = frozenset()
 
 
 class Registered:
@@ -300,7 +302,7 @@ class CreateWebhookEndpoint(Body):
 
     url: Annotated[str, Field(max_length=2000), Field(pattern=URL, description="An http(s) URL with a host (a DNS "
                                                   "name or an IP address; no credentials in it)."),
-                   Refuse(Refusal.BAD_WEBHOOK)]
+                   Refuse(Refusal.BAD_WEBHOOK, frozenset({"string_pattern_mismatch"}))]  # too long: as before
     eventTypes: list[Annotated[str, one_of(event_types, Refusal.BAD_WEBHOOK), Registered(event_types)]] | None = None
     description: Annotated[Annotated[str, Printable(0, 200, True, Refusal.BAD_WEBHOOK)] | None,
                            Field(max_length=200, description="At most 200 printable characters once trimmed.")] = None

@@ -81,9 +81,3 @@ def _tidy(schema: Any) -> Any:
     if isinstance(schema, list):
         return [_tidy(item) for item in schema]
     return schema
-
-
-def request_names() -> list[str]:
-    """The component names of the request bodies."""
-    return [model.__name__ for model in requests.REQUESTS]
-

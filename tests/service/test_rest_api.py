@@ -622,3 +622,27 @@ def test_every_bound_of_a_request_is_a_json_schema_keyword() -> None:
         return set().union(*(keys(v) for v in schema)) if isinstance(schema, list) else set()
     schemas = components()
     assert keys([schemas[model.__name__] for model in REQUESTS]) & {"ge", "le", "gt", "lt"} == set()
+
+
+def test_bounds_now_in_the_document_keep_the_codes_they_had(rest: Rest) -> None:
+    """A bound the layers behind the routes enforced before the document stated it is refused with the same code
+    as before (now by pydantic), and a wrong type is still VALIDATION_FAILED."""
+    create = "/v1/matches"
+    for clock in ({"initialSeconds": 0}, {"initialSeconds": 604801}, {"incrementSeconds": 5},
+                  {"initialSeconds": 60, "incrementSeconds": 86401}, {"perMoveSeconds": 1209601}, {}):
+        rest.refused("POST", create, 422, "BAD_OPTIONS", json={"title": "greatfire", "seats": 3, "clock": clock})
+    rest.refused("POST", create, 422, "VALIDATION_FAILED", json={"title": "greatfire", "seats": 3,
+                                                                 "clock": {"initialSeconds": "60"}})
+    rest.refused("POST", create, 422, "BAD_OPTIONS", json={"title": "london", "seats": 5})
+    rest.refused("POST", create, 422, "BAD_OPTIONS", json={"title": "greatfire", "seats": 3, "rated": True,
+                                                           "seed": 1})
+    rest.refused("POST", create, 422, "VALIDATION_FAILED", json={"title": "greatfire", "seats": 2**31})
+    rest.refused("POST", create, 422, "VALIDATION_FAILED", json={"title": "greatfire", "seats": True})
+    assert rest.call("POST", create, json={"title": "greatfire", "seats": 3.0}).status_code == 201  # an integer
+    guest = "/v1/auth/guest"
+    rest.refused("POST", guest, 422, "BAD_NAME", json={"name": "a\u0007", "deviceId": "d" * 16})
+    rest.refused("POST", guest, 422, "BAD_NAME", json={"name": "n" * 41, "deviceId": "d" * 16})
+    rest.refused("POST", guest, 422, "BAD_NAME", json={"name": "   ", "deviceId": "d" * 16})
+    rest.refused("POST", guest, 422, "BAD_DEVICE_ID", json={"name": "ann", "deviceId": "short"})
+    rest.refused("POST", guest, 422, "VALIDATION_FAILED", json={"name": 7, "deviceId": "d" * 16})
+    rest.refused("GET", "/v1/titles/chess/leaderboard", 404, "TITLE_NOT_FOUND")
