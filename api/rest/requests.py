@@ -3,9 +3,12 @@ unknown member), and the OpenAPI document's request schemas are generated from t
 documented is what is enforced. Names and fields are GraphQL's (camelCase).
 
 A bound that the layer behind the route enforced before these models did (a clock's seconds, a title id, a bot
-level) keeps that layer's refusal code: its field carries Refuse(code), and a value out of it is answered with the
-code instead of VALIDATION_FAILED (see checking.py). Title ids and bot level names are read from the registry when
-a body is checked and when the document is written, so a title added at start (FIREBREAK_TITLES) is in both."""
+level, a printable name, a title's seat counts and options) keeps that layer's refusal code: its field carries
+Refuse(code), or its validator raises an error named after the code, and a value out of it is answered with the code
+instead of VALIDATION_FAILED (see checking.py). Title ids, bot level names and options are read from the registry
+when a body is checked and when the document is written, so a title added at start (FIREBREAK_TITLES) is in both;
+a bound that is a setting (limits.py) is the running service's in both. An integer member takes a JSON number
+without a fraction (5.0), as JSON Schema's integer does."""
 
 from __future__ import annotations
 
@@ -112,7 +115,6 @@ if set(get_args(ScopeName)) != set(Scope.__members__):  # pragma: no cover - a n
 
 
 WHOLE = BeforeValidator(whole)  # after the bounds in an Annotated, so that they stay JSON Schema's keywords
-Whole = Annotated[int, WHOLE]
 Int32 = Annotated[int, Field(ge=INT32_MIN, le=INT32_MAX), WHOLE]
 TitleId = Annotated[str, one_of(title_ids, Refusal.UNKNOWN_TITLE), Registered(title_ids),
                     Field(description="A title id (GET /v1/titles).")]

@@ -127,12 +127,12 @@ def _params(operation: Operation, request: Request) -> dict[str, Any]:
 
 def _read(param: Param, text: str) -> tuple[Any, str | None]:
     """A parameter's text as its schema's type."""
-    if param.schema.get("type") == "integer":
+    if param.json_type == "integer":
         try:
             return int(text), None
         except ValueError:
             return text, "must be an integer"
-    if param.schema.get("type") == "boolean":
+    if param.json_type == "boolean":
         if text.lower() in ("true", "false"):
             return text.lower() == "true", None
         return text, "must be true or false"

@@ -50,6 +50,13 @@ class Param:
         """pydantic's validator of the type."""
         return adapter(self.kind)
 
+    @functools.cached_property
+    def json_type(self) -> str | None:
+        """The JSON type a value of the parameter's text is read as (integer, boolean; else a string): found once,
+        it is read on every request."""
+        kind = self.checker.json_schema().get("type")
+        return kind if isinstance(kind, str) else None
+
     @property
     def schema(self) -> dict[str, Any]:
         """The parameter's JSON Schema (with its default), as the registry of titles stands (written with the
