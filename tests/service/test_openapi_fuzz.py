@@ -59,7 +59,7 @@ def test_schemathesis_with_every_check_and_the_stateful_phase_finds_nothing(fuzz
                "--report", "junit", "--report-dir", str(tmp_path)]
     env = {**os.environ, "SCHEMATHESIS_HOOKS": "tests.service.fuzz_checks", "PYTHONPATH": str(ROOT),
            "FIREBREAK_FUZZ_BASE": fuzzed, "FIREBREAK_FUZZ_ADMIN_TOKEN": OPEN["FIREBREAK_ADMIN_TOKEN"]}
-    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False)
+    done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600, check=False)
     report = done.stdout + done.stderr
     print(report)
     assert done.returncode == 0, report[-20000:]
