@@ -1,6 +1,7 @@
-"""A schemathesis check loaded by tests/service/test_openapi_fuzz.py (SCHEMATHESIS_HOOKS): the built-in
-positive_data_acceptance, except for the refusals whose validity depends on the match itself, which no document
-can state (the fuzzer cannot know them from the schema):
+"""Schemathesis hooks loaded by tests/service/test_openapi_fuzz.py (SCHEMATHESIS_HOOKS): credentials for the
+fuzzer (Credentials), and three built-in checks narrowed where they misread this API (use_after_free: a cancelled
+seek stays readable; ensure_resource_availability: a 404 naming another resource) or where validity depends on the
+match itself, which no document can state (positive_data_acceptance, the fuzzer cannot know these from the schema):
 
 - BAD_SEAT on joinMatch, addBot and joinMatchByCode: a seat number beyond the match's seat count (the count is the
   match's: 2 to 6 by title and request).
