@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
+from pydantic import Field
+
 from firebreak.api.bounds import MAX_EVENTS_PAGE, MAX_IDEMPOTENCY_KEY
 from firebreak.api.rest import callers
 from firebreak.api.rest.convert import match_json
 from firebreak.api.rest.matches import load, read
-from firebreak.api.rest.problems import problem, versioned
+from firebreak.api.rest.problems import versioned
+from firebreak.api.rest.requests import Act
 from firebreak.api.rest.table import PATH_ID, Auth, Call, Operation, Param, Reply
 from firebreak.domain.events import visible_to
 from firebreak.matches.outcomes import OutcomeKind
@@ -19,12 +24,10 @@ async def act(call: Call) -> Reply:
     the match as the caller now sees it, else the refusal's status and problem."""
     context = call.context
     key = call.params["Idempotency-Key"]
-    if key is not None and not 0 < len(key) <= MAX_IDEMPOTENCY_KEY:
-        raise problem(Refusal.BAD_IDEMPOTENCY_KEY, f"Idempotency-Key must be 1-{MAX_IDEMPOTENCY_KEY} characters")
     match_id = call.params["id"]
     caller = await callers.playing_caller(call)
-    outcome, after = await call.services.pipeline.act(match_id, caller, call.body["action"],
-                                                      call.body["expectedVersion"], key)
+    body = call.form(Act)
+    outcome, after = await call.services.pipeline.act(match_id, caller, body.action, body.expectedVersion, key)
     call.services.metrics.act(outcome.kind)
     if outcome.kind is OutcomeKind.UNAUTHORIZED:
         await context.token_refused(caller)
@@ -53,14 +56,17 @@ async def events(call: Call) -> Reply:
     return Reply({"items": [{"version": v, "events": visible_to(e, viewer)} for v, e in rows]})
 
 
-IDEMPOTENCY_KEY = Param("Idempotency-Key", "header", {"type": "string"},
+KEY = Annotated[str, Field(min_length=1, max_length=MAX_IDEMPOTENCY_KEY)]
+IDEMPOTENCY_KEY = Param("Idempotency-Key", "header", KEY,
                         f"Optional, 1-{MAX_IDEMPOTENCY_KEY} characters: a resubmission with the same key (over REST "
-                        "or GraphQL's idempotencyKey) answers the first outcome and never applies twice.")
-PREFER = Param("Prefer", "header", {"type": "string"},
+                        "or GraphQL's idempotencyKey) answers the first outcome and never applies twice; out of "
+                        "that: 422 BAD_IDEMPOTENCY_KEY.", code=Refusal.BAD_IDEMPOTENCY_KEY)
+PREFER = Param("Prefer", "header", str,
                "Optional: return=minimal (RFC 7240) answers the version and events only, without the match (a "
                "cheaper answer for a client that reads the match another way).")
-AFTER_VERSION = Param("afterVersion", "query", {"type": "integer", "default": 0}, "Steps after this version.")
-LIMIT = Param("limit", "query", {"type": "integer", "default": 200}, f"At most this many steps (1-{MAX_EVENTS_PAGE}).")
+AFTER_VERSION = Param("afterVersion", "query", int, "Steps after this version.", default=0)
+LIMIT = Param("limit", "query", int, f"At most this many steps (1-{MAX_EVENTS_PAGE}).",
+              default=200)
 ACT_EXAMPLE = {"action": {"type": "anAction", "note": "copied as is from legalActions"}, "expectedVersion": 12}
 
 OPERATIONS = [
@@ -71,7 +77,7 @@ OPERATIONS = [
               "ILLEGAL_ACTION (or the title's more precise rules code), 409 MATCH_OVER / MATCH_NOT_STARTED, 409 "
               "SEAT_TAKEN_OVER (the service's bot plays the seat: POST .../reclaim first), 409 SEAT_RESIGNED, 404, "
               "401, 403 FORBIDDEN_SCOPE.", act, response="ActionAccepted", params=(PATH_ID, IDEMPOTENCY_KEY, PREFER),
-              body="Act",
+              body=Act,
               example=ACT_EXAMPLE, auth=Auth.REQUIRED, write=True, headers=("Preference-Applied",),
               codes=(Refusal.STALE_VERSION, Refusal.NOT_YOUR_TURN, Refusal.ILLEGAL_ACTION, Refusal.BAD_IDEMPOTENCY_KEY,
                      Refusal.MATCH_NOT_FOUND, Refusal.MATCH_OVER, Refusal.MATCH_NOT_STARTED, Refusal.SEAT_TAKEN_OVER,

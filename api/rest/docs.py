@@ -9,6 +9,7 @@ from typing import Any
 
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
+from firebreak.api.rest.limits import Limits, limits_of
 from firebreak.api.rest.table import Call, Operation
 
 PAGE = Path(__file__).with_name("docs.html")
@@ -17,11 +18,11 @@ CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline
        "img-src 'self' data:; base-uri 'none'; form-action 'none'")
 
 
-def operations(document: Callable[[], dict[str, Any]]) -> list[Operation]:
-    """The two docs operations, serving the document that `document` returns."""
+def operations(document: Callable[[Limits], dict[str, Any]]) -> list[Operation]:
+    """The two docs operations, serving the document that `document` returns for the service's settings."""
 
-    async def openapi(_: Call) -> Response:
-        return JSONResponse(document())
+    async def openapi(call: Call) -> Response:
+        return JSONResponse(document(limits_of(call.services)))
 
     async def docs(_: Call) -> Response:
         return HTMLResponse(PAGE.read_text(encoding="utf-8"), headers={"Content-Security-Policy": CSP})

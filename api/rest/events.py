@@ -60,9 +60,9 @@ async def stream_my_events(call: Call) -> Reply | Response:
     return EventSourceResponse(messages(), ping=PING_SECONDS, headers={"X-Accel-Buffering": "no"})
 
 
-AFTER = Param("after", "query", {"type": "string"}, "Resume after this event id (\"0\": from the oldest kept; left "
+AFTER = Param("after", "query", str, "Resume after this event id (\"0\": from the oldest kept; left "
                                                    "out: from now on). Last-Event-ID wins when both are sent.")
-LAST_EVENT_ID = Param("Last-Event-ID", "header", {"type": "string"}, "The id of the last event received (an "
+LAST_EVENT_ID = Param("Last-Event-ID", "header", str, "The id of the last event received (an "
                                                                     "EventSource sends it when it reconnects).")
 OPERATIONS = [
     Operation("GET", "/v1/me/events", "streamMyEvents", "players", "Follow my events (Server-Sent Events)",

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from firebreak.api.bounds import MAX_PAGE
+from firebreak.api.rest import requests as R
 from firebreak.api.rest.convert import match_json
 from firebreak.api.rest.problems import for_code, problem
+from firebreak.api.rest.requests import choice
 from firebreak.api.rest.table import PATH_ID, Auth, Call, Operation, Param, Reply
 from firebreak.domain import titles
 from firebreak.matches import listing
@@ -52,16 +54,15 @@ async def list_matches(call: Call) -> Reply:
 
 async def create_match(call: Call) -> Reply:
     """Create a waiting match; 201 with its host token (shown once) and a Location."""
-    body = call.body
-    clock = body.get("clock")
+    body = call.form(R.CreateMatch)
+    clock = body.clock
     principal = await call.context.principal()
     try:
         created = await call.services.lobby.create(
-            body["title"], body["seats"], body.get("options"), body.get("seed"),
-            None if clock is None else (clock.get("initialSeconds"), clock.get("incrementSeconds", 0.0)),
-            None if clock is None else clock.get("perMoveSeconds"),
-            bool(body.get("private")), None if principal is None else principal.player.id,
-            rated=bool(body.get("rated")))
+            body.title, body.seats, body.options, body.seed,
+            None if clock is None else (clock.initialSeconds, clock.incrementSeconds),
+            None if clock is None else clock.perMoveSeconds,
+            bool(body.private), None if principal is None else principal.player.id, rated=bool(body.rated))
     except LobbyError as exc:
         raise for_code(exc.code, str(exc)) from None
     loaded = await call.services.store.load(created.match_id)
@@ -81,17 +82,24 @@ async def get_match(call: Call) -> Reply:
     return Reply({**body, "rematch": None if found is None else {"id": found}})
 
 
-STATUS = Param("status", "query", {"enum": [s.name for s in MatchStatus], "default": MatchStatus.WAITING.name,
-                                   "type": "string"}, "The matches of this status.")
-FIRST = Param("first", "query", {"type": "integer", "default": 20},
-              f"How many matches (clamped to 1-{MAX_PAGE}).")
-AFTER = Param("after", "query", {"type": "string"}, "The endCursor of the previous page.")
-TITLE = Param("title", "query", {"type": "string"}, "Only matches of this title id.")
-SEAT_COUNT = Param("seatCount", "query", {"type": "integer"}, "Only matches of this many seats.")
-FREE_SEATS = Param("freeSeats", "query", {"type": "integer"},
+STATUS = Param("status", "query", choice(s.name for s in MatchStatus), "The matches of this status.",
+               default=MatchStatus.WAITING.name)
+FIRST = Param("first", "query", int, f"How many matches (clamped to 1-{MAX_PAGE}).", default=20)
+AFTER = Param("after", "query", str, "The endCursor of the previous page.")
+TITLE = Param("title", "query", str, "Only matches of this title id.")
+SEAT_COUNT = Param("seatCount", "query", int, "Only matches of this many seats.")
+FREE_SEATS = Param("freeSeats", "query", int,
                    "Only matches with at least this many open seats (waiting ones).")
 _FIRST_TITLE = titles.all_titles()[0]
 CREATE_EXAMPLE = {"title": _FIRST_TITLE.id, "seats": _FIRST_TITLE.min_seats}
+
+# What a client (or a stateful fuzzer) does next with a new match: read it, take a seat, seat a bot or call it off
+# with the host token, read a seat, its events.
+NEW_ID = ("id", "$response.body#/matchId")
+HOST = ("header.Authorization", "Bearer {$response.body#/hostToken}")
+CREATED_LINKS = (("getMatch", "getMatch", (NEW_ID,)), ("joinMatch", "joinMatch", (NEW_ID,)),
+                 ("addBot", "addBot", (NEW_ID, HOST)), ("cancelMatch", "cancelMatch", (NEW_ID, HOST)),
+                 ("getFirstSeat", "getSeat", (NEW_ID, ("seat", "0"))), ("listEvents", "listEvents", (NEW_ID,)))
 
 OPERATIONS = [
     Operation("GET", "/v1/matches", "listMatches", "matches", "List matches (the lobby)",
@@ -108,8 +116,8 @@ OPERATIONS = [
               "listed and the answer's inviteCode (shown once) lets whoever is given it join (POST "
               "/v1/matches/join); with rated: true, once played out it moves its players' and bots' ratings "
               "(README: How ratings work).", create_match, success=201, response="MatchCreated",
-              body="CreateMatch", example=CREATE_EXAMPLE, write=True, auth=Auth.OPTIONAL,
-              codes=(Refusal.BAD_OPTIONS, Refusal.UNKNOWN_TITLE), headers=("Location",)),
+              body=R.CreateMatch, example=CREATE_EXAMPLE, write=True, auth=Auth.OPTIONAL,
+              codes=(Refusal.BAD_OPTIONS, Refusal.UNKNOWN_TITLE), headers=("Location",), links=CREATED_LINKS),
     Operation("GET", "/v1/matches/{id}", "getMatch", "matches", "Read a match (your view, legal actions)",
               "The match as the caller may see it: with a seat token, that seat's view and legalActions (submit "
               "one to POST /v1/matches/{id}/actions with version as expectedVersion); without a token (or with the "

@@ -9,6 +9,7 @@ from firebreak.api.bounds import MAX_PAGE
 from firebreak.api.rest import callers
 from firebreak.api.rest.convert import seat_json
 from firebreak.api.rest.problems import problem
+from firebreak.api.rest.requests import choice
 from firebreak.api.rest.table import Auth, Call, Operation, Param, Reply
 from firebreak.matches import mypage
 from firebreak.matches.lifecycle import MatchStatus
@@ -45,10 +46,10 @@ async def list_my_matches(call: Call) -> Reply:
                   "hasNextPage": page.has_next_page})
 
 
-STATUS = Param("status", "query", {"enum": [s.name for s in MatchStatus], "type": "string"},
+STATUS = Param("status", "query", choice(s.name for s in MatchStatus),
                "Only the matches of this status (left out: all).")
-FIRST = Param("first", "query", {"type": "integer", "default": 20}, f"How many matches (clamped to 1-{MAX_PAGE}).")
-AFTER = Param("after", "query", {"type": "string"}, "The endCursor of the previous page (or an item's cursor).")
+FIRST = Param("first", "query", int, f"How many matches (clamped to 1-{MAX_PAGE}).", default=20)
+AFTER = Param("after", "query", str, "The endCursor of the previous page (or an item's cursor).")
 OPERATIONS = [
     Operation("GET", "/v1/me/matches", "listMyMatches", "players", "List my matches",
               "The signed-in player's matches: those where it is their turn first (oldest waiting first), then the "

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from firebreak.api.rest.limits import Limits
 from firebreak.api.rest.problems import MEDIA_TYPE, TITLES, rest_codes
-from firebreak.api.rest.schemas import COMPONENTS, ref
+from firebreak.api.rest.schemas import components, ref
 from firebreak.api.rest.table import Auth, Operation
 
 VERSION = "1.0.0"
@@ -38,8 +39,8 @@ HEADERS = {
 PROBLEM_HEADERS = {401: "WWW-Authenticate", 429: "Retry-After", 503: "Retry-After"}
 
 
-def document(operations: list[Operation]) -> dict[str, Any]:
-    """The OpenAPI 3.1 document of these operations."""
+def document(operations: list[Operation], limits: Limits | None = None) -> dict[str, Any]:
+    """The OpenAPI 3.1 document of these operations (with these settings' bounds)."""
     paths: dict[str, dict[str, Any]] = {}
     for operation in operations:
         paths.setdefault(operation.path, {})[operation.method.lower()] = _operation(operation)
@@ -50,7 +51,7 @@ def document(operations: list[Operation]) -> dict[str, Any]:
         "tags": TAGS,
         "paths": paths,
         "components": {
-            "schemas": COMPONENTS,
+            "schemas": components(limits),
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer",
                                            "description": "A seat token, a match's host token, or a player's "
                                                           "credential (session access token, personal access "
@@ -72,7 +73,7 @@ def _operation(operation: Operation) -> dict[str, Any]:
         out["parameters"] = [{"name": p.name, "in": p.where, "required": p.required or p.where == "path",
                               "description": p.description, "schema": p.schema} for p in operation.params]
     if operation.body:
-        media: dict[str, Any] = {"schema": ref(operation.body)}
+        media: dict[str, Any] = {"schema": ref(operation.body.__name__)}
         if operation.example is not None:
             media["example"] = operation.example
         out["requestBody"] = {"required": True, "content": {"application/json": media}}
@@ -85,6 +86,9 @@ def _operation(operation: Operation) -> dict[str, Any]:
     success: dict[str, Any] = {"description": operation.summary, "content": {operation.media: {"schema": schema}}}
     if operation.headers:
         success["headers"] = {name: HEADERS[name] for name in operation.headers}
+    if operation.links:
+        success["links"] = {name: {"operationId": target, "parameters": dict(parameters)}
+                            for name, target, parameters in operation.links}
     responses: dict[str, Any] = {str(operation.success): success}
     for status, codes in operation.refusals().items():
         response: dict[str, Any] = {

@@ -8,6 +8,7 @@ from typing import Any
 
 from firebreak.api import leaderboards
 from firebreak.api.rest import callers
+from firebreak.api.rest import requests as R
 from firebreak.api.rest.problems import player_refusal
 from firebreak.api.rest.ratings import rating_json
 from firebreak.api.rest.table import Auth, Call, Operation, Param, Reply
@@ -45,7 +46,8 @@ async def sign_in_as_guest(call: Call) -> Reply:
     """Sign a device's guest in (made on its first sign-in): a new session. Rate limited per client."""
     await call.context.charge_registration()
     try:
-        session = await call.services.players.sessions.sign_in_as_guest(call.body["name"], call.body["deviceId"])
+        guest = call.form(R.SignInAsGuest)
+        session = await call.services.players.sessions.sign_in_as_guest(guest.name, guest.deviceId)
     except PlayerError as exc:
         raise player_refusal(exc) from None
     return Reply(session_json(session))
@@ -55,7 +57,7 @@ async def refresh_session(call: Call) -> Reply:
     """Swap a refresh token for a new session; an already used one signs its whole session out."""
     call.context.check_not_blocked()
     try:
-        session = await call.services.players.sessions.refresh(call.body["refreshToken"])
+        session = await call.services.players.sessions.refresh(call.form(R.RefreshSession).refreshToken)
     except PlayerError as exc:
         await _refused(call, exc)
         raise player_refusal(exc) from None
@@ -93,10 +95,10 @@ async def list_tokens(call: Call) -> Reply:
 async def create_token(call: Call) -> Reply:
     """Make a personal access token (shown once); 201."""
     principal = await callers.principal(call, session=True)
-    body = call.body
+    body = call.form(R.CreateAccessToken)
     try:
         token, listing = await call.services.players.access.create(
-            principal, body["name"], [Scope[name] for name in body["scopes"]], body.get("expiresInSeconds"))
+            principal, body.name, [Scope[name] for name in body.scopes], body.expiresInSeconds)
     except PlayerError as exc:
         raise player_refusal(exc) from None
     return Reply({"token": token, "accessToken": token_json(listing)}, 201)
@@ -116,29 +118,34 @@ async def link_identity(call: Call) -> Reply:
     """Link the operator's identity (its JWT in the body) to the signed-in player, who keeps its id and matches."""
     principal = await callers.principal(call, session=True)
     try:
-        linked = await call.services.players.link_external(principal.player, call.body["token"])
+        linked = await call.services.players.link_external(principal.player, call.form(R.LinkIdentity).token)
     except PlayerError as exc:
         await _refused(call, exc)
         raise player_refusal(exc) from None
     return Reply({"player": player_json(linked)})
 
 
-EVERYWHERE = Param("everywhere", "query", {"type": "boolean", "default": False},
-                   "true: also every other session and access token of the player.")
-TOKEN_ID = Param("tokenId", "path", {"type": "string"}, "The token's id.", required=True)
+EVERYWHERE = Param("everywhere", "query", bool, "true: also every other session and access token of the player.",
+                   default=False)
+TOKEN_ID = Param("tokenId", "path", str, "The token's id.", required=True)
+# What a signed-in guest does next with the session's access token (a stateful fuzzer follows these too)
+SIGNED_IN = ("header.Authorization", "Bearer {$response.body#/accessToken}")
+SESSION_LINKS = tuple((op, op, (SIGNED_IN,)) for op in ("getMe", "listAccessTokens", "createAccessToken",
+                                                       "listInvitations", "listMySeeks", "placeSeek", "listMyMatches",
+                                                       "signOut"))
 MANAGING = (Refusal.FORBIDDEN_SCOPE,)  # account operations need a session (or the operator's JWT), not a token
 OPERATIONS = [
     Operation("POST", "/v1/auth/guest", "signInAsGuest", "players", "Sign in as a guest",
               "Sign a device's guest in (the player is made on the device's first sign-in, named so): a session, "
               "whose accessToken is the player's bearer credential for a few minutes and whose refreshToken swaps "
               "for the next session. Rate limited per client (429 RATE_LIMITED).", sign_in_as_guest,
-              response="Session", body="SignInAsGuest",
+              response="Session", body=R.SignInAsGuest, links=SESSION_LINKS,
               example={"name": "ann", "deviceId": "a-random-id-kept-on-the-device"}, write=True,
               codes=(Refusal.BAD_NAME, Refusal.BAD_DEVICE_ID)),
     Operation("POST", "/v1/auth/refresh", "refreshSession", "players", "Refresh a session",
               "Swap a refresh token for a new session (new access and refresh tokens; the old refresh token stops "
               "working). Presenting one already used signs its whole session out (401, reason reused).",
-              refresh_session, response="Session", body="RefreshSession", example={"refreshToken": "fbr_..."},
+              refresh_session, response="Session", body=R.RefreshSession, example={"refreshToken": "fbr_..."},
               write=True, codes=(Refusal.UNAUTHENTICATED,)),
     Operation("POST", "/v1/auth/sign-out", "signOut", "players", "Sign out",
               "End the bearer credential's session (its refresh and access tokens stop working); everywhere=true "
@@ -153,7 +160,7 @@ OPERATIONS = [
     Operation("POST", "/v1/me/tokens", "createAccessToken", "players", "Make a personal access token",
               "A long-lived, revocable credential for a bot or script, with scopes PLAY and/or BOT (a seat joined "
               "with a BOT token is flagged as played by a program). The token is shown only this once.",
-              create_token, success=201, response="AccessTokenCreated", body="CreateAccessToken",
+              create_token, success=201, response="AccessTokenCreated", body=R.CreateAccessToken,
               example={"name": "my bot", "scopes": ["BOT"]}, auth=Auth.PLAYER, write=True,
               codes=(*MANAGING, Refusal.BAD_NAME, Refusal.BAD_SCOPES, Refusal.TOO_MANY_TOKENS)),
     Operation("DELETE", "/v1/me/tokens/{tokenId}", "revokeAccessToken", "players", "Revoke a personal access token",
@@ -162,7 +169,7 @@ OPERATIONS = [
     Operation("POST", "/v1/me/link", "linkIdentity", "players", "Link the operator's identity",
               "Link the account a JWT of the operator's identity provider vouches for to the signed-in player (a "
               "guest, usually): the player keeps its id and its matches, and that provider's JWTs sign it in from "
-              "then on.", link_identity, response="IdentityLinked", body="LinkIdentity",
+              "then on.", link_identity, response="IdentityLinked", body=R.LinkIdentity,
               example={"token": "<the operator's JWT>"}, auth=Auth.PLAYER, write=True,
               codes=(*MANAGING, Refusal.IDENTITY_TAKEN, Refusal.ALREADY_LINKED)),
 ]

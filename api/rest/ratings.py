@@ -8,6 +8,7 @@ from typing import Any
 from firebreak.api import leaderboards
 from firebreak.api.bounds import MAX_PAGE
 from firebreak.api.rest.problems import problem
+from firebreak.api.rest.requests import title_param
 from firebreak.api.rest.table import Call, Operation, Param, Reply
 from firebreak.matches.refusals import Refusal
 from firebreak.ratings import board
@@ -45,10 +46,10 @@ OPERATIONS = [
               "The title's rated players and bot levels, highest rating first (provisional ratings marked), paged "
               "with cursors (a bad after: 422 BAD_CURSOR). README: How ratings work.", get_leaderboard,
               response="Leaderboard",
-              params=(Param("title", "path", {"type": "string"}, "The title id.", True),
-                      Param("first", "query", {"type": "integer", "default": 20},
-                            f"How many entries (clamped to 1-{MAX_PAGE})."),
-                      Param("after", "query", {"type": "string"}, "The endCursor of the previous page (or an "
+              params=(Param("title", "path", title_param(), "The title id.", True,
+                            code=Refusal.TITLE_NOT_FOUND),
+                      Param("first", "query", int, f"How many entries (clamped to 1-{MAX_PAGE}).", default=20),
+                      Param("after", "query", str, "The endCursor of the previous page (or an "
                                                                   "entry's cursor).")),
               codes=(Refusal.TITLE_NOT_FOUND, Refusal.BAD_CURSOR)),
 ]

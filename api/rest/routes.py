@@ -28,7 +28,9 @@ from firebreak.api.rest import (
     webhooks,
 )
 from firebreak.api.rest import events as my_events
+from firebreak.api.rest.limits import Limits
 from firebreak.api.rest.problems import Problem, problem
+from firebreak.api.rest.requests import title_ids
 from firebreak.api.rest.serve import Endpoint, endpoint
 from firebreak.api.rest.table import Operation
 from firebreak.api.services import Services
@@ -37,10 +39,15 @@ from firebreak.matches.refusals import Refusal
 PREFIX = "/v1/"
 
 
+def document(limits: Limits | None = None) -> dict[str, Any]:
+    """The OpenAPI document of every operation (built once per set of registered titles, whose ids and bot levels
+    are enums of it, and of settings that bound a request: the settings' defaults unless given)."""
+    return _document(tuple(title_ids()), limits or Limits())
+
+
 @functools.cache
-def document() -> dict[str, Any]:
-    """The OpenAPI document of every operation (built once)."""
-    return openapi.document(OPERATIONS)
+def _document(_titles: tuple[str, ...], limits: Limits) -> dict[str, Any]:
+    return openapi.document(OPERATIONS, limits)
 
 
 OPERATIONS: list[Operation] = [*titles.OPERATIONS, *matches.OPERATIONS, *seats.OPERATIONS, *seats_life.OPERATIONS,
@@ -54,7 +61,10 @@ def rest_routes(services: Services) -> list[BaseRoute]:
     by_path: dict[str, dict[str, Endpoint]] = {}
     for op in OPERATIONS:
         by_path.setdefault(op.path, {})[op.method] = endpoint(op, services)
-    return [Route(path, _by_method(endpoints), methods=list(endpoints)) for path, endpoints in by_path.items()]
+    # a path of fixed segments before the templates it would match (/v1/matches/join before /v1/matches/{id}), so
+    # that every method of it, and its 405's Allow, is its own
+    ordered = sorted(by_path.items(), key=lambda item: item[0].count("{"))
+    return [Route(path, _by_method(endpoints), methods=list(endpoints)) for path, endpoints in ordered]
 
 
 def _by_method(endpoints: dict[str, Endpoint]) -> Endpoint:

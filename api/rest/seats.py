@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from firebreak.api.rest import callers
+from firebreak.api.rest import requests as R
 from firebreak.api.rest.convert import seat_json
 from firebreak.api.rest.matches import load, location
 from firebreak.api.rest.problems import for_code, problem
@@ -21,12 +22,13 @@ async def join_match(call: Call) -> Reply:
     """Take a seat as a person; 201 with the seat's token (shown once). With a player credential the seat is bound
     to the player (its name by default)."""
     caller = await callers.playing_caller(call)
-    name = call.body.get("name")
+    body = call.form(R.JoinMatch)
+    name = body.name
     if name is None and caller.player is not None:
         principal = await call.context.principal()
         name = None if principal is None else principal.player.name
     try:
-        seated = await call.services.lobby.join(call.params["id"], call.body.get("seat"), name, caller.player,
+        seated = await call.services.lobby.join(call.params["id"], body.seat, name, caller.player,
                                                 caller.program)
     except LobbyError as exc:
         raise for_code(exc.code, str(exc)) from None
@@ -39,10 +41,11 @@ async def add_bot(call: Call) -> Reply:
     """Seat a bot (the host token, the creator's credential, a seat token of the match or a seated player's
     credential as the bearer token); 201."""
     context = call.context
-    level = call.body["level"]
+    body = call.form(R.AddBot)
+    level = body.level
     caller = await callers.playing_caller(call)
     try:
-        seated = await call.services.lobby.add_bot(call.params["id"], call.body.get("seat"), level, caller)
+        seated = await call.services.lobby.add_bot(call.params["id"], body.seat, level, caller)
     except LobbyError as exc:
         if exc.code == Refusal.UNAUTHORIZED:
             await context.token_refused(caller)
@@ -60,27 +63,35 @@ async def get_seat(call: Call) -> Reply:
     return Reply(seat_json(Reading.of(loaded, None).seats()[seat]))
 
 
-SEAT = Param("seat", "path", {"type": "integer"}, "The seat number.", required=True)
+# What the holder of a new seat does next: act (the match starts once every seat is taken), read the match as the
+# seat, resign, reclaim or leave it; a seat, human or bot, can be read.
+SEATED_ID = ("id", "$response.body#/matchId")
+SEAT_TOKEN = ("header.Authorization", "Bearer {$response.body#/token}")
+READ_SEAT = ("getSeat", "getSeat", (SEATED_ID, ("seat", "$response.body#/seat")))
+JOINED_LINKS = (("act", "act", (SEATED_ID, SEAT_TOKEN)), ("getMatchAsSeat", "getMatch", (SEATED_ID, SEAT_TOKEN)),
+                ("resign", "resign", (SEATED_ID, SEAT_TOKEN)), ("reclaimSeat", "reclaimSeat", (SEATED_ID, SEAT_TOKEN)),
+                ("leaveSeat", "leaveSeat", (SEATED_ID, SEAT_TOKEN)), READ_SEAT)
+SEAT = Param("seat", "path", int, "The seat number.", required=True)
 OPERATIONS = [
     Operation("POST", "/v1/matches/{id}/seats", "joinMatch", "seats", "Take a seat",
               "Take a seat as a person. The token in the answer is a credential of the seat, shown only this once: "
               "send it as Authorization: Bearer <token>. Sent with a player's credential, the seat is bound to the "
               "player (whose credential then acts for it from any device; one seat per player per match: 409 "
               "ALREADY_SEATED) and the name defaults to the player's.", join_match, success=201,
-              response="SeatJoined", params=(PATH_ID,), body="JoinMatch", example={"name": "ann"}, write=True,
+              response="SeatJoined", params=(PATH_ID,), body=R.JoinMatch, example={"name": "ann"}, write=True,
               auth=Auth.OPTIONAL,
               codes=(Refusal.MATCH_NOT_FOUND, Refusal.SEAT_TAKEN, Refusal.MATCH_STARTED, Refusal.BAD_SEAT,
                      Refusal.ALREADY_SEATED, Refusal.FORBIDDEN_SCOPE, Refusal.RATED_NEEDS_PLAYER),
-              headers=("Location",)),
+              headers=("Location",), links=JOINED_LINKS),
     Operation("POST", "/v1/matches/{id}/bots", "addBot", "seats", "Seat a bot",
               "Seat a bot of one of the title's levels; needs the match's host token (or the credential of the "
               "player who created it, a seat token, or the credential of a player seated in it) as the bearer "
               "token.", add_bot, success=201,
-              response="BotAdded", params=(PATH_ID,), body="AddBot",
+              response="BotAdded", params=(PATH_ID,), body=R.AddBot,
               example={"level": "greedy"}, auth=Auth.REQUIRED, write=True,
               codes=(Refusal.MATCH_NOT_FOUND, Refusal.SEAT_TAKEN, Refusal.MATCH_STARTED, Refusal.BAD_SEAT,
                      Refusal.UNKNOWN_BOT_LEVEL, Refusal.FORBIDDEN_SCOPE),
-              headers=("Location",)),
+              headers=("Location",), links=(READ_SEAT,)),
     Operation("GET", "/v1/matches/{id}/seats/{seat}", "getSeat", "seats", "Read a seat",
               "Who sits in a seat: taken or not, the name, human or bot, the bot level.", get_seat,
               response="SeatInfo", params=(PATH_ID, SEAT),

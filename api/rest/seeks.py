@@ -6,6 +6,7 @@ import time
 from typing import Any
 
 from firebreak.api.rest import callers
+from firebreak.api.rest import requests as R
 from firebreak.api.rest.matches import CREATE_EXAMPLE
 from firebreak.api.rest.problems import for_code
 from firebreak.api.rest.table import Auth, Call, Operation, Param, Reply
@@ -33,12 +34,12 @@ async def place_seek(call: Call) -> Reply:
     """Put the signed-in player in the pool of a title, seat count and options; 201 with the seek."""
     caller = await callers.playing_caller(call)
     principal = await callers.principal(call)
-    body = call.body
+    body = call.form(R.PlaceSeek)
     services = call.services
     try:
-        rating = await seeking.seeker_rating(await services.database(), principal.player.id, body["title"])
-        seek = await services.seeks.create(principal.player.id, principal.player.name, body["title"], body["seats"],
-                                           body.get("options"), body.get("botsAfterSeconds"), rating, caller.program)
+        rating = await seeking.seeker_rating(await services.database(), principal.player.id, body.title)
+        seek = await services.seeks.create(principal.player.id, principal.player.name, body.title, body.seats,
+                                           body.options, body.botsAfterSeconds, rating, caller.program)
     except SeekError as exc:
         raise for_code(exc.code, str(exc)) from None
     await nudge(services.seeks, services.scheduler.queue, seek.pool.id, services.settings.stall_seconds)
@@ -72,7 +73,10 @@ async def list_seeks(call: Call) -> Reply:
     return Reply({"items": [seek_json(seek, now) for seek in await call.services.seeks.of_player(principal.player.id)]})
 
 
-SEEK_ID = Param("id", "path", {"type": "string"}, "The seek's id.", required=True)
+# The seek's own operations (with the credential that placed it)
+SEEK_LINKS = (("readSeek", "readSeek", (("id", "$response.body#/id"),)),
+              ("cancelSeek", "cancelSeek", (("id", "$response.body#/id"),)))
+SEEK_ID = Param("id", "path", str, "The seek's id.", required=True)
 OPERATIONS = [
     Operation("POST", SEEKS_PATH, "placeSeek", "seeks", "Look for opponents",
               "Wait in the pool of this title, seat count and options until the workers seat the player at a table "
@@ -80,10 +84,10 @@ OPERATIONS = [
               "seek then turns MATCHED with matchId and seat, and the match shows in GET /v1/me/matches. With "
               "botsAfterSeconds, a table still short of players after that wait is filled with the title's bots. "
               "Needs a signed-in player; one seek per pool and a few open at most (409 TOO_MANY_SEEKS); it expires "
-              "after the service's seek lifetime.", place_seek, success=201, response="Seek", body="PlaceSeek",
+              "after the service's seek lifetime.", place_seek, success=201, response="Seek", body=R.PlaceSeek,
               example={**CREATE_EXAMPLE, "botsAfterSeconds": 30}, auth=Auth.PLAYER, write=True,
               codes=(Refusal.UNKNOWN_TITLE, Refusal.BAD_OPTIONS, Refusal.BAD_BOTS_AFTER, Refusal.TOO_MANY_SEEKS,
-                     Refusal.FORBIDDEN_SCOPE), headers=("Location",)),
+                     Refusal.FORBIDDEN_SCOPE), headers=("Location",), links=SEEK_LINKS),
     Operation("GET", "/v1/seeks/{id}", "readSeek", "seeks", "Read a seek",
               "One of the signed-in player's seeks: WAITING, MATCHING (its table is being made into a match), "
               "MATCHED (matchId, seat), CANCELLED or EXPIRED. Ended seeks stay readable for a day.", read_seek,

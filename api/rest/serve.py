@@ -9,15 +9,16 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from graphql import GraphQLError
+from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from firebreak.api.context import Context
 from firebreak.api.ratelimit import rate_limited, retry_after_header
+from firebreak.api.rest.checking import body_refusal, check_param, unacceptable
+from firebreak.api.rest.limits import limits_of
 from firebreak.api.rest.problems import Problem, challenge, problem
-from firebreak.api.rest.schemas import COMPONENTS
 from firebreak.api.rest.table import Auth, Call, Operation, Param
-from firebreak.api.rest.validation import errors
 from firebreak.api.services import Services
 from firebreak.api.unavailable import HEADERS as UNAVAILABLE_HEADERS
 from firebreak.api.unavailable import MESSAGE as UNAVAILABLE_MESSAGE
@@ -39,12 +40,14 @@ class CompactJSON(JSONResponse):
 def endpoint(operation: Operation, services: Services) -> Endpoint:
     """The Starlette endpoint of an operation."""
 
+    limits = limits_of(services).context()  # the settings a body is checked against
+
     async def serve(request: Request) -> Response:
         context = Context(services=services, request=request)
         try:
             params = _params(operation, request)
             raw = await request.body() if operation.body else b""  # BodyLimit's 413 passes through
-            body = _body(operation, request, raw)
+            body = _body(operation, request, raw, limits)
             await _limits(operation, context)
             if operation.auth not in (Auth.NONE, Auth.ADMIN):
                 await context.principal()  # a bad player credential: 401 UNAUTHENTICATED, whatever the operation
@@ -100,44 +103,45 @@ async def _limits(operation: Operation, context: Context) -> None:
 
 def _params(operation: Operation, request: Request) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    problems: list[dict[str, str]] = []
+    faults: list[tuple[str, dict[str, str]]] = []
     for param in operation.params:
         source = {"path": request.path_params, "query": request.query_params, "header": request.headers}[param.where]
         text = source.get(param.name)
         if text is None:
             if param.required:
-                problems.append({"pointer": f"#/{param.where}/{param.name}", "detail": "is required"})
+                faults.append((Refusal.VALIDATION_FAILED.value,
+                               {"pointer": f"#/{param.where}/{param.name}", "detail": "is required"}))
             else:
-                out[param.name] = param.schema.get("default")
+                out[param.name] = param.default
             continue
         value, why = _read(param, str(text))
-        if why is None:
-            why = next((e["detail"] for e in errors(value, param.schema, COMPONENTS)), None)
         if why is not None:
-            problems.append({"pointer": f"#/{param.where}/{param.name}", "detail": why})
-        out[param.name] = value
-    if problems:
-        raise problem(Refusal.VALIDATION_FAILED, "a parameter is not acceptable", errors=problems)
+            where = f"#/{param.where}/{param.name}"
+            faults.append((Refusal.VALIDATION_FAILED.value, {"pointer": where, "detail": why}))
+            continue
+        out[param.name] = check_param(param.checker, param.code, param.where, param.name, value, faults)
+    if faults:
+        raise unacceptable(faults)
     return out
 
 
 def _read(param: Param, text: str) -> tuple[Any, str | None]:
     """A parameter's text as its schema's type."""
-    if param.schema.get("type") == "integer":
+    if param.json_type == "integer":
         try:
             return int(text), None
         except ValueError:
             return text, "must be an integer"
-    if param.schema.get("type") == "boolean":
+    if param.json_type == "boolean":
         if text.lower() in ("true", "false"):
             return text.lower() == "true", None
         return text, "must be true or false"
     return text, None
 
 
-def _body(operation: Operation, request: Request, raw: bytes) -> dict[str, Any]:
+def _body(operation: Operation, request: Request, raw: bytes, limits: dict[str, Any]) -> BaseModel | None:
     if operation.body is None:
-        return {}
+        return None
     content_type = request.headers.get("content-type", "").lower()
     if "application/json" not in content_type:
         raise problem(Refusal.UNSUPPORTED_MEDIA_TYPE, "the request body must be application/json")
@@ -151,9 +155,7 @@ def _body(operation: Operation, request: Request, raw: bytes) -> dict[str, Any]:
         raise problem(Refusal.MALFORMED_JSON, f"not valid JSON: {exc}") from None
     if not isinstance(value, dict):
         raise problem(Refusal.BAD_REQUEST, "the request body must be a JSON object")
-    found = errors(value, COMPONENTS[operation.body], COMPONENTS)
-    if found:
-        raise problem(Refusal.VALIDATION_FAILED, "the request body does not match its schema "
-                                                f"({operation.body}): {found[0]['pointer']} {found[0]['detail']}",
-                      errors=found)
-    return value
+    try:
+        return operation.body.model_validate(value, context=limits)
+    except ValidationError as error:
+        raise body_refusal(operation.body, error) from None

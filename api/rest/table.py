@@ -3,18 +3,24 @@ response schemas and refusals. The routes are built from it and the OpenAPI docu
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
+from pydantic import BaseModel, TypeAdapter
 from starlette.requests import Request
 from starlette.responses import Response
 
 from firebreak.api.context import Context
+from firebreak.api.rest.checking import adapter
+from firebreak.api.rest.requests import Body
+from firebreak.api.rest.schemas import Generator
 from firebreak.api.services import Services
 from firebreak.matches.refusals import Refusal
 
+B = TypeVar("B", bound=BaseModel)
 
 class Auth(StrEnum):
     """What an operation does with the bearer token."""
@@ -28,13 +34,37 @@ class Auth(StrEnum):
 
 @dataclass(frozen=True)
 class Param:
-    """A path, query or header parameter with its schema (query and path values are read as the schema's type)."""
+    """A path, query or header parameter with its type (query and path values are read as the type's JSON type, then
+    checked by pydantic against it; a bound broken is refused with code), whose JSON Schema the document gives."""
 
     name: str
     where: str
-    schema: dict[str, Any]
+    kind: Any
     description: str
     required: bool = False
+    default: Any = None
+    code: Refusal = Refusal.VALIDATION_FAILED
+
+    @functools.cached_property
+    def checker(self) -> TypeAdapter[Any]:
+        """pydantic's validator of the type."""
+        return adapter(self.kind)
+
+    @functools.cached_property
+    def json_type(self) -> str | None:
+        """The JSON type a value of the parameter's text is read as (integer, boolean; else a string): found once,
+        it is read on every request."""
+        kind = self.checker.json_schema().get("type")
+        return kind if isinstance(kind, str) else None
+
+    @property
+    def schema(self) -> dict[str, Any]:
+        """The parameter's JSON Schema (with its default), as the registry of titles stands (written with the
+        document, which is built once per set of titles)."""
+        schema: dict[str, Any] = self.checker.json_schema(schema_generator=Generator)
+        if self.default is not None:
+            schema["default"] = self.default
+        return schema
 
 
 @dataclass
@@ -45,7 +75,12 @@ class Call:
     context: Context
     request: Request
     params: dict[str, Any]
-    body: dict[str, Any]
+    body: BaseModel | None
+
+    def form(self, kind: type[B]) -> B:
+        """The checked body as its model."""
+        assert isinstance(self.body, kind), type(self.body)
+        return self.body
 
 
 @dataclass(frozen=True)
@@ -75,13 +110,14 @@ class Operation:
     response: str | None = None       # the component schema of the success body (None: not JSON, see media)
     media: str = "application/json"
     params: tuple[Param, ...] = ()
-    body: str | None = None           # the component schema of the request body
+    body: type[Body] | None = None    # the model of the request body
     example: Any = None               # an example request body
     auth: Auth = Auth.NONE
     write: bool = False               # charged to the mutation rate limits
     store: bool = True                # reads or writes Redis (so may answer 503)
     codes: tuple[Refusal, ...] = ()   # the problem codes particular to this operation
     headers: tuple[str, ...] = ()     # response headers of the success answer (Location)
+    links: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = ()  # (name, operationId, (param, expression))
 
     def refusals(self) -> dict[int, list[str]]:
         """Every problem code the operation may answer, its own and the common ones, by status."""
@@ -89,7 +125,7 @@ class Operation:
         if self.body:
             codes += [Refusal.MALFORMED_JSON, Refusal.JSON_TOO_DEEP, Refusal.BAD_REQUEST, Refusal.BODY_TOO_LARGE,
                       Refusal.UNSUPPORTED_MEDIA_TYPE, Refusal.VALIDATION_FAILED]
-        if any(p.where != "path" or p.schema.get("type") != "string" for p in self.params):
+        if any(p.where != "path" or (p.kind is not str and p.code is Refusal.VALIDATION_FAILED) for p in self.params):
             codes.append(Refusal.VALIDATION_FAILED)
         if self.auth in (Auth.OPTIONAL, Auth.REQUIRED):
             codes.append(Refusal.UNAUTHORIZED)
@@ -105,4 +141,4 @@ class Operation:
         return dict(sorted(out.items()))
 
 
-PATH_ID = Param("id", "path", {"type": "string"}, "The match id.", required=True)
+PATH_ID = Param("id", "path", str, "The match id.", required=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from firebreak.api.rest.convert import title_json
 from firebreak.api.rest.problems import problem
+from firebreak.api.rest.requests import title_param
 from firebreak.api.rest.table import Call, Operation, Param, Reply
 from firebreak.domain import titles
 from firebreak.domain.errors import UnknownTitle
@@ -33,6 +34,7 @@ OPERATIONS = [
     Operation("GET", "/v1/titles/{id}", "getTitle", "titles", "Read one title",
               "A title as in the list, plus the JSON Schemas (2020-12) of its view, actions, events and result, "
               "and the static board data its client draws.", get_title,
-              response="TitleDetail", params=(Param("id", "path", {"type": "string"}, "The title id.", True),),
+              response="TitleDetail", params=(Param("id", "path", title_param(), "The title id.", True,
+                                                           code=Refusal.TITLE_NOT_FOUND),),
               store=False, codes=(Refusal.TITLE_NOT_FOUND,)),
 ]

@@ -7,7 +7,9 @@ from typing import Any
 
 from firebreak.api.admin import is_admin
 from firebreak.api.bounds import MAX_PAGE
+from firebreak.api.rest import requests as R
 from firebreak.api.rest.problems import problem
+from firebreak.api.rest.requests import choice
 from firebreak.api.rest.table import Auth, Call, Operation, Param, Reply
 from firebreak.matches.refusals import Refusal
 from firebreak.notifications.webhooks.deliveries import CursorError, Status
@@ -40,10 +42,10 @@ async def list_endpoints(call: Call) -> Reply:
 async def create_endpoint(call: Call) -> Reply:
     """Add an endpoint; its secret is in this answer only; 201."""
     await _admin(call)
-    body = call.body
+    body = call.form(R.CreateWebhookEndpoint)
     try:
-        endpoint = await call.services.webhooks.create(body["url"], body.get("eventTypes") or [],
-                                                       body.get("description") or "")
+        endpoint = await call.services.webhooks.create(body.url, body.eventTypes or [],
+                                                       body.description or "")
     except EndpointError as exc:
         raise problem(Refusal.BAD_WEBHOOK, str(exc)) from None
     return Reply({"endpoint": endpoint_json(endpoint), "secret": endpoint.secrets[0]}, 201,
@@ -53,7 +55,7 @@ async def create_endpoint(call: Call) -> Reply:
 async def rotate_secret(call: Call) -> Reply:
     """A new secret for an endpoint."""
     await _admin(call)
-    keep = call.body.get("keepPrevious", True)
+    keep = call.form(R.RotateWebhookSecret).keepPrevious
     try:
         endpoint, secret = await call.services.webhooks.rotate(call.params["endpointId"], bool(keep))
     except EndpointError as exc:
@@ -97,16 +99,16 @@ async def redeliver(call: Call) -> Reply:
     return Reply({"delivery": delivery.to_json()})
 
 
-ENDPOINT_ID = Param("endpointId", "path", {"type": "string"}, "The endpoint's id.", required=True)
-DELIVERY_ID = Param("deliveryId", "path", {"type": "string"}, "The delivery's id.", required=True)
+ENDPOINT_ID = Param("endpointId", "path", str, "The endpoint's id.", required=True)
+DELIVERY_ID = Param("deliveryId", "path", str, "The delivery's id.", required=True)
 FILTERS = (
-    Param("endpointId", "query", {"type": "string"}, "Only this endpoint's deliveries."),
-    Param("status", "query", {"type": "string", "enum": [s.value for s in Status]},
+    Param("endpointId", "query", str, "Only this endpoint's deliveries."),
+    Param("status", "query", choice(s.value for s in Status),
           "Only those of this status (failed: those given up, most recent first)."),
-    Param("playerId", "query", {"type": "string"}, "Only this player's."),
-    Param("type", "query", {"type": "string", "enum": list(EVENT_TYPES)}, "Only this event type."),
-    Param("first", "query", {"type": "integer", "default": 20}, f"How many (clamped to 1-{MAX_PAGE})."),
-    Param("after", "query", {"type": "string"}, "The endCursor of the previous page."),
+    Param("playerId", "query", str, "Only this player's."),
+    Param("type", "query", choice(EVENT_TYPES), "Only this event type."),
+    Param("first", "query", int, f"How many (clamped to 1-{MAX_PAGE}).", default=20),
+    Param("after", "query", str, "The endCursor of the previous page."),
 )
 ADMIN = (Refusal.ADMIN_UNAUTHORIZED,)
 OPERATIONS = [
@@ -117,14 +119,14 @@ OPERATIONS = [
     Operation("POST", "/v1/admin/webhooks", "createWebhookEndpoint", "admin", "Add a webhook endpoint",
               "Deliveries of the chosen event types (none: every type) are POSTed there, signed per Standard "
               "Webhooks with the whsec_ secret shown in this answer only.", create_endpoint, success=201,
-              response="WebhookEndpointCreated", body="CreateWebhookEndpoint",
+              response="WebhookEndpointCreated", body=R.CreateWebhookEndpoint,
               example={"url": "https://push.example.com/firebreak", "eventTypes": ["yourTurn", "invited"]},
               auth=Auth.ADMIN, write=True, codes=(*ADMIN, Refusal.BAD_WEBHOOK), headers=("Location",)),
     Operation("POST", "/v1/admin/webhooks/{endpointId}/rotate", "rotateWebhookSecret", "admin",
               "Rotate a webhook endpoint's secret",
               "A new secret (shown this once); deliveries are signed with the new and the previous one (two "
               "webhook-signature entries) until the next rotation, unless keepPrevious is false.", rotate_secret,
-              response="WebhookSecretRotated", body="RotateWebhookSecret", example={"keepPrevious": True},
+              response="WebhookSecretRotated", body=R.RotateWebhookSecret, example={"keepPrevious": True},
               params=(ENDPOINT_ID,), auth=Auth.ADMIN, write=True, codes=(*ADMIN, Refusal.WEBHOOK_NOT_FOUND)),
     Operation("DELETE", "/v1/admin/webhooks/{endpointId}", "deleteWebhookEndpoint", "admin",
               "Remove a webhook endpoint",
