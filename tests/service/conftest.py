@@ -133,7 +133,9 @@ class Client:
 
     def __init__(self, base: str) -> None:
         self.base = base
-        self.http = httpx.Client(base_url=base, timeout=30)
+        # idle connections are dropped before uvicorn's 5 s keep-alive ends: reusing one the server is closing
+        # at that instant fails with RemoteProtocolError (seen under a loaded full run)
+        self.http = httpx.Client(base_url=base, timeout=30, limits=httpx.Limits(keepalive_expiry=2))
 
     def post(self, query: str, variables: dict[str, Any] | None = None, token: str | None = None) -> httpx.Response:
         """POST a GraphQL request and return the raw response."""

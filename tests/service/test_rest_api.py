@@ -54,7 +54,8 @@ class Rest:
     """A REST client that checks every JSON answer against its documented schema."""
 
     def __init__(self, base: str) -> None:
-        self.http = httpx.Client(base_url=base, timeout=TIMEOUT)
+        # idle connections dropped before uvicorn's 5 s keep-alive ends (see tests/service/conftest.py Client)
+        self.http = httpx.Client(base_url=base, timeout=TIMEOUT, limits=httpx.Limits(keepalive_expiry=2))
 
     def call(self, method: str, path: str, token: str | None = None, **kwargs: Any) -> httpx.Response:
         """Any request; a problem answer is checked against the Problem schema."""
