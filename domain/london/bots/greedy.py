@@ -11,14 +11,15 @@ from __future__ import annotations
 import random
 
 from firebreak.domain.contract import Action, BotLevel, Budget, Event, Match
-from firebreak.domain.london.bots.rating import card_worth, gain_worth, rate
+from firebreak.domain.london.bots.rating import card_worth, gain_worth, rate, turns_left
 from firebreak.domain.london.match import LondonMatch
 from firebreak.domain.london.rules import develop, land, running
-from firebreak.domain.london.state import LOAN, Phase
+from firebreak.domain.london.state import LOAN, LOAN_REPAY, Phase
 
 MAX_STEPS = 80
 SAMPLES = 3  # resampled copies each action is tried in (what the seat cannot see differs between them)
 BOARD_PICK = 3.0
+LOAN_TURNS = 2.0  # a loan for land only with at least this many turns left to repay it
 
 
 def choose(match: Match, seat: int, rng: random.Random, budget: Budget) -> Action:
@@ -71,12 +72,35 @@ def worth_trying(m: LondonMatch, seat: int, legal: list[Action]) -> list[Action]
             continue
         if kind == "play" and develop.cost_of(m, seat, a["card"]) > money:
             continue
-        if kind == "buyLand" and land.price(m, seat, a["borough"]) > money + LOAN:
+        price = land.price(m, seat, a["borough"]) if kind == "buyLand" else 0
+        if kind == "buyLand" and price > money and not (price <= money + LOAN and _loan_room(m, seat, price)):
             continue
         if kind == "activate" and _activation_money(m, a["card"]) > money:
             continue
         out.append(a)
     return out or [a for a in legal if a["type"] in ("endDevelop", "cancel")][:1] or legal[:1]
+
+
+def _loan_room(m: LondonMatch, seat: int, price: int) -> bool:
+    """Whether the seat may take a loan to buy land at this price: only one loan out at a time, only with turns
+    left to repay it, and only when what is left after buying plus one run of its city as it stands makes the £15
+    to repay it (a loan never repaid costs 7 prestige at the end)."""
+    if m.loans[seat] or m.turns_left is not None or turns_left(m) < LOAN_TURNS:
+        return False
+    return m.money[seat] + LOAN - price + _income(m, seat) >= LOAN_REPAY
+
+
+def _income(m: LondonMatch, seat: int) -> float:
+    """The money one run of the seat's city makes as it stands (face-up cards and the top borough)."""
+    total = 0.0
+    for c in m.face_up_tops(seat):
+        act = m.card(c).activation
+        if act is not None:
+            total += m.scaled(seat, act.gain).money - act.money
+    top = m.top_borough(seat)
+    if top is not None and top.run is not None:
+        total += top.run.money
+    return total
 
 
 def _borough_pays(m: LondonMatch, seat: int) -> bool:
@@ -105,7 +129,7 @@ def policy(m: LondonMatch, seat: int) -> Action:
     kinds = {a["type"]: a for a in legal}
     phase = m.phase
     if phase is Phase.START:
-        if "repayLoan" in kinds and m.money[seat] >= 20:
+        if "repayLoan" in kinds:
             return kinds["repayLoan"]
         return kinds.get("drawDeck") or kinds.get("skipDraw") or _best_card(m, legal)
     if phase is Phase.ACTION:

@@ -78,7 +78,8 @@ def rate(s: State, seat: int, ran: bool = False, weights: Weights | None = None)
     money, loans = s.money[seat], s.loans[seat]
     repaid = min(loans, money // LOAN_REPAY)
     final_money = (money - repaid * LOAN_REPAY) / 3 - UNPAID_LOAN_PRESTIGE * (loans - repaid)
-    use = min(left, 4.0) * w.money_use * min(money, 20)  # money buys cards and land while there is time
+    free = max(money - LOAN_REPAY * loans, 0)  # a loan's £10 is owed back as £15: only what is left buys things
+    use = min(left, 4.0) * w.money_use * min(free, 20)  # money buys cards and land while there is time
     playable = sorted((card_worth(s.card(c)) for c in s.hands[seat] if s.card(c).kind != "beggar"), reverse=True)
     hand_worth = sum(min(x, 3.0) * w.hand_card for x in playable[:6]) if left > 1 else 0.0
     expected = [_expected_poverty(s, o, runs, w) for o in range(s.seats)]
