@@ -18,6 +18,7 @@ class Weights:
 
     stack_run: float = 1.0       # poverty a stack (or a loan) is expected to cost per future run
     hand_run: float = 0.25       # poverty a card in hand is expected to cost per future run
+    hand_end: float = 0.7        # poverty a card in hand is expected to cost at the end (step 1 counts the hand)
     flip_engine: float = 0.7     # worth kept of a face-up card that flips when run
     lasting_engine: float = 0.5  # worth per future run of a face-up card that does not flip
     money_use: float = 0.12      # worth of £1 per turn left (up to 4) while it can still buy things
@@ -58,7 +59,7 @@ def turns_left(s: State) -> float:
 def _expected_poverty(s: State, seat: int, runs: float, w: Weights) -> float:
     """The seat's poverty at the end if it runs its city `runs` more times as it stands (a hand costs at each run)."""
     return s.poverty[seat] + (len(s.stacks[seat]) + s.loans[seat]) * runs * w.stack_run + len(s.hands[seat]) * (
-        0.7 + runs * w.hand_run)
+        w.hand_end + runs * w.hand_run)
 
 
 def rate(s: State, seat: int, ran: bool = False, weights: Weights | None = None) -> float:

@@ -14,7 +14,7 @@ from firebreak.domain.london.bots.rating import rate
 from firebreak.domain.london.match import LondonMatch
 from firebreak.domain.search import search_level
 
-PLAYOUT_STEPS = 120  # decisions and automated steps a playout runs before its leaf is scored (a few turns)
+PLAYOUT_STEPS = 80  # decisions a playout runs before its leaf is scored (about two rounds of 4 seats)
 SCALE = 10.0         # prestige lead at which the leaf's score is tanh(1) ~ 0.76
 
 
