@@ -25,7 +25,7 @@ SAMPLES = 3  # resampled copies each action is tried in (what the seat cannot se
 BOARD_PICK = 3.0
 RUN_INCOME = 4.0  # the playout policy runs a city that makes at least this much...
 RUN_HAND = 3      # ...or whose hand is this small (each card in hand is a poverty at the run)
-LOAN_TURNS = 2.0  # a loan for land only with at least this many turns left to repay it
+LOAN_TURNS = 3.0  # a loan for land only with at least this many turns left to repay it
 
 
 def choose(match: Match, seat: int, rng: random.Random, budget: Budget) -> Action:
