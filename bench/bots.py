@@ -6,7 +6,10 @@ equally often. Per level it prints: seat-games played, wins (a shared win counts
 decision time percentiles (all decisions, and those with more than one legal action), and how it played:
 per seat-game, cones put out, Hero of London awards taken, demolitions, double-move tokens played and own
 houses left at the end. A last line gives the same per game over all seats, with the share of games that
-emptied the cone supply.
+emptied the cone supply. --title london plays London instead (no oracle levels there), and its play figures
+per seat-game are: final prestige, loans taken, loans repaid, loans unpaid at the end (-7 each), the share of
+seat-games ending with an unpaid loan, poverty at the end (before the end-game comparison, hand included) and
+boroughs bought.
 
 Run: python -m bench.bots --seats 4 --games 40 --lineup search,greedy,greedy,greedy [--budget 0.4]
      python -m bench.bots --preset ladder --games 40
@@ -14,6 +17,7 @@ Run: python -m bench.bots --seats 4 --games 40 --lineup search,greedy,greedy,gre
      python -m bench.bots --report run.jsonl
      python -m bench.bots --lineup oracle,greedy,greedy,greedy ...   (the search on the true state: bench/oracle.py,
                                                                       also knows-cards, knows-objectives, knows-tokens)
+     python -m bench.bots --title london --seats 2 --lineup search,greedy --budget 0 --iterations 200
 """
 
 from __future__ import annotations
@@ -28,12 +32,14 @@ import time
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from bench import oracle
 from firebreak.domain import titles
 from firebreak.domain.bots import Bot, bound, levels
 from firebreak.domain.contract import Budget
 from firebreak.domain.greatfire.bots.search import DEFAULT_SECONDS
+from firebreak.domain.london.state import UNPAID_LOAN_PRESTIGE
 
 # (seats, lineup, share of --games): the 4-player runs are the targets, the others a smaller check.
 PRESETS: dict[str, list[tuple[int, tuple[str, ...], float]]] = {
@@ -61,6 +67,7 @@ class Game:
     lineup: tuple[str, ...]
     budget: float | None
     iterations: int | None
+    title: str = "greatfire"
 
 
 @dataclass
@@ -72,19 +79,30 @@ class Outcome:
     winners: list[int]
     times: list[list[float]] = field(default_factory=list)   # per seat: every decision
     choice_times: list[list[float]] = field(default_factory=list)  # per seat: decisions with a choice
-    plays: list[dict[str, int]] = field(default_factory=list)  # per seat: counts of PLAY_STATS
+    plays: list[dict[str, int]] = field(default_factory=list)  # per seat: counts of the title's STATS
     supply_emptied: bool = False
+    title: str = "greatfire"
 
 
 PLAY_STATS = ("putOut", "hero", "demolished", "doubleMove", "houses")  # per seat; houses: own houses left
 EVENT_STATS = {"firePutOut": "putOut", "heroOfLondon": "hero", "demolished": "demolished"}
+# London, per seat: final prestige, loans taken / repaid / unpaid at the end, 1 if any was unpaid, poverty at the
+# end (hand included, before the comparison), boroughs bought
+LONDON_STATS = ("prestige", "loans", "repaid", "unpaid", "inDebt", "poverty", "boroughs")
+LONDON_EVENTS = {"loanTaken": "loans", "loanRepaid": "repaid", "landBought": "boroughs"}
+STATS = {"greatfire": PLAY_STATS, "london": LONDON_STATS}
+TITLES = tuple(STATS)
 
 
-def _count(plays: list[dict[str, int]], events: list[dict[str, object]]) -> None:
+def _count(plays: list[dict[str, int]], events: list[dict[str, object]], title: str = "greatfire") -> None:
     """Add one step's events to the seats' play counts."""
     for event in events:
         seat = event.get("seat")
         if not isinstance(seat, int):
+            continue
+        if title == "london":
+            if str(event["type"]) in LONDON_EVENTS:
+                plays[seat][LONDON_EVENTS[str(event["type"])]] += 1
             continue
         kind = EVENT_STATS.get(str(event["type"]))
         if kind is None and event["type"] == "tokenPlayed" and event.get("token") == "doubleMove":
@@ -93,14 +111,17 @@ def _count(plays: list[dict[str, int]], events: list[dict[str, object]]) -> None
             plays[seat][kind] += 1
 
 
-def _bots(budget: float | None, iterations: int | None) -> dict[str, Bot]:
-    title = titles.get("greatfire")
+def _bots(budget: float | None, iterations: int | None, title_id: str = "greatfire") -> dict[str, Bot]:
+    title = titles.get(title_id)
     spent = Budget(seconds=budget, iterations=iterations)
-    return {**{name: bound(title, name, spent) for name in levels(title)}, **oracle.levels(spent)}
+    extra = oracle.levels(spent) if title_id == "greatfire" else {}
+    return {**{name: bound(title, name, spent) for name in levels(title)}, **extra}
 
 
 def play(game: Game) -> Outcome:
     """Play one game to its end."""
+    if game.title == "london":
+        return _play_london(game)
     bots = _bots(game.budget, game.iterations)
     match = titles.get("greatfire").new_match(seats=game.seats, seed=game.seed)
     times: list[list[float]] = [[] for _ in range(game.seats)]
@@ -129,6 +150,41 @@ def play(game: Game) -> Outcome:
     return Outcome(game.lineup, totals, list(result["winners"]), times, choice_times, plays, emptied)
 
 
+def _play_london(game: Game) -> Outcome:
+    """Play one London game to its end, counting loans, poverty and boroughs."""
+    bots = _bots(game.budget, game.iterations, "london")
+    match = titles.get("london").new_match(seats=game.seats, seed=game.seed)
+    times: list[list[float]] = [[] for _ in range(game.seats)]
+    choice_times: list[list[float]] = [[] for _ in range(game.seats)]
+    plays = [dict.fromkeys(LONDON_STATS, 0) for _ in range(game.seats)]
+    while not match.is_over():
+        (seat,) = match.to_act()
+        choice = len(match.legal_actions(seat)) > 1
+        rng = random.Random(f"{game.seed}:{match.version}")
+        started = time.perf_counter()
+        action = bots[game.lineup[seat]](match, seat, rng)
+        elapsed = time.perf_counter() - started
+        times[seat].append(elapsed)
+        if choice:
+            choice_times[seat].append(elapsed)
+        _count(plays, match.apply(seat, action), "london")
+    result = match.result()
+    assert result is not None
+    view = match.view(None)
+    for row in result.scores:
+        unpaid = -row.parts["loans"] // UNPAID_LOAN_PRESTIGE
+        plays[row.seat].update(prestige=row.total, unpaid=unpaid, inDebt=int(unpaid > 0),
+                               poverty=_london_poverty(view, row.seat))
+    return Outcome(game.lineup, [s.total for s in result.scores], list(result.winners), times, choice_times, plays,
+                   title="london")
+
+
+def _london_poverty(view: dict[str, Any], seat: int) -> int:
+    """The seat's poverty at the end, its hand counted as the end-game's step 1 does."""
+    row = view["players"][seat]
+    return int(row["poverty"]) + int(row["handSize"])
+
+
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     """The 95% Wilson score interval of a win rate."""
     if n == 0:
@@ -148,23 +204,25 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def report(outcomes: Iterable[Outcome], seats: int) -> str:
-    """The per-level table, then the per-game play figures over all seats."""
+    """The per-level table, then the per-game play figures over all seats (the title's own figures)."""
     outcomes = list(outcomes)
+    title = outcomes[0].title if outcomes else "greatfire"
+    stats = STATS[title]
     rows: dict[str, dict[str, list[float]]] = {}
     for o in outcomes:
         for seat, level in enumerate(o.lineup):
             row = rows.setdefault(level, {"wins": [], "margin": [], "times": [], "choice": [],
-                                          **{k: [] for k in PLAY_STATS}})
+                                          **{k: [] for k in stats}})
             best_other = max(t for k, t in enumerate(o.totals) if k != seat)
             row["wins"].append(1 / len(o.winners) if seat in o.winners else 0.0)
             row["margin"].append(o.totals[seat] - best_other)
             row["times"].extend(o.times[seat])
             row["choice"].extend(o.choice_times[seat])
-            for k in PLAY_STATS:
+            for k in stats:
                 row[k].append(o.plays[seat][k])
     lines = [f"fair share {1 / seats:.0%}",
              "level    seat-games   wins  win rate  95% CI          margin   time p50/p90/p99 (ms)"
-             "   with a choice p50/p90/p99 (ms)   per seat-game: putOut hero demolished doubleMove houses"]
+             "   with a choice p50/p90/p99 (ms)   per seat-game: " + " ".join(stats)]
     for level, row in rows.items():
         n, wins = len(row["wins"]), sum(row["wins"])
         low, high = wilson(wins, n)
@@ -173,11 +231,13 @@ def report(outcomes: Iterable[Outcome], seats: int) -> str:
             f"{level:<8} {n:>10} {wins:>6.1f} {wins / n:>8.1%}  [{low:.1%}, {high:.1%}]  "
             f"{sum(row['margin']) / n:>+6.1f}   {_ms(t, 50)}/{_ms(t, 90)}/{_ms(t, 99)}"
             f"   {_ms(c, 50)}/{_ms(c, 90)}/{_ms(c, 99)}   "
-            + " ".join(f"{sum(row[k]) / n:.2f}" for k in PLAY_STATS))
+            + " ".join(f"{sum(row[k]) / n:.2f}" for k in stats))
     games = max(1, len(outcomes))
-    per_game = {k: sum(p[k] for o in outcomes for p in o.plays) / games for k in PLAY_STATS}
-    lines.append("per game, all seats: " + ", ".join(f"{k} {v:.2f}" for k, v in per_game.items())
-                 + f", supply emptied in {sum(o.supply_emptied for o in outcomes) / games:.0%} of games")
+    per_game = {k: sum(p[k] for o in outcomes for p in o.plays) / games for k in stats}
+    last = "per game, all seats: " + ", ".join(f"{k} {v:.2f}" for k, v in per_game.items())
+    if title == "greatfire":
+        last += f", supply emptied in {sum(o.supply_emptied for o in outcomes) / games:.0%} of games"
+    lines.append(last)
     return "\n".join(lines)
 
 
@@ -186,15 +246,16 @@ def _ms(values: list[float], q: float) -> str:
 
 
 def tournament(seats: int, lineup: tuple[str, ...], games: int, seed: int, budget: float | None,
-               iterations: int | None, procs: int, log: Path | None = None) -> list[Outcome]:
+               iterations: int | None, procs: int, log: Path | None = None, title: str = "greatfire") -> list[Outcome]:
     """Play the games (lineup rotated by the game index) on procs processes; log appends each finished game
     to a JSON-lines file (see --report), so a long run stopped early still gives its figures."""
     if len(lineup) != seats:
         raise SystemExit(f"the lineup names {len(lineup)} levels for {seats} seats")
-    unknown = sorted(set(lineup) - {*levels(titles.get("greatfire")), *oracle.levels(Budget())})
+    known = {*levels(titles.get(title)), *(oracle.levels(Budget()) if title == "greatfire" else {})}
+    unknown = sorted(set(lineup) - known)
     if unknown:
         raise SystemExit(f"unknown level(s): {', '.join(unknown)}")
-    specs = [Game(seats, seed + g, lineup[g % seats:] + lineup[:g % seats], budget, iterations)
+    specs = [Game(seats, seed + g, lineup[g % seats:] + lineup[:g % seats], budget, iterations, title)
              for g in range(games)]
     if procs <= 1:
         return [_logged(play(spec), log) for spec in specs]
@@ -226,6 +287,7 @@ def read_log(log: Path) -> list[Outcome]:
 def main(argv: list[str] | None = None) -> int:
     """Command-line entry point."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--title", choices=TITLES, default="greatfire")
     parser.add_argument("--seats", type=int, default=4)
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--lineup", default="search,greedy,greedy,greedy", help="one level per seat, comma-separated")
@@ -243,13 +305,17 @@ def main(argv: list[str] | None = None) -> int:
         print(report(outcomes, len(outcomes[0].lineup) if outcomes else args.seats))
         return 0
     budget = None if args.iterations and args.budget <= 0 else args.budget
-    runs = ([(s, lineup, max(1, round(args.games * share))) for s, lineup, share in PRESETS[args.preset]]
+    title = titles.get(args.title)
+    runs = ([(s, lineup, max(1, round(args.games * share))) for s, lineup, share in PRESETS[args.preset]
+             if title.min_seats <= s <= title.max_seats]  # London seats 2-4: its ladder has no 6-seat run
             if args.preset else [(args.seats, tuple(args.lineup.split(",")), args.games)])
     print(f"search budget: {budget} s" + (f", {args.iterations} iterations" if args.iterations else ""))
     for seats, lineup, games in runs:
         started = time.perf_counter()
-        outcomes = tournament(seats, lineup, games, args.seed, budget, args.iterations, args.procs, args.log)
-        print(f"\n{seats} players, {games} games, lineup {','.join(lineup)} (rotated), seeds {args.seed}.."
+        outcomes = tournament(seats, lineup, games, args.seed, budget, args.iterations, args.procs, args.log,
+                              args.title)
+        named = "" if args.title == "greatfire" else f"{args.title}: "
+        print(f"\n{named}{seats} players, {games} games, lineup {','.join(lineup)} (rotated), seeds {args.seed}.."
               f"{args.seed + games - 1}, {time.perf_counter() - started:.0f} s")
         print(report(outcomes, seats), flush=True)
     return 0

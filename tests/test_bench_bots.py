@@ -95,3 +95,27 @@ def test_a_logged_run_reports_the_same_table(tmp_path: Path, capsys: pytest.Capt
     printed = capsys.readouterr().out
     assert printed.splitlines()[0] == f"2 games from {log}"
     assert bots.report(outcomes, 2) in printed
+
+
+def test_the_london_ladder_reports_loans_poverty_and_land(capsys: pytest.CaptureFixture[str]) -> None:
+    """--title london plays London and reports its own play figures per seat-game, counted from the events and
+    the final scoring; Great Fire's columns are not there."""
+    lineup = ("greedy", "random")
+    outcomes = bots.tournament(2, lineup, games=2, seed=4, budget=None, iterations=2, procs=1, title="london")
+    assert {o.title for o in outcomes} == {"london"}
+    for o in outcomes:
+        assert [set(p) for p in o.plays] == [set(bots.LONDON_STATS)] * 2
+        for seat, p in enumerate(o.plays):
+            assert p["prestige"] == o.totals[seat]
+            assert p["repaid"] <= p["loans"] and p["unpaid"] <= p["loans"] - p["repaid"]  # the end repays what it can
+            assert p["inDebt"] == (p["unpaid"] > 0)
+            assert p["poverty"] >= 0 and p["boroughs"] >= 0
+    table = bots.report(outcomes, 2)
+    assert "per seat-game: prestige loans repaid unpaid inDebt poverty boroughs" in table.splitlines()[1]
+    assert table.splitlines()[-1].startswith("per game, all seats: prestige ")
+    assert "supply emptied" not in table
+    assert bots.main(["--title", "london", "--seats", "2", "--lineup", "greedy,random", "--games", "1",
+                      "--budget", "0", "--iterations", "2", "--procs", "1"]) == 0
+    assert "london: 2 players, 1 games" in capsys.readouterr().out
+    with pytest.raises(SystemExit, match="unknown level"):
+        bots.tournament(2, ("oracle", "greedy"), games=1, seed=1, budget=None, iterations=2, procs=1, title="london")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from firebreak.domain import titles
 from firebreak.domain.bots import levels, random_choice
 from firebreak.domain.contract import Budget
@@ -62,3 +64,26 @@ def test_greedy_plays_legal_actions_to_the_end_and_beats_random() -> None:
         assert result is not None
         wins += result.winners == (0,)
     assert wins == 3
+
+
+@pytest.mark.parametrize(("seats", "seeds"), [(2, range(100, 106)), (4, range(200, 203))])
+def test_greedy_ends_its_games_with_no_unpaid_loan(seats: int, seeds: range) -> None:
+    """Whole seeded games between greedy seats: no seat ends owing a loan it cannot repay (-7 prestige each); it
+    borrows only for land, with turns left, and when one run of its city would pay the loan back."""
+    for seed in seeds:
+        m = TITLE.new_match(seats=seats, seed=seed)
+        rng = random.Random(seed)
+        while not m.is_over():
+            seat = m.to_act()[0]
+            m.apply(seat, choose(m, seat, rng, Budget()))
+        result = m.result()
+        assert result is not None
+        assert [s.parts["loans"] for s in result.scores] == [0] * seats, seed
+
+
+def test_greedy_repays_a_loan_when_it_can() -> None:
+    m = new()
+    at(m, Phase.START, money=[16, 5])
+    m.loans[0] = 1
+    assert {"type": "repayLoan"} in m.legal_actions(0)
+    assert choose(m, 0, random.Random(0), Budget()) == {"type": "repayLoan"}

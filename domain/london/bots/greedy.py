@@ -2,8 +2,12 @@
 
 For each legal action it plays the action in a few copies of the match resampled from the seat's view
 (LondonMatch.resample), finishes the turn with a plain rule-of-thumb policy, and rates the seat's position when
-the turn has passed; it takes the action with the best mean rating. Loans are taken only when a payment needs
-one. It does not search, so it ignores the budget.
+the turn has passed; it takes the action with the best mean rating. It does not search, so it ignores the budget.
+
+The economy it keeps to (measured with bench/bots.py --title london): every card in hand and every stack is a
+poverty each time the city runs, and poverty is compared at the end on a steep table, so it runs the city only
+when the run makes money (RUN_INCOME) or the hand is small (RUN_HAND); it borrows only for land, one loan at a
+time, with turns left, and when one run of its city as it stands would repay it; it repays at the start of a turn.
 """
 
 from __future__ import annotations
@@ -11,14 +15,17 @@ from __future__ import annotations
 import random
 
 from firebreak.domain.contract import Action, BotLevel, Budget, Event, Match
-from firebreak.domain.london.bots.rating import card_worth, gain_worth, rate
+from firebreak.domain.london.bots.rating import card_worth, gain_worth, rate, turns_left
 from firebreak.domain.london.match import LondonMatch
 from firebreak.domain.london.rules import develop, land, running
-from firebreak.domain.london.state import LOAN, Phase
+from firebreak.domain.london.state import LOAN, LOAN_REPAY, Phase
 
 MAX_STEPS = 80
 SAMPLES = 3  # resampled copies each action is tried in (what the seat cannot see differs between them)
 BOARD_PICK = 3.0
+RUN_INCOME = 4.0  # the playout policy runs a city that makes at least this much...
+RUN_HAND = 3      # ...or whose hand is this small (each card in hand is a poverty at the run)
+LOAN_TURNS = 3.0  # a loan for land only with at least this many turns left to repay it
 
 
 def choose(match: Match, seat: int, rng: random.Random, budget: Budget) -> Action:
@@ -65,18 +72,49 @@ def worth_trying(m: LondonMatch, seat: int, legal: list[Action]) -> list[Action]
             continue
         if kind == "drawBoard" and m.deck and card_worth(m.card(a["card"])) < BOARD_PICK:
             continue  # the deck keeps the game moving towards its end; only a good card is worth taking
-        if kind == "run" and not running.runnable(m, seat) and not _borough_pays(m, seat):
-            continue  # nothing to activate: running would only add poverty
+        if kind == "run" and not _run_pays(m, seat):
+            continue  # every card in hand and every stack is a poverty at the run: only a paying run is worth it
         if kind == "develop" and not any(develop.cost_of(m, seat, c) <= money for c in develop.playable(m, seat)):
             continue
         if kind == "play" and develop.cost_of(m, seat, a["card"]) > money:
             continue
-        if kind == "buyLand" and land.price(m, seat, a["borough"]) > money + LOAN:
+        price = land.price(m, seat, a["borough"]) if kind == "buyLand" else 0
+        if kind == "buyLand" and price > money and not (price <= money + LOAN and _loan_room(m, seat, price)):
             continue
         if kind == "activate" and _activation_money(m, a["card"]) > money:
             continue
         out.append(a)
     return out or [a for a in legal if a["type"] in ("endDevelop", "cancel")][:1] or legal[:1]
+
+
+def _loan_room(m: LondonMatch, seat: int, price: int) -> bool:
+    """Whether the seat may take a loan to buy land at this price: only one loan out at a time, only with turns
+    left to repay it, and only when what is left after buying plus one run of its city as it stands makes the £15
+    to repay it (a loan never repaid costs 7 prestige at the end)."""
+    if m.loans[seat] or m.turns_left is not None or turns_left(m) < LOAN_TURNS:
+        return False
+    return m.money[seat] + LOAN - price + _income(m, seat) >= LOAN_REPAY
+
+
+def _run_pays(m: LondonMatch, seat: int) -> bool:
+    """Whether running the city is worth its poverty: something to activate (or a paying borough), and either a
+    good income or a small hand."""
+    if not running.runnable(m, seat) and not _borough_pays(m, seat):
+        return False
+    return _income(m, seat) >= RUN_INCOME or len(m.hands[seat]) <= RUN_HAND
+
+
+def _income(m: LondonMatch, seat: int) -> float:
+    """The money one run of the seat's city makes as it stands (face-up cards and the top borough)."""
+    total = 0.0
+    for c in m.face_up_tops(seat):
+        act = m.card(c).activation
+        if act is not None:
+            total += m.scaled(seat, act.gain).money - act.money
+    top = m.top_borough(seat)
+    if top is not None and top.run is not None:
+        total += top.run.money
+    return total
 
 
 def _borough_pays(m: LondonMatch, seat: int) -> bool:
@@ -105,11 +143,11 @@ def policy(m: LondonMatch, seat: int) -> Action:
     kinds = {a["type"]: a for a in legal}
     phase = m.phase
     if phase is Phase.START:
-        if "repayLoan" in kinds and m.money[seat] >= 20:
+        if "repayLoan" in kinds:
             return kinds["repayLoan"]
         return kinds.get("drawDeck") or kinds.get("skipDraw") or _best_card(m, legal)
     if phase is Phase.ACTION:
-        return kinds["run"] if running.runnable(m, seat) else kinds["drawThree"]
+        return _action(m, seat, legal, kinds)
     if phase is Phase.DRAW:
         return kinds.get("drawDeck") or _best_card(m, legal)
     if phase is Phase.DEVELOP:
@@ -137,6 +175,21 @@ def policy(m: LondonMatch, seat: int) -> Action:
             return acts[0]
         return kinds.get("runBorough") or kinds["endRun"]
     return min(legal, key=lambda a: card_worth(m.card(a["card"])))  # FLIP: keep the better card face up
+
+
+def _action(m: LondonMatch, seat: int, legal: list[Action], kinds: dict[str, Action]) -> Action:
+    """The turn's action by rules of thumb: develop when a card can be paid for in cash, else buy the best land
+    the cash pays for, else run a city that makes money or cuts poverty, else draw three."""
+    money = m.money[seat]
+    if "develop" in kinds and any(develop.cost_of(m, seat, c) <= money and card_worth(m.card(c)) > 0
+                                  for c in develop.playable(m, seat)):
+        return kinds["develop"]
+    lands = [a for a in legal if a["type"] == "buyLand" and land.price(m, seat, a["borough"]) <= money]
+    if lands:
+        return max(lands, key=lambda a: m.borough(a["borough"]).cost)
+    if _run_pays(m, seat):
+        return kinds["run"]
+    return kinds["drawThree"]
 
 
 def _worth_running(m: LondonMatch, seat: int, card_id: str) -> bool:

@@ -18,6 +18,7 @@ class Weights:
 
     stack_run: float = 1.0       # poverty a stack (or a loan) is expected to cost per future run
     hand_run: float = 0.25       # poverty a card in hand is expected to cost per future run
+    hand_end: float = 0.7        # poverty a card in hand is expected to cost at the end (step 1 counts the hand)
     flip_engine: float = 0.7     # worth kept of a face-up card that flips when run
     lasting_engine: float = 0.5  # worth per future run of a face-up card that does not flip
     money_use: float = 0.12      # worth of £1 per turn left (up to 4) while it can still buy things
@@ -58,7 +59,7 @@ def turns_left(s: State) -> float:
 def _expected_poverty(s: State, seat: int, runs: float, w: Weights) -> float:
     """The seat's poverty at the end if it runs its city `runs` more times as it stands (a hand costs at each run)."""
     return s.poverty[seat] + (len(s.stacks[seat]) + s.loans[seat]) * runs * w.stack_run + len(s.hands[seat]) * (
-        0.7 + runs * w.hand_run)
+        w.hand_end + runs * w.hand_run)
 
 
 def rate(s: State, seat: int, ran: bool = False, weights: Weights | None = None) -> float:
@@ -78,7 +79,8 @@ def rate(s: State, seat: int, ran: bool = False, weights: Weights | None = None)
     money, loans = s.money[seat], s.loans[seat]
     repaid = min(loans, money // LOAN_REPAY)
     final_money = (money - repaid * LOAN_REPAY) / 3 - UNPAID_LOAN_PRESTIGE * (loans - repaid)
-    use = min(left, 4.0) * w.money_use * min(money, 20)  # money buys cards and land while there is time
+    free = max(money - LOAN_REPAY * loans, 0)  # a loan's £10 is owed back as £15: only what is left buys things
+    use = min(left, 4.0) * w.money_use * min(free, 20)  # money buys cards and land while there is time
     playable = sorted((card_worth(s.card(c)) for c in s.hands[seat] if s.card(c).kind != "beggar"), reverse=True)
     hand_worth = sum(min(x, 3.0) * w.hand_card for x in playable[:6]) if left > 1 else 0.0
     expected = [_expected_poverty(s, o, runs, w) for o in range(s.seats)]
