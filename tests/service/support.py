@@ -317,11 +317,17 @@ def stored(redis: Redis, match_id: str) -> dict[str, Any]:
             record = packing.unpack(archived)
             return {"version": record["v"], "data": record["data"], "log": record["log"], "stream": [],
                     "status": record["meta"]["status"], "meta": record["meta"], "archived": True}
-        st: Any = redis.hgetall(keys.state(match_id))
-        stream: Any = redis.xrange(keys.events(match_id))
-        meta: Any = redis.hgetall(keys.meta(match_id))
-        log = history.entries(cast(Any, redis.lrange(keys.log(match_id), 0, -1)))
-        if st and meta and not redis.exists(keys.archive(match_id)):
+        # one MULTI/EXEC (the match's keys share its slot): a worker playing a resigned or taken-over seat may
+        # commit between separate reads (seen: version 2 read, then a log of 3)
+        pipe = redis.pipeline(transaction=True)
+        pipe.hgetall(keys.state(match_id))
+        pipe.xrange(keys.events(match_id))
+        pipe.hgetall(keys.meta(match_id))
+        pipe.lrange(keys.log(match_id), 0, -1)
+        pipe.exists(keys.archive(match_id))
+        st, stream, meta, raw_log, gone = cast(list[Any], pipe.execute())
+        log = history.entries(raw_log)
+        if st and meta and not gone:
             return {"version": int(st["v"]), "data": json.loads(st["data"]), "log": log,
                     "stream": [int(entry_id.split("-")[0]) for entry_id, _ in stream],
                     "status": meta.get("status"), "meta": meta, "archived": False}
