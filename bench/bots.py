@@ -37,7 +37,7 @@ from typing import Any
 from bench import oracle
 from firebreak.domain import titles
 from firebreak.domain.bots import Bot, bound, levels
-from firebreak.domain.contract import Budget
+from firebreak.domain.contract import Action, Budget, Match
 from firebreak.domain.greatfire.bots.search import DEFAULT_SECONDS
 from firebreak.domain.london.state import UNPAID_LOAN_PRESTIGE
 
@@ -118,6 +118,21 @@ def _bots(budget: float | None, iterations: int | None, title_id: str = "greatfi
     return {**{name: bound(title, name, spent) for name in levels(title)}, **extra}
 
 
+def _decide(game: Game, bots: dict[str, Bot], match: Match, times: list[list[float]],
+            choice_times: list[list[float]]) -> tuple[int, Action]:
+    """The seat to act and its bot's action, timed (also among decisions with more than one legal action)."""
+    (seat,) = match.to_act()
+    choice = len(match.legal_actions(seat)) > 1
+    rng = random.Random(f"{game.seed}:{match.version}")
+    started = time.perf_counter()
+    action = bots[game.lineup[seat]](match, seat, rng)
+    elapsed = time.perf_counter() - started
+    times[seat].append(elapsed)
+    if choice:
+        choice_times[seat].append(elapsed)
+    return seat, action
+
+
 def play(game: Game) -> Outcome:
     """Play one game to its end."""
     if game.title == "london":
@@ -133,15 +148,7 @@ def play(game: Game) -> Outcome:
         if match.system_due():
             match.run_system_step()
             continue
-        (seat,) = match.to_act()
-        choice = len(match.legal_actions(seat)) > 1
-        rng = random.Random(f"{game.seed}:{match.version}")
-        started = time.perf_counter()
-        action = bots[game.lineup[seat]](match, seat, rng)
-        elapsed = time.perf_counter() - started
-        times[seat].append(elapsed)
-        if choice:
-            choice_times[seat].append(elapsed)
+        seat, action = _decide(game, bots, match, times, choice_times)
         _count(plays, match.apply(seat, action))
     result = match.view(None)["result"]  # the title's own breakdown (housesLeft is not a score column)
     totals = [row["total"] for row in result["scores"]]
@@ -158,15 +165,7 @@ def _play_london(game: Game) -> Outcome:
     choice_times: list[list[float]] = [[] for _ in range(game.seats)]
     plays = [dict.fromkeys(LONDON_STATS, 0) for _ in range(game.seats)]
     while not match.is_over():
-        (seat,) = match.to_act()
-        choice = len(match.legal_actions(seat)) > 1
-        rng = random.Random(f"{game.seed}:{match.version}")
-        started = time.perf_counter()
-        action = bots[game.lineup[seat]](match, seat, rng)
-        elapsed = time.perf_counter() - started
-        times[seat].append(elapsed)
-        if choice:
-            choice_times[seat].append(elapsed)
+        seat, action = _decide(game, bots, match, times, choice_times)
         _count(plays, match.apply(seat, action), "london")
     result = match.result()
     assert result is not None
