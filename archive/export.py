@@ -82,7 +82,7 @@ def replay(doc: dict[str, Any]) -> dict[str, Any] | None:
     meta = {"title": title.id, "seats": str(seats), "options": packing.dumps(options), "seed": str(seed),
             "status": MatchStatus.OVER.value, "reason": reason.value}
     loaded = Loaded(id=str(doc.get("id", "")), meta=meta, seats=records, version=match.version,
-                    data=match.to_dict(), engine=match)
+                    stored=match.to_dict(), engine=match)
     return result_json(Reading.of(loaded, None).result())
 
 

@@ -30,7 +30,7 @@ class ArchiveReader:
         if stored is None:
             return None
         record = packing.unpack(stored)
-        return Loaded(id=match_id, meta=record["meta"], version=int(record["v"]), data=record["data"],
+        return Loaded(id=match_id, meta=record["meta"], version=int(record["v"]), stored=record["data"],
                       seats={int(seat): SeatRecord.from_json(value) for seat, value in record["seats"].items()})
 
     async def history(self, match_id: str) -> History | None:

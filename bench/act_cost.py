@@ -56,11 +56,11 @@ from firebreak.domain.contract import Action, Match
 from firebreak.matches import connections
 from firebreak.matches.embedded import free_port
 
-TITLE = "greatfire"
-TARGETS = ("floor", "rules", "graphql", "rest")
+TARGETS = ("floor", "rules", "graphql", "rest", "rest-minimal")
 FLOORS = ("floor", "rules")  # served by bench/floor.py on copies of the matches' states
-CPU_RATIO_TARGETS = {"graphql": 1.8, "rest": 1.3}  # issue 15: at most this many times the floor's CPU per act
-ACT = """mutation($input: ActInput!) { act(input: $input) { __typename ... on ActionAccepted { version } } }"""
+# issue 28: CPU per accepted act at most this many times the floor's
+CPU_RATIO_TARGETS = {"graphql": 1.8, "rest": 1.8, "rest-minimal": 1.3}
+ACT = """mutation($input: ActInput!) { act(input: $input) { __typename ... on ActionAccepted { version events } } }"""
 SETUP_CONCURRENCY = 10  # matches created at once
 
 
@@ -86,9 +86,9 @@ class Play:
     version: int
 
 
-async def new_game(client: httpx.AsyncClient, seats: int, seed: int) -> Game:
+async def new_game(client: httpx.AsyncClient, title_id: str, seats: int, seed: int) -> Game:
     """Create a seeded match, join every seat, and build its mirror from the same seed and default options."""
-    created = (await graphql(client, CREATE, {"input": {"title": TITLE, "seats": seats, "seed": seed}}))
+    created = (await graphql(client, CREATE, {"input": {"title": title_id, "seats": seats, "seed": seed}}))
     if created["createMatch"]["__typename"] != "MatchCreated":
         raise BenchError(f"createMatch: {created['createMatch']}")
     match_id: str = created["createMatch"]["matchId"]
@@ -99,7 +99,7 @@ async def new_game(client: httpx.AsyncClient, seats: int, seed: int) -> Game:
         if joined["__typename"] != "SeatJoined":
             raise BenchError(f"joinMatch: {joined['__typename']}")
         tokens[int(joined["seat"])] = joined["token"]
-    title = titles.get(TITLE)
+    title = titles.get(title_id)
     mirror = title.new_match(seats=seats, seed=seed, options=title.check_options(seats, None))
     return Game(match_id, tokens, mirror)
 
@@ -107,8 +107,9 @@ async def new_game(client: httpx.AsyncClient, seats: int, seed: int) -> Game:
 class Pool:
     """The live games (one per slot) and a reserve of started ones that replace a game that ends in a round."""
 
-    def __init__(self, client: httpx.AsyncClient, size: int, seats: int, rng: random.Random) -> None:
+    def __init__(self, client: httpx.AsyncClient, title: str, size: int, seats: int, rng: random.Random) -> None:
         self.client = client
+        self.title = title
         self.size = size
         self.seats = seats
         self.rng = rng
@@ -124,7 +125,7 @@ class Pool:
 
         async def one() -> Game:
             async with gate:
-                return await new_game(self.client, self.seats, self.rng.randrange(2**31))
+                return await new_game(self.client, self.title, self.seats, self.rng.randrange(2**31))
 
         self.reserve += await asyncio.gather(*(one() for _ in range(wanted)))
         self.created += wanted
@@ -140,7 +141,7 @@ class Pool:
 
 
 # ---------------------------------------------------------------------------------------------------------
-# The four targets: each submits one action and answers the version the target is at after it
+# The targets: each submits one action and answers the version the target is at after it
 
 Submit = Callable[[httpx.AsyncClient, Play, int, Action], Awaitable[int]]
 
@@ -166,7 +167,7 @@ async def act_rules(client: httpx.AsyncClient, play: Play, seat: int, action: Ac
 
 
 async def act_graphql(client: httpx.AsyncClient, play: Play, seat: int, action: Action) -> int:
-    """The GraphQL act mutation, selecting the accepted version only."""
+    """The GraphQL act mutation, selecting the accepted version and the caller's events."""
     variables = {"input": {"matchId": play.game.match_id, "action": action, "expectedVersion": play.version}}
     result = (await graphql(client, ACT, variables, play.game.tokens[seat]))["act"]
     if result["__typename"] != "ActionAccepted":
@@ -175,20 +176,29 @@ async def act_graphql(client: httpx.AsyncClient, play: Play, seat: int, action: 
     return version
 
 
-async def act_rest(client: httpx.AsyncClient, play: Play, seat: int, action: Action) -> int:
-    """POST /v1/matches/{id}/actions with expectedVersion and Prefer: return=minimal (the version and events, as
-    the GraphQL round selects, not the match)."""
+async def _rest(client: httpx.AsyncClient, play: Play, seat: int, action: Action, minimal: bool) -> int:
+    headers = {"authorization": f"Bearer {play.game.tokens[seat]}", **({"prefer": "return=minimal"} if minimal else {})}
     response = await client.post(f"/v1/matches/{play.game.match_id}/actions",
-                                 json={"action": action, "expectedVersion": play.version},
-                                 headers={"authorization": f"Bearer {play.game.tokens[seat]}",
-                                          "prefer": "return=minimal"})
+                                 json={"action": action, "expectedVersion": play.version}, headers=headers)
     if response.status_code != 200:
         raise BenchError(f"REST act answered HTTP {response.status_code}: {response.text[:200]}")
     version: int = response.json()["version"]
     return version
 
 
-SUBMIT: dict[str, Submit] = {"floor": act_floor, "rules": act_rules, "graphql": act_graphql, "rest": act_rest}
+async def act_rest(client: httpx.AsyncClient, play: Play, seat: int, action: Action) -> int:
+    """POST /v1/matches/{id}/actions with expectedVersion: the full answer (version, events and the match as the
+    caller now sees it)."""
+    return await _rest(client, play, seat, action, minimal=False)
+
+
+async def act_rest_minimal(client: httpx.AsyncClient, play: Play, seat: int, action: Action) -> int:
+    """The same with Prefer: return=minimal (the version and events, as the GraphQL round selects, not the match)."""
+    return await _rest(client, play, seat, action, minimal=True)
+
+
+SUBMIT: dict[str, Submit] = {"floor": act_floor, "rules": act_rules, "graphql": act_graphql, "rest": act_rest,
+                             "rest-minimal": act_rest_minimal}
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -332,13 +342,15 @@ async def one_round(number: int, target: str, base: str, pool: Pool, redis: Any,
 
 
 @contextlib.contextmanager
-def floor_process(redis_url: str, folder: Path, timeout: float = 20.0) -> Iterator[tuple[str, int]]:
+def floor_process(redis_url: str, folder: Path, title: str = "greatfire",
+                  timeout: float = 20.0) -> Iterator[tuple[str, int]]:
     """bench/floor.py under uvicorn on a free loopback port; yields its base URL and process id, stops it."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     log_path = folder / "floor.log"
     with log_path.open("wb") as log:
-        child = subprocess.Popen([sys.executable, "-m", "bench.floor", "--port", str(port), "--redis-url", redis_url],
+        child = subprocess.Popen([sys.executable, "-m", "bench.floor", "--port", str(port), "--redis-url", redis_url,
+                                 "--title", title],
                                  cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=log,
                                  stderr=subprocess.STDOUT, start_new_session=True)
         try:
@@ -370,14 +382,14 @@ async def measure(service: LocalService, floor_base: str, pids: dict[str, int],
     """Set the matches up, then run the interleaved rounds."""
     rng = random.Random(args.seed)
     rngs = [random.Random(f"{args.seed}:{n}") for n in range(args.matches)]
-    bases = {"floor": floor_base, "rules": floor_base, "graphql": service.base, "rest": service.base}
+    bases = {target: floor_base if target in FLOORS else service.base for target in TARGETS}
     redis = connections.async_client(service.redis_url, decode_responses=True)
     rounds: list[Round] = []
     try:
         async with httpx.AsyncClient(base_url=service.base, timeout=30.0) as setup:
-            pool = Pool(setup, args.matches, args.seats, rng)
+            pool = Pool(setup, args.title, args.matches, args.seats, rng)
             for number in range(1, args.rounds + 1):
-                for target in TARGETS:
+                for target in args.targets:
                     await pool.fill()
                     rounds.append(await one_round(number, target, bases[target], pool, redis, pids, args, rngs))
                     last = rounds[-1]
@@ -399,28 +411,31 @@ def _spread(values: list[float], digits: int = 0) -> str:
 
 def render(rounds: list[Round], args: argparse.Namespace, command: str) -> str:
     """A line per round and target, then each target's mean (range) and the ratios to the floor."""
-    lines = [f"{args.matches} concurrent matches ({args.seats} seats), HTTP client: {args.client_pool}, "
+    lines = [f"{args.matches} concurrent {args.title} matches ({args.seats} seats), HTTP client: {args.client_pool}, "
              f"{args.warmup:g} s warm-up + {args.seconds:g} s window per round; CPU is the target process's "
              "(with its children), µs per accepted act",
-             f"{'round':>5}  {'target':<8} {'accepted':>8} {'acts/s':>8} {'CPU %':>6} {'CPU µs/act':>10} "
+             f"{'round':>5}  {'target':<12} {'accepted':>8} {'acts/s':>8} {'CPU %':>6} {'CPU µs/act':>10} "
              f"{'Redis µs/act':>12} {'Redis cmds/act':>14} {'client CPU %':>12}"]
     for r in rounds:
         commands = r.redis_commands / max(1, r.accepted)
         starved = f"  ({r.starved} slots ran out of matches)" if r.starved else ""
-        lines.append(f"{r.number:>5}  {r.target:<8} {r.accepted:>8} {r.rate:>8.1f} {r.cpu / r.seconds * 100:>6.0f} "
+        lines.append(f"{r.number:>5}  {r.target:<12} {r.accepted:>8} {r.rate:>8.1f} {r.cpu / r.seconds * 100:>6.0f} "
                      f"{r.us_per_act:>10.0f} {r.redis_us_per_act:>12.0f} {commands:>14.1f} "
                      f"{r.client_cpu / r.seconds * 100:>12.0f}{starved}")
-    by_target = {t: [r for r in rounds if r.target == t] for t in TARGETS}
+    by_target = {t: [r for r in rounds if r.target == t] for t in args.targets}
     lines.append("mean (min-max) over the rounds:")
     for target, rs in by_target.items():
-        lines.append(f"  {target:<8} CPU µs/act {_spread([r.us_per_act for r in rs])}, acts/s "
+        lines.append(f"  {target:<12} CPU µs/act {_spread([r.us_per_act for r in rs])}, acts/s "
                      f"{_spread([r.rate for r in rs], 1)}, Redis µs/act {_spread([r.redis_us_per_act for r in rs])}")
     lines.append("ratios to the floor (each round against the floor's round in it):")
-    for target in ("rules", *CPU_RATIO_TARGETS):
-        lines.append(_ratio(by_target["floor"], by_target[target], target, "floor", CPU_RATIO_TARGETS.get(target)))
-    lines.append("ratios to the rules floor (what the API adds to the engine's work):")
-    for target in CPU_RATIO_TARGETS:
-        lines.append(_ratio(by_target["rules"], by_target[target], target, "rules floor", None))
+    for target in by_target:
+        if target != "floor" and "floor" in by_target:
+            lines.append(_ratio(by_target["floor"], by_target[target], target, "floor", CPU_RATIO_TARGETS.get(target)))
+    if "rules" in by_target:
+        lines.append("ratios to the rules floor (what the API adds to the engine's work):")
+        for target in by_target:
+            if target in CPU_RATIO_TARGETS:
+                lines.append(_ratio(by_target["rules"], by_target[target], target, "rules floor", None))
     lines.append(f"command  {command}")
     return "\n".join(lines)
 
@@ -431,11 +446,11 @@ def _ratio(bases: list[Round], rounds: list[Round], target: str, base: str, limi
     cpu = [r.us_per_act / b.us_per_act for b, r in pairs if b.accepted and r.accepted]
     rate = [r.rate / b.rate for b, r in pairs if b.accepted]
     if not cpu:
-        return f"  {target:<8} no accepted acts to compare"
+        return f"  {target:<12} no accepted acts to compare"
     verdict = ""
     if limit is not None:
         verdict = f" (target <= {limit}x: {'met' if sum(cpu) / len(cpu) <= limit else 'MISSED'})"
-    return (f"  {target:<8} CPU per act {_spread(cpu, 2)}x the {base}'s{verdict}; "
+    return (f"  {target:<12} CPU per act {_spread(cpu, 2)}x the {base}'s{verdict}; "
             f"throughput {_spread(rate, 2)}x the {base}'s")
 
 
@@ -444,10 +459,10 @@ def main(args: argparse.Namespace, command: str) -> int:
     print("starting Redis, the API, a worker and the floor...", file=sys.stderr)
     with contextlib.ExitStack() as stack:
         service = stack.enter_context(local_service(args.api_processes))
-        floor_base, floor_pid = stack.enter_context(floor_process(service.redis_url, service.folder))
+        floor_base, floor_pid = stack.enter_context(floor_process(service.redis_url, service.folder, args.title))
         started = service.pids()
-        pids = {"floor": floor_pid, "rules": floor_pid, "graphql": started["api"], "rest": started["api"],
-                "redis": started["redis"]}
+        pids = {target: floor_pid if target in FLOORS else started["api"] for target in TARGETS}
+        pids["redis"] = started["redis"]
         rounds = stack.enter_context(event_loop()).run(measure(service, floor_base, pids, args))
     print(render(rounds, args, command))
     return 0

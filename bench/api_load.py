@@ -23,7 +23,8 @@ instead, one after the other, each labelled by the kind of Redis its --redis-url
 
 Run: python -m bench.api_load [--matches 50] [--seats 4] [--seconds 30] [--warmup 5] [--rate 0]
          [--api-processes 1] [--seed 1] [--client-pool per-match|shared] [--layout single|cluster|both]
-         [--appendfsync everysec|always|both [--rounds 3]] [--floor [--rounds 3]]
+         [--appendfsync everysec|always|both [--rounds 3]]
+         [--floor [--rounds 3] [--title london --seats 3] [--targets floor,graphql,rest,rest-minimal]]
          [--url http://127.0.0.1:8000 [--redis-url redis://127.0.0.1:6379/0] [--queue-redis-url ...]]...
 """
 
@@ -471,6 +472,10 @@ def main() -> int:
     parser.add_argument("--floor", action="store_true",
                         help="CPU per accepted act of GraphQL act and REST act against a bare Starlette app doing "
                              "the same Redis work (bench/act_cost.py), in --rounds interleaved rounds")
+    parser.add_argument("--title", default="greatfire", choices=("greatfire", "london"),
+                        help="with --floor: the title whose matches are played")
+    parser.add_argument("--targets", type=lambda text: tuple(text.split(",")), default=act_cost.TARGETS,
+                        help=f"with --floor: comma-separated, from {','.join(act_cost.TARGETS)} (default: all)")
     parser.add_argument("--layout", choices=("single", "cluster", "both"), default="single",
                         help="the service to start: one Redis, a 3-master Redis Cluster beside a queue Redis, or "
                              "both one after the other (a line per layout at the end)")
@@ -492,9 +497,13 @@ def main() -> int:
         parser.error("--appendfsync starts its own Redis: it cannot be used with --url")
     if args.appendfsync and args.layout != "single":
         parser.error("--appendfsync applies to the single-Redis layout only")
-    title = titles.get("greatfire")
+    title = titles.get(args.title)
     if not title.min_seats <= args.seats <= title.max_seats:
         parser.error(f"--seats must be {title.min_seats}-{title.max_seats}")
+    if set(args.targets) - set(act_cost.TARGETS) or not args.targets:
+        parser.error(f"--targets: from {', '.join(act_cost.TARGETS)}")
+    if args.title != "greatfire" and not args.floor:
+        parser.error("--title applies to --floor (the other loads play Great Fire)")
     if args.floor and (args.url or args.appendfsync or args.layout != "single" or args.rate):
         parser.error("--floor starts its own single-Redis service and runs closed loops: no --url, --appendfsync, "
                      "--layout or --rate")

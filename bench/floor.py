@@ -131,8 +131,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--redis-url", required=True)
+    parser.add_argument("--title", default="greatfire", help="the title whose engine the rules floor plays")
     args = parser.parse_args()
-    uvicorn.run(create_app(args.redis_url), host="127.0.0.1", port=args.port, access_log=False,
+    uvicorn.run(create_app(args.redis_url, args.title), host="127.0.0.1", port=args.port, access_log=False,
                 log_level="warning")
 
 

@@ -211,8 +211,9 @@ class BaseMatch(ABC):
         """An independent copy."""
 
     @abstractmethod
-    def to_dict(self) -> dict[str, Any]:
-        """Return the whole state as JSON-able data (secret parts included: never send it to a client)."""
+    def to_dict(self, copied: bool = True) -> dict[str, Any]:
+        """Return the whole state as JSON-able data (secret parts included: never send it to a client); copied=False
+        hands out the state's own containers instead of copies: encode it at once, never keep or change it."""
 
 
 class BaseEncodedMatch(BaseMatch):

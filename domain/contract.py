@@ -163,8 +163,9 @@ class Match(Protocol):
         what the seat knows. An information-set search (domain.search) plays in such copies."""
         ...
 
-    def to_dict(self) -> dict[str, JSON]:
-        """Return the whole state as JSON-able data (secret parts included: never send it to a client)."""
+    def to_dict(self, copied: bool = True) -> dict[str, JSON]:
+        """Return the whole state as JSON-able data (secret parts included: never send it to a client); copied=False
+        hands out the state's own containers instead of copies: encode it at once, never keep or change it."""
         ...
 
     def clone(self) -> Match:

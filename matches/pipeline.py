@@ -18,14 +18,14 @@ from firebreak.domain.bots import choose_action, takeover_level
 from firebreak.domain.contract import Budget, Event, Match
 from firebreak.domain.errors import GameOver, NotYourTurn, RulesError
 from firebreak.domain.events import visible_to
-from firebreak.matches import keys, mine
+from firebreak.matches import keys, mine, packing
 from firebreak.matches.callers import Caller
 from firebreak.matches.clocks import Timing
 from firebreak.matches.duties import Duty, DutyKind, due_at, duty_now, humans
 from firebreak.matches.lifecycle import EndReason, MatchStatus, SeatControl, Seats
 from firebreak.matches.outcomes import ActOutcome, OutcomeKind
 from firebreak.matches.scheduler import Scheduler
-from firebreak.matches.store import Loaded, MatchStore, fresh
+from firebreak.matches.store import Loaded, MatchStore, built, taken
 
 RECENT_KEPT = 256  # matches an API process keeps as its own acts left them (the newest version of each)
 
@@ -41,11 +41,17 @@ class Advanced(StrEnum):
     CONTINUED = "continued"  # handed on to a new job
 
 
-def stepped(loaded: Loaded, match: Match, data: dict[str, Any], timing: Timing, seats: Seats | None = None,
+def saved(match: Match) -> str:
+    """The engine's state as stored: JSON text written straight from its own containers (no copy of them)."""
+    return packing.dumps(match.to_dict(copied=False))
+
+
+def stepped(loaded: Loaded, match: Match, data: str, timing: Timing, seats: Seats | None = None,
             ended: EndReason | None = None) -> Loaded:
     """The match as a committed step left it: what a fresh load would read, with the applied engine kept (so the
-    answer to act and the worker's next step need neither a read nor a rebuild); seats: the records it changed;
-    ended: why the service ended it (over although the engine's match is not)."""
+    answer to act and the worker's next step need neither a read nor a rebuild); data: the state's stored text
+    (saved()); seats: the records it changed; ended: why the service ended it (over although the engine's match
+    is not)."""
     status = MatchStatus.OVER if match.is_over() or ended else MatchStatus.ACTIVE
     meta = {**loaded.meta, "status": status.value, "version": str(match.version), **timing.fields()}
     if ended is not None:
@@ -57,7 +63,9 @@ class Pipeline:
     """Applies steps to live matches; holds nothing but its connections and the matches its own acts left (the
     newest version of each, used only for an act at that very version: at worst an old one, which the commit's
     compare-and-set refuses). Older versions are dropped at once: a cached match is hundreds of live containers
-    that the garbage collector would otherwise keep walking."""
+    that the garbage collector would otherwise keep walking. An act at the kept version applies its step to the
+    kept engine itself, taken from the kept match (store.taken: no copy, so no garbage); whoever still reads the
+    kept match (the previous act's answer) builds its engine again from the stored text, which no step changes."""
 
     def __init__(self, store: MatchStore, scheduler: Scheduler, budget: Budget | None = None) -> None:
         self.store = store
@@ -124,18 +132,20 @@ class Pipeline:
         if expected_version != loaded.version:
             return ActOutcome(OutcomeKind.STALE, version=loaded.version,
                               message=f"expected version {expected_version}, the match is at {loaded.version}"), None
-        match = fresh(loaded)
+        match = taken(loaded)
         now = time.time()
         timing = loaded.timing()
         running = timing.clock.running(match.to_act(), humans(loaded.seats)) if timing.clock else []
         try:
             events = match.apply(seat, action)
-        except NotYourTurn as exc:
-            return ActOutcome(OutcomeKind.NOT_YOUR_TURN, version=loaded.version, code=exc.code, message=str(exc)), None
-        except GameOver as exc:
-            return ActOutcome(OutcomeKind.OVER, version=loaded.version, code=exc.code, message=str(exc)), None
         except RulesError as exc:
-            return ActOutcome(OutcomeKind.ILLEGAL, version=loaded.version, code=exc.code, message=str(exc)), None
+            if loaded.engine is None:
+                loaded.engine = match  # a refused step changes nothing (the contract's apply): give it back
+            if isinstance(exc, NotYourTurn):
+                kind = OutcomeKind.NOT_YOUR_TURN
+            else:
+                kind = OutcomeKind.OVER if isinstance(exc, GameOver) else OutcomeKind.ILLEGAL
+            return ActOutcome(kind, version=loaded.version, code=exc.code, message=str(exc)), None
         clock = None
         entry: dict[str, Any] = {"seat": seat, "action": action}
         if timing.clock is not None:
@@ -145,7 +155,7 @@ class Pipeline:
         idem = None
         if idempotency_key:
             idem = (keys.idempotency_field(seat, idempotency_key), outcome.to_json())
-        data = match.to_dict()
+        data = saved(match)
         committed, after = await mine.indexed(
             self.store, loaded,
             lambda: self.store.commit(loaded, data, entry, events, match.is_over(), after_timing,
@@ -176,7 +186,7 @@ class Pipeline:
             loaded = kept or await self.store.load(match_id)
             if loaded is None or loaded.status is not MatchStatus.ACTIVE or loaded.version != version:
                 return Advanced.STALE
-            match = loaded.engine if kept is not None else fresh(loaded)
+            match = loaded.engine if kept is not None else built(loaded)
             now = time.time()
             timing = loaded.timing()
             duty = duty_now(match, loaded.seats, timing, now, settings)
@@ -216,7 +226,7 @@ class Pipeline:
             events = [{"type": "matchAbandoned", "reason": reason}]
             entry = {"service": EndReason.ABANDONED.value, "events": events}
             match.version += 1  # a step of the service's own: the engine counts it too (history.step_events)
-            data = match.to_dict()
+            data = saved(match)
             _, ended = await mine.indexed(
                 self.store, loaded,
                 lambda: self.store.commit(loaded, data, entry, events, True, after, None, reason=EndReason.ABANDONED),
@@ -256,7 +266,7 @@ class Pipeline:
         if clock is not None:
             clock = clock.after_step(running, now - timing.at, None)
         after = replace(timing, at=now, clock=clock)
-        data = match.to_dict()
+        data = saved(match)
         seats = {**loaded.seats, **changed}
         _, done = await mine.indexed(
             self.store, loaded,

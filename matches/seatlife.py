@@ -23,10 +23,10 @@ from firebreak.matches import mine
 from firebreak.matches.clocks import Timing
 from firebreak.matches.duties import due_at, humans
 from firebreak.matches.lifecycle import EndReason, MatchStatus, SeatControl, SeatRecord, Seats
-from firebreak.matches.pipeline import stepped
+from firebreak.matches.pipeline import saved, stepped
 from firebreak.matches.refusals import Refusal
 from firebreak.matches.scheduler import Scheduler
-from firebreak.matches.store import Loaded, MatchStore, fresh
+from firebreak.matches.store import Loaded, MatchStore, built
 
 # The refusals (UNAUTHORIZED) of a seat operation asked without a credential, or by one that holds no seat of the
 # match, worded once for both surfaces
@@ -152,7 +152,7 @@ class SeatLife:
     async def _commit(self, loaded: Loaded, seat: int, record: SeatRecord, kind: str, events: list[Event],
                       ends: bool, reclaim: bool) -> SeatStep | None:
         """Commit a seat's step at the loaded version (None: the match moved on first)."""
-        match = fresh(loaded)
+        match = built(loaded)
         match.version += 1  # a step of the service's own: the engine counts it too (history.step_events)
         events = [{**event, "version": match.version} for event in events]
         now = time.time()
@@ -167,7 +167,7 @@ class SeatLife:
         after = Timing(now, now, clock, match.version)  # a person's own step
         entry: dict[str, Any] = {"service": kind, "seat": seat, "events": events}
         due = None if ends else due_at(match, seats, after, self.store.settings)
-        data = match.to_dict()
+        data = saved(match)
         ended = EndReason.RESIGNED if ends else None
         committed, done = await mine.indexed(
             self.store, loaded,

@@ -37,8 +37,17 @@ class Loaded:
     meta: dict[str, str]
     seats: Seats
     version: int
-    data: dict[str, Any]
+    stored: dict[str, Any] | str = field(repr=False)  # the state as to_dict() gives it, or as its JSON text
     engine: Any = field(default=None, repr=False, compare=False)  # the engine match of `data` once built: read only
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The state as to_dict() gives it (JSON text is decoded when first asked for: an act that starts from the
+        engine its process kept never needs it)."""
+        if isinstance(self.stored, str):
+            self.stored = packing.loads(self.stored)
+        assert isinstance(self.stored, dict)
+        return self.stored
 
     @property
     def status(self) -> MatchStatus:
@@ -104,19 +113,26 @@ class Loaded:
 
 def engine(loaded: Loaded) -> Match:
     """The engine's match for a stored state, built once per Loaded and shared by its readers (never mutate it:
-    a step applies to fresh())."""
+    a step takes it with taken(); a reader must not keep it across an await, it asks again)."""
     if loaded.engine is None:
-        loaded.engine = fresh(loaded)
+        loaded.engine = built(loaded)
     match: Match = loaded.engine
     return match
 
 
-def fresh(loaded: Loaded) -> Match:
-    """A new engine match for a stored state, to apply a step to (a copy of the built one, if any)."""
-    if loaded.engine is not None:
-        match: Match = loaded.engine.clone()
-        return match
+def built(loaded: Loaded) -> Match:
+    """A new engine match built from the stored state."""
     return titles.get(loaded.meta["title"]).match_from_dict(loaded.data)
+
+
+def taken(loaded: Loaded) -> Match:
+    """The engine to apply a step to: the loaded match's own, taken from it without a copy (its later readers
+    build a new one from its stored state, which a step never changes), else a new one."""
+    match: Match | None = loaded.engine
+    if match is None:
+        return built(loaded)
+    loaded.engine = None
+    return match
 
 
 History = tuple[dict[str, str], int, list[dict[str, Any]]]  # a match's meta, version and whole log
@@ -213,7 +229,7 @@ class MatchStore:
             record = packing.unpack(archived)
             seats = {int(k): SeatRecord.from_json(v) for k, v in record["seats"].items()}
             return Loaded(id=match_id, meta=record["meta"], seats=seats,
-                          version=int(record["v"]), data=record["data"])
+                          version=int(record["v"]), stored=record["data"])
         meta, state = pairs(flat_meta), pairs(flat_state)
         if not meta or not state:
             return None
@@ -222,7 +238,7 @@ class MatchStore:
             meta=meta,
             seats={int(k): SeatRecord.from_json(packing.loads(v)) for k, v in pairs(flat_seats).items()},
             version=int(state["v"]),
-            data=packing.loads(state["data"]),
+            stored=state["data"],
         )
 
     async def read(self, match_id: str) -> Loaded | None:
@@ -263,12 +279,13 @@ class MatchStore:
             await pipe.execute()
         return got, full
 
-    async def commit(self, loaded: Loaded, data: dict[str, Any], entry: dict[str, Any],
+    async def commit(self, loaded: Loaded, data: dict[str, Any] | str, entry: dict[str, Any],
                      events: list[dict[str, Any]], over: bool, timing: Timing, due: float | None,
                      idempotency: tuple[str, dict[str, Any]] | None = None,
                      reason: EndReason | None = None, seats: Seats | None = None,
                      meta: dict[str, str] | None = None) -> Committed:
-        """Save one applied step if the stored version is still loaded.version (compare-and-set).
+        """Save one applied step if the stored version is still loaded.version (compare-and-set); data: the state
+        as to_dict() gives it, or its JSON text (packing.dumps).
 
         In the same atomic write: the new timing (meta), the idempotency outcome (field, outcome), the reason an
         ending match ended, the seat records the step changes (`seats`), more meta fields (`meta`); on one plain
@@ -292,7 +309,8 @@ class MatchStore:
             await self.look_soon(match_id)
         result = await self._commit(
             keys=match_keys,
-            args=[loaded.version, packing.dumps(data), packing.dumps(entry), packing.dumps(events),
+            args=[loaded.version, data if isinstance(data, str) else packing.dumps(data), packing.dumps(entry),
+                  packing.dumps(events),
                   status.value, idem_field, idem_record, self.settings.idempotency_ttl,
                   self.settings.idempotency_kept, self.settings.finished_ttl if over else 0,
                   packing.dumps({**timing.fields(), **({"reason": reason.value} if reason else {}),

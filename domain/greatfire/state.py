@@ -74,6 +74,15 @@ def _copied(name: str, value: Any, out: bool) -> Any:
     return value
 
 
+def _saved(name: str, value: Any) -> Any:
+    """A field copied its own way in its saved form, its containers shared (rng and phase converted)."""
+    if name == "rng":
+        return value.state
+    if name == "phase":
+        return value.value
+    return value
+
+
 def _special(name: str, value: Any, out: bool) -> Any:
     """The saved form (out) or the state's form of a field copied its own way."""
     if name == "rng":
@@ -168,9 +177,13 @@ class State:
         return sum([row[c] for row in self.houses for c in self.colours[seat]])
 
     # ----- serialisation ---------------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
-        """Return every fact as JSON-able data (each list copied once, by its field's kind)."""
+    def to_dict(self, copied: bool = True) -> dict[str, Any]:
+        """Return every fact as JSON-able data (each list copied once, by its field's kind; copied=False: the
+        state's own lists, to be encoded at once)."""
         mine = vars(self)
+        if not copied:
+            return {name: mine[name] if _KINDS.get(name) is not None else _saved(name, mine[name])
+                    for name in _FIELDS}
         return {name: _copied(name, mine[name], out=True) for name in _FIELDS}
 
     def load(self, data: dict[str, Any]) -> None:

@@ -152,8 +152,8 @@ class State:
         return [c for c in self.board_top + self.board_bottom if c is not None]
 
     # ----- serialisation ---------------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
-        """Return every fact as JSON-able data."""
+    def to_dict(self, copied: bool = True) -> dict[str, Any]:
+        """Return every fact as JSON-able data (copied=False: the state's own containers, to be encoded at once)."""
         out: dict[str, Any] = {}
         for name in _FIELDS:
             value = getattr(self, name)
@@ -161,7 +161,7 @@ class State:
                 value = value.state
             elif name == "phase":
                 value = value.value
-            else:
+            elif copied:
                 value = _copy(value)
             out[name] = value
         return out

@@ -1,8 +1,8 @@
 """Seeded random playouts of every title at every seat count (like OpenSpiel's random_sim_test).
 
 At every step: whose step it is is coherent (a seat's, the service's, or nobody's once over), exactly the seats
-owing a decision have legal actions, the state is JSON and survives a to_dict / match_from_dict round trip (at
-sampled steps every view too), the version rises by one per step, events are JSON with a string type.
+owing a decision have legal actions, the state is JSON (the same copied or not) and survives a to_dict /
+match_from_dict round trip (at sampled steps every view too), the version rises by one per step, events are JSON with a string type.
 At sampled steps every legal action applies on a clone without touching the match. The end comes, with a typed
 Result; replaying the seed and the log (automated steps included) gives the same state and the same events.
 """
@@ -42,6 +42,7 @@ def _check_state(title: Title, match: Match, seats: int, where: str, deep: bool)
     viewer's, and the rebuilt match shows each the same and offers the same choices)."""
     data = match.to_dict()
     text = _json(data)
+    assert _json(match.to_dict(copied=False)) == text, f"{where}: to_dict(copied=False) saves another state"
     rebuilt = title.match_from_dict(json.loads(text))
     assert _json(rebuilt.to_dict()) == text, f"{where}: to_dict / match_from_dict is not a round trip"
     for viewer in [None, *range(seats)] if deep else [None]:

@@ -50,7 +50,7 @@ class DirtyRefusal(BlindAuctionMatch):
 class ForgetfulDict(BlindAuctionMatch):
     """Does not save the prizes won."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, copied: bool = True) -> dict[str, Any]:
         return {**super().to_dict(), "won": [0] * self.seats}
 
 

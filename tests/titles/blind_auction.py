@@ -150,8 +150,8 @@ class BlindAuctionMatch(BaseMatch):
         return copy
 
     # ----- state -------------------------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
-        """Return every fact as JSON-able data."""
+    def to_dict(self, copied: bool = True) -> dict[str, Any]:
+        """Return every fact as JSON-able data (copied or not: this small title always copies)."""
         data = {name: getattr(self, name) for name in FIELDS}
         data["rng"] = self.rng.state
         data["options"] = dict(self.options)

@@ -129,8 +129,8 @@ class TicTacToeMatch(BaseEncodedMatch):
         """A copy: nothing is hidden, so there is nothing to redraw."""
         return self.clone()
 
-    def to_dict(self) -> dict[str, Any]:
-        """Return every fact as JSON-able data."""
+    def to_dict(self, copied: bool = True) -> dict[str, Any]:
+        """Return every fact as JSON-able data (copied or not: this small title always copies)."""
         data = {name: getattr(self, name) for name in FIELDS}
         data["options"] = dict(self.options)
         data["cells"] = list(self.cells)
