@@ -34,7 +34,7 @@ from firebreak.api.services import Services
 from firebreak.api.settings import API_SETTINGS
 from firebreak.api.unavailable import HEADERS, is_unavailable, is_unavailable_answer, unavailable_error
 from firebreak.api.web import web_routes
-from firebreak.matches import refusals
+from firebreak.matches import packing, refusals
 from firebreak.matches.config import Settings
 from firebreak.matches.envsettings import read_all
 from firebreak.matches.plugins import register_titles
@@ -70,6 +70,7 @@ class FirebreakGraphQL(GraphQL[Context, None]):
             sub_response.status_code = 503
             sub_response.headers.update(HEADERS)
         return super().create_response(response_data, sub_response)
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """As strawberry's, but a request refused as a whole gets a GraphQL error body (JSON), not plain text."""
         if scope["type"] != "http":
@@ -80,6 +81,10 @@ class FirebreakGraphQL(GraphQL[Context, None]):
         except HTTPException as exc:
             response = Refusal.of(exc).response()
         await response(scope, receive, send)
+
+    def encode_json(self, data: object) -> str:
+        """JSON with orjson (answers and WebSocket messages: text, as graphql-transport-ws wants)."""
+        return packing.dumps(data)
 
     def parse_json(self, data: str | bytes) -> Any:
         """Parse a JSON body or GET parameter (HTTP only: WebSocket messages keep the protocol's close 4400);

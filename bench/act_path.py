@@ -38,7 +38,7 @@ JOIN = """mutation($input: JoinMatchInput!) { joinMatch(input: $input) {
   __typename ... on SeatJoined { seat token } } }"""
 GUEST = """mutation($input: SignInAsGuestInput!) { signInAsGuest(input: $input) {
   __typename ... on Session { accessToken } } }"""
-ACT = """mutation($input: ActInput!) { act(input: $input) { __typename ... on ActionAccepted { version } } }"""
+ACT = """mutation($input: ActInput!) { act(input: $input) { __typename ... on ActionAccepted { version events } } }"""
 PATHS = ("pipeline", "graphql", "rest", "rest-minimal")
 SEATS = 4
 

@@ -1,0 +1,107 @@
+"""GraphQL's fast path (api/schema/fastpath.py) answers exactly as strawberry's full path with the extensions: the
+same requests, played once each way against the real app over a real Redis, get the same statuses and bodies
+(ids and tokens aside); and a planned text is parsed and validated once, whatever the number of requests."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from typing import Any
+
+import httpx
+import pytest
+
+from firebreak.api.app import create_app
+from firebreak.api.schema import fastpath, plans
+from firebreak.matches.config import Settings
+from tests.service.conftest import service_env
+
+CREATE = """mutation($input: CreateMatchInput!) { createMatch(input: $input) {
+  __typename ... on MatchCreated { matchId hostToken } } }"""
+JOIN = """mutation($input: JoinMatchInput!) { joinMatch(input: $input) {
+  __typename ... on SeatJoined { seat token } ... on Problem { code message } } }"""
+READ = """query($id: ID!) { match(id: $id) { status version toAct you legalActions view } }"""
+ACT = """mutation($input: ActInput!) { act(input: $input) { __typename
+  ... on ActionAccepted { version events match { version toAct legalActions } }
+  ... on StaleVersion { currentVersion } ... on Problem { code message } } }"""
+
+
+async def _play(redis_url: str) -> tuple[list[str], int]:
+    """The answers (status and body, ids and tokens replaced by their order of appearance) to one scripted
+    session, and how many requests the plan cache served."""
+    app = create_app(Settings.from_env(service_env(redis_url)))
+    answers: list[str] = []
+    secrets: dict[str, str] = {}
+    hits = plans.plan.cache_info().hits
+    async with app.router.lifespan_context(app):
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as client:
+            async def ask(query: str, variables: dict[str, Any] | None = None, token: str | None = None,
+                          method: str = "POST") -> dict[str, Any]:
+                headers = {"authorization": f"Bearer {token}"} if token else {}
+                if method == "GET":
+                    answer = await client.get("/graphql", params={"query": query}, headers=headers)
+                else:
+                    answer = await client.post("/graphql", json={"query": query, "variables": variables or {}},
+                                               headers=headers)
+                body: dict[str, Any] = answer.json()
+                text = json.dumps(body, sort_keys=True)
+                for secret in re.findall(r'"(?:matchId|hostToken|token)": "([^"]+)"', text):
+                    secrets.setdefault(secret, f"<{len(secrets)}>")
+                for secret, name in secrets.items():
+                    text = text.replace(secret, name)
+                answers.append(f"{answer.status_code} {answer.headers.get('retry-after')} {text}")
+                data: dict[str, Any] = body.get("data") or {}
+                return data
+
+            created = (await ask(CREATE, {"input": {"title": "greatfire", "seats": 4, "seed": 7}}))["createMatch"]
+            match_id = created["matchId"]
+            tokens = {}
+            for n in range(4):
+                joined = (await ask(JOIN, {"input": {"matchId": match_id, "name": f"p{n}", "seat": n}}))["joinMatch"]
+                tokens[joined["seat"]] = joined["token"]
+            await ask(JOIN, {"input": {"matchId": match_id, "name": "late"}})  # a typed refusal
+            read = (await ask(READ, {"id": match_id}, tokens[0]))["match"]
+            seat = read["toAct"][0]
+            mine = (await ask(READ, {"id": match_id}, tokens[seat]))["match"]
+            action = mine["legalActions"][0]
+            await ask(ACT, {"input": {"matchId": match_id, "action": action, "expectedVersion": 99}}, tokens[seat])
+            await ask(ACT, {"input": {"matchId": match_id, "action": {"type": "nothing"}, "expectedVersion": 0}},
+                      tokens[seat])
+            await ask(ACT, {"input": {"matchId": match_id, "action": action, "expectedVersion": 0}}, tokens[seat])
+            await ask(ACT, {"input": {"matchId": match_id, "action": action, "expectedVersion": 1}}, "not-a-token")
+            await ask(READ, {"id": match_id}, "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln")  # a refused credential
+            await ask(READ, {"id": match_id}, None)  # a spectator
+            await ask("query { titles { id } }", method="GET")
+            await ask(CREATE, method="GET")  # a mutation over GET: not allowed
+            await ask("subscription { events(matchId: \"x\") { __typename } }")  # over HTTP: refused
+            await ask("query { nope }")  # does not validate
+            await ask("query {")  # does not parse
+    return answers, plans.plan.cache_info().hits - hits
+
+
+def test_the_fast_path_answers_as_the_full_path(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    fast, served = asyncio.run(_play(redis_url))
+    with monkeypatch.context() as patched:
+        patched.setattr(fastpath, "planned", lambda *_: None)  # every request the full path's
+        full, _ = asyncio.run(_play(redis_url))
+    assert len(fast) == len(full) == 19
+    for n, (one, other) in enumerate(zip(fast, full, strict=True)):
+        assert one == other, f"request {n}: fast {one[:400]} != full {other[:400]}"
+    assert served >= 10  # the texts sent more than once were planned once
+
+
+def test_a_text_is_planned_once_and_a_bad_one_not_at_all() -> None:
+    from firebreak.api.schema import schema
+
+    plans.plan.cache_clear()
+    first = plans.plan(schema._schema, READ, None)
+    assert first is not None and first.operation.value == "query" and first.mutations == 0
+    assert plans.plan(schema._schema, READ, None) is first
+    act = plans.plan(schema._schema, "mutation { a: signOut { __typename } b: signOut { __typename } }", None)
+    assert act is not None and act.mutations == 2
+    assert plans.plan(schema._schema, "query {", None) is None
+    assert plans.plan(schema._schema, "query { nope }", None) is None
+    assert plans.plan(schema._schema, "query A { titles { id } }", "B") is None
+    deep = "query { " + "titles { " * 40 + "id" + " }" * 41
+    assert plans.plan(schema._schema, deep, None) is None
