@@ -12,6 +12,7 @@ same whichever process answers.
 from __future__ import annotations
 
 import contextlib
+import gc
 import glob
 import os
 import re
@@ -33,6 +34,7 @@ FOLDER = "PROMETHEUS_MULTIPROC_DIR"
 LIVE_FILE = re.compile(r"gauge_live[a-z]+_(\d+)\.db$")
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+GC_BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1)
 
 
 class _JobCollector:
@@ -157,6 +159,13 @@ class Metrics:
                                  multiprocess_mode="livesum", registry=own)
         for stream in ("match", "player"):
             self.subscribers.labels(stream).set(0)
+        self.gc_pauses = Histogram("firebreak_gc_pause_seconds", "Pauses of the cyclic garbage collector, by "
+                                   "generation (0, 1 or 2): the process answers nothing meanwhile",
+                                   ["generation"], buckets=GC_BUCKETS, registry=own)
+        self._gc_children = [self.gc_pauses.labels(str(generation)) for generation in range(3)]
+        self._gc_started = 0.0
+        self._counted: dict[tuple[str, str, int], Any] = {}  # (method, path, status) -> its request counter child
+        self._timed: dict[str, Any] = {}  # path -> its latency histogram child
         if self.folder:
             MultiProcessCollector(self.registry, self.folder)  # type: ignore[no-untyped-call]
         jobs = _JobCollector(redis_url, queue)
@@ -173,9 +182,30 @@ class Metrics:
         self.rate_limits.labels(limit).inc()
 
     def request(self, method: str, path: str, status: int, seconds: float) -> None:
-        """Count and time one HTTP request."""
-        self.requests.labels(method, path, str(status)).inc()
-        self.latency.labels(path).observe(seconds)
+        """Count and time one HTTP request (each label set's child looked up once: paths are the routes')."""
+        counted = self._counted.get((method, path, status))
+        if counted is None:
+            counted = self._counted[(method, path, status)] = self.requests.labels(method, path, str(status))
+        counted.inc()
+        timed = self._timed.get(path)
+        if timed is None:
+            timed = self._timed[path] = self.latency.labels(path)
+        timed.observe(seconds)
+
+    def _gc(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+        else:
+            self._gc_children[info["generation"]].observe(time.perf_counter() - self._gc_started)
+
+    @contextlib.contextmanager
+    def gc_timed(self) -> Iterator[None]:
+        """Time every collection of the garbage collector in this process for as long as the block runs."""
+        gc.callbacks.append(self._gc)
+        try:
+            yield
+        finally:
+            gc.callbacks.remove(self._gc)
 
     @contextlib.contextmanager
     def subscribed(self, stream: str) -> Iterator[None]:

@@ -218,6 +218,7 @@ class Round:
     redis_commands: int
     client_cpu: float    # this process's CPU seconds in the window
     starved: int         # slots left without a game when the reserve ran out
+    gc: GcPauses | None = None  # the service's collector in the window (None: a floor's round)
 
     @property
     def rate(self) -> float:
@@ -233,6 +234,52 @@ class Round:
     def redis_us_per_act(self) -> float:
         """Redis's CPU µs per accepted act."""
         return self.redis_cpu / max(1, self.accepted) * 1e6
+
+
+@dataclass(frozen=True)
+class GcPauses:
+    """The API's garbage-collector pauses (firebreak_gc_pause_seconds, every generation): how many, their total
+    seconds, and the count at or under each bucket's bound."""
+
+    count: float
+    seconds: float
+    buckets: tuple[tuple[float, float], ...]  # (upper bound, cumulative count), ascending
+
+    @classmethod
+    def scraped(cls, text: str) -> GcPauses:
+        """Read from a Prometheus text exposition (the generations added up)."""
+        count = seconds = 0.0
+        buckets: dict[float, float] = {}
+        for line in text.splitlines():
+            if not line.startswith("firebreak_gc_pause_seconds"):
+                continue
+            name, value = line.rsplit(" ", 1)
+            if name.startswith("firebreak_gc_pause_seconds_count"):
+                count += float(value)
+            elif name.startswith("firebreak_gc_pause_seconds_sum"):
+                seconds += float(value)
+            elif name.startswith("firebreak_gc_pause_seconds_bucket"):
+                bound = float(name.split('le="')[1].split('"')[0])
+                buckets[bound] = buckets.get(bound, 0.0) + float(value)
+        return cls(count, seconds, tuple(sorted(buckets.items())))
+
+    def since(self, before: GcPauses) -> GcPauses:
+        """The pauses between two scrapes."""
+        earlier = dict(before.buckets)
+        return GcPauses(self.count - before.count, self.seconds - before.seconds,
+                        tuple((bound, n - earlier.get(bound, 0.0)) for bound, n in self.buckets))
+
+    def quantile(self, q: float) -> float | None:
+        """The upper bound of the bucket holding the q-quantile pause (None: no pause)."""
+        if self.count <= 0:
+            return None
+        return next((bound for bound, n in self.buckets if n >= q * self.count), float("inf"))
+
+
+async def gc_pauses(client: httpx.AsyncClient) -> GcPauses | None:
+    """The service's collector figures from its /metrics (None when it has none)."""
+    answer = await client.get("/metrics")
+    return GcPauses.scraped(answer.text) if answer.status_code == 200 else None
 
 
 def next_move(match: Match, rng: random.Random) -> tuple[int, Action]:
@@ -314,12 +361,14 @@ async def one_round(number: int, target: str, base: str, pool: Pool, redis: Any,
         tasks = [asyncio.create_task(slots.run(n, clients[n % len(clients)])) for n in range(len(plays))]
         try:
             await asyncio.sleep(args.warmup)
+            gc_before = None if target in FLOORS else await gc_pauses(clients[0])  # scraped outside the window
             before = await _counters(pids[target], pids["redis"], redis)
             start = time.perf_counter()
             slots.window = (start, start + args.seconds)
             await asyncio.sleep(args.seconds)
             seconds = time.perf_counter() - start
             after = await _counters(pids[target], pids["redis"], redis)
+            gc_after = None if target in FLOORS else await gc_pauses(clients[0])
             slots.stopping = True
             done, pending = await asyncio.wait(tasks, timeout=DRAIN_SECONDS)
             if pending:
@@ -333,8 +382,9 @@ async def one_round(number: int, target: str, base: str, pool: Pool, redis: Any,
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
     cpu, redis_cpu, commands, client_cpu = (b - a for a, b in zip(before, after, strict=True))
+    gc = gc_after.since(gc_before) if gc_after is not None and gc_before is not None else None
     return Round(number, target, seconds, slots.accepted, cpu, redis_cpu, int(commands), client_cpu,
-                 slots.starved)
+                 slots.starved, gc)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -436,8 +486,28 @@ def render(rounds: list[Round], args: argparse.Namespace, command: str) -> str:
         for target in by_target:
             if target in CPU_RATIO_TARGETS:
                 lines.append(_ratio(by_target["rules"], by_target[target], target, "rules floor", None))
+    measured = [r for r in rounds if r.gc is not None]
+    if measured:
+        lines.append("the API's garbage collector in the windows (every generation): collections per 1000 acts, "
+                     "µs of pause per act, the p99 pause (a bucket's upper bound)")
+        for target in by_target:
+            rs = [r for r in measured if r.target == target and r.gc is not None and r.accepted]
+            if rs:
+                lines.append(f"  {target:<12} " + _gc_line(rs))
     lines.append(f"command  {command}")
     return "\n".join(lines)
+
+
+def _gc_line(rounds: list[Round]) -> str:
+    """The collector's figures of a target's rounds, added up."""
+    count = sum(r.gc.count for r in rounds if r.gc)
+    seconds = sum(r.gc.seconds for r in rounds if r.gc)
+    acts = sum(r.accepted for r in rounds)
+    bounds = [bound for bound, _ in rounds[0].gc.buckets] if rounds[0].gc else []
+    totals = tuple((bound, sum(dict(r.gc.buckets).get(bound, 0.0) for r in rounds if r.gc)) for bound in bounds)
+    p99 = GcPauses(count, seconds, totals).quantile(0.99)
+    shown = "none" if p99 is None else f"<= {p99 * 1000:g} ms"
+    return f"{count / acts * 1000:.1f} collections per 1000 acts, {seconds / acts * 1e6:.0f} µs per act, p99 {shown}"
 
 
 def _ratio(bases: list[Round], rounds: list[Round], target: str, base: str, limit: float | None) -> str:

@@ -179,3 +179,22 @@ def test_a_report_of_some_targets_leaves_the_others_out() -> None:
     assert "5 concurrent london matches (3 seats)" in report
     assert "graphql      CPU per act 2.00 (2.00-2.00)x the floor's (target <= 1.8x: MISSED)" in report
     assert "rest" not in report.split("ratios to the floor")[1] and "rules floor" not in report
+
+
+def test_the_collectors_pauses_are_read_from_the_metrics() -> None:
+    def exposition(gen0: tuple[int, int, int], gen2: tuple[int, int, int], seconds: float) -> str:
+        lines = []
+        for generation, counts in (("0", gen0), ("2", gen2)):
+            for bound, n in zip(("0.0001", "0.001", "+Inf"), counts, strict=True):
+                lines.append(f'firebreak_gc_pause_seconds_bucket{{generation="{generation}",le="{bound}"}} {n}.0')
+            lines.append(f'firebreak_gc_pause_seconds_count{{generation="{generation}"}} {counts[-1]}.0')
+            lines.append(f'firebreak_gc_pause_seconds_sum{{generation="{generation}"}} {seconds}')
+        return "\n".join(["# HELP firebreak_gc_pause_seconds x", *lines, "firebreak_actions_total 3.0"])
+
+    before = act_cost.GcPauses.scraped(exposition((10, 10, 10), (0, 0, 0), 0.001))
+    after = act_cost.GcPauses.scraped(exposition((200, 210, 210), (0, 0, 2), 0.05))
+    window = after.since(before)
+    assert (window.count, round(window.seconds, 6)) == (202.0, 0.098)
+    assert window.buckets == ((0.0001, 190.0), (0.001, 200.0), (float("inf"), 202.0))
+    assert window.quantile(0.5) == 0.0001 and window.quantile(0.99) == 0.001 and window.quantile(0.995) == float("inf")
+    assert act_cost.GcPauses(0.0, 0.0, ()).quantile(0.99) is None

@@ -1,0 +1,88 @@
+"""matches.connections.LeanConnection, the asyncio clients' connection: commands over a real Redis, and a write that
+cannot finish (a peer that stops reading) is a TimeoutError within the socket timeout that drops the connection, as
+redis-py's own connection does, over real sockets."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from firebreak.matches import connections
+
+
+def test_the_clients_use_it_and_it_runs_commands(redis_url: str) -> None:
+    async def body() -> None:
+        client = connections.async_client(redis_url, socket_timeout=5.0, decode_responses=True)
+        try:
+            assert client.connection_pool.connection_class is connections.LeanConnection
+            await client.set("lean:{x}", "1")
+            script = connections.Script(client, "return redis.call('INCR', KEYS[1])")
+            assert [await script(["lean:{x}"]) for _ in range(3)] == [2, 3, 4]
+            pipe = client.pipeline(transaction=True)
+            pipe.incr("lean:{x}").get("lean:{x}")
+            assert await pipe.execute() == [5, "5"]
+        finally:
+            await client.delete("lean:{x}")
+            await client.aclose()
+
+    asyncio.run(body())
+
+
+def test_a_write_the_peer_never_reads_times_out_and_drops_the_connection() -> None:
+    async def body() -> None:
+        held: list[asyncio.StreamWriter] = []
+
+        async def never_read(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            """Answer the connection's handshake (+OK to every command), then read nothing past the first MB."""
+            held.append(writer)
+            received = 0
+            while received < 1024 * 1024:
+                data = await reader.read(65536)
+                if not data:
+                    return
+                received += len(data)
+                commands = data.count(b"\r\n*") + data.startswith(b"*")
+                writer.write(b"+OK\r\n" * commands)
+            await asyncio.sleep(60)
+
+        server = await asyncio.start_server(never_read, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        client = connections.async_client(f"redis://127.0.0.1:{port}/0", retries=0, socket_timeout=0.5,
+                                          health_check_interval=0)
+        try:
+            started = time.monotonic()
+            with pytest.raises(RedisTimeoutError, match="writing"):
+                await client.set("big", b"x" * (64 * 1024 * 1024))  # far beyond what the socket buffers hold
+            assert time.monotonic() - started < 10
+            assert all(not c.is_connected for c in client.connection_pool._available_connections)
+        finally:
+            await client.aclose()
+            for writer in held:
+                writer.close()
+            server.close()
+            await server.wait_closed()
+
+    asyncio.run(body())
+
+
+def test_a_connection_the_peer_closed_is_unavailable() -> None:
+    async def body() -> None:
+        async def close_at_once(_: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            writer.close()
+
+        server = await asyncio.start_server(close_at_once, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        client = connections.async_client(f"redis://127.0.0.1:{port}/0", retries=0, socket_timeout=2.0,
+                                          health_check_interval=0)
+        try:
+            with pytest.raises(connections.UNAVAILABLE):
+                await client.set("k", b"x" * (8 * 1024 * 1024))
+        finally:
+            await client.aclose()
+            server.close()
+            await server.wait_closed()
+
+    asyncio.run(body())
