@@ -7,7 +7,7 @@ per act (client, app and mirror together: compare paths with each other, not wit
 path, in --rounds interleaved rounds; --profile NAME prints a cProfile of that path's last round.
 
 Run: python -m bench.act_path [--acts 800] [--rounds 2] [--paths pipeline,graphql,rest,rest-minimal]
-         [--players] [--profile graphql --sort cumulative] [--origin https://app.example]
+         [--players] [--profile graphql --sort cumulative [--profile-out F]] [--origin https://app.example]
 
 --players binds every seat to a signed-in guest player (acting with its access token), so each act also writes the
 players' my-matches rows and feed events (matches/mine.py, matches/feed.py); by default seats are anonymous.
@@ -122,7 +122,8 @@ async def run(args: argparse.Namespace, redis_url: str) -> dict[str, list[float]
                     await step(path)
             for round_ in range(args.rounds):
                 for path in args.paths:
-                    profile = cProfile.Profile() if path == args.profile and round_ == args.rounds - 1 else None
+                    last = path == args.profile and round_ == args.rounds - 1
+                    profile = cProfile.Profile(time.process_time) if last else None  # CPU time, not the wall's
                     started = time.process_time()
                     if profile:
                         profile.enable()
@@ -135,6 +136,8 @@ async def run(args: argparse.Namespace, redis_url: str) -> dict[str, list[float]
                           + (" (profiled)" if profile else ""))
                     if profile:
                         pstats.Stats(profile).sort_stats(args.sort).print_stats(40)
+                        if args.profile_out:
+                            profile.dump_stats(args.profile_out)
     return figures
 
 
@@ -150,6 +153,7 @@ def main() -> int:
     parser.add_argument("--profile", choices=PATHS, help="profile this path's last round (its figure then counts "
                                                          "the profiler too)")
     parser.add_argument("--sort", default="cumulative", help="the profile's order (a pstats key)")
+    parser.add_argument("--profile-out", help="also write the profile to this file (pstats format)")
     parser.add_argument("--origin", help="turn CORS on for this origin and send it with every request (e.g. "
                                          "https://app.example)")
     args = parser.parse_args()

@@ -3,7 +3,6 @@ the handler, and answer every refusal (ours, a rate limit, an unreachable Redis,
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -146,11 +145,7 @@ def _body(operation: Operation, request: Request, raw: bytes, limits: dict[str, 
     if "application/json" not in content_type:
         raise problem(Refusal.UNSUPPORTED_MEDIA_TYPE, "the request body must be application/json")
     try:
-        value = json.loads(raw)
-    except RecursionError:  # the guard refuses deep JSON first; this is the last line
-        raise problem(Refusal.JSON_TOO_DEEP, "JSON nested too deep") from None
-    except UnicodeDecodeError:
-        raise problem(Refusal.MALFORMED_JSON, "not valid UTF-8") from None
+        value = packing.loads(raw)  # orjson: invalid UTF-8, NaN and numbers beyond 64 bits are malformed JSON
     except ValueError as exc:
         raise problem(Refusal.MALFORMED_JSON, f"not valid JSON: {exc}") from None
     if not isinstance(value, dict):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import Any
@@ -10,6 +11,8 @@ import strawberry
 from graphql import ExecutionResult, GraphQLError
 from starlette.requests import Request
 from strawberry.extensions import MaskErrors, MaxTokensLimiter, ParserCache, SchemaExtension
+from strawberry.schema.config import StrawberryConfig
+from strawberry.schema.name_converter import NameConverter
 from strawberry.types import ExecutionContext
 from strawberry.types import ExecutionResult as StrawberryResult
 from strawberry.types.graphql import OperationType
@@ -129,8 +132,18 @@ class RateLimits(SchemaExtension):
         yield
 
 
+class CachedNames(NameConverter):
+    """strawberry's names, each Python name converted to camelCase once (it converted them on every request)."""
+
+    @functools.lru_cache(maxsize=4096)  # noqa: B019 (one converter lives as long as the process)
+    def apply_naming_config(self, name: str) -> str:
+        """The GraphQL name of a Python name."""
+        return super().apply_naming_config(name)
+
+
 schema = FirebreakSchema(
     query=Query,
+    config=StrawberryConfig(name_converter=CachedNames()),
     mutation=Mutation,
     subscription=Subscription,
     types=EVENT_TYPES,

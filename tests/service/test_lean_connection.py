@@ -1,16 +1,22 @@
-"""matches.connections.LeanConnection, the asyncio clients' connection: commands over a real Redis, and a write that
+"""matches.connections.LeanConnection, the asyncio clients' connection: commands over a real Redis, a write that
 cannot finish (a peer that stops reading) is a TimeoutError within the socket timeout that drops the connection, as
-redis-py's own connection does, over real sockets."""
+redis-py's own connection does, over real sockets; and every command packs to the bytes redis-py's packs."""
 
 from __future__ import annotations
 
 import asyncio
 import time
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from redis.asyncio.connection import Connection
+from redis.exceptions import DataError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from firebreak.matches import connections
+from firebreak.matches.refusals import Refusal
 
 
 def test_the_clients_use_it_and_it_runs_commands(redis_url: str) -> None:
@@ -86,3 +92,22 @@ def test_a_connection_the_peer_closed_is_unavailable() -> None:
             await server.wait_closed()
 
     asyncio.run(body())
+
+
+ARGUMENTS = st.one_of(st.binary(max_size=9000), st.text(max_size=3000), st.integers(), st.floats(allow_nan=False),
+                      st.binary(max_size=200).map(memoryview), st.sampled_from([Refusal.BAD_SEAT, ""]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(name=st.sampled_from(["EVALSHA", "SET", "CONFIG GET", b"CLIENT SETINFO", b"HSET"]),
+       args=st.lists(ARGUMENTS, max_size=30))
+def test_a_command_packs_to_the_bytes_redis_py_packs(name: str | bytes, args: list[Any]) -> None:
+    for encoding, errors in (("utf-8", "strict"), ("latin-1", "replace")):
+        lean = connections.LeanConnection(encoding=encoding, encoding_errors=errors)
+        plain = Connection(encoding=encoding, encoding_errors=errors)
+        assert b"".join(lean.pack_command(name, *args)) == b"".join(bytes(c) for c in plain.pack_command(name, *args))
+
+
+def test_a_bool_is_refused_as_redis_py_refuses_it() -> None:
+    with pytest.raises(DataError):
+        connections.LeanConnection().pack_command("SET", "k", True)
