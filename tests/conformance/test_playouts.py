@@ -2,7 +2,8 @@
 
 At every step: whose step it is is coherent (a seat's, the service's, or nobody's once over), exactly the seats
 owing a decision have legal actions, the state is JSON (the same copied or not) and survives a to_dict /
-match_from_dict round trip (at sampled steps every view too), the version rises by one per step, events are JSON with a string type.
+match_from_dict round trip (at sampled steps every view too), the version rises by one per step, events are JSON
+with a string type.
 At sampled steps every legal action applies on a clone without touching the match. The end comes, with a typed
 Result; replaying the seed and the log (automated steps included) gives the same state and the same events.
 """

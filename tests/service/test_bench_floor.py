@@ -82,7 +82,7 @@ def test_a_copy_starts_the_floor_over_at_the_services_version(server: str, floor
         _copy(redis_url, "nosuchmatch")
 
 
-def test_the_mirror_stays_equal_to_the_stored_match_over_graphql_and_both_rest_answers(server: str, redis: Redis) -> None:
+def test_the_mirror_stays_equal_to_the_stored_match_over_graphql_and_rest(server: str, redis: Redis) -> None:
     game = _started_game(server, seed=13)
     rng = random.Random(3)
 

@@ -34,8 +34,8 @@ async def _play(redis_url: str) -> tuple[list[str], int]:
     answers: list[str] = []
     secrets: dict[str, str] = {}
     hits = plans.plan.cache_info().hits
-    async with app.router.lifespan_context(app):
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as client:
+    async with (app.router.lifespan_context(app),
+                httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as client):
             async def ask(query: str, variables: dict[str, Any] | None = None, token: str | None = None,
                           method: str = "POST") -> dict[str, Any]:
                 headers = {"authorization": f"Bearer {token}"} if token else {}
