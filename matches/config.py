@@ -43,10 +43,11 @@ class Settings(EnvSettings):
     seconds_per_job: float = env("FIREBREAK_SECONDS_PER_JOB", 20.0,
                                  "Seconds one worker job may run steps before handing on (search bots think for "
                                  "seconds; RQ kills a job at 300); 0: one step per job.", ge=0, lt=300)
-    gc_young: int = env("FIREBREAK_GC_YOUNG", 20_000,
+    gc_young: int = env("FIREBREAK_GC_YOUNG", 700,
                         "The API's garbage collector collects its young generation after this many net container "
-                        "allocations (Python's default is 700: a collection every act or two); the older "
-                        "generations keep Python's ratios. Pauses are timed in firebreak_gc_pause_seconds.",
+                        "allocations (700 is Python's own; the older generations keep Python's ratios). Larger "
+                        "values did not lower the collector's CPU per act and lengthened its pauses "
+                        "(docs/benchmarks.md); they are timed in firebreak_gc_pause_seconds.",
                         ge=100, le=10_000_000)
     max_body_bytes: int = env("FIREBREAK_MAX_BODY_BYTES", 64 * 1024,
                               "The largest request body the API reads (bigger ones get 413).", gt=0)
