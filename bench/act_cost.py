@@ -219,6 +219,7 @@ class Round:
     client_cpu: float    # this process's CPU seconds in the window
     starved: int         # slots left without a game when the reserve ran out
     gc: GcPauses | None = None  # the service's collector in the window (None: a floor's round)
+    redis_bytes: int = 0  # bytes Redis read and wrote on its connections in the window (every client's)
 
     @property
     def rate(self) -> float:
@@ -339,10 +340,12 @@ def _cpu(pid: int) -> float:
     return seconds
 
 
-async def _counters(target: int, redis_pid: int, redis: Any) -> tuple[float, float, float, float]:
-    """The target's and Redis's CPU seconds, the commands Redis has processed, this process's CPU seconds."""
+async def _counters(target: int, redis_pid: int, redis: Any) -> tuple[float, float, float, float, float]:
+    """The target's and Redis's CPU seconds, the commands Redis has processed, this process's CPU seconds, the
+    bytes Redis has read and written on its connections."""
     info = await redis.info("stats")
-    return _cpu(target), _cpu(redis_pid), float(info["total_commands_processed"]), time.process_time()
+    return (_cpu(target), _cpu(redis_pid), float(info["total_commands_processed"]), time.process_time(),
+            float(info["total_net_input_bytes"]) + float(info["total_net_output_bytes"]))
 
 
 async def one_round(number: int, target: str, base: str, pool: Pool, redis: Any, pids: dict[str, int],
@@ -381,10 +384,10 @@ async def one_round(number: int, target: str, base: str, pool: Pool, redis: Any,
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-    cpu, redis_cpu, commands, client_cpu = (b - a for a, b in zip(before, after, strict=True))
+    cpu, redis_cpu, commands, client_cpu, net = (b - a for a, b in zip(before, after, strict=True))
     gc = gc_after.since(gc_before) if gc_after is not None and gc_before is not None else None
     return Round(number, target, seconds, slots.accepted, cpu, redis_cpu, int(commands), client_cpu,
-                 slots.starved, gc)
+                 slots.starved, gc, int(net))
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -476,7 +479,8 @@ def render(rounds: list[Round], args: argparse.Namespace, command: str) -> str:
     lines.append("mean (min-max) over the rounds:")
     for target, rs in by_target.items():
         lines.append(f"  {target:<12} CPU µs/act {_spread([r.us_per_act for r in rs])}, acts/s "
-                     f"{_spread([r.rate for r in rs], 1)}, Redis µs/act {_spread([r.redis_us_per_act for r in rs])}")
+                     f"{_spread([r.rate for r in rs], 1)}, Redis µs/act {_spread([r.redis_us_per_act for r in rs])}, "
+                     f"Redis bytes/act {_spread([r.redis_bytes / max(1, r.accepted) for r in rs])}")
     lines.append("ratios to the floor (each round against the floor's round in it):")
     for target in by_target:
         if target != "floor" and "floor" in by_target:
