@@ -6,7 +6,7 @@ bench holding every seat and mirroring the match with the engine to choose legal
 per act (client, app and mirror together: compare paths with each other, not with a server's figures) for each
 path, in --rounds interleaved rounds; --profile NAME prints a cProfile of that path's last round.
 
-Run: python -m bench.act_path [--acts 800] [--rounds 2] [--paths pipeline,graphql,rest,rest-minimal]
+Run: python -m bench.act_path [--acts 800] [--rounds 2] [--paths pipeline,graphql,rest,rest-minimal] [--title london]
          [--players] [--profile graphql --sort cumulative [--profile-out F]] [--origin https://app.example]
 
 --players binds every seat to a signed-in guest player (acting with its access token), so each act also writes the
@@ -46,8 +46,9 @@ SEATS = 4
 class Table:
     """One match played by the bench: its id, seat tokens and the engine's mirror of it."""
 
-    def __init__(self, client: httpx.AsyncClient, seed: int, players: bool = False) -> None:
+    def __init__(self, client: httpx.AsyncClient, seed: int, players: bool = False, title: str = "greatfire") -> None:
         self.client = client
+        self.title = title
         self.seed = seed
         self.players = players  # seats bound to signed-in players (acting with their access tokens), not anonymous
         self.accesses: list[str] = []
@@ -58,7 +59,7 @@ class Table:
     async def start(self) -> None:
         """Create and fill a new match, and its mirror."""
         self.seed += 1
-        created = await self._graphql(CREATE, {"input": {"title": "greatfire", "seats": SEATS, "seed": self.seed}})
+        created = await self._graphql(CREATE, {"input": {"title": self.title, "seats": SEATS, "seed": self.seed}})
         self.match_id = created["createMatch"]["matchId"]
         self.tokens = {}
         if self.players and not self.accesses:
@@ -71,7 +72,8 @@ class Table:
             joined = (await self._graphql(JOIN, {"input": {"matchId": self.match_id, "name": f"p{n}"}},
                                           access))["joinMatch"]
             self.tokens[joined["seat"]] = access or joined["token"]
-        self.mirror = titles.get("greatfire").new_match(seats=SEATS, seed=self.seed, options=None)
+        title = titles.get(self.title)
+        self.mirror = title.new_match(seats=SEATS, seed=self.seed, options=title.check_options(SEATS, None))
 
     async def _graphql(self, query: str, variables: dict[str, Any], token: str | None = None) -> Any:
         headers = {"authorization": f"Bearer {token}"} if token else {}
@@ -108,13 +110,16 @@ async def _act(path: str, table: Table, services: Any, rng: random.Random) -> No
 
 async def run(args: argparse.Namespace, redis_url: str) -> dict[str, list[float]]:
     # --origin: CORS on for that origin (FIREBREAK_CORS_ORIGINS), every request sent from it as a browser would
-    app, built = in_process_app(redis_url, **({"FIREBREAK_CORS_ORIGINS": args.origin} if args.origin else {}))
+    # a token's mutations limited at 100,000/s, not 100/s: one London seat makes many steps in a row, faster than
+    # a person (the limit is still checked, as every act's is)
+    app, built = in_process_app(redis_url, FIREBREAK_RATE_TOKEN_PER_SECOND="100000",
+                                **({"FIREBREAK_CORS_ORIGINS": args.origin} if args.origin else {}))
     figures: dict[str, list[float]] = {path: [] for path in args.paths}
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://bench",
                                      headers={"origin": args.origin} if args.origin else None) as client:
-            table = Table(client, args.seed, args.players)
+            table = Table(client, args.seed, args.players, args.title)
             rng = random.Random(args.seed)
             step: Callable[[str], Awaitable[None]] = lambda path: _act(path, table, built[0], rng)  # noqa: E731
             for path in args.paths:  # warm every path up
@@ -148,6 +153,7 @@ def main() -> int:
     parser.add_argument("--paths", type=lambda text: text.split(","), default=list(PATHS),
                         help=f"comma-separated, from {', '.join(PATHS)}")
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--title", default="greatfire", choices=("greatfire", "london"), help="the title played")
     parser.add_argument("--players", action="store_true",
                         help="seat signed-in players (each act then updates their my-matches rows and feeds)")
     parser.add_argument("--profile", choices=PATHS, help="profile this path's last round (its figure then counts "
