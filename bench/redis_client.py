@@ -9,7 +9,9 @@ rounds (a noisy machine moves every variant of a round alike: compare within a r
   command): what the service now uses;
 - no-timeout: the service's client without a socket timeout (what the write's timeout costs);
 - bare: redis-py's default client (no retry policy, no health checks, no timeout);
-- pure-parser: the bare client with redis-py's Python parser instead of hiredis.
+- pure-parser: the bare client with redis-py's Python parser instead of hiredis;
+- coredis and valkey-glide (its core in Rust), when installed (pip install coredis valkey-glide: not the
+  project's dependencies), each with its own defaults.
 
 Run: python -m bench.redis_client [--calls 5000] [--rounds 3]
 """
@@ -18,9 +20,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import importlib
+import importlib.util
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from redis._parsers.resp2 import _AsyncRESP2Parser
@@ -32,34 +37,81 @@ from firebreak.matches import connections
 from firebreak.matches.embedded import scratch_redis
 
 SCRIPT = "return redis.call('HGET', KEYS[1], 'v')"
+KEY = "bench:{x}:state"
+Call = Callable[[], Awaitable[Any]]
 
 
-def variants(url: str) -> dict[str, Callable[[], Any]]:
-    """Each variant's client factory."""
-    return {
-        "service": lambda: connections.async_client(url, socket_timeout=SOCKET_TIMEOUT,
-                                                    connection_class=Connection),
-        "lean": lambda: connections.async_client(url, socket_timeout=SOCKET_TIMEOUT),
-        "no-timeout": lambda: connections.async_client(url, connection_class=Connection),
-        "bare": lambda: Redis.from_url(url),
-        "pure-parser": lambda: Redis.from_url(url, parser_class=_AsyncRESP2Parser),
-    }
-
-
-async def one(make: Callable[[], Any], calls: int) -> float:
-    """µs of CPU per EVALSHA round trip."""
+@contextlib.asynccontextmanager
+async def redis_py(make: Callable[[], Any]) -> AsyncIterator[Call]:
+    """A redis-py asyncio client's EVALSHA through matches.connections.Script (as the service runs its scripts)."""
     client = make()
     try:
-        await client.hset("bench:{x}:state", "v", 1)
+        await client.hset(KEY, "v", 1)
         script = connections.Script(client, SCRIPT)
-        for _ in range(200):
-            await script(["bench:{x}:state"])
-        started = time.process_time()
-        for _ in range(calls):
-            await script(["bench:{x}:state"])
-        return (time.process_time() - started) / calls * 1e6
+        yield lambda: script([KEY])
     finally:
         await client.aclose()
+
+
+@contextlib.asynccontextmanager
+async def coredis_client(url: str) -> AsyncIterator[Call]:
+    """coredis's client (anyio underneath), EVALSHA of the loaded script."""
+    coredis: Any = importlib.import_module("coredis")  # optional: pip install coredis
+
+    host, port = _address(url)
+    client = coredis.Redis(host=host, port=port)
+    async with client:
+        await client.hset(KEY, {"v": "1"})
+        sha = await client.script_load(SCRIPT)
+        yield lambda: client.evalsha(sha, keys=[KEY])
+
+
+@contextlib.asynccontextmanager
+async def glide_client(url: str) -> AsyncIterator[Call]:
+    """valkey-glide's client (its core in Rust), EVALSHA as a custom command."""
+    glide: Any = importlib.import_module("glide")  # optional: pip install valkey-glide
+
+    host, port = _address(url)
+    client = await glide.GlideClient.create(glide.GlideClientConfiguration([glide.NodeAddress(host, port)]))
+    try:
+        await client.hset(KEY, {"v": "1"})
+        sha = str(await client.custom_command(["SCRIPT", "LOAD", SCRIPT]), "ascii")
+        yield lambda: client.custom_command(["EVALSHA", sha, "1", KEY])
+    finally:
+        await client.close()
+
+
+def _address(url: str) -> tuple[str, int]:
+    host, port = url.split("//", 1)[1].split("/", 1)[0].rsplit(":", 1)
+    return host, int(port)
+
+
+def variants(url: str) -> dict[str, Callable[[], contextlib.AbstractAsyncContextManager[Call]]]:
+    """Each variant's client, as a context that yields the call to time; coredis and valkey-glide when installed."""
+    out: dict[str, Callable[[], contextlib.AbstractAsyncContextManager[Call]]] = {
+        "service": lambda: redis_py(lambda: connections.async_client(url, socket_timeout=SOCKET_TIMEOUT,
+                                                                     connection_class=Connection)),
+        "lean": lambda: redis_py(lambda: connections.async_client(url, socket_timeout=SOCKET_TIMEOUT)),
+        "no-timeout": lambda: redis_py(lambda: connections.async_client(url, connection_class=Connection)),
+        "bare": lambda: redis_py(lambda: Redis.from_url(url)),
+        "pure-parser": lambda: redis_py(lambda: Redis.from_url(url, parser_class=_AsyncRESP2Parser)),
+    }
+    if importlib.util.find_spec("coredis"):
+        out["coredis"] = lambda: coredis_client(url)
+    if importlib.util.find_spec("glide"):
+        out["valkey-glide"] = lambda: glide_client(url)
+    return out
+
+
+async def one(variant: Callable[[], contextlib.AbstractAsyncContextManager[Call]], calls: int) -> float:
+    """µs of CPU per EVALSHA round trip."""
+    async with variant() as call:
+        for _ in range(200):
+            await call()
+        started = time.process_time()
+        for _ in range(calls):
+            await call()
+        return (time.process_time() - started) / calls * 1e6
 
 
 def main() -> int:
