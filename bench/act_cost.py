@@ -56,8 +56,8 @@ from firebreak.domain.contract import Action, Match
 from firebreak.matches import connections
 from firebreak.matches.embedded import free_port
 
-TARGETS = ("floor", "rules", "graphql", "rest", "rest-minimal")
-FLOORS = ("floor", "rules")  # served by bench/floor.py on copies of the matches' states
+TARGETS = ("floor", "floor-lean", "rules", "graphql", "rest", "rest-minimal")
+FLOORS = ("floor", "floor-lean", "rules")  # served by bench/floor.py on copies of the matches' states
 # issue 28: CPU per accepted act at most this many times the floor's
 CPU_RATIO_TARGETS = {"graphql": 1.8, "rest": 1.8, "rest-minimal": 1.3}
 ACT = """mutation($input: ActInput!) { act(input: $input) { __typename ... on ActionAccepted { version events } } }"""
@@ -156,6 +156,16 @@ async def act_floor(client: httpx.AsyncClient, play: Play, seat: int, action: Ac
     return version
 
 
+async def act_floor_lean(client: httpx.AsyncClient, play: Play, seat: int, action: Action) -> int:
+    """POST /act-lean to the floor: the floor on the service's Redis connection class."""
+    response = await client.post("/act-lean", json={"matchId": play.game.match_id, "expectedVersion": play.version,
+                                                    "action": action})
+    if response.status_code != 200:
+        raise BenchError(f"the lean floor answered HTTP {response.status_code}: {response.text[:200]}")
+    version: int = response.json()["version"]
+    return version
+
+
 async def act_rules(client: httpx.AsyncClient, play: Play, seat: int, action: Action) -> int:
     """POST /act-rules to the floor: the floor's work and the engine's."""
     response = await client.post("/act-rules", json={"matchId": play.game.match_id, "expectedVersion": play.version,
@@ -197,8 +207,8 @@ async def act_rest_minimal(client: httpx.AsyncClient, play: Play, seat: int, act
     return await _rest(client, play, seat, action, minimal=True)
 
 
-SUBMIT: dict[str, Submit] = {"floor": act_floor, "rules": act_rules, "graphql": act_graphql, "rest": act_rest,
-                             "rest-minimal": act_rest_minimal}
+SUBMIT: dict[str, Submit] = {"floor": act_floor, "floor-lean": act_floor_lean, "rules": act_rules,
+                             "graphql": act_graphql, "rest": act_rest, "rest-minimal": act_rest_minimal}
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -475,7 +485,7 @@ def render(rounds: list[Round], args: argparse.Namespace, command: str) -> str:
         lines.append(f"{r.number:>5}  {r.target:<12} {r.accepted:>8} {r.rate:>8.1f} {r.cpu / r.seconds * 100:>6.0f} "
                      f"{r.us_per_act:>10.0f} {r.redis_us_per_act:>12.0f} {commands:>14.1f} "
                      f"{r.client_cpu / r.seconds * 100:>12.0f}{starved}")
-    by_target = {t: [r for r in rounds if r.target == t] for t in args.targets}
+    by_target = {t: rs for t in args.targets if (rs := [r for r in rounds if r.target == t])}
     lines.append("mean (min-max) over the rounds:")
     for target, rs in by_target.items():
         lines.append(f"  {target:<12} CPU µs/act {_spread([r.us_per_act for r in rs])}, acts/s "
@@ -485,6 +495,11 @@ def render(rounds: list[Round], args: argparse.Namespace, command: str) -> str:
     for target in by_target:
         if target != "floor" and "floor" in by_target:
             lines.append(_ratio(by_target["floor"], by_target[target], target, "floor", CPU_RATIO_TARGETS.get(target)))
+    if "floor-lean" in by_target:
+        lines.append("ratios to the floor on the service's Redis connection class (LeanConnection):")
+        for target in by_target:
+            if target in CPU_RATIO_TARGETS:
+                lines.append(_ratio(by_target["floor-lean"], by_target[target], target, "lean floor", None))
     if "rules" in by_target:
         lines.append("ratios to the rules floor (what the API adds to the engine's work):")
         for target in by_target:

@@ -6,7 +6,9 @@ compare-and-set script that checks the version, writes the state, appends a log 
 matches/store.py's commit without the meta, idempotency and expiry writes. It answers {"version": n}, 409
 {"currentVersion": n} on a stale version and 404 for a match it does not hold. No engine, no authentication, no
 middleware: whatever the service spends per act beyond this is the service's own cost (bench/act_cost.py
-compares the two).
+compares the two). It talks to Redis with redis-py's own connection class, the reference of a straightforward
+endpoint; `POST /act-lean` is the same on the service's connection class (matches.connections.LeanConnection),
+so that a change of client is not mistaken for a change of the API.
 
 `POST /act-rules` with {matchId, expectedVersion, seat, action} does the same and the one thing more that the
 service's shape requires of every act: it builds the engine's match from the state, applies the action (422 if
@@ -28,6 +30,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import uvicorn
+from redis.asyncio.connection import Connection
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -79,14 +82,17 @@ async def copy_state(redis: Any, match_id: str) -> int:
 
 
 def create_app(redis_url: str, title: str = "greatfire") -> Starlette:
-    """The floor app over the Redis at redis_url (client options as the service's, matches/connections.py); the
-    rules floor plays the title's engine."""
-    redis = connections.async_client(redis_url, decode_responses=True, max_connections=2000,
-                                     socket_timeout=SOCKET_TIMEOUT)
-    commit = connections.Script(redis, _COMMIT)
+    """The floor app over the Redis at redis_url (client options as the service's, matches/connections.py, on
+    redis-py's own connection class: the reference); /act-lean is the floor on the service's connection class
+    (connections.LeanConnection), so that a client change is not mistaken for an API change; the rules floor
+    plays the title's engine."""
+    options: dict[str, Any] = {"decode_responses": True, "max_connections": 2000, "socket_timeout": SOCKET_TIMEOUT}
+    plain = connections.async_client(redis_url, connection_class=Connection, **options)
+    lean = connections.async_client(redis_url, **options)
+    commits = {id(plain): connections.Script(plain, _COMMIT), id(lean): connections.Script(lean, _COMMIT)}
     engine = titles.get(title)
 
-    async def step(request: Request, rules: bool) -> JSONResponse:
+    async def step(request: Request, redis: Any, rules: bool) -> JSONResponse:
         body = await request.json()
         match_id, expected, action = str(body["matchId"]), int(body["expectedVersion"]), body["action"]
         stored = await redis.hgetall(state_key(match_id))
@@ -104,26 +110,31 @@ def create_app(redis_url: str, title: str = "greatfire") -> Starlette:
         else:
             data = packing.dumps(packing.loads(stored["data"]))
             events = [{"type": "floorAct", "action": action}]
-        done, version = await commit(keys=[state_key(match_id), log_key(match_id), events_key(match_id)],
-                                     args=[expected, data, packing.dumps({"action": action}), packing.dumps(events)])
+        done, version = await commits[id(redis)](
+            keys=[state_key(match_id), log_key(match_id), events_key(match_id)],
+            args=[expected, data, packing.dumps({"action": action}), packing.dumps(events)])
         if not int(done):
             return JSONResponse({"code": "STALE_VERSION", "currentVersion": int(version)}, status_code=409)
         return JSONResponse({"version": int(version)})
 
     async def act(request: Request) -> JSONResponse:
-        return await step(request, rules=False)
+        return await step(request, plain, rules=False)
+
+    async def act_lean(request: Request) -> JSONResponse:
+        return await step(request, lean, rules=False)
 
     async def act_rules(request: Request) -> JSONResponse:
-        return await step(request, rules=True)
+        return await step(request, plain, rules=True)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
         gc.freeze()  # as the service does (api/app.py): what is imported at start stays out of the collector's sweeps
         yield
-        await redis.aclose()
+        await plain.aclose()
+        await lean.aclose()
 
-    return Starlette(routes=[Route("/act", act, methods=["POST"]), Route("/act-rules", act_rules, methods=["POST"])],
-                     lifespan=lifespan)
+    return Starlette(routes=[Route("/act", act, methods=["POST"]), Route("/act-lean", act_lean, methods=["POST"]),
+                             Route("/act-rules", act_rules, methods=["POST"])], lifespan=lifespan)
 
 
 def main() -> None:

@@ -57,11 +57,17 @@ def test_the_floor_commits_at_the_expected_version_only(server: str, floor_base:
         assert stale.status_code == 409 and stale.json()["currentVersion"] == 1
         unknown = c.post("/act", json={"matchId": "nosuchmatch", "expectedVersion": 0, "action": action})
         assert unknown.status_code == 404
+        # the lean floor does the same on the service's connection class
+        lean = c.post("/act-lean", json={"matchId": game.match_id, "expectedVersion": 1, "action": action})
+        assert lean.status_code == 200 and lean.json() == {"version": 2}
+        stale = c.post("/act-lean", json={"matchId": game.match_id, "expectedVersion": 1, "action": action})
+        assert stale.status_code == 409 and stale.json()["currentVersion"] == 2
     state = redis.hgetall(floor.state_key(game.match_id))
-    assert state["v"] == "1" and json.loads(state["data"]) == json.loads(stored["data"])
-    assert [json.loads(entry) for entry in redis.lrange(floor.log_key(game.match_id), 0, -1)] == [{"action": action}]
+    assert state["v"] == "2" and json.loads(state["data"]) == json.loads(stored["data"])
+    log = [json.loads(entry) for entry in redis.lrange(floor.log_key(game.match_id), 0, -1)]
+    assert log == [{"action": action}] * 2
     stream = redis.xrange(floor.events_key(game.match_id))
-    assert [entry_id for entry_id, _ in stream] == ["1-0"]
+    assert [entry_id for entry_id, _ in stream] == ["1-0", "2-0"]
     assert json.loads(stream[0][1]["events"])[0]["action"] == action
     # the service's own match is untouched
     assert redis.hgetall(keys.state(game.match_id)) == stored
@@ -155,12 +161,13 @@ def test_the_rules_floor_plays_the_engine_on_its_copy(server: str, floor_base: s
 
 def test_the_report_gives_ratios_to_the_floor_and_to_the_rules_floor() -> None:
     # CPU seconds for 1000 acts in each window
-    cpu = {"floor": 1.0, "rules": 1.5, "graphql": 3.0, "rest": 2.0, "rest-minimal": 1.2}
+    cpu = {"floor": 1.0, "floor-lean": 0.8, "rules": 1.5, "graphql": 3.0, "rest": 2.0, "rest-minimal": 1.2}
     rounds = [act_cost.Round(1, target, 10.0, 1000, seconds, 0.1, 6000, 0.5, 0) for target, seconds in cpu.items()]
     args = argparse.Namespace(matches=50, seats=4, client_pool=10, warmup=2.0, seconds=10.0, title="greatfire",
                               targets=act_cost.TARGETS)
     report = act_cost.render(rounds, args, "python -m bench.api_load --floor")
-    to_floor, to_rules = report.split("ratios to the floor")[1].split("ratios to the rules floor")
+    to_floor, rest = report.split("ratios to the floor (each round")[1].split("ratios to the floor on the service's")
+    to_lean, to_rules = rest.split("ratios to the rules floor")
     assert "rules        CPU per act 1.50 (1.50-1.50)x the floor's;" in to_floor
     assert "graphql      CPU per act 3.00 (3.00-3.00)x the floor's (target <= 1.8x: MISSED)" in to_floor
     assert "rest         CPU per act 2.00 (2.00-2.00)x the floor's (target <= 1.8x: MISSED)" in to_floor
@@ -168,6 +175,8 @@ def test_the_report_gives_ratios_to_the_floor_and_to_the_rules_floor() -> None:
     assert "graphql      CPU per act 2.00 (2.00-2.00)x the rules floor's;" in to_rules
     assert "rest         CPU per act 1.33 (1.33-1.33)x the rules floor's;" in to_rules
     assert "rest-minimal CPU per act 0.80 (0.80-0.80)x the rules floor's;" in to_rules
+    assert "floor-lean   CPU per act 0.80 (0.80-0.80)x the floor's;" in to_floor
+    assert "graphql      CPU per act 3.75 (3.75-3.75)x the lean floor's;" in to_lean
 
 
 def test_a_report_of_some_targets_leaves_the_others_out() -> None:
