@@ -19,7 +19,7 @@ from firebreak.matches.clocks import Timing
 from firebreak.matches.config import Settings
 from firebreak.matches.embedded import EmbeddedRedis
 from firebreak.matches.reconciler import Reconciler
-from firebreak.matches.store import MatchStore, fresh
+from firebreak.matches.store import MatchStore, built
 from tests.service.conftest import Client, api_process, service_env
 from tests.service.players_support import JOIN, Signed, guest, rest
 from tests.service.support import Setup, act, add_bot, create, join, play_to_end, state, wait_for
@@ -210,7 +210,7 @@ def _commit_without_index(redis_url: str, match_id: str, seat: int) -> None:
             store = MatchStore(connection, Settings.from_env(service_env(redis_url)))
             loaded = await store.load(match_id)
             assert loaded is not None
-            match = fresh(loaded)
+            match = built(loaded)
             action = match.legal_actions(seat)[0]
             events = match.apply(seat, action)
             await mine.mark(store, loaded)
