@@ -8,7 +8,8 @@ lobby REST API and its own client over socket.io, or Firebreak's REST /v1 (keep-
 the same concurrency, random legal moves to the end and a new match in the slot. Per round and as mean and
 spread: moves/s, round-trip p50/p99, the servers' CPU per move (from /proc: bgio's node process; Firebreak's
 API, Redis and worker) and the machine's busy share; then firebreak / bgio moves/s against the target (at least
-1.2, issue 28; issue 15 asked 1.0). --api-processes 1 2 adds a Firebreak service with two API processes as a further target in each round.
+1.2, issue 28; issue 15 asked 1.0). --api-processes 1 2 adds a Firebreak service with two API processes as a
+further target in each round.
 
 Run: python -m bench.peer_bgio [--matches 50] [--seconds 15] [--warmup 2] [--rounds 3] [--api-processes 1 [2]]
 Needs node and npm (`npm ci` runs here first if node_modules is missing). Not run by the tests.
