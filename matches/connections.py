@@ -206,8 +206,8 @@ class LeanConnection(AsyncConnection):
             raise RedisTimeoutError("Timeout writing to socket") from None
         except OSError as exc:
             await self.disconnect(nowait=True)
-            number, message = ("UNKNOWN", exc.args[0]) if len(exc.args) == 1 else (exc.args[0], exc.args[1])
-            raise RedisConnectionError(f"Error {number} while writing to socket. {message}.") from exc
+            number, message = (None, exc.args[0]) if len(exc.args) == 1 else (exc.args[0], exc.args[1])
+            raise RedisConnectionError(f"Error {number or 'unknown'} while writing to socket. {message}.") from exc
         except BaseException:
             await self.disconnect(nowait=True)
             raise
