@@ -8,6 +8,9 @@ path, in --rounds interleaved rounds; --profile NAME prints a cProfile of that p
 
 Run: python -m bench.act_path [--acts 800] [--rounds 2] [--paths pipeline,graphql,rest,rest-minimal] [--title london]
          [--players] [--profile graphql --sort cumulative [--profile-out F]] [--origin https://app.example]
+         [--gc-young 700]
+
+Each round also prints the garbage collector's collections (per 1000 acts, their CPU per act, the longest).
 
 --players binds every seat to a signed-in guest player (acting with its access token), so each act also writes the
 players' my-matches rows and feed events (matches/mine.py, matches/feed.py); by default seats are anonymous.
@@ -17,12 +20,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import cProfile
+import gc
 import pstats
 import random
 import statistics
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import httpx
@@ -108,12 +113,43 @@ async def _act(path: str, table: Table, services: Any, rng: random.Random) -> No
     mirror.apply(seat, action)
 
 
+class Collections:
+    """The garbage collector's collections while a block runs: how many, and the CPU each took."""
+
+    def __init__(self) -> None:
+        self.cpu: list[float] = []
+        self._started = 0.0
+
+    def _note(self, phase: str, _: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.process_time()
+        else:
+            self.cpu.append(time.process_time() - self._started)
+
+    @contextlib.contextmanager
+    def counted(self) -> Iterator[None]:
+        """Count the collections of the block."""
+        gc.callbacks.append(self._note)
+        try:
+            yield
+        finally:
+            gc.callbacks.remove(self._note)
+
+    def line(self, acts: int) -> str:
+        """Collections per 1000 acts, their CPU per act, the longest one."""
+        longest = max(self.cpu, default=0.0)
+        return (f"collector: {len(self.cpu) / acts * 1000:.0f} per 1000 acts, {sum(self.cpu) / acts * 1e6:.0f} µs "
+                f"CPU per act, longest {longest * 1000:.2f} ms (threshold {gc.get_threshold()[0]})")
+
+
 async def run(args: argparse.Namespace, redis_url: str) -> dict[str, list[float]]:
     # --origin: CORS on for that origin (FIREBREAK_CORS_ORIGINS), every request sent from it as a browser would
     # a token's mutations limited at 100,000/s, not 100/s: one London seat makes many steps in a row, faster than
     # a person (the limit is still checked, as every act's is)
-    app, built = in_process_app(redis_url, FIREBREAK_RATE_TOKEN_PER_SECOND="100000",
-                                **({"FIREBREAK_CORS_ORIGINS": args.origin} if args.origin else {}))
+    extra = {"FIREBREAK_CORS_ORIGINS": args.origin} if args.origin else {}
+    if args.gc_young:
+        extra["FIREBREAK_GC_YOUNG"] = str(args.gc_young)
+    app, built = in_process_app(redis_url, FIREBREAK_RATE_TOKEN_PER_SECOND="100000", **extra)
     figures: dict[str, list[float]] = {path: [] for path in args.paths}
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
@@ -129,16 +165,18 @@ async def run(args: argparse.Namespace, redis_url: str) -> dict[str, list[float]
                 for path in args.paths:
                     last = path == args.profile and round_ == args.rounds - 1
                     profile = cProfile.Profile(time.process_time) if last else None  # CPU time, not the wall's
+                    collections = Collections()
                     started = time.process_time()
                     if profile:
                         profile.enable()
-                    for _ in range(args.acts):
-                        await step(path)
+                    with collections.counted():
+                        for _ in range(args.acts):
+                            await step(path)
                     if profile:
                         profile.disable()
                     figures[path].append((time.process_time() - started) / args.acts * 1e6)
                     print(f"round {round_ + 1} {path:<13} {figures[path][-1]:>7.0f} µs CPU per act"
-                          + (" (profiled)" if profile else ""))
+                          + (" (profiled)" if profile else "") + f"; {collections.line(args.acts)}")
                     if profile:
                         pstats.Stats(profile).sort_stats(args.sort).print_stats(40)
                         if args.profile_out:
@@ -160,6 +198,7 @@ def main() -> int:
                                                          "the profiler too)")
     parser.add_argument("--sort", default="cumulative", help="the profile's order (a pstats key)")
     parser.add_argument("--profile-out", help="also write the profile to this file (pstats format)")
+    parser.add_argument("--gc-young", type=int, help="the app's FIREBREAK_GC_YOUNG (the collector's young threshold)")
     parser.add_argument("--origin", help="turn CORS on for this origin and send it with every request (e.g. "
                                          "https://app.example)")
     args = parser.parse_args()
