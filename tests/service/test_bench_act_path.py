@@ -1,0 +1,22 @@
+"""bench/act_path.py runs every path on both titles and prints each round's CPU and collector figures."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("title", ["greatfire", "london"])
+def test_the_bench_plays_every_path(title: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "bench.act_path", "--acts", "5", "--rounds", "1", "--title", title,
+                           "--gc-young", "900"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    for path in ("pipeline", "graphql", "rest", "rest-minimal"):
+        assert re.search(rf"round 1 {path} +\d+ µs CPU per act; collector: \d+ per 1000 acts, .*\(threshold 900\)",
+                         done.stdout), done.stdout
