@@ -18,6 +18,8 @@ Run: python -m bench.bots --seats 4 --games 40 --lineup search,greedy,greedy,gre
      python -m bench.bots --lineup oracle,greedy,greedy,greedy ...   (the search on the true state: bench/oracle.py,
                                                                       also knows-cards, knows-objectives, knows-tokens)
      python -m bench.bots --title london --seats 2 --lineup search,greedy --budget 0 --iterations 200
+     python -m bench.bots --lineup reader,greedy,greedy,greedy --budget 0 --iterations 14   (the search that reads
+                                                      the rivals' fire moves: fed every view of its seat by the loop)
 """
 
 from __future__ import annotations
