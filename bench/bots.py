@@ -18,6 +18,8 @@ Run: python -m bench.bots --seats 4 --games 40 --lineup search,greedy,greedy,gre
      python -m bench.bots --lineup oracle,greedy,greedy,greedy ...   (the search on the true state: bench/oracle.py,
                                                                       also knows-cards, knows-objectives, knows-tokens)
      python -m bench.bots --title london --seats 2 --lineup search,greedy --budget 0 --iterations 200
+     python -m bench.bots --lineup reader,greedy,greedy,greedy --budget 0 --iterations 14   (the search that reads
+                                                      the rivals' fire moves: fed every view of its seat by the loop)
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from bench import oracle
 from firebreak.domain import titles
 from firebreak.domain.bots import Bot, bound, levels
 from firebreak.domain.contract import Action, Budget, Match
+from firebreak.domain.greatfire.bots.reader import ReadingBot
 from firebreak.domain.greatfire.bots.search import DEFAULT_SECONDS
 from firebreak.domain.london.state import UNPAID_LOAN_PRESTIGE
 
@@ -114,8 +117,21 @@ def _count(plays: list[dict[str, int]], events: list[dict[str, object]], title: 
 def _bots(budget: float | None, iterations: int | None, title_id: str = "greatfire") -> dict[str, Bot]:
     title = titles.get(title_id)
     spent = Budget(seconds=budget, iterations=iterations)
-    extra = oracle.levels(spent) if title_id == "greatfire" else {}
+    extra = _bench_levels(spent) if title_id == "greatfire" else {}
     return {**{name: bound(title, name, spent) for name in levels(title)}, **extra}
+
+
+def _bench_levels(budget: Budget) -> dict[str, Bot]:
+    """Great Fire's bench-only levels: the cheating ones (oracle.py) and `reader`, which must be fed every view."""
+    return {**oracle.levels(budget), "reader": ReadingBot(budget)}
+
+
+def _observe(game: Game, bots: dict[str, Bot], match: Match) -> None:
+    """Feed each seat whose bot reads the table (reader.ReadingBot) the seat's view of the new version."""
+    for seat, name in enumerate(game.lineup):
+        bot = bots[name]
+        if isinstance(bot, ReadingBot):
+            bot.observe(match.view(seat), seat)
 
 
 def _decide(game: Game, bots: dict[str, Bot], match: Match, times: list[list[float]],
@@ -144,6 +160,7 @@ def play(game: Game) -> Outcome:
     plays = [dict.fromkeys(PLAY_STATS, 0) for _ in range(game.seats)]
     emptied = False
     while not match.is_over():
+        _observe(game, bots, match)
         emptied = emptied or getattr(match, "supply", 1) == 0
         if match.system_due():
             match.run_system_step()
@@ -250,7 +267,7 @@ def tournament(seats: int, lineup: tuple[str, ...], games: int, seed: int, budge
     to a JSON-lines file (see --report), so a long run stopped early still gives its figures."""
     if len(lineup) != seats:
         raise SystemExit(f"the lineup names {len(lineup)} levels for {seats} seats")
-    known = {*levels(titles.get(title)), *(oracle.levels(Budget()) if title == "greatfire" else {})}
+    known = {*levels(titles.get(title)), *(_bench_levels(Budget()) if title == "greatfire" else {})}
     unknown = sorted(set(lineup) - known)
     if unknown:
         raise SystemExit(f"unknown level(s): {', '.join(unknown)}")

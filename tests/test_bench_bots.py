@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -119,3 +120,28 @@ def test_the_london_ladder_reports_loans_poverty_and_land(capsys: pytest.Capture
     assert "london: 2 players, 1 games" in capsys.readouterr().out
     with pytest.raises(SystemExit, match="unknown level"):
         bots.tournament(2, ("oracle", "greedy"), games=1, seed=1, budget=None, iterations=2, procs=1, title="london")
+
+
+def test_the_reader_is_fed_every_view_of_its_seat() -> None:
+    """bench-only `reader` (domain/greatfire/bots/reader.py) reads the rivals' fire moves from the views the loop
+    feeds it; the loop feeds no other level."""
+    from firebreak.domain import titles
+    from firebreak.domain.greatfire.bots.reader import ReadingBot
+
+    game = bots.Game(4, 5, ("reader", "greedy", "greedy", "greedy"), None, 2)
+    levels = bots._bots(None, 2)
+    reader = levels["reader"]
+    assert isinstance(reader, ReadingBot)
+    match = titles.get("greatfire").new_match(seats=4, seed=5)
+    greedy = levels["greedy"]
+    for step in range(120):
+        bots._observe(game, levels, match)
+        if match.system_due():
+            match.run_system_step()
+            continue
+        (seat,) = match.to_act()
+        match.apply(seat, greedy(match, seat, random.Random(step)))
+    assert set(reader.beliefs) == {0}
+    assert set(reader.beliefs[0].evidence) == {1, 2, 3}  # each rival's last fire move, read from seat 0's views
+    outcomes = bots.tournament(4, game.lineup, games=1, seed=5, budget=None, iterations=2, procs=1)
+    assert outcomes[0].winners and outcomes[0].times[0]
