@@ -146,24 +146,23 @@ class Pool:
 Submit = Callable[[httpx.AsyncClient, Play, int, Action], Awaitable[int]]
 
 
-async def act_floor(client: httpx.AsyncClient, play: Play, seat: int, action: Action) -> int:
-    """POST /act to the floor."""
-    response = await client.post("/act", json={"matchId": play.game.match_id, "expectedVersion": play.version,
-                                               "action": action})
+async def _floor(client: httpx.AsyncClient, route: str, play: Play, action: Action, what: str) -> int:
+    response = await client.post(route, json={"matchId": play.game.match_id, "expectedVersion": play.version,
+                                              "action": action})
     if response.status_code != 200:
-        raise BenchError(f"the floor answered HTTP {response.status_code}: {response.text[:200]}")
+        raise BenchError(f"{what} answered HTTP {response.status_code}: {response.text[:200]}")
     version: int = response.json()["version"]
     return version
+
+
+async def act_floor(client: httpx.AsyncClient, play: Play, seat: int, action: Action) -> int:
+    """POST /act to the floor."""
+    return await _floor(client, "/act", play, action, "the floor")
 
 
 async def act_floor_lean(client: httpx.AsyncClient, play: Play, seat: int, action: Action) -> int:
     """POST /act-lean to the floor: the floor on the service's Redis connection class."""
-    response = await client.post("/act-lean", json={"matchId": play.game.match_id, "expectedVersion": play.version,
-                                                    "action": action})
-    if response.status_code != 200:
-        raise BenchError(f"the lean floor answered HTTP {response.status_code}: {response.text[:200]}")
-    version: int = response.json()["version"]
-    return version
+    return await _floor(client, "/act-lean", play, action, "the lean floor")
 
 
 async def act_rules(client: httpx.AsyncClient, play: Play, seat: int, action: Action) -> int:
