@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from firebreak.domain.greatfire.bots.lookahead import fire_moves, play_fire_move
-from firebreak.domain.greatfire.bots.rating import EXPOSURE, GUARDED, UNKNOWN_TOKEN, rating
+from firebreak.domain.greatfire.bots.rating import UNKNOWN_TOKEN, exposure, rating
 from firebreak.domain.greatfire.components import CARDS, DECKS
 from firebreak.domain.greatfire.match import Determinizer, GreatFireMatch
 from firebreak.domain.greatfire.rules import fire
@@ -80,15 +80,8 @@ def objective_values(s: GreatFireMatch) -> dict[str, float]:
     out: dict[str, float] = {}
     for district_id in _objective_districts(s):
         d = geo.index[district_id]
-        if not sum(s.houses[d]) or label[d] != -1:
-            out[district_id] = 0.0
-            continue
-        risk = 0.0
-        if any(label[e] in live for e in geo.adjacent[d]):
-            risk = EXPOSURE[min(len({label[e] for e in geo.adjacent[d] if label[e] in live}), 3)]
-            if s.bands[d] > s.cones[d]:
-                risk *= GUARDED
-        out[district_id] = geo.objective_vp[d] * (1 - risk)
+        burning_or_empty = not sum(s.houses[d]) or label[d] != -1
+        out[district_id] = 0.0 if burning_or_empty else geo.objective_vp[d] * (1 - exposure(s, d, label, live))
     return out
 
 

@@ -54,7 +54,7 @@ def rating(s: State, seat: int) -> float:
     """The seat's R17 score less what the fire threatens, plus put-outs in reach, against the rivals' mean."""
     geo = s.geo
     own = s.colours[seat]
-    cones, bands, houses = s.cones, s.bands, s.houses
+    houses = s.houses
     found = fire.groups(s)
     label, live = found.label, found.live
     adjacent = geo.adjacent
@@ -70,9 +70,7 @@ def rating(s: State, seat: int) -> float:
         total = totals[d]
         if not total:
             continue
-        risk = EXPOSURE[min(len({label[e] for e in adjacent[d] if label[e] in live}), 3)]
-        if bands[d] > cones[d]:
-            risk *= GUARDED
+        risk = exposure(s, d, label, live)
         held = sum([houses[d][c] for c in own])
         own_risk += 2 * held * risk
         other_risk += 2 * (total - held) * risk
@@ -87,6 +85,16 @@ def rating(s: State, seat: int) -> float:
     rivals = max(1, s.seats - 1)
     rivals_put_out = sum(s.put_out) - put_out + (HERO_VP if s.hero is not None and s.hero != seat else 0)
     return mine_total - (2 * other - other_risk + rivals_put_out) / rivals
+
+
+def exposure(s: State, d: int, label: tuple[int, ...], live: frozenset[int]) -> float:
+    """The share of a district's value the fire threatens: by how many groups that can spread border it (fire.groups'
+    label and live groups), less when a free band guards it (R6); 0 when none borders it."""
+    groups = {label[e] for e in s.geo.adjacent[d] if label[e] in live}
+    if not groups:
+        return 0.0
+    risk = EXPOSURE[min(len(groups), 3)]
+    return risk * GUARDED if s.bands[d] > s.cones[d] else risk
 
 
 def token_value(tokens: list[str]) -> float:
