@@ -17,7 +17,7 @@ import glob
 import os
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest, values
@@ -163,7 +163,6 @@ class Metrics:
                                    "generation (0, 1 or 2): the process answers nothing meanwhile",
                                    ["generation"], buckets=GC_BUCKETS, registry=own)
         self._gc_children = [self.gc_pauses.labels(str(generation)) for generation in range(3)]
-        self._gc_started = 0.0
         self._counted: dict[tuple[str, str, int], Any] = {}  # (method, path, status) -> its request counter child
         self._timed: dict[str, Any] = {}  # path -> its latency histogram child
         if self.folder:
@@ -192,20 +191,9 @@ class Metrics:
             timed = self._timed[path] = self.latency.labels(path)
         timed.observe(seconds)
 
-    def _gc(self, phase: str, info: dict[str, int]) -> None:
-        if phase == "start":
-            self._gc_started = time.perf_counter()
-        else:
-            self._gc_children[info["generation"]].observe(time.perf_counter() - self._gc_started)
-
-    @contextlib.contextmanager
-    def gc_timed(self) -> Iterator[None]:
+    def gc_timed(self) -> contextlib.AbstractContextManager[None]:
         """Time every collection of the garbage collector in this process for as long as the block runs."""
-        gc.callbacks.append(self._gc)
-        try:
-            yield
-        finally:
-            gc.callbacks.remove(self._gc)
+        return collections_timed(lambda generation, seconds: self._gc_children[generation].observe(seconds))
 
     @contextlib.contextmanager
     def subscribed(self, stream: str) -> Iterator[None]:
@@ -222,6 +210,27 @@ class Metrics:
         if self.folder:
             forget_dead(self.folder)
         return generate_latest(self.registry)
+
+
+@contextlib.contextmanager
+def collections_timed(record: Callable[[int, float], None],
+                      clock: Callable[[], float] = time.perf_counter) -> Iterator[None]:
+    """Call record(generation, seconds by the clock) after every collection of the garbage collector in this
+    process for as long as the block runs."""
+    started = 0.0
+
+    def note(phase: str, info: dict[str, int]) -> None:
+        nonlocal started
+        if phase == "start":
+            started = clock()
+        else:
+            record(info["generation"], clock() - started)
+
+    gc.callbacks.append(note)
+    try:
+        yield
+    finally:
+        gc.callbacks.remove(note)
 
 
 def subscribed(metrics: Metrics | None, stream: str) -> contextlib.AbstractContextManager[None]:

@@ -27,12 +27,13 @@ import pstats
 import random
 import statistics
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx
 
 from bench.harness import in_process_app
+from firebreak.api.metrics import collections_timed
 from firebreak.domain import titles
 from firebreak.domain.contract import Match
 from firebreak.matches.embedded import scratch_redis
@@ -118,22 +119,10 @@ class Collections:
 
     def __init__(self) -> None:
         self.cpu: list[float] = []
-        self._started = 0.0
 
-    def _note(self, phase: str, _: dict[str, int]) -> None:
-        if phase == "start":
-            self._started = time.process_time()
-        else:
-            self.cpu.append(time.process_time() - self._started)
-
-    @contextlib.contextmanager
-    def counted(self) -> Iterator[None]:
+    def counted(self) -> contextlib.AbstractContextManager[None]:
         """Count the collections of the block."""
-        gc.callbacks.append(self._note)
-        try:
-            yield
-        finally:
-            gc.callbacks.remove(self._note)
+        return collections_timed(lambda _, seconds: self.cpu.append(seconds), time.process_time)
 
     def line(self, acts: int) -> str:
         """Collections per 1000 acts, their CPU per act, the longest one."""

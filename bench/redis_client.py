@@ -27,6 +27,7 @@ import statistics
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from redis._parsers.resp2 import _AsyncRESP2Parser
 from redis.asyncio import Redis
@@ -82,8 +83,8 @@ async def glide_client(url: str) -> AsyncIterator[Call]:
 
 
 def _address(url: str) -> tuple[str, int]:
-    host, port = url.split("//", 1)[1].split("/", 1)[0].rsplit(":", 1)
-    return host, int(port)
+    parts = urlsplit(url)
+    return parts.hostname or "127.0.0.1", parts.port or 6379
 
 
 def variants(url: str) -> dict[str, Callable[[], contextlib.AbstractAsyncContextManager[Call]]]:

@@ -153,7 +153,7 @@ schema = FirebreakSchema(
         LimitedValidation,
         SubscriptionsOverWebSocket,
         RateLimits,
-        lambda: MaskErrors(should_mask_error=_unexpected, error_message="Internal error."),
+        lambda: MaskErrors(should_mask_error=_unexpected, error_message=gate.MASKED),
         StoreUnavailable,
     ],
 )

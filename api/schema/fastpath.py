@@ -25,8 +25,6 @@ from firebreak.api.schema import gate
 from firebreak.api.schema.plans import Plan, plan
 from firebreak.matches import connections
 
-MASKED = "Internal error."
-
 
 def planned(schema: GraphQLSchema, query: str | None, operation_name: str | None,
             allowed: Iterable[OperationType] | None) -> Plan | None:
@@ -64,5 +62,5 @@ async def run(schema: GraphQLSchema, found: Plan, context: Context, variables: d
 
 def _anonymised(error: GraphQLError) -> GraphQLError:
     """As strawberry's MaskErrors: the message replaced, where it happened kept, the original dropped."""
-    return GraphQLError(message=MASKED, nodes=error.nodes, source=error.source, positions=error.positions,
+    return GraphQLError(message=gate.MASKED, nodes=error.nodes, source=error.source, positions=error.positions,
                         path=error.path, original_error=None)

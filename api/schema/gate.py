@@ -17,6 +17,8 @@ from firebreak.matches.refusals import Refusal
 
 log = logging.getLogger("firebreak.api")
 
+MASKED = "Internal error."  # the message of every error our own code raised (MaskErrors, the fast path, the gate)
+
 
 async def refusal(context: Context, operation: OperationType, mutations: int) -> ExecutionResult | None:
     """The answer to a request refused as a whole, or None to run it: RATE_LIMITED (over HTTP: status 429 and
@@ -30,7 +32,7 @@ async def refusal(context: Context, operation: OperationType, mutations: int) ->
         raise  # answered SERVICE_UNAVAILABLE (503) like any other outage
     except Exception:  # a fault of ours: masked like a resolver's, never its text to the client
         log.exception("unexpected error in the rate limits")
-        return ExecutionResult(data=None, errors=[GraphQLError("Internal error.")])
+        return ExecutionResult(data=None, errors=[GraphQLError(MASKED)])
     if refused is not None:
         return refused
     if operation is OperationType.QUERY and context.presented:

@@ -74,15 +74,6 @@ def _copied(name: str, value: Any, out: bool) -> Any:
     return value
 
 
-def _saved(name: str, value: Any) -> Any:
-    """A field copied its own way in its saved form, its containers shared (rng and phase converted)."""
-    if name == "rng":
-        return value.state
-    if name == "phase":
-        return value.value
-    return value
-
-
 def _special(name: str, value: Any, out: bool) -> Any:
     """The saved form (out) or the state's form of a field copied its own way."""
     if name == "rng":
@@ -181,8 +172,8 @@ class State:
         """Return every fact as JSON-able data (each list copied once, by its field's kind; copied=False: the
         state's own lists, to be encoded at once)."""
         mine = vars(self)
-        if not copied:
-            return {name: mine[name] if _KINDS.get(name) is not None else _saved(name, mine[name])
+        if not copied:  # the lists as they are; the fields copied their own way (rng, phase...) as usual
+            return {name: mine[name] if _KINDS.get(name) is not None else _special(name, mine[name], out=True)
                     for name in _FIELDS}
         return {name: _copied(name, mine[name], out=True) for name in _FIELDS}
 
