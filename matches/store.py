@@ -279,13 +279,13 @@ class MatchStore:
             await pipe.execute()
         return got, full
 
-    async def commit(self, loaded: Loaded, data: dict[str, Any] | str, entry: dict[str, Any],
+    async def commit(self, loaded: Loaded, data: str, entry: dict[str, Any],
                      events: list[dict[str, Any]], over: bool, timing: Timing, due: float | None,
                      idempotency: tuple[str, dict[str, Any]] | None = None,
                      reason: EndReason | None = None, seats: Seats | None = None,
                      meta: dict[str, str] | None = None) -> Committed:
-        """Save one applied step if the stored version is still loaded.version (compare-and-set); data: the state
-        as to_dict() gives it, or its JSON text (packing.dumps).
+        """Save one applied step if the stored version is still loaded.version (compare-and-set); data: the state's
+        JSON text (pipeline.saved).
 
         In the same atomic write: the new timing (meta), the idempotency outcome (field, outcome), the reason an
         ending match ended, the seat records the step changes (`seats`), more meta fields (`meta`); on one plain
@@ -309,8 +309,7 @@ class MatchStore:
             await self.look_soon(match_id)
         result = await self._commit(
             keys=match_keys,
-            args=[loaded.version, data if isinstance(data, str) else packing.dumps(data), packing.dumps(entry),
-                  packing.dumps(events),
+            args=[loaded.version, data, packing.dumps(entry), packing.dumps(events),
                   status.value, idem_field, idem_record, self.settings.idempotency_ttl,
                   self.settings.idempotency_kept, self.settings.finished_ttl if over else 0,
                   packing.dumps({**timing.fields(), **({"reason": reason.value} if reason else {}),

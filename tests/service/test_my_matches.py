@@ -18,6 +18,7 @@ from firebreak.matches import keys, mine
 from firebreak.matches.clocks import Timing
 from firebreak.matches.config import Settings
 from firebreak.matches.embedded import EmbeddedRedis
+from firebreak.matches.pipeline import saved
 from firebreak.matches.reconciler import Reconciler
 from firebreak.matches.store import MatchStore, built
 from tests.service.conftest import Client, api_process, service_env
@@ -215,7 +216,7 @@ def _commit_without_index(redis_url: str, match_id: str, seat: int) -> None:
             events = match.apply(seat, action)
             await mine.mark(store, loaded)
             now = time.time()
-            committed = await store.commit(loaded, match.to_dict(), {"seat": seat, "action": action},
+            committed = await store.commit(loaded, saved(match), {"seat": seat, "action": action},
                                            events, False,
                                            Timing(now, now, None, match.version), None)
             assert committed.ok
