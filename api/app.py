@@ -29,6 +29,7 @@ from firebreak.api.metrics import Metrics
 from firebreak.api.middleware import BodyLimit, Timing
 from firebreak.api.readiness import readiness
 from firebreak.api.rest.routes import http_error, rest_routes
+from firebreak.api.routing import IndexedRouter
 from firebreak.api.schema import schema
 from firebreak.api.services import Services
 from firebreak.api.settings import API_SETTINGS
@@ -150,13 +151,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
     # CORS outside the body limit and the JSON guard, so that their refusals reach a browser app readable;
     # off (not in the stack at all) unless FIREBREAK_CORS_ORIGINS is set
     cors = [Middleware(Cors, origins=settings.cors_origins, methods=_methods(routes))] if settings.cors_origins else []
-    return Starlette(
-        routes=routes,
+    app = Starlette(
         middleware=[Middleware(Timing, metrics=metrics), *cors,
                     Middleware(BodyLimit, max_bytes=settings.max_body_bytes), Middleware(JsonGuard)],
         exception_handlers={404: http_error, 405: http_error},
-        lifespan=lifespan,
     )
+    # Starlette's router, trying only the routes that fit a request's path (api/routing.py); the middleware stack
+    # is built around app.router on the first request
+    app.router = IndexedRouter(routes, lifespan=lifespan)
+    return app
 
 
 def _methods(routes: list[Any]) -> set[str]:
