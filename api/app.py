@@ -20,6 +20,7 @@ from starlette.websockets import WebSocket
 from strawberry.asgi import GraphQL
 from strawberry.http import GraphQLHTTPResponse
 from strawberry.types import ExecutionResult
+from strawberry.types.graphql import OperationType
 
 from firebreak.api.context import Context
 from firebreak.api.cors import Cors
@@ -30,7 +31,7 @@ from firebreak.api.middleware import BodyLimit, Timing
 from firebreak.api.readiness import readiness
 from firebreak.api.rest.routes import http_error, rest_routes
 from firebreak.api.routing import IndexedRouter
-from firebreak.api.schema import schema
+from firebreak.api.schema import fastpath, schema
 from firebreak.api.services import Services
 from firebreak.api.settings import API_SETTINGS
 from firebreak.api.unavailable import HEADERS, is_unavailable, is_unavailable_answer, unavailable_error
@@ -77,11 +78,41 @@ class FirebreakGraphQL(GraphQL[Context, None]):
         if scope["type"] != "http":
             await super().__call__(scope, receive, send)
             return
+        request = Request(scope=scope, receive=receive)
         try:
-            response = await self.run(Request(scope=scope, receive=receive))
+            response = await self._planned(request) or await self.run(request)
         except HTTPException as exc:
             response = Refusal.of(exc).response()
         await response(scope, receive, send)
+
+    async def _planned(self, request: Request) -> Response | None:
+        """The answer to a POST of one JSON request whose text is planned (api/schema/plans.py), run on the fast
+        path as strawberry's run() would run it (the same sub-response, context, result processing and response),
+        without its request adapter, content-type parsing and dispatch; None for anything else, which run()
+        then answers from the same request (its body already read and kept by Starlette)."""
+        if request.method != "POST" or self._get_stream_transport_from_headers(request.headers) is not None:
+            return None
+        media_type = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+        if media_type != "application/json":
+            return None
+        data = self.parse_json(await request.body())  # unparsable: the 400 MALFORMED_JSON run() gives too
+        if not isinstance(data, dict):
+            return None  # a batch, or no request object: run() says why
+        query, variables = data.get("query"), data.get("variables")
+        operation_name, extensions = data.get("operationName"), data.get("extensions")
+        if not (isinstance(query, str) and isinstance(variables, dict | None) and isinstance(operation_name, str | None)
+                and isinstance(extensions, dict | None)):
+            return None
+        found = fastpath.planned(schema._schema, query, operation_name, OperationType.from_http("POST"))
+        if found is None:
+            return None
+        sub_response = await self.get_sub_response(request)
+        context = await self.get_context(request, sub_response)
+        result = await schema.run_planned(found, context, variables, None, operation_name)  # our root value: None
+        answer = await self.process_result(request, result)
+        if result.errors:
+            self._handle_errors(result.errors, answer)
+        return self.create_response(answer, sub_response)
 
     def encode_json(self, data: object) -> str:
         """JSON with orjson (answers and WebSocket messages: text, as graphql-transport-ws wants)."""

@@ -24,7 +24,7 @@ from firebreak.api.schema.descriptions import fill_from_docstrings
 from firebreak.api.schema.events import EVENT_TYPES, EventsSubscription
 from firebreak.api.schema.invitations import InvitationsMutation
 from firebreak.api.schema.lobby import LobbyMutation, LobbyQuery
-from firebreak.api.schema.plans import CACHED_DOCUMENTS, MAX_TOKENS, validated
+from firebreak.api.schema.plans import CACHED_DOCUMENTS, MAX_TOKENS, Plan, validated
 from firebreak.api.schema.play import PlayMutation, PlayQuery
 from firebreak.api.schema.players import PlayersMutation, PlayersQuery
 from firebreak.api.schema.ratings import RatingsQuery
@@ -110,7 +110,12 @@ class FirebreakSchema(strawberry.Schema):
         if found is None or not isinstance(context_value, Context):
             return await super().execute(query, variable_values, context_value, root_value, operation_name,
                                          allowed_operation_types, operation_extensions)
-        return await fastpath.run(self._schema, found, context_value, variable_values, root_value, operation_name,
+        return await self.run_planned(found, context_value, variable_values, root_value, operation_name)
+
+    async def run_planned(self, found: Plan, context: Context, variable_values: dict[str, Any] | None,
+                          root_value: Any, operation_name: str | None) -> StrawberryResult:
+        """Run a planned request on the fast path, its errors logged and masked as the extensions would."""
+        return await fastpath.run(self._schema, found, context, variable_values, root_value, operation_name,
                                   self.process_errors, _unexpected)
 
 

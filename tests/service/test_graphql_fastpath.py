@@ -105,3 +105,41 @@ def test_a_text_is_planned_once_and_a_bad_one_not_at_all() -> None:
     assert plans.plan(schema._schema, "query A { titles { id } }", "B") is None
     deep = "query { " + "titles { " * 40 + "id" + " }" * 41
     assert plans.plan(schema._schema, deep, None) is None
+
+
+async def _run_calls(redis_url: str) -> tuple[list[int], int]:
+    """Statuses of a few POSTs, and how many of them went through strawberry's run()."""
+    from firebreak.api.app import FirebreakGraphQL
+
+    calls = 0
+    original = FirebreakGraphQL.run
+
+    async def counted(self: FirebreakGraphQL, *args: Any, **kwargs: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        return await original(self, *args, **kwargs)
+
+    app = create_app(Settings.from_env(service_env(redis_url)))
+    statuses = []
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(FirebreakGraphQL, "run", counted)
+        async with (app.router.lifespan_context(app),
+                    httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as client):
+            titles = {"query": "query { titles { id } }"}
+            for headers in ({"content-type": "application/json"}, {"content-type": "application/json; charset=utf-8"}):
+                answer = await client.post("/graphql", content=json.dumps(titles), headers=headers)  # never run()
+                statuses.append(answer.status_code)
+            for body, headers in ((titles, {"content-type": "text/plain"}),  # run() answers each of these
+                                  ({"query": "query {"}, {}),
+                                  ({"query": "query { titles { id } }", "variables": [1]}, {})):
+                answer = await client.post("/graphql", content=json.dumps(body),
+                                           headers={"content-type": "application/json", **headers})
+                statuses.append(answer.status_code)
+    return statuses, calls
+
+
+def test_a_planned_post_skips_strawberrys_request_handling_and_nothing_else_does(redis_url: str) -> None:
+    statuses, calls = asyncio.run(_run_calls(redis_url))
+    assert statuses[:2] == [200, 200]
+    assert statuses[2] == 400  # Unsupported content type
+    assert calls == 3, statuses
