@@ -29,15 +29,13 @@ def router() -> IndexedRouter:
 
 
 def scanned(routes: list[BaseRoute], scope: dict) -> tuple[BaseRoute, dict] | None:
-    """Starlette's Router.app choice, as written there: the first full match, else the first partial one."""
-    partial = None
-    for route in routes:
-        match, child = route.matches(scope)
-        if match is Match.FULL:
-            return route, child
-        if match is Match.PARTIAL and partial is None:
-            partial = route, child
-    return partial
+    """Starlette's Router.app choice over every route: the first full match, else the first partial one."""
+    tried = [(route, *route.matches(scope)) for route in routes]
+    for wanted in (Match.FULL, Match.PARTIAL):
+        found = next(((route, child) for route, match, child in tried if match is wanted), None)
+        if found is not None:
+            return found
+    return None
 
 
 def scope_of(method: str, path: str) -> dict:
