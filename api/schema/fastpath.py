@@ -21,7 +21,7 @@ from strawberry.types.graphql import OperationType
 from strawberry.utils.await_maybe import await_maybe
 
 from firebreak.api.context import Context
-from firebreak.api.schema import gate
+from firebreak.api.schema import gate, play
 from firebreak.api.schema.plans import Plan, plan
 from firebreak.matches import connections
 
@@ -47,8 +47,13 @@ async def run(schema: GraphQLSchema, found: Plan, context: Context, variables: d
         refused = await gate.refusal(context, found.operation, found.mutations)
     except connections.UNAVAILABLE as exc:
         refused = GraphQLExecutionResult(data=None, errors=[GraphQLError(str(exc), original_error=exc)])
+    compiled = None
+    if refused is None and found.compiled is not None:
+        compiled = await found.compiled.execute(schema, context, variables, play.submit)
     if refused is not None:
         result = refused
+    elif compiled is not None:
+        result = compiled
     else:
         result = await await_maybe(execute(schema, found.document, root_value=root_value, context_value=context,
                                            variable_values=variables, operation_name=operation_name,

@@ -13,6 +13,7 @@ from strawberry.utils.operation import get_operation_type
 
 from firebreak.api.ratelimit import root_fields
 from firebreak.api.schema import limits
+from firebreak.api.schema.compiled import CompiledAct, compile_act
 
 MAX_TOKENS = 2000
 CACHED_DOCUMENTS = 512  # parsed and validated query texts kept per process (an LRU: unique texts cannot grow it)
@@ -30,12 +31,13 @@ def validated(schema: GraphQLSchema, document: DocumentNode,
 
 @dataclass(frozen=True)
 class Plan:
-    """A query text that parsed and validated, ready to execute: its document, its operation's type, and how many
-    root fields a mutation selects (each is one request to the rate limiter)."""
+    """A query text that parsed and validated, ready to execute: its document, its operation's type, how many
+    root fields a mutation selects (each is one request to the rate limiter), and an act's compiled plan."""
 
     document: DocumentNode
     operation: OperationType
     mutations: int
+    compiled: CompiledAct | None = None  # a plain act mutation's compiled plan (api/schema/compiled.py)
 
 
 @functools.lru_cache(maxsize=CACHED_DOCUMENTS)
@@ -52,5 +54,7 @@ def plan(schema: GraphQLSchema, query: str, operation_name: str | None) -> Plan 
         operation = get_operation_type(document, operation_name)
     except RuntimeError:
         return None
-    mutations = root_fields(document, operation_name) if operation is OperationType.MUTATION else 0
-    return Plan(document, operation, mutations)
+    if operation is not OperationType.MUTATION:
+        return Plan(document, operation, 0)
+    return Plan(document, operation, root_fields(document, operation_name),
+                compile_act(schema, document, operation_name))

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated, cast
+from typing import Annotated, Any, cast
 
 import strawberry
 
 from firebreak.api.bounds import MAX_IDEMPOTENCY_KEY
-from firebreak.api.context import Info
+from firebreak.api.context import Context, Info
 from firebreak.api.schema.match import Match
 from firebreak.api.schema.problems import (
     ForbiddenScope,
@@ -104,17 +104,28 @@ class PlayMutation:
                   input: Annotated[ActInput, strawberry.argument(description="The action and its version.")]
                   ) -> ActResult:
         """Submit the caller's action; every expected failure is a member of the result union."""
-        key = input.idempotency_key
-        if key is not None and not 0 < len(key) <= MAX_IDEMPOTENCY_KEY:
-            return IllegalAction(code=Refusal.BAD_IDEMPOTENCY_KEY,
-                                 message=f"idempotencyKey must be 1-{MAX_IDEMPOTENCY_KEY} characters", version=None)
-        info.context.check_not_blocked()
-        caller = await info.context.playing_caller()
-        if not isinstance(caller, Caller):
-            return cast(Unauthenticated | ForbiddenScope, player_problem(caller))
-        outcome, after = await info.context.services.pipeline.act(
-            str(input.match_id), caller, input.action, input.expected_version, key)
-        info.context.services.metrics.act(outcome.kind)
-        if outcome.kind is OutcomeKind.UNAUTHORIZED:
-            await info.context.token_refused(caller)
-        return _result(str(input.match_id), outcome, after, caller)
+        return await act_with(info.context, input)
+
+
+async def act_with(context: Context, input: ActInput) -> ActResult:
+    """The act mutation's work (its resolver, and the compiled plan of an act document: api/schema/compiled.py)."""
+    key = input.idempotency_key
+    if key is not None and not 0 < len(key) <= MAX_IDEMPOTENCY_KEY:
+        return IllegalAction(code=Refusal.BAD_IDEMPOTENCY_KEY,
+                             message=f"idempotencyKey must be 1-{MAX_IDEMPOTENCY_KEY} characters", version=None)
+    context.check_not_blocked()
+    caller = await context.playing_caller()
+    if not isinstance(caller, Caller):
+        return cast(Unauthenticated | ForbiddenScope, player_problem(caller))
+    outcome, after = await context.services.pipeline.act(
+        str(input.match_id), caller, input.action, input.expected_version, key)
+    context.services.metrics.act(outcome.kind)
+    if outcome.kind is OutcomeKind.UNAUTHORIZED:
+        await context.token_refused(caller)
+    return _result(str(input.match_id), outcome, after, caller)
+
+
+async def submit(context: Context, fields: dict[str, Any]) -> ActResult:
+    """act_with for the compiled plan: the input's fields by Python name, as graphql-core coerced them (strawberry
+    passes a leaf's coerced value on as it is, so ActInput(**fields) is what its conversion builds)."""
+    return await act_with(context, ActInput(**fields))

@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from firebreak.api.app import create_app
-from firebreak.api.schema import fastpath, plans
+from firebreak.api.schema import compiled, fastpath, plans
 from firebreak.matches.config import Settings
 from tests.service.conftest import service_env
 
@@ -25,6 +25,12 @@ READ = """query($id: ID!) { match(id: $id) { status version toAct you legalActio
 ACT = """mutation($input: ActInput!) { act(input: $input) { __typename
   ... on ActionAccepted { version events match { version toAct legalActions } }
   ... on StaleVersion { currentVersion } ... on Problem { code message } } }"""
+# acts of the compiled plan's shape (api/schema/compiled.py): leaf fields only
+LEAN_ACT = """mutation($input: ActInput!) { act(input: $input) { __typename ... on ActionAccepted { version events }
+  ... on StaleVersion { currentVersion } ... on Problem { code message } } }"""
+ALIASED_ACT = """mutation Play($in: ActInput!) { played: act(input: $in) { kind: __typename
+  ... on Problem { why: message code } ... on ActionAccepted { events v: version __typename }
+  ... on ActResult { ... on StaleVersion { currentVersion code } } ... { __typename } } }"""
 
 
 async def _play(redis_url: str) -> tuple[list[str], int]:
@@ -45,7 +51,7 @@ async def _play(redis_url: str) -> tuple[list[str], int]:
                     answer = await client.post("/graphql", json={"query": query, "variables": variables or {}},
                                                headers=headers)
                 body: dict[str, Any] = answer.json()
-                text = json.dumps(body, sort_keys=True)
+                text = json.dumps(body)  # in the order of the answer: a field order that differs fails
                 for secret in re.findall(r'"(?:matchId|hostToken|token)": "([^"]+)"', text):
                     secrets.setdefault(secret, f"<{len(secrets)}>")
                 for secret, name in secrets.items():
@@ -70,6 +76,23 @@ async def _play(redis_url: str) -> tuple[list[str], int]:
                       tokens[seat])
             await ask(ACT, {"input": {"matchId": match_id, "action": action, "expectedVersion": 0}}, tokens[seat])
             await ask(ACT, {"input": {"matchId": match_id, "action": action, "expectedVersion": 1}}, "not-a-token")
+            now = (await ask(READ, {"id": match_id}, tokens[seat]))["match"]["toAct"][0]
+            turn = (await ask(READ, {"id": match_id}, tokens[now]))["match"]
+            accepted = {"matchId": match_id, "action": turn["legalActions"][0], "expectedVersion": turn["version"],
+                        "idempotencyKey": "k1"}
+            await ask(LEAN_ACT, {"input": accepted}, tokens[now])
+            await ask(LEAN_ACT, {"input": accepted}, tokens[now])  # the same outcome again
+            for variables in ({"matchId": match_id, "action": action, "expectedVersion": 0},  # stale
+                              {"matchId": match_id, "action": {"type": "nothing"}, "expectedVersion": 99},
+                              {"matchId": match_id, "action": action, "expectedVersion": 0, "idempotencyKey": ""},
+                              {"matchId": match_id, "action": action, "expectedVersion": "0"},  # does not coerce
+                              {"matchId": match_id, "action": action},  # neither
+                              {"matchId": 12, "action": action, "expectedVersion": 3}):  # an ID from a number
+                await ask(LEAN_ACT, {"input": variables}, tokens[seat])
+                await ask(ALIASED_ACT, {"in": variables}, tokens[(seat + 1) % 4])
+            await ask(LEAN_ACT, {"input": {"matchId": match_id, "action": action, "expectedVersion": 0}},
+                      "not-a-token")
+            await ask(LEAN_ACT, {"input": {"matchId": match_id, "action": action, "expectedVersion": 0}})
             await ask(READ, {"id": match_id}, "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln")  # a refused credential
             await ask(READ, {"id": match_id}, None)  # a spectator
             await ask("query { titles { id } }", method="GET")
@@ -81,11 +104,22 @@ async def _play(redis_url: str) -> tuple[list[str], int]:
 
 
 def test_the_fast_path_answers_as_the_full_path(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    fast, served = asyncio.run(_play(redis_url))
+    ran: list[bool] = []
+    execute = compiled.CompiledAct.execute
+
+    async def counted(self: compiled.CompiledAct, *args: Any) -> Any:
+        answer = await execute(self, *args)
+        ran.append(answer is not None)
+        return answer
+
+    with monkeypatch.context() as patched:
+        patched.setattr(compiled.CompiledAct, "execute", counted)
+        fast, served = asyncio.run(_play(redis_url))
+    assert ran.count(True) == 12 and ran.count(False) == 4  # the compiled acts; those whose variables do not coerce
     with monkeypatch.context() as patched:
         patched.setattr(fastpath, "planned", lambda *_: None)  # every request the full path's
         full, _ = asyncio.run(_play(redis_url))
-    assert len(fast) == len(full) == 19
+    assert len(fast) == len(full) == 37
     for n, (one, other) in enumerate(zip(fast, full, strict=True)):
         assert one == other, f"request {n}: fast {one[:400]} != full {other[:400]}"
     assert served >= 10  # the texts sent more than once were planned once
@@ -101,6 +135,7 @@ def test_a_text_is_planned_once_and_a_bad_one_not_at_all() -> None:
     act = plans.plan(schema._schema, "mutation { a: signOut { __typename } b: signOut { __typename } }", None)
     assert act is not None and act.mutations == 2
     assert plans.plan(schema._schema, "query {", None) is None
+    assert first.compiled is None and act.compiled is None
     assert plans.plan(schema._schema, "query { nope }", None) is None
     assert plans.plan(schema._schema, "query A { titles { id } }", "B") is None
     deep = "query { " + "titles { " * 40 + "id" + " }" * 41
@@ -143,3 +178,23 @@ def test_a_planned_post_skips_strawberrys_request_handling_and_nothing_else_does
     assert statuses[:2] == [200, 200]
     assert statuses[2] == 400  # Unsupported content type
     assert calls == 3, statuses
+
+
+def test_only_plain_act_documents_are_compiled() -> None:
+    from firebreak.api.schema import schema
+
+    def compiled(text: str, name: str | None = None) -> bool:
+        found = plans.plan(schema._schema, text, name)
+        assert found is not None, text
+        return found.compiled is not None
+
+    assert compiled(LEAN_ACT) and compiled(ALIASED_ACT, "Play") and compiled(ALIASED_ACT)
+    assert compiled("mutation($i: ActInput!) { act(input: $i) { __typename } }")
+    assert not compiled(ACT)  # a sub-selection (match): graphql-core runs its resolver
+    assert not compiled("mutation($i: ActInput!) { act(input: $i) { __typename ...F } } "
+                        "fragment F on ActionAccepted { version }")
+    assert not compiled("mutation($i: ActInput!, $s: Boolean!) { act(input: $i) { __typename @include(if: $s) } }")
+    assert not compiled('mutation { act(input: {matchId: "m", action: {}, expectedVersion: 0}) { __typename } }')
+    assert not compiled("mutation($i: ActInput!) { a: act(input: $i) { __typename } b: act(input: $i) { "
+                        "__typename } }")
+    assert not compiled("mutation { signOut { __typename } }")
