@@ -3,7 +3,8 @@ graphql-core, without strawberry's per-request extension machinery (eight extens
 around every stage of every request).
 
 It does what those extensions do for such a request, in the same order: the request-level refusals
-(api/schema/gate.py), execution, the schema's error logging, then error masking (an error raised by our own code
+(api/schema/gate.py), execution (an act document's compiled plan, api/schema/compiled.py, else graphql-core),
+the schema's error logging, then error masking (an error raised by our own code
 becomes "Internal error."; the parser's, the validator's and an unreachable Redis's stay). Everything else (a text
 that does not parse or validate, a subscription sent over HTTP, an operation type the transport does not allow)
 goes the full path, where strawberry and the extensions answer it as before."""
