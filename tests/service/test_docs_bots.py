@@ -90,3 +90,29 @@ def test_the_node_bot_plays_a_held_seat_whoever_opens(server: str, start: int) -
     _, _, node = commands()
     assert node.startswith("node examples/node/bot.mjs")
     play(node, server, seat_held(server, start))
+
+
+@pytest.mark.parametrize("which", [1, 2], ids=["python", "node"])
+def test_a_token_that_begins_with_a_dash_reaches_the_bot(server: str, which: int) -> None:
+    """Seat tokens are URL-safe base64 and one in 64 begins with "-": the printed commands must hand it to the bot
+    as the token, not leave the argument parser to read it as an option (a usage error at once, exit status 2).
+    Past the parser the bot meets an unknown match and a refused token: it stops with its own error, or keeps
+    trying, which is not this test's business (it is stopped after PARSED seconds)."""
+    if which == 2:
+        node_ready()
+    command = commands()[which]
+    env = {"PORT": server.rsplit(":", 1)[1], "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin",
+           "MATCH": "no-such-match", "ME": "-Dk-not-a-token"}
+    bot = subprocess.Popen(["bash", "-euo", "pipefail", "-c", command], cwd=ROOT, env=env, text=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        _, stderr = bot.communicate(timeout=PARSED)
+    except subprocess.TimeoutExpired:
+        bot.kill()
+        _, stderr = bot.communicate()
+    else:
+        assert bot.returncode not in (0, 2), (bot.returncode, stderr[-2000:])
+    assert "expected one argument" not in stderr and "ambiguous" not in stderr, stderr[-2000:]
+
+
+PARSED = 15  # seconds: a usage error comes at once
