@@ -134,6 +134,10 @@ def test_a_worker_killed_in_the_middle_of_matching_loses_no_seeker_and_seats_non
     seek_ids = seek_at_once(bases, players, {"title": "greatfire", "seats": 2, "options": {"hiddenColours": True}})
     watcher.join()
     assert killed and pending_at_kill[-1] > 0, "a worker was killed while a table it formed was pending"
+    # a process sent SIGKILL is gone a moment later, not at once: poll until it is (a fresh clone's run once
+    # found both still alive right after the kill)
+    h.wait_for(lambda: sum(proc.poll() is None for proc in service.workers) <= 1, "the killed worker to end",
+               deadline=10)
     alive = [proc for proc in service.workers if proc.poll() is None]
     assert len(alive) == 1, "one worker is left"
     check_every_seeker_seated_once(redis, seek_ids, players, 2)
