@@ -48,14 +48,10 @@ async def run(schema: GraphQLSchema, found: Plan, context: Context, variables: d
         refused = await gate.refusal(context, found.operation, found.mutations)
     except connections.UNAVAILABLE as exc:
         refused = GraphQLExecutionResult(data=None, errors=[GraphQLError(str(exc), original_error=exc)])
-    compiled = None
-    if refused is None and found.compiled is not None:
-        compiled = await found.compiled.execute(schema, context, variables, play.submit)
-    if refused is not None:
-        result = refused
-    elif compiled is not None:
-        result = compiled
-    else:
+    result = refused
+    if result is None and found.compiled is not None:  # None again when its variables do not coerce
+        result = await found.compiled.execute(schema, context, variables, play.submit)
+    if result is None:
         result = await await_maybe(execute(schema, found.document, root_value=root_value, context_value=context,
                                            variable_values=variables, operation_name=operation_name,
                                            is_awaitable=cast(Any, optimized_is_awaitable)))
