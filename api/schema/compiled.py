@@ -8,21 +8,23 @@ inside inline fragments on its member types or the Problem interface, and no nam
 arguments or sub-selections, all of that can be decided once, when the text is planned: `compile_act` then
 answers the list of (response key, field) to write for each member type, and `CompiledAct.execute` coerces the
 variables with graphql-core's own coercion, calls the same act as the resolver does (api/schema/play.py,
-`submit`), and writes the answer with each field's own GraphQL serializer, in the order graphql-core would. Any
-other document, or variables that do not coerce, go to graphql-core; a resolver's exception becomes the same
-located error graphql-core makes of it (the act field is non-null: no data).
+`submit`), and writes the answer with each field's own output coercion, in the order graphql-core would. Any
+other document, or variables that do not coerce, go to graphql-core. Errors are graphql-core's: a resolver's
+exception is located at the act field, and no data (the field is non-null); a leaf's (a null in a non-null field,
+a value its type cannot represent) at the leaf, which is then null, or, for a non-null leaf, the whole act.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from graphql import (
     DocumentNode,
     ExecutionResult,
     FieldNode,
+    GraphQLError,
     GraphQLInputObjectType,
     GraphQLLeafType,
     GraphQLNonNull,
@@ -32,12 +34,14 @@ from graphql import (
     OperationDefinitionNode,
     OperationType,
     SelectionSetNode,
+    Undefined,
     VariableNode,
     is_abstract_type,
     is_leaf_type,
     located_error,
 )
 from graphql.execution.values import get_variable_values
+from graphql.pyutils import inspect
 
 ROOT_FIELD = "act"
 TYPENAME = "__typename"
@@ -46,13 +50,35 @@ Submit = Callable[[Any, dict[str, Any]], Awaitable[Any]]  # (context, the input'
 
 @dataclass(frozen=True)
 class Leaf:
-    """One field written for a member type: its response key, its Python attribute (None: __typename), and how
-    graphql-core completes it."""
+    """One field written for a member type: its response key, its name, its Python attribute (None: __typename),
+    how graphql-core completes it (the leaf type's output coercion), and the nodes an error is located at."""
 
     key: str
+    name: str
     attribute: str | None
     leaf: GraphQLLeafType | None
     non_null: bool
+    nodes: tuple[FieldNode, ...]
+
+    def complete(self, parent: str, value: Any) -> Any:
+        """The value as graphql-core completes it: its output coercion, and the same errors for a null in a non-null
+        field or a coercion that gives nothing."""
+        if value is None:
+            if self.non_null:
+                raise TypeError(f"Cannot return null for non-nullable field {parent}.{self.name}.")
+            return None
+        assert self.leaf is not None
+        coerced = _coercion(self.leaf)(value)
+        if coerced is Undefined or coerced is None:
+            raise TypeError(f"Expected `{inspect(self.leaf)}.coerce_output_value({inspect(value)})` to return "
+                            f"non-nullable value, returned: {inspect(coerced)}")
+        return coerced
+
+
+def _coercion(leaf: GraphQLLeafType) -> Callable[[Any], Any]:
+    """The leaf type's output coercion (graphql-core 3.3's coerce_output_value; serialize before it)."""
+    coerce: Callable[[Any], Any] | None = getattr(leaf, "coerce_output_value", None)
+    return coerce if coerce is not None else leaf.serialize
 
 
 @dataclass(frozen=True)
@@ -76,26 +102,32 @@ class CompiledAct:
         fields = {python: given[name] for name, python in self.inputs if name in given}
         try:
             result = await submit(context, fields)
-            written = self._written(result)
         except Exception as exc:  # as graphql-core: a located error, and no data (the field is non-null)
             return ExecutionResult(data=None, errors=[located_error(exc, [self.field], [self.key])])
-        return ExecutionResult(data={self.key: written})
+        errors: list[GraphQLError] = []
+        try:
+            written = self._written(result, errors)
+        except GraphQLError as error:  # a non-null leaf's error: its null reaches the non-null act field
+            return ExecutionResult(data=None, errors=[error])
+        return ExecutionResult(data={self.key: written}, errors=errors or None)
 
-    def _written(self, result: Any) -> dict[str, Any]:
+    def _written(self, result: Any, errors: list[GraphQLError]) -> dict[str, Any]:
+        """The member's fields in order; a nullable leaf's error is collected and the leaf written null, a non-null
+        leaf's error raised (graphql-core's handle_field_error)."""
         name = type(result).__strawberry_definition__.name
         out: dict[str, Any] = {}
         for leaf in self.leaves[name]:
             if leaf.attribute is None:
                 out[leaf.key] = name
                 continue
-            value = getattr(result, leaf.attribute)
-            if value is None:
+            try:
+                out[leaf.key] = leaf.complete(name, getattr(result, leaf.attribute))
+            except Exception as exc:
+                error = located_error(exc, list(leaf.nodes), [self.key, leaf.key])
                 if leaf.non_null:
-                    raise TypeError(f"Cannot return null for non-nullable field {name}.{leaf.key}.")
+                    raise error from exc
+                errors.append(error)
                 out[leaf.key] = None
-            else:
-                assert leaf.leaf is not None
-                out[leaf.key] = leaf.leaf.serialize(value)
         return out
 
 
@@ -160,6 +192,7 @@ def _leaves(schema: GraphQLSchema, member: GraphQLObjectType, selections: Select
     each response key), or None when it holds anything this plan does not do."""
     out: dict[str, Leaf] = {}
     names: dict[str, str] = {}
+    nodes: dict[str, list[FieldNode]] = {}  # every node of a response key, in order (an error's locations)
     pending = list(selections.selections)
     while pending:
         node = pending.pop(0)
@@ -179,10 +212,11 @@ def _leaves(schema: GraphQLSchema, member: GraphQLObjectType, selections: Select
         key = node.alias.value if node.alias else name
         if names.setdefault(key, name) != name:
             return None
+        nodes.setdefault(key, []).append(node)
         if key in out:
             continue
         if name == TYPENAME:
-            out[key] = Leaf(key, None, None, True)
+            out[key] = Leaf(key, name, None, None, True, ())
             continue
         graphql_field = member.fields.get(name)
         if graphql_field is None:
@@ -195,8 +229,8 @@ def _leaves(schema: GraphQLSchema, member: GraphQLObjectType, selections: Select
         leaf = of_type.of_type if non_null else of_type
         if not is_leaf_type(leaf):
             return None
-        out[key] = Leaf(key, definition.python_name, leaf, non_null)
-    return tuple(out.values())
+        out[key] = Leaf(key, name, definition.python_name, leaf, non_null, ())
+    return tuple(replace(leaf, nodes=tuple(nodes[key])) for key, leaf in out.items())
 
 
 __all__ = ["CompiledAct", "compile_act"]

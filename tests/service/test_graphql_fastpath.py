@@ -198,3 +198,72 @@ def test_only_plain_act_documents_are_compiled() -> None:
     assert not compiled("mutation($i: ActInput!) { a: act(input: $i) { __typename } b: act(input: $i) { "
                         "__typename } }")
     assert not compiled("mutation { signOut { __typename } }")
+
+
+# the errors graphql-core makes of a faulty act (the resolver's exception, a leaf it cannot complete); the two
+# `v` nodes of one response key are both an error's locations
+FAULT_ACT = """mutation($input: ActInput!) { act(input: $input) { __typename
+  ... on ActionAccepted { events version } ... on IllegalAction { code iv: version message }
+  ... on StaleVersion { v: currentVersion code v: currentVersion } } }"""
+
+
+def _faults() -> list[Any]:
+    """What a faulty act answers: an exception, then members with a leaf graphql-core cannot complete."""
+    from firebreak.api.schema.play import ActionAccepted
+    from firebreak.api.schema.problems import IllegalAction, StaleVersion
+
+    return [RuntimeError("a fault of ours, never shown"),
+            ActionAccepted(version=None, events=[], match_id="m", after=None, caller=None),  # type: ignore[arg-type]
+            IllegalAction(code="ILLEGAL_ACTION", message="no", version=2**40),  # nullable: null and an error
+            StaleVersion(code="STALE_VERSION", message="no", current_version="nope")]  # type: ignore[arg-type]
+
+
+async def _faulty_acts(redis_url: str) -> list[str]:
+    """The answers to FAULT_ACT (and the leaner LEAN_ACT) while the act answers each fault in turn."""
+    from firebreak.api.schema import play
+
+    app = create_app(Settings.from_env(service_env(redis_url)))
+    answers = []
+    async with (app.router.lifespan_context(app),
+                httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as client):
+        created = await client.post("/graphql", json={"query": CREATE, "variables": {
+            "input": {"title": "greatfire", "seats": 4, "seed": 7}}})
+        match_id = created.json()["data"]["createMatch"]["matchId"]
+        variables = {"input": {"matchId": match_id, "action": {"type": "x"}, "expectedVersion": 0}}
+        for fault in _faults():
+            async def faulty(*_: Any, fault: Any = fault) -> Any:
+                if isinstance(fault, Exception):
+                    raise fault
+                return fault
+
+            with pytest.MonkeyPatch.context() as patched:
+                patched.setattr(play, "act_with", faulty)
+                for query in (FAULT_ACT, LEAN_ACT):
+                    answer = await client.post("/graphql", json={"query": query, "variables": variables})
+                    answers.append(f"{answer.status_code} {answer.text}")
+    return answers
+
+
+def test_a_faulty_act_answers_the_same_errors_compiled_or_not(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    ran: list[bool] = []
+    execute = compiled.CompiledAct.execute
+
+    async def counted(self: compiled.CompiledAct, *args: Any) -> Any:
+        answer = await execute(self, *args)
+        ran.append(answer is not None)
+        return answer
+
+    with monkeypatch.context() as patched:
+        patched.setattr(compiled.CompiledAct, "execute", counted)
+        fast = asyncio.run(_faulty_acts(redis_url))
+    assert ran == [True] * 8
+    with monkeypatch.context() as patched:
+        patched.setattr(fastpath, "planned", lambda *_: None)
+        full = asyncio.run(_faulty_acts(redis_url))
+    assert fast == full
+    assert "never shown" not in "".join(fast)
+    leaf_errors = [json.loads(answer.split(" ", 1)[1]) for answer in fast[2::2]]
+    assert [[e["path"] for e in body["errors"]] for body in leaf_errors] == [
+        [["act", "version"]], [["act", "iv"]], [["act", "v"]]]
+    assert leaf_errors[1]["data"]["act"]["iv"] is None  # a nullable leaf: null, the rest written
+    assert len(leaf_errors[2]["errors"][0]["locations"]) == 2
