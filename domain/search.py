@@ -83,11 +83,13 @@ def playout(world: Match, seat: int, rng: random.Random, policy: Policy = random
 
 
 class _Worlds:
-    """The seeds of the n-th world and playout stream, drawn from the bot's rng in order of first need."""
+    """The seeds of the n-th world and playout stream, drawn from the bot's rng in order of first need; each world
+    is resampled once and handed out as clones (every root action's n-th visit plays in the same world)."""
 
     def __init__(self, match: Match, seat: int, rng: random.Random) -> None:
         self.match, self.seat, self.rng = match, seat, rng
         self.seeds: list[int] = []
+        self.drawn: list[Match] = []
 
     def seed(self, n: int) -> int:
         """The seed of the n-th visit."""
@@ -96,8 +98,11 @@ class _Worlds:
         return self.seeds[n]
 
     def world(self, n: int) -> Match:
-        """The n-th world: a fresh resample for the seat."""
-        return self.match.resample(self.seat, random.Random(2 * self.seed(n)))
+        """A copy of the n-th world: the seat's resample drawn from the n-th seed (once: a clone costs less)."""
+        while len(self.drawn) <= n:
+            k = len(self.drawn)
+            self.drawn.append(self.match.resample(self.seat, random.Random(2 * self.seed(k))))
+        return self.drawn[n].clone()
 
     def stream(self, n: int) -> random.Random:
         """The playout random stream of the n-th visit."""

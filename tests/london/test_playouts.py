@@ -11,6 +11,7 @@ import pytest
 
 from firebreak.domain import titles
 from firebreak.domain.errors import RulesError
+from firebreak.domain.london import state
 from firebreak.domain.london.match import LondonMatch
 from tests.london.positions import all_cards
 
@@ -94,6 +95,33 @@ def test_clone_is_independent() -> None:
     copy.apply(copy.to_act()[0], {"type": "drawDeck"})
     assert copy.to_dict() != m.to_dict() and m.version == 0
     assert m.clone().to_dict() == m.to_dict()
+
+
+def test_copy_shapes_cover_every_saved_field_once() -> None:
+    generic = ("options", "pending", "rng", "stacks")  # copied the generic way, or by a copier of their own
+    grouped = [*state._FLAT, *state._ROWS, *state._SCALARS, *generic]
+    assert sorted(grouped) == sorted(state._FIELDS)
+
+
+def test_a_clone_mid_game_equals_the_match_and_shares_no_mutable_part() -> None:
+    m = TITLE.new_match(seats=3, seed=11)
+    assert isinstance(m, LondonMatch)
+    rng = random.Random(3)
+    for _ in range(150):  # stacks, staged payments (pending), loans...
+        seat = m.to_act()[0]
+        m.apply(seat, rng.choice(m.legal_actions(seat)))
+    twin = m.clone()
+    assert twin.to_dict() == m.to_dict() and twin.rng is not m.rng
+
+    def mutable_parts(value: object) -> list[int]:
+        if isinstance(value, list):
+            return [id(value), *(i for v in value for i in mutable_parts(v))]
+        if isinstance(value, dict):
+            return [id(value), *(i for v in value.values() for i in mutable_parts(v))]
+        return []
+
+    for name in state._FIELDS:
+        assert not set(mutable_parts(getattr(m, name))) & set(mutable_parts(getattr(twin, name))), name
 
 
 def test_no_system_steps() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from firebreak.domain.contract import Action, Event
+from firebreak.domain.london.data import Card
 from firebreak.domain.london.rules.drawing import discard_to_board, leave_hand
 from firebreak.domain.london.rules.effects import apply_gain
 from firebreak.domain.london.rules.flow import begin_draws
@@ -20,26 +21,32 @@ def cost_of(s: State, seat: int, card_id: str) -> int:
 def discards_for(s: State, seat: int, card_id: str) -> list[str]:
     """The cards the seat may discard to play this one: the same colour, not beggars (L6: unless a Workhouse-like
     ongoing effect lets beggars stand in for any colour)."""
-    colour = s.card(card_id).colour
     beggars = s.ongoing(seat, "beggarsAnyColour") > 0
-    out = []
-    for c in s.hands[seat]:
-        card = s.card(c)
-        if c != card_id and (card.colour == colour or (beggars and card.kind == "beggar")):
-            out.append(c)
-    return out
+    colour = s.card(card_id).colour
+    return [c for c, card in _hand(s, seat) if _stands_in(c, card, card_id, colour, beggars)]
 
 
 def playable(s: State, seat: int) -> list[str]:
     """The cards of the seat's hand it can play now (an action card needs no discard; beggars never)."""
+    discount = s.ongoing(seat, "cardDiscount")  # cost_of's, looked up once for the whole hand
+    beggars = s.ongoing(seat, "beggarsAnyColour") > 0  # discards_for's, likewise
+    hand = _hand(s, seat)
     out = []
-    for c in s.hands[seat]:
-        card = s.card(c)
-        if card.kind == "beggar" or not affordable(s, seat, cost_of(s, seat, c)):
+    for c, card in hand:
+        if card.kind == "beggar" or not affordable(s, seat, max(0, card.cost - discount)):
             continue
-        if card.kind == "action" or discards_for(s, seat, c):
+        if card.kind == "action" or any(_stands_in(o, other, c, card.colour, beggars) for o, other in hand):
             out.append(c)
     return out
+
+
+def _hand(s: State, seat: int) -> list[tuple[str, Card]]:
+    return [(c, s.card(c)) for c in s.hands[seat]]
+
+
+def _stands_in(c: str, card: Card, card_id: str, colour: str, beggars: bool) -> bool:
+    """Whether hand card c may be discarded to play card_id (of this colour)."""
+    return c != card_id and (card.colour == colour or (beggars and card.kind == "beggar"))
 
 
 def open_stacks(s: State, seat: int) -> list[int]:
