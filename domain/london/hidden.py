@@ -55,11 +55,9 @@ def resample_into(s: State, seat: int, rng: random.Random) -> None:
     by_letter: dict[str, list[str]] = {}
     for c in pool:
         by_letter.setdefault(letter[c], []).append(c)
-    deck = []
-    for old in s.deck:
-        card = by_letter[letter[old]].pop()
-        pool.remove(card)
-        deck.append(card)
+    deck = [by_letter[letter[old]].pop() for old in s.deck]
+    dealt = set(deck)
+    pool = [c for c in pool if c not in dealt]  # what is left, in order, fills the hands (ids are unique)
     s.deck = deck
     for owner, card in zip(hand_slots, pool, strict=True):
         s.hands[owner].append(card)

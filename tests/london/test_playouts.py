@@ -124,6 +124,29 @@ def test_a_clone_mid_game_equals_the_match_and_shares_no_mutable_part() -> None:
         assert not set(mutable_parts(getattr(m, name))) & set(mutable_parts(getattr(twin, name))), name
 
 
+def test_playable_is_every_affordable_card_with_a_discard_or_none_needed() -> None:
+    """develop.playable counts colours instead of asking discards_for card by card: the same cards, in hand order,
+    at every step of random games (Workhouse-like beggar stand-ins included where the cards bring them)."""
+    from firebreak.domain.london.rules import develop
+    from firebreak.domain.london.rules.loans import affordable
+
+    checked = 0
+    for seed in range(12):
+        m = TITLE.new_match(seats=2 + seed % 3, seed=seed)
+        assert isinstance(m, LondonMatch)
+        rng = random.Random(seed)
+        while not m.is_over() and m.version < 400:
+            for seat in range(m.seats):
+                expected = [c for c in m.hands[seat] if m.card(c).kind != "beggar"
+                            and affordable(m, seat, develop.cost_of(m, seat, c))
+                            and (m.card(c).kind == "action" or develop.discards_for(m, seat, c))]
+                assert develop.playable(m, seat) == expected
+                checked += bool(expected)
+            seat = m.to_act()[0]
+            m.apply(seat, rng.choice(m.legal_actions(seat)))
+    assert checked > 1000
+
+
 def test_no_system_steps() -> None:
     m = TITLE.new_match(seats=2, seed=1)
     assert not m.system_due()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from firebreak.domain.contract import Action, Event
@@ -31,11 +32,13 @@ def playable(s: State, seat: int) -> list[str]:
     discount = s.ongoing(seat, "cardDiscount")  # cost_of's, looked up once for the whole hand
     beggars = s.ongoing(seat, "beggarsAnyColour") > 0  # discards_for's, likewise
     hand = _hand(s, seat)
+    colours = Counter(card.colour for _, card in hand)
+    stand_ins = beggars and any(card.kind == "beggar" for _, card in hand)  # a beggar is never the card played
     out = []
     for c, card in hand:
         if card.kind == "beggar" or not affordable(s, seat, max(0, card.cost - discount)):
             continue
-        if card.kind == "action" or any(_stands_in(o, other, c, card.colour, beggars) for o, other in hand):
+        if card.kind == "action" or colours[card.colour] > 1 or stand_ins:  # discards_for(c) is not empty
             out.append(c)
     return out
 
