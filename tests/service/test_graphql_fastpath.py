@@ -103,7 +103,9 @@ async def _play(redis_url: str) -> tuple[list[str], int]:
     return answers, plans.plan.cache_info().hits - hits
 
 
-def test_the_fast_path_answers_as_the_full_path(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def _compiled_runs(patched: pytest.MonkeyPatch) -> list[bool]:
+    """Patch the compiled plan to record each of its runs: True when it answered, False when it left the request
+    to graphql-core (variables that do not coerce)."""
     ran: list[bool] = []
     execute = compiled.CompiledAct.execute
 
@@ -112,8 +114,13 @@ def test_the_fast_path_answers_as_the_full_path(redis_url: str, monkeypatch: pyt
         ran.append(answer is not None)
         return answer
 
+    patched.setattr(compiled.CompiledAct, "execute", counted)
+    return ran
+
+
+def test_the_fast_path_answers_as_the_full_path(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     with monkeypatch.context() as patched:
-        patched.setattr(compiled.CompiledAct, "execute", counted)
+        ran = _compiled_runs(patched)
         fast, served = asyncio.run(_play(redis_url))
     assert ran.count(True) == 12 and ran.count(False) == 4  # the compiled acts; those whose variables do not coerce
     with monkeypatch.context() as patched:
@@ -245,16 +252,8 @@ async def _faulty_acts(redis_url: str) -> list[str]:
 
 
 def test_a_faulty_act_answers_the_same_errors_compiled_or_not(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    ran: list[bool] = []
-    execute = compiled.CompiledAct.execute
-
-    async def counted(self: compiled.CompiledAct, *args: Any) -> Any:
-        answer = await execute(self, *args)
-        ran.append(answer is not None)
-        return answer
-
     with monkeypatch.context() as patched:
-        patched.setattr(compiled.CompiledAct, "execute", counted)
+        ran = _compiled_runs(patched)
         fast = asyncio.run(_faulty_acts(redis_url))
     assert ran == [True] * 8
     with monkeypatch.context() as patched:
