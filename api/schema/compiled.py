@@ -57,6 +57,7 @@ class Leaf:
     name: str
     attribute: str | None
     leaf: GraphQLLeafType | None
+    coerce: Callable[[Any], Any] | None  # the leaf type's output coercion, looked up once when planned
     non_null: bool
     nodes: tuple[FieldNode, ...]
 
@@ -67,8 +68,8 @@ class Leaf:
             if self.non_null:
                 raise TypeError(f"Cannot return null for non-nullable field {parent}.{self.name}.")
             return None
-        assert self.leaf is not None
-        coerced = _coercion(self.leaf)(value)
+        assert self.coerce is not None
+        coerced = self.coerce(value)
         if coerced is Undefined or coerced is None:
             raise TypeError(f"Expected `{inspect(self.leaf)}.coerce_output_value({inspect(value)})` to return "
                             f"non-nullable value, returned: {inspect(coerced)}")
@@ -216,7 +217,7 @@ def _leaves(schema: GraphQLSchema, member: GraphQLObjectType, selections: Select
         if key in out:
             continue
         if name == TYPENAME:
-            out[key] = Leaf(key, name, None, None, True, ())
+            out[key] = Leaf(key, name, None, None, None, True, ())
             continue
         graphql_field = member.fields.get(name)
         if graphql_field is None:
@@ -229,7 +230,7 @@ def _leaves(schema: GraphQLSchema, member: GraphQLObjectType, selections: Select
         leaf = of_type.of_type if non_null else of_type
         if not is_leaf_type(leaf):
             return None
-        out[key] = Leaf(key, name, definition.python_name, leaf, non_null, ())
+        out[key] = Leaf(key, name, definition.python_name, leaf, _coercion(leaf), non_null, ())
     return tuple(replace(leaf, nodes=tuple(nodes[key])) for key, leaf in out.items())
 
 

@@ -16,7 +16,11 @@ from firebreak.domain.london.state import Phase, State
 
 def cost_of(s: State, seat: int, card_id: str) -> int:
     """The money a card costs the seat to play now (ongoing discounts taken off)."""
-    return max(0, s.card(card_id).cost - s.ongoing(seat, "cardDiscount"))
+    return _discounted(s.card(card_id).cost, s.ongoing(seat, "cardDiscount"))
+
+
+def _discounted(cost: int, discount: int) -> int:
+    return max(0, cost - discount)
 
 
 def discards_for(s: State, seat: int, card_id: str) -> list[str]:
@@ -24,7 +28,8 @@ def discards_for(s: State, seat: int, card_id: str) -> list[str]:
     ongoing effect lets beggars stand in for any colour)."""
     beggars = s.ongoing(seat, "beggarsAnyColour") > 0
     colour = s.card(card_id).colour
-    return [c for c, card in _hand(s, seat) if _stands_in(c, card, card_id, colour, beggars)]
+    return [c for c, card in _hand(s, seat)
+            if c != card_id and (card.colour == colour or (beggars and card.kind == "beggar"))]
 
 
 def playable(s: State, seat: int) -> list[str]:
@@ -36,7 +41,7 @@ def playable(s: State, seat: int) -> list[str]:
     stand_ins = beggars and any(card.kind == "beggar" for _, card in hand)  # a beggar is never the card played
     out = []
     for c, card in hand:
-        if card.kind == "beggar" or not affordable(s, seat, max(0, card.cost - discount)):
+        if card.kind == "beggar" or not affordable(s, seat, _discounted(card.cost, discount)):
             continue
         if card.kind == "action" or colours[card.colour] > 1 or stand_ins:  # discards_for(c) is not empty
             out.append(c)
@@ -45,11 +50,6 @@ def playable(s: State, seat: int) -> list[str]:
 
 def _hand(s: State, seat: int) -> list[tuple[str, Card]]:
     return [(c, s.card(c)) for c in s.hands[seat]]
-
-
-def _stands_in(c: str, card: Card, card_id: str, colour: str, beggars: bool) -> bool:
-    """Whether hand card c may be discarded to play card_id (of this colour)."""
-    return c != card_id and (card.colour == colour or (beggars and card.kind == "beggar"))
 
 
 def open_stacks(s: State, seat: int) -> list[int]:
