@@ -92,16 +92,37 @@ MISSING = {"MATCH_NOT_FOUND", "SEEK_NOT_FOUND", "TOKEN_NOT_FOUND", "WEBHOOK_NOT_
 @schemathesis.check
 def ensure_resource_availability_of_what_was_made(ctx: Any, response: Any, case: Any) -> bool | None:
     """The built-in ensure_resource_availability, except for a 404 about something else than the resource the
-    request addresses (inviting made-up player ids to a new match: 404 PLAYER_NOT_FOUND names the players)."""
+    request addresses (inviting made-up player ids to a new match: 404 PLAYER_NOT_FOUND names the players), or a
+    private match hiding from a stranger (_private_to_another)."""
     if response.status_code == 404:
         try:
             code = response.json().get("code")
         except ValueError:
             code = None
-        if code not in MISSING:
+        if code not in MISSING or _private_to_another(ctx, case, code):
             return None
     result: bool | None = ensure_resource_availability(ctx, response, case)
     return result
+
+
+def _bearer(case: Any) -> str | None:
+    for name, value in (case.headers or {}).items():
+        if name.lower() == "authorization":
+            return str(value)
+    return None
+
+
+def _private_to_another(ctx: Any, case: Any, code: str | None) -> bool:
+    """Whether the 404 is a private match hiding from someone its creator did not invite: the match was created
+    `private` and this request carries another credential (the fuzzer's guest session is renewed every minute, so a
+    link followed after a renewal is a stranger's request)."""
+    if code != "MATCH_NOT_FOUND":
+        return False
+    parent = ctx.internals.find_parent(case_id=case.id)
+    if parent is None or parent.operation.label != "POST /v1/matches":
+        return False
+    body = parent.body if isinstance(parent.body, dict) else {}
+    return body.get("private") is True and _bearer(parent) != _bearer(case)
 
 
 @schemathesis.check
