@@ -3,7 +3,7 @@
 In one run: the service as bench/api_load.py starts it, and bench/floor.py's bare app (its own uvicorn process)
 on the same Redis. The bench creates --matches seeded Great Fire matches (every seat joined by the bench, plus as
 many in reserve) and mirrors each with the engine, so it knows the legal actions of the seat to act without a
-read request. Then --rounds rounds, each of the four targets in turn: the floor (POST /act on a copy of each
+read request. Then --rounds rounds, each of the targets in turn (each round's order rotated by one, see rotated()): the floor (POST /act on a copy of each
 match's stored state under the floor's own keys, the actions drawn from a clone of the mirror), the rules floor
 (POST /act-rules: the same, with the engine applying each action to the copy), GraphQL `act` and REST
 `POST /v1/matches/{id}/actions`, each round --warmup seconds of load and then a window of --seconds,
@@ -439,6 +439,13 @@ def floor_process(redis_url: str, folder: Path, title: str = "greatfire",
                 child.wait(timeout=5)
 
 
+def rotated(targets: tuple[str, ...], by: int) -> tuple[str, ...]:
+    """The round's order: each round starts one target further on, so no target is always the one that inherits
+    the matches the others have played furthest (later in a game an act costs more), nor always the first."""
+    k = by % len(targets)
+    return targets[k:] + targets[:k]
+
+
 async def measure(service: LocalService, floor_base: str, pids: dict[str, int],
                   args: argparse.Namespace) -> list[Round]:
     """Set the matches up, then run the interleaved rounds."""
@@ -451,7 +458,7 @@ async def measure(service: LocalService, floor_base: str, pids: dict[str, int],
         async with httpx.AsyncClient(base_url=service.base, timeout=30.0) as setup:
             pool = Pool(setup, args.title, args.matches, args.seats, rng)
             for number in range(1, args.rounds + 1):
-                for target in args.targets:
+                for target in rotated(args.targets, number - 1):
                     await pool.fill()
                     rounds.append(await one_round(number, target, bases[target], pool, redis, pids, args, rngs))
                     last = rounds[-1]

@@ -207,3 +207,12 @@ def test_the_collectors_pauses_are_read_from_the_metrics() -> None:
     assert window.buckets == ((0.0001, 190.0), (0.001, 200.0), (float("inf"), 202.0))
     assert window.quantile(0.5) == 0.0001 and window.quantile(0.99) == 0.001 and window.quantile(0.995) == float("inf")
     assert act_cost.GcPauses(0.0, 0.0, ()).quantile(0.99) is None
+
+
+def test_each_round_starts_one_target_further_on_so_every_target_takes_every_place() -> None:
+    targets = ("floor", "rules", "graphql", "rest", "rest-minimal")
+    orders = [act_cost.rotated(targets, n) for n in range(len(targets))]
+    assert all(sorted(order) == sorted(targets) for order in orders)
+    for place in range(len(targets)):
+        assert sorted(order[place] for order in orders) == sorted(targets)
+    assert act_cost.rotated(targets, len(targets)) == targets
