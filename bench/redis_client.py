@@ -4,9 +4,12 @@ Each variant runs the same EVALSHA (a small script reading one hash field, as th
 --calls times, awaited one after the other, and the process's CPU per call is printed, in --rounds interleaved
 rounds (a noisy machine moves every variant of a round alike: compare within a round):
 
-- service: matches.connections.async_client as the API builds it (retries, health checks, a 30 s socket timeout);
-- lean: the same with matches.connections.LeanConnection (the write under a timeout scope, not a task per
-  command): what the service now uses;
+- service: matches.connections.async_client with redis-py's connection and pool, as the API built it before issue
+  28 (retries, health checks, a 30 s socket timeout);
+- lean-conn: the same with matches.connections.LeanConnection (the write under a timeout scope, not a task per
+  command);
+- lean: the same with matches.connections.LeanPool as well (no OpenTelemetry counts at checkout and return): what
+  the service now uses;
 - no-timeout: the service's client without a socket timeout (what the write's timeout costs);
 - bare: redis-py's default client (no retry policy, no health checks, no timeout);
 - pure-parser: the bare client with redis-py's Python parser instead of hiredis;
@@ -31,7 +34,7 @@ from urllib.parse import urlsplit
 
 from redis._parsers.resp2 import _AsyncRESP2Parser
 from redis.asyncio import Redis
-from redis.asyncio.connection import Connection
+from redis.asyncio.connection import Connection, ConnectionPool
 
 from firebreak.api.services import SOCKET_TIMEOUT
 from firebreak.matches import connections
@@ -91,9 +94,13 @@ def variants(url: str) -> dict[str, Callable[[], contextlib.AbstractAsyncContext
     """Each variant's client, as a context that yields the call to time; coredis and valkey-glide when installed."""
     out: dict[str, Callable[[], contextlib.AbstractAsyncContextManager[Call]]] = {
         "service": lambda: redis_py(lambda: connections.async_client(url, socket_timeout=SOCKET_TIMEOUT,
-                                                                     connection_class=Connection)),
+                                                                     connection_class=Connection,
+                                                                     pool=ConnectionPool)),
+        "lean-conn": lambda: redis_py(lambda: connections.async_client(url, socket_timeout=SOCKET_TIMEOUT,
+                                                                       pool=ConnectionPool)),
         "lean": lambda: redis_py(lambda: connections.async_client(url, socket_timeout=SOCKET_TIMEOUT)),
-        "no-timeout": lambda: redis_py(lambda: connections.async_client(url, connection_class=Connection)),
+        "no-timeout": lambda: redis_py(lambda: connections.async_client(url, connection_class=Connection,
+                                                                        pool=ConnectionPool)),
         "bare": lambda: redis_py(lambda: Redis.from_url(url)),
         "pure-parser": lambda: redis_py(lambda: Redis.from_url(url, parser_class=_AsyncRESP2Parser)),
     }

@@ -31,8 +31,10 @@ from redis import Redis, RedisCluster
 from redis.asyncio import Redis as AsyncRedis
 from redis.asyncio import RedisCluster as AsyncRedisCluster
 from redis.asyncio.connection import Connection as AsyncConnection
+from redis.asyncio.connection import ConnectionPool as AsyncConnectionPool
 from redis.asyncio.retry import Retry as AsyncRetry
 from redis.backoff import ExponentialWithJitterBackoff, NoBackoff
+from redis.event import AsyncAfterConnectionReleasedEvent
 from redis.exceptions import ClusterDownError, NoScriptError, RedisError, SlotNotCoveredError, TryAgainError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -213,6 +215,49 @@ class LeanConnection(AsyncConnection):
             raise
 
 
+class LeanPool(AsyncConnectionPool):
+    """redis-py's asyncio pool without its OpenTelemetry connection counts: each command's checkout and return
+    awaited four recorder calls (and named the pool) for metrics this service does not export, about a tenth of a
+    round trip's CPU (bench/redis_client.py). The rest is redis-py's: the lock, the pool's bound, the reconnect on
+    return when asked, the released-connection event. One check is stricter: redis-py 8 skips its check for unread
+    data before a connection's reuse while maintenance notifications are on, as they are by default ("auto"); this
+    service uses none, so a connection holding a reply nobody read (or at end of file) is always reconnected before
+    it is handed out, never answers the next command with the last one's reply."""
+
+    async def ensure_connection(self, connection: Any) -> None:
+        """Connect the connection, and reconnect it if it holds unread data or its peer closed it."""
+        await connection.connect()
+        try:
+            if await connection.can_read():
+                raise RedisConnectionError("Connection has data")
+        except (RedisConnectionError, RedisTimeoutError, OSError):
+            await connection.disconnect()
+            await connection.connect()
+            if await connection.can_read():
+                raise RedisConnectionError("Connection not ready") from None
+
+    async def get_connection(self, command_name: Any = None, *keys: Any, **options: Any) -> AsyncConnection:
+        """A connected connection from the pool (the arguments are redis-py's deprecated ones, ignored as there)."""
+        async with self._lock:
+            connection = self.get_available_connection()  # type: ignore[no-untyped-call]
+        try:
+            await self.ensure_connection(connection)
+        except BaseException:
+            await self.release(connection)
+            raise
+        return cast(AsyncConnection, connection)
+
+    async def release(self, connection: Any) -> None:
+        """Return a connection to the pool."""
+        async with self._lock:
+            self._in_use_connections.remove(connection)
+            if connection.should_reconnect():
+                await connection.disconnect()
+            self._available_connections.append(connection)
+        released = AsyncAfterConnectionReleasedEvent(connection)  # type: ignore[no-untyped-call]
+        await cast(Any, self._event_dispatcher).dispatch_async(released)
+
+
 def _options() -> dict[str, Any]:
     return {"health_check_interval": HEALTH_CHECK_SECONDS, "socket_connect_timeout": CONNECT_TIMEOUT,
             "socket_keepalive": True, "retry_on_error": [*UNAVAILABLE, socket.timeout]}
@@ -222,14 +267,17 @@ def _backoff() -> ExponentialWithJitterBackoff:
     return ExponentialWithJitterBackoff(cap=BACKOFF_CAP, base=BACKOFF_BASE)
 
 
-def async_client(url: str, retries: int | None = None, **kwargs: Any) -> AsyncRedis:
-    """An asyncio client for a redis:// URL with this process's retry policy (or that many retries; kwargs: more
-    client options)."""
+def async_client(url: str, retries: int | None = None, pool: type[AsyncConnectionPool] = LeanPool,
+                 **kwargs: Any) -> AsyncRedis:
+    """An asyncio client for a redis:// URL with this process's retry policy (or that many retries; pool: its
+    connection pool's class; kwargs: more client options)."""
     retry = LoggedAsyncRetry(_backoff(), _policy["retries"] if retries is None else retries)
     options = {"connection_class": LeanConnection, **_options(), **kwargs}
     if url.startswith("unix://"):
         options.pop("connection_class")  # redis-py's unix socket connection keeps its own class
-    return AsyncRedis.from_url(url, retry=retry, **options)
+    client = AsyncRedis(connection_pool=pool.from_url(url, retry=retry, **options))
+    client.auto_close_connection_pool = True  # as from_url's: closing the client closes its pool
+    return client
 
 
 def sync_client(url: str, retries: int | None = None, **kwargs: Any) -> Redis:

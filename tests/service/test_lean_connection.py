@@ -1,6 +1,8 @@
 """matches.connections.LeanConnection, the asyncio clients' connection: commands over a real Redis, a write that
 cannot finish (a peer that stops reading) is a TimeoutError within the socket timeout that drops the connection, as
-redis-py's own connection does, over real sockets; and every command packs to the bytes redis-py's packs."""
+redis-py's own connection does, over real sockets; and every command packs to the bytes redis-py's packs. And
+matches.connections.LeanPool, their pool: redis-py's checks kept (a connection left with an unread reply is
+reconnected before reuse, the pool's bound holds)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from redis.asyncio.connection import Connection
-from redis.exceptions import DataError
+from redis.exceptions import DataError, MaxConnectionsError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from firebreak.matches import connections
@@ -24,6 +26,7 @@ def test_the_clients_use_it_and_it_runs_commands(redis_url: str) -> None:
         client = connections.async_client(redis_url, socket_timeout=5.0, decode_responses=True)
         try:
             assert client.connection_pool.connection_class is connections.LeanConnection
+            assert type(client.connection_pool) is connections.LeanPool
             await client.set("lean:{x}", "1")
             script = connections.Script(client, "return redis.call('INCR', KEYS[1])")
             assert [await script(["lean:{x}"]) for _ in range(3)] == [2, 3, 4]
@@ -32,6 +35,45 @@ def test_the_clients_use_it_and_it_runs_commands(redis_url: str) -> None:
             assert await pipe.execute() == [5, "5"]
         finally:
             await client.delete("lean:{x}")
+            await client.aclose()
+
+    asyncio.run(body())
+
+
+def test_the_pool_reconnects_a_connection_returned_with_an_unread_reply(redis_url: str) -> None:
+    async def body() -> None:
+        client = connections.async_client(redis_url, socket_timeout=5.0, decode_responses=True)
+        pool = client.connection_pool
+        try:
+            await client.set("lean:{dirty}", "mine")
+            dirty = await pool.get_connection()
+            await dirty.send_command("ECHO", "stale")  # its reply is never read
+            await asyncio.sleep(0.05)
+            await pool.release(dirty)
+            assert await client.get("lean:{dirty}") == "mine"  # not "stale": the pool did not hand it on as it was
+            assert await client.echo("fresh") == "fresh"
+        finally:
+            await client.delete("lean:{dirty}")
+            await client.aclose()
+
+    asyncio.run(body())
+
+
+def test_the_pool_keeps_its_bound(redis_url: str) -> None:
+    async def body() -> None:
+        client = connections.async_client(redis_url, socket_timeout=5.0, max_connections=2)
+        pool = client.connection_pool
+        try:
+            held = [await pool.get_connection(), await pool.get_connection()]
+            with pytest.raises(MaxConnectionsError):
+                await pool.get_connection()
+            await pool.release(held.pop())
+            again = await pool.get_connection()  # a returned connection is handed out again
+            assert again is not held[0]
+            for connection in (*held, again):
+                await pool.release(connection)
+            assert await client.ping()
+        finally:
             await client.aclose()
 
     asyncio.run(body())
