@@ -42,7 +42,8 @@ from firebreak.matches.mine import REINDEX_JOB
 from firebreak.matches.rematch import RESUME_JOB
 from firebreak.matches.scheduler import GUARD_TTL, enqueue_job, job_id
 
-FINISHED_JOB = "firebreak.workers.jobs.finished"  # by name: this layer never imports the workers package
+FINISHED_JOB = "firebreak.workers.jobs.finished_all"  # by name: this layer never imports the workers package
+FINISHED_PER_JOB = 50  # finished matches one job handles at most (an RQ job's own cost shared, each well in time)
 MATCH_SEEKS_JOB = "firebreak.workers.jobs.match_seeks"  # a matching pass over one pool of seeks (matchmaking/tables.py)
 FORM_TABLE_JOB = "firebreak.workers.jobs.form_table"  # finish forming a table a crash left half-formed
 
@@ -112,8 +113,21 @@ class Reconciler:
         """Hand the matches that ended (or may have: keys.finished_pending entries, written before the write that
         ends a match) to jobs that do what a finished match is owed (workers/finishing.py), each entry claimed
         until stall_seconds from now; return the jobs. No wait here: an entry whose ending write has not landed
-        yet is left by its job, and claimed again after stall_seconds."""
-        return self._drain(keys.finished_pending(self.settings.queue), FINISHED_JOB, "finished", now, age=0.0)
+        yet is left by its job, and claimed again after stall_seconds. The entries of one claim go to jobs of up to
+        FINISHED_PER_JOB matches each: a short game ends every few moves, and an RQ job per match cost the workers
+        more than the match's finishing itself."""
+        now = time.time() if now is None else now
+        again = repr(now + self.settings.stall_seconds)
+        claimed = [raw.decode() for raw in self._claim(keys=[keys.finished_pending(self.settings.queue)],
+                                                       args=[repr(now), BATCH, again])]
+        enqueued = []
+        for start in range(0, len(claimed), FINISHED_PER_JOB):
+            part = claimed[start:start + FINISHED_PER_JOB]
+            job = job_id(part[0], 0, f"finished{time.time_ns()}")
+            self.queue.enqueue(FINISHED_JOB, part, float(again), job_id=job, result_ttl=600,
+                               failure_ttl=7 * 24 * 3600, job_timeout=300)
+            enqueued.append(job)
+        return enqueued
 
     def seeks(self, now: float | None = None) -> list[str]:
         """Queue a matching pass for every pool with waiting seeks, unless one is queued (its guard, which lives

@@ -1,9 +1,10 @@
 """What a finished match is owed, done once by the workers: its ratings, then its archive record.
 
 The write that ends a match first writes its finished-match outbox entry (MatchStore.finishing); the reconcilers
-hand each entry to a `finished` job (workers/jobs.py), which runs every finisher below on the match as stored and
-then drops the entry. Each finisher is idempotent by match id (a re-run after a worker died mid-way, or a second
-job for the same entry, changes nothing), so a kill -9 anywhere loses nothing and applies nothing twice.
+hand the entries they claim to `finished_all` jobs (workers/jobs.py, up to FINISHED_PER_JOB matches a job), which
+run every finisher below on each match as stored and then drop its entry. Each finisher is idempotent by match id
+(a re-run after a worker died mid-way, or a second job for the same entry, changes nothing), so a kill -9 anywhere
+loses nothing and applies nothing twice.
 
 An entry whose match is not over yet (its ending write has not landed, or never will: a refused commit) is left
 for a later claim, and dropped once it is older than GIVE_UP_STALLS stall periods.

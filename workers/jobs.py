@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from rq import Queue
+from rq.timeouts import BaseTimeoutException
 
 from firebreak.archive.database import Database
 from firebreak.matches import connections, keys, mine
@@ -126,8 +127,33 @@ def rematch(match_id: str, mark: float) -> str | None:
 
 def finished(match_id: str, claimed: float) -> str:
     """Do what a finished match is owed (its ratings, its archive record: workers/finishing.py), once, and drop its
-    outbox entry (claimed until `claimed`); return what happened."""
+    outbox entry (claimed until `claimed`); return what happened. (A job of the one-match form queued before
+    finished_all.)"""
     return _once(lambda rt: finishing.finish(rt.pipeline.store, rt.db, str(match_id), float(claimed)))
+
+
+def finished_all(match_ids: list[str], claimed: float) -> dict[str, str]:
+    """finished() for each of the matches whose outbox entries one claim took (claimed until `claimed`); return
+    what happened to each. One match's failure does not stop the others: its entry stays claimed, so the
+    reconciler hands it on again after the stall period, and the job fails at the end with the first error (an
+    operator sees it among the failed jobs)."""
+    async def run(rt: Runtime) -> dict[str, str]:
+        outcomes: dict[str, str] = {}
+        failure: BaseException | None = None
+        for match_id in match_ids:
+            try:
+                outcomes[str(match_id)] = await finishing.finish(rt.pipeline.store, rt.db, str(match_id),
+                                                                 float(claimed))
+            except BaseTimeoutException:
+                raise  # the job's time is up: what is left is claimed again later
+            except Exception as exc:  # the others are still owed their finishing
+                log.exception("finishing match %s failed; its entry is claimed again later", match_id)
+                outcomes[str(match_id)] = "failed"
+                failure = failure or exc
+        if failure is not None:
+            raise failure
+        return outcomes
+    return _once(run)
 
 
 def match_seeks(pool: str) -> int:

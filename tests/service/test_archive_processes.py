@@ -8,9 +8,11 @@ import random
 import time
 from pathlib import Path
 from typing import Any, cast
+from unittest.mock import patch
 
 import pytest
 from redis import Redis
+from rq.job import Job
 from rq.registry import StartedJobRegistry
 from sqlalchemy import func, select, text
 
@@ -19,7 +21,11 @@ from firebreak.archive.export import replay
 from firebreak.archive.records import is_archived
 from firebreak.archive.tables import archived_matches, archived_players
 from firebreak.matches import keys
+from firebreak.matches import reconciler as reconciler_module
+from firebreak.matches.config import Settings
+from firebreak.matches.reconciler import FINISHED_JOB, Reconciler
 from firebreak.matches.store import MatchStore
+from firebreak.workers import finishing, jobs
 from tests.service.archive_support import BACKENDS, database_url, play, wait, with_store
 from tests.service.players_support import guest, rest
 from tests.service.support import private_service
@@ -166,4 +172,56 @@ def test_workers_killed_mid_archive_leave_every_finished_match_archived_exactly_
         assert players == len(ids)  # each match's player indexed once
     finally:
         blocker.close()
+        db.close()
+
+
+def test_one_job_finishes_a_claim_of_matches_and_one_failure_stops_none_of_the_others(
+        redis_url: str, redis: Redis, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reconciler hands the finished matches of one claim to one finished_all job: each is archived once and its
+    outbox entry dropped; a match whose finishing fails keeps its entry (claimed again after the stall period)
+    while the others are done, and the job fails with that error."""
+    queue = f"finish-all-{time.time_ns()}"
+    env = {"REDIS_URL": redis_url, "FIREBREAK_QUEUE": queue, "FIREBREAK_DATA_DIR": str(tmp_path),
+           "FIREBREAK_DATABASE_URL": ""}
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+
+    async def finish_matches(store: MatchStore) -> list[str]:
+        return [(await play(store, "greatfire", 2, seed, [], ["random", "random"])).match_id for seed in range(3)]
+
+    ids = cast(list[str], with_store(redis_url, queue, finish_matches))
+    outbox = keys.finished_pending(queue)
+    assert sorted(redis.zrange(outbox, 0, -1)) == sorted(ids)
+    connection = Redis.from_url(redis_url)
+    with patch.object(reconciler_module, "FINISHED_PER_JOB", 2):
+        made = Reconciler(connection, Settings.from_env(env)).finished()
+    handed = [Job.fetch(job, connection=connection) for job in made]
+    connection.close()
+    assert [job.func_name for job in handed] == [FINISHED_JOB] * 2  # 3 matches, 2 a job
+    assert sorted(m for job in handed for m in job.args[0]) == sorted(ids)
+    claimed = handed[0].args[1]
+    assert all(job.args[1] == claimed for job in handed)
+    broken = ids[1]
+
+    async def refuse(db: Database, store: MatchStore, loaded: Any) -> None:
+        if loaded.id == broken:
+            raise RuntimeError("this archive write failed")
+
+    monkeypatch.setattr(finishing, "FINISHERS", (refuse, *finishing.FINISHERS))
+    with pytest.raises(RuntimeError, match="this archive write failed"):
+        jobs.finished_all(ids, claimed)
+    left = redis.zrange(outbox, 0, -1)
+    assert left == [broken]  # the others' entries dropped, the failed one's kept for a later claim
+    db = Database.from_settings()
+    try:
+        assert [is_archived(db, m) for m in ids] == [True, False, True]
+        monkeypatch.setattr(finishing, "FINISHERS", finishing.FINISHERS[1:])
+        assert jobs.finished_all([broken], claimed) == {broken: "finished"}
+        assert jobs.finished_all(ids, claimed) == dict.fromkeys(ids, "finished")  # again: changes nothing
+        assert not redis.zrange(outbox, 0, -1)
+        with db.read() as conn:
+            archived = conn.execute(select(func.count()).select_from(archived_matches)
+                                    .where(archived_matches.c.match_id.in_(ids))).scalar_one()
+        assert archived == len(ids)
+    finally:
         db.close()
