@@ -3,13 +3,13 @@
 In one run: the service as bench/api_load.py starts it, and bench/floor.py's bare app (its own uvicorn process)
 on the same Redis. The bench creates --matches seeded Great Fire matches (every seat joined by the bench, plus as
 many in reserve) and mirrors each with the engine, so it knows the legal actions of the seat to act without a
-read request. Then --rounds rounds, each of the targets in turn (each round's order rotated by one, see rotated()): the floor (POST /act on a copy of each
-match's stored state under the floor's own keys, the actions drawn from a clone of the mirror), the rules floor
-(POST /act-rules: the same, with the engine applying each action to the copy), GraphQL `act` and REST
-`POST /v1/matches/{id}/actions`, each round --warmup seconds of load and then a window of --seconds,
-with the same HTTP clients (--client-pool) and one request in flight per match. Every act submits a random legal
-action at the version the target holds; an accepted one is applied to the mirror. A match that ends is replaced
-by one from the reserve, which is refilled between rounds.
+read request. Then --rounds rounds, each of the targets in turn (each round's order rotated by one: rotated()):
+the floor (POST /act on a copy of each match's stored state under the floor's own keys, the actions drawn from a
+clone of the mirror), the rules floor (POST /act-rules: the same, with the engine applying each action to the
+copy), GraphQL `act` and REST `POST /v1/matches/{id}/actions`, each round --warmup seconds of load and then a
+window of --seconds, with the same HTTP clients (--client-pool) and one request in flight per match. Every act
+submits a random legal action at the version the target holds; an accepted one is applied to the mirror. A match
+that ends is replaced by one from the reserve, which is refilled between rounds.
 
 Per round and target: acts accepted in the window, acts/s, the target process's CPU (utime + stime of it and
 its children, /proc) per accepted act, Redis's CPU and commands (those run inside scripts included, from every
