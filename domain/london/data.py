@@ -108,6 +108,11 @@ class Catalogue:
         return {c: i for i, c in enumerate(self.cards)}
 
     @cached_property
+    def card_decks(self) -> dict[str, str]:
+        """The deck (era) letter of each card id."""
+        return {c: card.deck for c, card in self.cards.items()}
+
+    @cached_property
     def borough_index(self) -> dict[str, int]:
         """The position of each borough id in data order."""
         return {b: i for i, b in enumerate(self.boroughs)}

@@ -5,6 +5,7 @@ of staging (the public step names the action only)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from firebreak.domain.london.data import DECKS
@@ -55,9 +56,8 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         if over:
             row["hand"] = sorted(s.hands[owner])
         players.append(row)
-    by_deck = {letter: 0 for letter in DECKS}
-    for card in s.deck:
-        by_deck[s.card(card).deck] += 1
+    counted = Counter(map(s.cat.card_decks.__getitem__, s.deck))  # a view's hottest loop: counted in C
+    by_deck = {letter: counted[letter] for letter in DECKS}
     out: dict[str, Any] = {
         "title": "london", "seats": s.seats, "version": s.version, "options": dict(s.options),
         "phase": public_step(s), "toAct": [] if over else [s.turn], "turn": None if over else s.turn,
