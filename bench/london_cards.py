@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from bench.bots import Game, _bots, _decide
 from firebreak.domain import titles
@@ -38,7 +37,6 @@ class Tally:
     runs: int = 0
     won_played: float = 0.0     # win shares of the seat-games that played it
     won_unplayed: float = 0.0   # and of those that held it without playing it
-    plays_by_level: dict[str, int] = field(default_factory=lambda: defaultdict(int))
 
     @property
     def rate(self) -> float:
@@ -65,9 +63,7 @@ def play_one(game: Game, tallies: dict[str, Tally]) -> None:
         seat, action = _decide(game, bots, match, times, choices)
         for event in match.apply(seat, action):
             if event["type"] in ("cardPlayed", "actionPlayed"):  # into the city, or an action card's effect
-                name = match.card(str(event["card"])).name
-                played[int(event["seat"])].add(name)
-                tallies[name].plays_by_level[game.lineup[int(event["seat"])]] += 1
+                played[int(event["seat"])].add(match.card(str(event["card"])).name)
             elif event["type"] == "activated":
                 tallies[match.card(str(event["card"])).name].runs += 1
         note_hands()

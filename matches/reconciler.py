@@ -116,18 +116,8 @@ class Reconciler:
         yet is left by its job, and claimed again after stall_seconds. The entries of one claim go to jobs of up to
         FINISHED_PER_JOB matches each: a short game ends every few moves, and an RQ job per match cost the workers
         more than the match's finishing itself."""
-        now = time.time() if now is None else now
-        again = repr(now + self.settings.stall_seconds)
-        claimed = [raw.decode() for raw in self._claim(keys=[keys.finished_pending(self.settings.queue)],
-                                                       args=[repr(now), BATCH, again])]
-        enqueued = []
-        for start in range(0, len(claimed), FINISHED_PER_JOB):
-            part = claimed[start:start + FINISHED_PER_JOB]
-            job = job_id(part[0], 0, f"finished{time.time_ns()}")
-            self.queue.enqueue(FINISHED_JOB, part, float(again), job_id=job, result_ttl=600,
-                               failure_ttl=7 * 24 * 3600, job_timeout=300)
-            enqueued.append(job)
-        return enqueued
+        return self._drain(keys.finished_pending(self.settings.queue), FINISHED_JOB, "finished", now, age=0.0,
+                           per_job=FINISHED_PER_JOB)
 
     def seeks(self, now: float | None = None) -> list[str]:
         """Queue a matching pass for every pool with waiting seeks, unless one is queued (its guard, which lives
@@ -145,16 +135,19 @@ class Reconciler:
         return enqueued + self._drain(keys.seek_tables_pending(self.settings.queue), FORM_TABLE_JOB, "table", now)
 
     def _drain(self, outbox: str, function: str, prefix: str, now: float | None,
-               age: float | None = None) -> list[str]:
-        """Enqueue function(match id, claimed time) for every entry of an outbox older than `age` seconds (default:
-        stall_seconds)."""
+               age: float | None = None, per_job: int | None = None) -> list[str]:
+        """Enqueue function(entry, claimed time) for every entry of an outbox older than `age` seconds (default:
+        stall_seconds); with per_job, function(entries, claimed time) for each run of up to per_job entries."""
         now = time.time() if now is None else now
         again = repr(now + self.settings.stall_seconds)
         older = self.settings.stall_seconds if age is None else age
+        claimed = [raw.decode() for raw in self._claim(keys=[outbox], args=[repr(now - older), BATCH, again])]
+        size = per_job or 1
         enqueued = []
-        for raw in self._claim(keys=[outbox], args=[repr(now - older), BATCH, again]):
-            job = job_id(raw.decode(), 0, f"{prefix}{time.time_ns()}")
-            self.queue.enqueue(function, raw.decode(), float(again), job_id=job, result_ttl=600,
+        for start in range(0, len(claimed), size):
+            part = claimed[start:start + size]
+            job = job_id(part[0], 0, f"{prefix}{time.time_ns()}")
+            self.queue.enqueue(function, part if per_job else part[0], float(again), job_id=job, result_ttl=600,
                                failure_ttl=7 * 24 * 3600, job_timeout=300)
             enqueued.append(job)
         return enqueued

@@ -148,7 +148,6 @@ def finished_all(match_ids: list[str], claimed: float) -> dict[str, str]:
                 raise  # the job's time is up: what is left is claimed again later
             except Exception as exc:  # the others are still owed their finishing
                 log.exception("finishing match %s failed; its entry is claimed again later", match_id)
-                outcomes[str(match_id)] = "failed"
                 failure = failure or exc
         if failure is not None:
             raise failure
