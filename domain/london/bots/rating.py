@@ -56,7 +56,7 @@ def turns_left(s: State) -> float:
     return len(s.deck) / (CARDS_PER_TURN * s.seats)
 
 
-def _expected_poverty(s: State, seat: int, runs: float, w: Weights) -> float:
+def expected_poverty(s: State, seat: int, runs: float, w: Weights) -> float:
     """The seat's poverty at the end if it runs its city `runs` more times as it stands (a hand costs at each run)."""
     return s.poverty[seat] + (len(s.stacks[seat]) + s.loans[seat]) * runs * w.stack_run + len(s.hands[seat]) * (
         w.hand_end + runs * w.hand_run)
@@ -83,7 +83,7 @@ def rate(s: State, seat: int, ran: bool = False, weights: Weights | None = None)
     use = min(left, 4.0) * w.money_use * min(free, 20)  # money buys cards and land while there is time
     playable = sorted((card_worth(s.card(c)) for c in s.hands[seat] if s.card(c).kind != "beggar"), reverse=True)
     hand_worth = sum(min(x, 3.0) * w.hand_card for x in playable[:6]) if left > 1 else 0.0
-    expected = [_expected_poverty(s, o, runs, w) for o in range(s.seats)]
+    expected = [expected_poverty(s, o, runs, w) for o in range(s.seats)]
     if ran:
         expected[seat] -= min(len(s.stacks[seat]) + s.loans[seat], (len(s.stacks[seat]) + s.loans[seat]) * runs)
     over = expected[seat] - min(expected)

@@ -1,6 +1,6 @@
 """London's search level: the generic information-set search (domain/search.py) over London's resample, with the
-greedy bot's rules of thumb as the playout policy, its prestige estimate scoring playouts cut short, and its
-actions worth trying as the root moves (never an undo: a search that may cancel a staged decision can go round
+greedy bot's rules of thumb as the playout policy, the fitted outlook (outlook.py) scoring playouts cut short, and
+greedy's actions worth trying as the root moves (never an undo: a search that may cancel a staged decision can go round
 develop, cancel, develop... for ever)."""
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ import random
 from firebreak.domain import search
 from firebreak.domain.contract import Action, BotLevel, Budget, Match
 from firebreak.domain.london.bots.greedy import policy, worth_trying
-from firebreak.domain.london.bots.rating import rate
+from firebreak.domain.london.bots.outlook import SPREAD, lead
 from firebreak.domain.london.match import LondonMatch
 from firebreak.domain.london.rules import land
 
 STEPS_PER_SEAT = 20  # playout decisions per seat before the leaf is scored (about two rounds whatever the seats)
-SCALE = 10.0         # prestige lead at which the leaf's score is tanh(1) ~ 0.76
+SCALE = 1.2 * SPREAD  # estimated lead scored tanh(1) ~ 0.76: tanh(x / 1.2 sd) is near 2 P(win) - 1 for a normal error
 
 
 def _policy(match: Match, seat: int, rng: random.Random) -> Action:
@@ -25,11 +25,9 @@ def _policy(match: Match, seat: int, rng: random.Random) -> Action:
 
 
 def _leaf(match: Match, seat: int) -> float:
-    """The seat's estimated prestige lead over the best rival, squashed into [-1, 1]."""
+    """The seat's estimated final lead over the best rival, squashed into [-1, 1]."""
     assert isinstance(match, LondonMatch)
-    mine = rate(match, seat)
-    best = max(rate(match, other) for other in range(match.seats) if other != seat)
-    return math.tanh((mine - best) / SCALE)
+    return math.tanh(lead(match, seat) / SCALE)
 
 
 def _root(match: Match, seat: int) -> list[Action]:

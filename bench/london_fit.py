@@ -1,0 +1,161 @@
+"""Fit the weights of London's outlook (domain/london/bots/outlook.py) to the final margins of seeded games.
+
+Plays --games seeded London games (game g: seed --seed + g, the lineup rotated by g seats, as bench/bots.py does)
+and, before a sampled share of the decisions (--sample, drawn from a seeded stream), records every seat's outlook
+features. Each ordered pair of seats at a sampled position is one row: the difference of their features and the
+two poverty comparisons, against the difference of their final totals. A least-squares fit on four games in five
+(game index not a multiple of 5) is checked on the fifth: the share of the final margin's variance it explains
+(R², after a linear rescaling) and how often its sign is the final margin's, beside the same for rating.py's
+difference (what the search scored its playouts by before). Prints both, the spread of the held-out residual (the
+outlook's SPREAD) and the Coefficients to paste into outlook.py.
+
+Run: python -m bench.london_fit [--seats 2] [--games 2000] [--seed 300000] [--sample 0.25] [--procs 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import random
+import sys
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from bench.bots import Game, _bots, _decide
+from firebreak.domain import titles
+from firebreak.domain.london.bots.outlook import NAMES, Coefficients, Features, features, poorer_loses
+from firebreak.domain.london.bots.rating import rate
+from firebreak.domain.london.match import LondonMatch
+
+COLUMNS = (*NAMES, "poverty_now", "poverty_expected")
+
+
+@dataclass
+class Position:
+    """Every seat's features, expected poverty and rating at one sampled decision."""
+
+    features: list[Features]
+    expected: list[float]
+    ratings: list[float]
+
+
+@dataclass
+class Played:
+    """One game's sampled positions and final totals."""
+
+    index: int
+    positions: list[Position]
+    totals: list[int]
+
+
+def play_one(args: tuple[int, Game, float]) -> Played:
+    """Play the game, sampling positions before a share of its decisions."""
+    index, game, share = args
+    bots = _bots(game.budget, game.iterations, "london")
+    match = titles.get("london").new_match(seats=game.seats, seed=game.seed)
+    assert isinstance(match, LondonMatch)
+    sampler = random.Random(game.seed * 7 + 1)
+    times: list[list[float]] = [[] for _ in range(game.seats)]
+    positions = []
+    while not match.is_over():
+        if sampler.random() < share:
+            seats = [features(match, s) for s in range(game.seats)]
+            positions.append(Position([f for f, _ in seats], [e for _, e in seats],
+                                      [rate(match, s) for s in range(game.seats)]))
+        seat, action = _decide(game, bots, match, times, [[] for _ in range(game.seats)])
+        match.apply(seat, action)
+    result = match.result()
+    assert result is not None
+    return Played(index, positions, [s.total for s in sorted(result.scores, key=lambda s: s.seat)])
+
+
+def rows(games: list[Played]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The design matrix, the final margins, rating.py's differences and each row's game index."""
+    x, y, base, gid = [], [], [], []
+    for g in games:
+        for p in g.positions:
+            for a in range(len(p.features)):
+                for b in range(len(p.features)):
+                    if a == b:
+                        continue
+                    fa, fb = p.features[a], p.features[b]
+                    poverty = [poorer_loses(fa.raw_poverty, fb.raw_poverty), poorer_loses(p.expected[a], p.expected[b])]
+                    x.append([getattr(fa, n) - getattr(fb, n) for n in NAMES] + poverty)
+                    y.append(g.totals[a] - g.totals[b])
+                    base.append(p.ratings[a] - p.ratings[b])
+                    gid.append(g.index)
+    return np.array(x, dtype=float), np.array(y, dtype=float), np.array(base), np.array(gid)
+
+
+def explained(estimate: np.ndarray, actual: np.ndarray) -> float:
+    """R² of the actual values on a linear rescaling of the estimate (0 for an estimate that never varies)."""
+    if np.ptp(estimate) == 0:
+        return 0.0
+    slope, intercept = np.polyfit(estimate, actual, 1)
+    return float(1 - (actual - (slope * estimate + intercept)).var() / actual.var())
+
+
+def same_sign(estimate: np.ndarray, actual: np.ndarray) -> float:
+    """The share of rows with a nonzero margin whose estimate has its sign."""
+    decided = actual != 0
+    return float(np.mean(np.sign(estimate[decided]) == np.sign(actual[decided])))
+
+
+@dataclass(frozen=True)
+class Fit:
+    coefficients: Coefficients
+    spread: float
+    rows: int
+    rating_r2: float
+    rating_sign: float
+    fitted_r2: float
+    fitted_sign: float
+
+
+def fit(games: list[Played]) -> Fit:
+    """Least squares on the games whose index is not a multiple of 5; figures on those that are."""
+    x, y, base, gid = rows(games)
+    held = gid % 5 == 0
+    weights, *_ = np.linalg.lstsq(x[~held], y[~held], rcond=None)
+    estimate = x[held] @ weights
+    coefficients = Coefficients(**{name: round(float(w), 3) for name, w in zip(COLUMNS, weights, strict=True)})
+    return Fit(coefficients, float((y[held] - estimate).std()), len(y), explained(base[held], y[held]),
+               same_sign(base[held], y[held]), explained(estimate, y[held]), same_sign(estimate, y[held]))
+
+
+def play_all(games: list[Game], share: float, procs: int) -> list[Played]:
+    jobs = [(g, game, share) for g, game in enumerate(games)]
+    if procs <= 1:
+        return [play_one(job) for job in jobs]
+    with multiprocessing.get_context("spawn").Pool(procs) as pool:
+        return list(pool.imap(play_one, jobs, chunksize=4))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seats", type=int, default=2)
+    parser.add_argument("--lineup", default="", help="one level per seat (default: greedy in every seat)")
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=300000)
+    parser.add_argument("--sample", type=float, default=0.25, help="the share of decisions sampled")
+    parser.add_argument("--procs", type=int, default=2)
+    args = parser.parse_args(argv)
+    lineup = tuple(args.lineup.split(",")) if args.lineup else ("greedy",) * args.seats
+    if len(lineup) != args.seats:
+        parser.error("--lineup needs one level per seat")
+    games = [Game(args.seats, args.seed + g, lineup[g % args.seats:] + lineup[:g % args.seats], None, 20, "london")
+             for g in range(args.games)]
+    result = fit(play_all(games, args.sample, args.procs))
+    print(f"{result.rows} rows (ordered seat pairs at sampled positions) from {args.games} games")
+    print(f"held-out games: rating.py's difference R² {result.rating_r2:.3f}, same sign {result.rating_sign:.3f}")
+    print(f"                the fitted sum        R² {result.fitted_r2:.3f}, same sign {result.fitted_sign:.3f}, "
+          f"spread {result.spread:.2f}")
+    k = result.coefficients
+    print("COEFFICIENTS = Coefficients(" + ", ".join(f"{f.name}={getattr(k, f.name)}" for f in fields(k)) + ")")
+    print("command  python -m bench.london_fit " + " ".join(argv if argv is not None else sys.argv[1:]))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
