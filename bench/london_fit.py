@@ -2,12 +2,12 @@
 
 Plays --games seeded London games (game g: seed --seed + g, the lineup rotated by g seats, as bench/bots.py does)
 and, before a sampled share of the decisions (--sample, drawn from a seeded stream), records every seat's outlook
-features. Each ordered pair of seats at a sampled position is one row: the difference of their features and the
-two poverty comparisons, against the difference of their final totals. A least-squares fit on four games in five
+features. Each ordered pair of seats at a sampled position is one row: the difference of their features against
+the difference of their final totals. A least-squares fit on four games in five
 (game index not a multiple of 5) is checked on the fifth: the share of the final margin's variance it explains
 (R², after a linear rescaling) and how often its sign is the final margin's, beside the same for rating.py's
 difference (what the search scored its playouts by before). Prints both, the spread of the held-out residual (the
-outlook's SPREAD) and the Coefficients to paste into outlook.py.
+outlook's SPREAD) and the Coefficients to paste into outlook.py for that seat count.
 
 Run: python -m bench.london_fit [--seats 2] [--games 2000] [--seed 300000] [--sample 0.25] [--procs 2]
 """
@@ -24,19 +24,16 @@ import numpy as np
 
 from bench.bots import Game, _bots, _decide
 from firebreak.domain import titles
-from firebreak.domain.london.bots.outlook import NAMES, Coefficients, Features, features, poorer_loses
+from firebreak.domain.london.bots.outlook import NAMES, Coefficients, Features, features
 from firebreak.domain.london.bots.rating import rate
 from firebreak.domain.london.match import LondonMatch
-
-COLUMNS = (*NAMES, "poverty_now", "poverty_expected")
 
 
 @dataclass
 class Position:
-    """Every seat's features, expected poverty and rating at one sampled decision."""
+    """Every seat's features and rating at one sampled decision."""
 
     features: list[Features]
-    expected: list[float]
     ratings: list[float]
 
 
@@ -60,9 +57,7 @@ def play_one(args: tuple[int, Game, float]) -> Played:
     positions = []
     while not match.is_over():
         if sampler.random() < share:
-            seats = [features(match, s) for s in range(game.seats)]
-            positions.append(Position([f for f, _ in seats], [e for _, e in seats],
-                                      [rate(match, s) for s in range(game.seats)]))
+            positions.append(Position(features(match), [rate(match, s) for s in range(game.seats)]))
         seat, action = _decide(game, bots, match, times, [[] for _ in range(game.seats)])
         match.apply(seat, action)
     result = match.result()
@@ -80,8 +75,7 @@ def rows(games: list[Played]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
                     if a == b:
                         continue
                     fa, fb = p.features[a], p.features[b]
-                    poverty = [poorer_loses(fa.raw_poverty, fb.raw_poverty), poorer_loses(p.expected[a], p.expected[b])]
-                    x.append([getattr(fa, n) - getattr(fb, n) for n in NAMES] + poverty)
+                    x.append([getattr(fa, n) - getattr(fb, n) for n in NAMES])
                     y.append(g.totals[a] - g.totals[b])
                     base.append(p.ratings[a] - p.ratings[b])
                     gid.append(g.index)
@@ -119,7 +113,7 @@ def fit(games: list[Played]) -> Fit:
     held = gid % 5 == 0
     weights, *_ = np.linalg.lstsq(x[~held], y[~held], rcond=None)
     estimate = x[held] @ weights
-    coefficients = Coefficients(**{name: round(float(w), 3) for name, w in zip(COLUMNS, weights, strict=True)})
+    coefficients = Coefficients(**{name: round(float(w), 3) for name, w in zip(NAMES, weights, strict=True)})
     return Fit(coefficients, float((y[held] - estimate).std()), len(y), explained(base[held], y[held]),
                same_sign(base[held], y[held]), explained(estimate, y[held]), same_sign(estimate, y[held]))
 
@@ -152,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"                the fitted sum        R² {result.fitted_r2:.3f}, same sign {result.fitted_sign:.3f}, "
           f"spread {result.spread:.2f}")
     k = result.coefficients
-    print("COEFFICIENTS = Coefficients(" + ", ".join(f"{f.name}={getattr(k, f.name)}" for f in fields(k)) + ")")
+    print(f"{args.seats}: Coefficients(" + ", ".join(f"{f.name}={getattr(k, f.name)}" for f in fields(k)) + ")")
     print("command  python -m bench.london_fit " + " ".join(argv if argv is not None else sys.argv[1:]))
     return 0
 

@@ -9,8 +9,8 @@ import pytest
 
 from bench import london_fit
 from bench.bots import Game
-from bench.london_fit import COLUMNS, Played, Position
-from firebreak.domain.london.bots.outlook import COEFFICIENTS, Coefficients, Features, margin
+from bench.london_fit import Played, Position
+from firebreak.domain.london.bots.outlook import COEFFICIENTS, NAMES, Coefficients, Features, weighted
 
 
 def _synthetic(games: int, seed: int) -> list[Played]:
@@ -21,8 +21,7 @@ def _synthetic(games: int, seed: int) -> list[Played]:
         positions = []
         for _ in range(12):
             seats = [Features(**{f.name: rng.uniform(-5, 5) for f in fields(Features)}) for _ in range(2)]
-            expected = [rng.uniform(0, 20) for _ in range(2)]
-            positions.append(Position(seats, expected, [0.0, 0.0]))
+            positions.append(Position(seats, [0.0, 0.0]))
         out.append(Played(g, positions, [0, 0]))
     return out
 
@@ -34,10 +33,10 @@ def test_the_fit_recovers_the_weights_that_made_the_margins() -> None:
         p = g.positions[:1]
         g.positions = p
         a, b = p[0].features
-        m = margin(a, p[0].expected[0], b, p[0].expected[1])
+        m = weighted(a) - weighted(b)
         g.totals = [round(m * 1000), 0]  # integer totals as the game has; scaled so rounding is negligible
     result = london_fit.fit(games)
-    for name in COLUMNS:
+    for name in NAMES:
         assert getattr(result.coefficients, name) == pytest.approx(1000 * getattr(COEFFICIENTS, name), abs=2.0)
     assert result.fitted_r2 > 0.999
 
@@ -47,7 +46,7 @@ def test_rows_are_both_orders_of_every_pair() -> None:
     for g in games:
         g.totals = [7, 2]
     x, y, _, gid = london_fit.rows(games)
-    assert x.shape == (3 * 12 * 2, len(COLUMNS))
+    assert x.shape == (3 * 12 * 2, len(NAMES))
     assert sorted(set(y)) == [-5.0, 5.0]
     assert list(gid[:2]) == [0, 0]
     assert list(x[0]) == pytest.approx(list(-x[1]))

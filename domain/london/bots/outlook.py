@@ -5,13 +5,15 @@ these were fitted (least squares: `python -m bench.london_fit --games 2000`) to 
 2-seat games of two greedy bots, a quarter of their positions sampled. On the held-out fifth of those games the
 fitted sum explains 52% of the final margin's variance and has its sign 74% of the time; rating.py's difference
 explains 26% and has its sign 66% of the time. The weights are what predicted greedy's games, not what a card or a
-pound is worth in itself: money late in the game goes with winning (an engine that pays), so it weighs more than
-its £3 a prestige at the end.
+pound is worth in itself: money late in the game goes with winning (an engine that pays), so it weighs more than its
+£3 a prestige at the end.
 
-Each seat's position is a handful of plain quantities (features()); a pair's estimated margin is the weighted
-difference of theirs (some weighted by how much of the game is left, as runs still to come or turns to spend money
-in) plus the end-game poverty comparison's prestige lost by whichever of the two is poorer, now and as expected.
-With more than two seats the lead is the smallest estimated margin over any rival.
+Each seat's position is a handful of plain quantities (features()), some weighted by how much of the game is left
+(runs still to come, turns to spend money in), and the prestige the end-game poverty comparison would take from it,
+now and as expected; its standing is their weighted sum, and a pair's estimated final margin the difference of their
+standings. The lead is the margin over the best rival. The search uses it at 2 seats only: weights fitted the same
+way to 4-seat games (`--seats 4 --games 1000 --seed 310000`: 50% of the variance against rating.py's 34%) played
+worse than rating.py there (docs/benchmarks.md, "A fitted outlook").
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from firebreak.domain.london.state import LOAN_REPAY, UNPAID_LOAN_PRESTIGE, Stat
 
 @dataclass(frozen=True)
 class Features:
-    """One seat's position as the fitted sum reads it (the names bench/london_fit.py fits weights to)."""
+    """One seat's position as the fitted sum reads it (the names bench/london_fit.py fits weights to); as
+    Coefficients, the prestige per unit of each."""
 
     prestige: float      # prestige already earned: land, play, and the city cards in its stacks
     final_money: float   # what its money and loans would score now (£3 a prestige, -7 an unpaid loan)
@@ -48,36 +51,39 @@ class Features:
     income_runs: float   # the money one run of its city makes, times the runs still expected
     boroughs: float      # boroughs bought
     to_move: float       # 1 when it is the seat's turn
+    poverty_now: float   # the prestige the end-game comparison would take now (raw poverty over the lowest seat's)
+    poverty_expected: float  # the same for the poverty each seat is expected to reach
 
 
-@dataclass(frozen=True)
-class Coefficients(Features):
-    """Prestige per unit of each feature, and of the two poverty comparisons (bench/london_fit.py prints these)."""
+Coefficients = Features
 
-    poverty_now: float       # per prestige the poorer of two seats would lose now, counted for the richer
-    poverty_expected: float  # the same with the poverty each is expected to reach
-
-
+# Fitted by `python -m bench.london_fit --games 2000` (2 seats); SPREAD is the standard deviation of the held-out
+# final margins about the estimate.
 COEFFICIENTS = Coefficients(
     prestige=1.089, final_money=4.803, free=0.584, free_left=-0.462, hand=1.911, hand_runs=0.077, stacks=0.029,
     stacks_runs=0.327, raw_poverty=-0.794, poverty_cost=-0.34, hand_worth=-0.343, hand_worth_left=0.145,
     beggars=0.722, flip_engine=0.301, lasting_engine=0.249, ongoing=-0.13, spent_slots=0.104, borough_run=-0.517,
-    income_runs=-0.241, boroughs=0.671, to_move=-0.886, poverty_now=0.251, poverty_expected=0.058)
-SPREAD = 11.89  # the standard deviation of the final margin about the fitted estimate (held-out games)
+    income_runs=-0.241, boroughs=0.671, to_move=-0.886, poverty_now=-0.251, poverty_expected=-0.058)
+SPREAD = 11.89
 NAMES = tuple(f.name for f in fields(Features))
 
 
-def features(s: State, seat: int) -> tuple[Features, float]:
-    """The seat's features, and the poverty it is expected to reach (for the pairwise comparison)."""
+def features(s: State) -> list[Features]:
+    """Every seat's features."""
     left = turns_left(s)
     runs = min(left / WEIGHTS.runs_divisor, 4.0)
+    expected = [expected_poverty(s, o, runs, WEIGHTS) for o in range(s.seats)]
+    raw = [s.poverty[o] + len(s.hands[o]) for o in range(s.seats)]
+    return [_seat(s, seat, left, runs, expected, raw) for seat in range(s.seats)]
+
+
+def _seat(s: State, seat: int, left: float, runs: float, expected: list[float], raw: list[int]) -> Features:
     money, loans = s.money[seat], s.loans[seat]
     repaid = min(loans, money // LOAN_REPAY)
     free = min(max(money - LOAN_REPAY * loans, 0), 20)
     hand_cards = [s.card(c) for c in s.hands[seat]]
     playable = sorted((card_worth(c) for c in hand_cards if c.kind != "beggar"), reverse=True)
     hand_worth = sum(min(x, 3.0) for x in playable[:6])
-    expected = [expected_poverty(s, o, runs, WEIGHTS) for o in range(s.seats)]
     over = expected[seat] - min(expected)
     flip = lasting = ongoing = income = 0.0
     for c in s.face_up_tops(seat):
@@ -104,38 +110,25 @@ def features(s: State, seat: int) -> tuple[Features, float]:
             s.card(c).prestige for stack in s.stacks[seat] for c in stack),
         final_money=(money - repaid * LOAN_REPAY) / 3 - UNPAID_LOAN_PRESTIGE * (loans - repaid),
         free=free, free_left=free * min(left, 4.0), hand=hand, hand_runs=hand * runs, stacks=stacks,
-        stacks_runs=stacks * runs, raw_poverty=s.poverty[seat] + hand,
+        stacks_runs=stacks * runs, raw_poverty=raw[seat],
         poverty_cost=prestige_lost(int(over)) + (over - int(over)) * 2,
         hand_worth=hand_worth, hand_worth_left=hand_worth * min(left, 4.0),
         beggars=sum(1 for c in hand_cards if c.kind == "beggar"), flip_engine=flip, lasting_engine=lasting * runs,
         ongoing=ongoing * min(left, 3.0), spent_slots=spent * min(left, 2.0), borough_run=borough * runs,
         income_runs=income * runs, boroughs=len(s.boroughs[seat]), to_move=1.0 if s.turn == seat else 0.0,
-    ), expected[seat]
+        poverty_now=prestige_lost(raw[seat] - min(raw)), poverty_expected=prestige_lost(int(over)))
 
 
-def weighted(f: Features, k: Coefficients = COEFFICIENTS) -> float:
-    """The linear part of a seat's outlook: its features times their weights."""
+def weighted(f: Features, k: Features = COEFFICIENTS) -> float:
+    """A seat's estimated standing: its features times their weights (a margin is the difference of two)."""
     total = 0.0
     for name in NAMES:
         total += getattr(k, name) * getattr(f, name)
     return total
 
 
-def poorer_loses(mine: float, theirs: float) -> float:
-    """The prestige the end-game poverty comparison moves between two seats, from the first's side: what the
-    second would lose for having more, less what the first would lose."""
-    return prestige_lost(int(max(theirs - mine, 0))) - prestige_lost(int(max(mine - theirs, 0)))
-
-
-def margin(a: Features, a_expected: float, b: Features, b_expected: float, k: Coefficients = COEFFICIENTS) -> float:
-    """Seat a's estimated final margin over seat b."""
-    return (weighted(a, k) - weighted(b, k) + k.poverty_now * poorer_loses(a.raw_poverty, b.raw_poverty)
-            + k.poverty_expected * poorer_loses(a_expected, b_expected))
-
-
 def lead(s: State, seat: int) -> float:
     """The seat's estimated final prestige lead over the best rival (negative: behind)."""
-    seats = [features(s, o) for o in range(s.seats)]
-    mine, expected = seats[seat]
-    return min(margin(mine, expected, theirs, their_expected, COEFFICIENTS)
-               for o, (theirs, their_expected) in enumerate(seats) if o != seat)
+    standing = [weighted(f, COEFFICIENTS) for f in features(s)]
+    mine = standing.pop(seat)
+    return mine - max(standing)
