@@ -54,11 +54,12 @@ def play_one(args: tuple[int, Game, float]) -> Played:
     assert isinstance(match, LondonMatch)
     sampler = random.Random(game.seed * 7 + 1)
     times: list[list[float]] = [[] for _ in range(game.seats)]
+    choice_times: list[list[float]] = [[] for _ in range(game.seats)]
     positions = []
     while not match.is_over():
         if sampler.random() < share:
             positions.append(Position(features(match), [rate(match, s) for s in range(game.seats)]))
-        seat, action = _decide(game, bots, match, times, [[] for _ in range(game.seats)])
+        seat, action = _decide(game, bots, match, times, choice_times)
         match.apply(seat, action)
     result = match.result()
     assert result is not None

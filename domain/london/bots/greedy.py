@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 
 from firebreak.domain.contract import Action, BotLevel, Budget, Event, Match
-from firebreak.domain.london.bots.rating import card_worth, gain_worth, rate, turns_left
+from firebreak.domain.london.bots.rating import card_worth, gain_worth, income, rate, turns_left
 from firebreak.domain.london.match import LondonMatch
 from firebreak.domain.london.rules import develop, land, running
 from firebreak.domain.london.state import LOAN, LOAN_REPAY, Phase
@@ -93,7 +93,7 @@ def _loan_room(m: LondonMatch, seat: int, price: int) -> bool:
     to repay it (a loan never repaid costs 7 prestige at the end)."""
     if m.loans[seat] or m.turns_left is not None or turns_left(m) < LOAN_TURNS:
         return False
-    return m.money[seat] + LOAN - price + _income(m, seat) >= LOAN_REPAY
+    return m.money[seat] + LOAN - price + income(m, seat) >= LOAN_REPAY
 
 
 def _run_pays(m: LondonMatch, seat: int) -> bool:
@@ -101,20 +101,7 @@ def _run_pays(m: LondonMatch, seat: int) -> bool:
     good income or a small hand."""
     if not running.runnable(m, seat) and not _borough_pays(m, seat):
         return False
-    return _income(m, seat) >= RUN_INCOME or len(m.hands[seat]) <= RUN_HAND
-
-
-def _income(m: LondonMatch, seat: int) -> float:
-    """The money one run of the seat's city makes as it stands (face-up cards and the top borough)."""
-    total = 0.0
-    for c in m.face_up_tops(seat):
-        act = m.card(c).activation
-        if act is not None:
-            total += m.scaled(seat, act.gain).money - act.money
-    top = m.top_borough(seat)
-    if top is not None and top.run is not None:
-        total += top.run.money
-    return total
+    return income(m, seat) >= RUN_INCOME or len(m.hands[seat]) <= RUN_HAND
 
 
 def _borough_pays(m: LondonMatch, seat: int) -> bool:

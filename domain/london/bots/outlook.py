@@ -20,9 +20,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from firebreak.domain.london.bots.rating import WEIGHTS, card_worth, expected_poverty, gain_worth, turns_left
+from firebreak.domain.london.bots.rating import (
+    WEIGHTS,
+    card_worth,
+    earned,
+    expected_poverty,
+    gain_worth,
+    income,
+    money_score,
+    turns_left,
+)
 from firebreak.domain.london.rules.poverty import prestige_lost
-from firebreak.domain.london.state import LOAN_REPAY, UNPAID_LOAN_PRESTIGE, State
+from firebreak.domain.london.state import LOAN_REPAY, State
 
 
 @dataclass(frozen=True)
@@ -78,44 +87,35 @@ def features(s: State) -> list[Features]:
 
 
 def _seat(s: State, seat: int, left: float, runs: float, expected: list[float], raw: list[int]) -> Features:
-    money, loans = s.money[seat], s.loans[seat]
-    repaid = min(loans, money // LOAN_REPAY)
-    free = min(max(money - LOAN_REPAY * loans, 0), 20)
+    free = min(max(s.money[seat] - LOAN_REPAY * s.loans[seat], 0), 20)
     hand_cards = [s.card(c) for c in s.hands[seat]]
     playable = sorted((card_worth(c) for c in hand_cards if c.kind != "beggar"), reverse=True)
     hand_worth = sum(min(x, 3.0) for x in playable[:6])
     over = expected[seat] - min(expected)
-    flip = lasting = ongoing = income = 0.0
+    flip = lasting = ongoing = 0.0
     for c in s.face_up_tops(seat):
         card = s.card(c)
         if card.activation is not None:
-            gain = s.scaled(seat, card.activation.gain)
-            worth = max(gain_worth(gain) - card.activation.money * 0.45, 0.0)
+            worth = max(gain_worth(s.scaled(seat, card.activation.gain)) - card.activation.money * 0.45, 0.0)
             if card.activation.flip:
                 flip += worth
             else:
                 lasting += worth
-            income += gain.money - card.activation.money
         if card.ongoing is not None:
             ongoing += 1
     top = s.top_borough(seat)
-    borough = 0.0
-    if top is not None and top.run is not None:
-        borough = gain_worth(top.run)
-        income += top.run.money
+    borough = gain_worth(top.run) if top is not None and top.run is not None else 0.0
     spent = sum(1 for c in s.face_down[seat] if any(st[-1] == c for st in s.stacks[seat]))
     hand, stacks = len(hand_cards), len(s.stacks[seat])
     return Features(
-        prestige=s.prestige_land[seat] + s.prestige_play[seat] + sum(
-            s.card(c).prestige for stack in s.stacks[seat] for c in stack),
-        final_money=(money - repaid * LOAN_REPAY) / 3 - UNPAID_LOAN_PRESTIGE * (loans - repaid),
+        prestige=earned(s, seat), final_money=money_score(s, seat),
         free=free, free_left=free * min(left, 4.0), hand=hand, hand_runs=hand * runs, stacks=stacks,
         stacks_runs=stacks * runs, raw_poverty=raw[seat],
         poverty_cost=prestige_lost(int(over)) + (over - int(over)) * 2,
         hand_worth=hand_worth, hand_worth_left=hand_worth * min(left, 4.0),
         beggars=sum(1 for c in hand_cards if c.kind == "beggar"), flip_engine=flip, lasting_engine=lasting * runs,
         ongoing=ongoing * min(left, 3.0), spent_slots=spent * min(left, 2.0), borough_run=borough * runs,
-        income_runs=income * runs, boroughs=len(s.boroughs[seat]), to_move=1.0 if s.turn == seat else 0.0,
+        income_runs=income(s, seat) * runs, boroughs=len(s.boroughs[seat]), to_move=1.0 if s.turn == seat else 0.0,
         poverty_now=prestige_lost(raw[seat] - min(raw)), poverty_expected=prestige_lost(int(over)))
 
 
@@ -129,6 +129,6 @@ def weighted(f: Features, k: Features = COEFFICIENTS) -> float:
 
 def lead(s: State, seat: int) -> float:
     """The seat's estimated final prestige lead over the best rival (negative: behind)."""
-    standing = [weighted(f, COEFFICIENTS) for f in features(s)]
+    standing = [weighted(f) for f in features(s)]
     mine = standing.pop(seat)
     return mine - max(standing)

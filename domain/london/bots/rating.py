@@ -56,6 +56,32 @@ def turns_left(s: State) -> float:
     return len(s.deck) / (CARDS_PER_TURN * s.seats)
 
 
+def earned(s: State, seat: int) -> int:
+    """Prestige the seat holds now: from land, from play, and the city cards in its stacks."""
+    return s.prestige_land[seat] + s.prestige_play[seat] + sum(
+        s.card(c).prestige for stack in s.stacks[seat] for c in stack)
+
+
+def money_score(s: State, seat: int) -> float:
+    """What the seat's money and loans would score now: loans repaid from money, £3 a prestige, -7 an unpaid loan."""
+    money, loans = s.money[seat], s.loans[seat]
+    repaid = min(loans, money // LOAN_REPAY)
+    return (money - repaid * LOAN_REPAY) / 3 - UNPAID_LOAN_PRESTIGE * (loans - repaid)
+
+
+def income(s: State, seat: int) -> float:
+    """The money one run of the seat's city makes as it stands (face-up cards and the top borough)."""
+    total = 0.0
+    for c in s.face_up_tops(seat):
+        act = s.card(c).activation
+        if act is not None:
+            total += s.scaled(seat, act.gain).money - act.money
+    top = s.top_borough(seat)
+    if top is not None and top.run is not None:
+        total += top.run.money
+    return total
+
+
 def expected_poverty(s: State, seat: int, runs: float, w: Weights) -> float:
     """The seat's poverty at the end if it runs its city `runs` more times as it stands (a hand costs at each run)."""
     return s.poverty[seat] + (len(s.stacks[seat]) + s.loans[seat]) * runs * w.stack_run + len(s.hands[seat]) * (
@@ -74,11 +100,9 @@ def rate(s: State, seat: int, ran: bool = False, weights: Weights | None = None)
         return mine - max(f.total for f in scores if f.seat != seat) + 1000
     left = turns_left(s)
     runs = min(left / w.runs_divisor, 4.0)  # how many more times the city will run
-    prestige = s.prestige_land[seat] + s.prestige_play[seat]
-    prestige += sum(s.card(c).prestige for stack in s.stacks[seat] for c in stack)
+    prestige = earned(s, seat)
     money, loans = s.money[seat], s.loans[seat]
-    repaid = min(loans, money // LOAN_REPAY)
-    final_money = (money - repaid * LOAN_REPAY) / 3 - UNPAID_LOAN_PRESTIGE * (loans - repaid)
+    final_money = money_score(s, seat)
     free = max(money - LOAN_REPAY * loans, 0)  # a loan's £10 is owed back as £15: only what is left buys things
     use = min(left, 4.0) * w.money_use * min(free, 20)  # money buys cards and land while there is time
     playable = sorted((card_worth(s.card(c)) for c in s.hands[seat] if s.card(c).kind != "beggar"), reverse=True)
