@@ -13,6 +13,7 @@ from firebreak.domain.london.bots import outlook, search
 from firebreak.domain.london.bots.outlook import COEFFICIENTS, features, lead, weighted
 from firebreak.domain.london.bots.rating import rate
 from firebreak.domain.london.match import LondonMatch
+from firebreak.domain.london.rules.poverty import prestige_lost
 from firebreak.domain.london.state import Phase
 from tests.london.positions import at, new
 
@@ -70,6 +71,8 @@ def test_poverty_lowers_the_lead_and_only_the_poorer_seats_pay_the_comparison(se
     lowest = raw.index(min(raw))
     assert fs[lowest].poverty_now == 0
     assert all(f.poverty_now >= 0 for f in fs)
+    assert [f.poverty_now for f in fs] == [prestige_lost(r - min(raw)) for r in raw]  # the end-game's steps 6-7
+    assert fs[0].poverty_now > 0
 
 
 def test_weighted_reads_every_named_feature() -> None:
@@ -78,7 +81,6 @@ def test_weighted_reads_every_named_feature() -> None:
     for name in outlook.NAMES:
         bumped = replace(f, **{name: getattr(f, name) + 1.0})
         assert weighted(bumped, k) - weighted(f, k) == pytest.approx(getattr(k, name))
-
 
 
 def test_the_search_scores_two_seats_by_the_outlook_and_more_by_the_rating() -> None:
