@@ -15,6 +15,7 @@ Run: python -m bench.bots --seats 4 --games 40 --lineup search,greedy,greedy,gre
      python -m bench.bots --preset ladder --games 40
      python -m bench.bots ... --budget 0 --iterations 250 --log run.jsonl   (load-independent; then:)
      python -m bench.bots --report run.jsonl
+     python -m bench.bots --report new.jsonl --versus old.jsonl   (two logs game by game, on the seeds both hold)
      python -m bench.bots --lineup oracle,greedy,greedy,greedy ...   (the search on the true state: bench/oracle.py,
                                                                       also knows-cards, knows-objectives, knows-tokens)
      python -m bench.bots --title london --seats 2 --lineup search,greedy --budget 0 --iterations 200
@@ -85,6 +86,7 @@ class Outcome:
     plays: list[dict[str, int]] = field(default_factory=list)  # per seat: counts of the title's STATS
     supply_emptied: bool = False
     title: str = "greatfire"
+    seed: int | None = None  # the game's seed (logs written before it was kept have none)
 
 
 PLAY_STATS = ("putOut", "hero", "demolished", "doubleMove", "houses")  # per seat; houses: own houses left
@@ -171,7 +173,7 @@ def play(game: Game) -> Outcome:
     totals = [row["total"] for row in result["scores"]]
     for seat, row in enumerate(result["scores"]):
         plays[seat]["houses"] = row["housesLeft"]
-    return Outcome(game.lineup, totals, list(result["winners"]), times, choice_times, plays, emptied)
+    return Outcome(game.lineup, totals, list(result["winners"]), times, choice_times, plays, emptied, seed=game.seed)
 
 
 def _play_london(game: Game) -> Outcome:
@@ -192,7 +194,7 @@ def _play_london(game: Game) -> Outcome:
         plays[row.seat].update(prestige=row.total, unpaid=unpaid, inDebt=int(unpaid > 0),
                                poverty=_london_poverty(view, row.seat))
     return Outcome(game.lineup, [s.total for s in result.scores], list(result.winners), times, choice_times, plays,
-                   title="london")
+                   title="london", seed=game.seed)
 
 
 def _london_poverty(view: dict[str, Any], seat: int) -> int:
@@ -300,6 +302,32 @@ def read_log(log: Path) -> list[Outcome]:
     return out
 
 
+def win_share(outcome: Outcome, level: str) -> float:
+    """The level's share of the game's win (1/k of a win shared by k winners; the first seat it sits in)."""
+    seat = outcome.lineup.index(level)
+    return 1 / len(outcome.winners) if seat in outcome.winners else 0.0
+
+
+def paired(runs: list[Outcome], versus: list[Outcome]) -> str:
+    """Each log's first level on the seeds both logs hold (same deal, same seat): wins of each, the games only one
+    of them won, and the difference with a normal 95% interval of its paired mean."""
+    first, other = runs[0].lineup[0], versus[0].lineup[0]
+    mine = {o.seed: win_share(o, first) for o in runs if o.seed is not None}
+    theirs = {o.seed: win_share(o, other) for o in versus if o.seed is not None}
+    seeds = sorted(mine.keys() & theirs.keys())
+    if not seeds:
+        return "no seed is in both logs"
+    diffs = [mine[s] - theirs[s] for s in seeds]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    sd = (sum((d - mean) ** 2 for d in diffs) / (n - 1)) ** 0.5 if n > 1 else 0.0
+    half = 1.96 * sd / n ** 0.5
+    return (f"{n} seeds in both logs ({seeds[0]}..{seeds[-1]}): {first} {100 * sum(mine[s] for s in seeds) / n:.1f}%, "
+            f"{other} {100 * sum(theirs[s] for s in seeds) / n:.1f}%; only the first won {sum(d > 0 for d in diffs)}, "
+            f"only the other {sum(d < 0 for d in diffs)}; difference {100 * mean:+.1f} points "
+            f"[{100 * (mean - half):+.1f}, {100 * (mean + half):+.1f}]")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Command-line entry point."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -314,7 +342,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--procs", type=int, default=2)
     parser.add_argument("--log", type=Path, help="append each finished game to this JSON-lines file")
     parser.add_argument("--report", type=Path, help="print the table of the games in a --log file and stop")
+    parser.add_argument("--versus", type=Path, help="with --report: compare its first level game by game with this "
+                        "log's first level on the seeds both logs hold")
     args = parser.parse_args(argv)
+    if args.report and args.versus:
+        print(paired(read_log(args.report), read_log(args.versus)))
+        return 0
     if args.report:
         outcomes = read_log(args.report)
         print(f"{len(outcomes)} games from {args.report}")

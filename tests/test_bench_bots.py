@@ -145,3 +145,25 @@ def test_the_reader_is_fed_every_view_of_its_seat() -> None:
     assert set(reader.beliefs[0].evidence) == {1, 2, 3}  # each rival's last fire move, read from seat 0's views
     outcomes = bots.tournament(4, game.lineup, games=1, seed=5, budget=None, iterations=2, procs=1)
     assert outcomes[0].winners and outcomes[0].times[0]
+
+
+def test_two_logs_compare_game_by_game_on_their_common_seeds(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """--report A --versus B pairs games by seed: each log's first level, its wins, who alone won, the difference."""
+    def game(seed: int, lineup: tuple[str, ...], winners: list[int]) -> bots.Outcome:
+        return bots.Outcome(lineup, [0] * len(lineup), winners, seed=seed)
+
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    for outcome in (game(1, ("new", "greedy"), [0]), game(2, ("greedy", "new"), [1]),
+                    game(3, ("new", "greedy"), [1]), game(9, ("new", "greedy"), [0])):
+        bots._logged(outcome, a)
+    for outcome in (game(1, ("old", "greedy"), [1]), game(2, ("greedy", "old"), [1]),
+                    game(3, ("old", "greedy"), [0, 1]), game(4, ("old", "greedy"), [0])):
+        bots._logged(outcome, b)
+    assert [o.seed for o in bots.read_log(a)] == [1, 2, 3, 9]
+    assert bots.main(["--report", str(a), "--versus", str(b)]) == 0
+    out = capsys.readouterr().out
+    # seeds 1-3: new wins 1, 1, 0; old wins 0, 1, 0.5
+    assert "3 seeds in both logs (1..3): new 66.7%, old 50.0%; only the first won 1, only the other 1" in out
+    assert "difference +16.7 points" in out
+    assert bots.paired([game(5, ("new", "greedy"), [0])], bots.read_log(b)) == "no seed is in both logs"

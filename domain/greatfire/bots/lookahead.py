@@ -1,5 +1,6 @@
 """What the bots' look-ahead plays and scores with: whole fire moves, actions applied without listing the legal
-ones first, and the evaluation of an outcome.
+ones first, and the hand-weighted standing of every seat (what the search scored its rollouts by before the
+fitted outlook, outlook.py; bench/outlook_fit.py reports it beside the fit).
 
 All of it runs on a full state the deciding seat built itself (a working state or a determinization), so
 reading any field here reads only that seat's own guess of the hidden facts. Actions go straight to the action
@@ -76,8 +77,8 @@ def play_fire_move(s: State, seat: int, move: FireMove) -> None:
     apply(s, seat, {"type": "spreadFire", "district": ids[move.target]})
 
 
-def evaluate(s: State, seat: int) -> float:
-    """The seat's score (R17) less the threat to its houses, against the rivals' (half the best, half the mean)."""
+def standings(s: State) -> list[float]:
+    """Every seat's score (R17) plus its held tokens, less the threat to its houses (weights set by hand)."""
     geo = s.geo
     threatened = [0] * len(s.comps.colours)
     burning = [s.cones[d] > s.bands[d] for d in range(len(s.cones))]
@@ -90,5 +91,4 @@ def evaluate(s: State, seat: int) -> float:
         held = sum(1 for token in s.tokens[other] if token != "victoryPoint")
         total = scoring.score(s, other)["total"] + HELD_TOKEN_VALUE * held
         values.append(total - THREAT * sum(threatened[c] for c in s.colours[other]))
-    mine = values.pop(seat)
-    return mine - 0.5 * max(values) - 0.5 * sum(values) / len(values)
+    return values

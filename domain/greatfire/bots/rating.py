@@ -81,7 +81,7 @@ def rating(s: State, seat: int) -> float:
             objective_vp += geo.objective_vp[d] * (1 - exposed.get(d, 0.0))
     put_out = s.put_out[seat]
     mine_total = (2 * mine - own_risk + put_out + objective_vp + token_value(s.tokens[seat])
-                  + HERO_VP * (s.hero == seat) + _reach(s, seat))
+                  + HERO_VP * (s.hero == seat) + put_out_reach(s, seat))
     rivals = max(1, s.seats - 1)
     rivals_put_out = sum(s.put_out) - put_out + (HERO_VP if s.hero is not None and s.hero != seat else 0)
     return mine_total - (2 * other - other_risk + rivals_put_out) / rivals
@@ -102,7 +102,7 @@ def token_value(tokens: list[str]) -> float:
     return sum(TOKEN_VALUE.get(t, UNKNOWN_VALUE) for t in tokens)
 
 
-def _reach(s: State, seat: int) -> float:
+def put_out_reach(s: State, seat: int) -> float:
     """Contained cones the seat's pawns can put out next turn (and the Hero card they would bring)."""
     contained = [d for d, c in enumerate(s.cones) if c and c <= s.bands[d]]
     if not contained:

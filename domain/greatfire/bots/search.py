@@ -11,11 +11,14 @@ always taken.
 
 The search runs in passes. A pass samples a fresh determinization of the view (hidden.py: the unknowns
 drawn consistently with what the seat sees) and plays every compared move in its own copy of that world, then
-lets every seat play on with greedy's choices (rollout.py) until the seat's next turn ends, and scores the
-outcome from the seat's side (lookahead.evaluate: its score less the threat to its houses, against the
-rivals'). Every move sees the same worlds (common random numbers), so moves are compared on the same guesses.
-A move's score is its mean outcome plus its prior, which settles what a few noisy rollouts cannot tell apart;
-the best-scored move wins, and passing wins when it scores about as well (no aimless moves).
+plays the rest of the seat's turn with greedy's choices (rollout.py), and scores the outcome from the seat's side
+by its outlook (outlook.py: a fitted estimate of its final score against the rivals', which prices the houses the
+fire can still reach by how much of the deck is left). Every move sees the same worlds (common random numbers), so
+moves are compared on the same guesses. A move's score is its mean outcome plus its prior, which settles what a
+few noisy rollouts cannot tell apart; the best-scored move wins, and passing wins when it scores about as well (no
+aimless moves). Rollouts that stopped at the end of the seat's next turn, every rival playing greedy in between,
+cost about six times as much, so the budget bought one or two worlds a decision instead of about a dozen, and
+they won fewer games (docs/benchmarks.md, "A fitted outlook and a one-turn look-ahead").
 
 With an iteration budget (rollouts, in whole passes, at least one; a budget smaller than the moves compares only
 that many of those the prior rates best) the decision depends only on the view and the rng (same seed, same
@@ -34,8 +37,9 @@ from typing import Any, Protocol
 
 from firebreak.domain.bots import Bot, listed
 from firebreak.domain.contract import Action, Budget, Match
-from firebreak.domain.greatfire.bots.lookahead import FireMove, apply, evaluate, fire_moves
+from firebreak.domain.greatfire.bots.lookahead import FireMove, apply, fire_moves
 from firebreak.domain.greatfire.bots.opening import setup_choice
+from firebreak.domain.greatfire.bots.outlook import lead
 from firebreak.domain.greatfire.bots.plans import END, best_plans
 from firebreak.domain.greatfire.bots.rating import UNKNOWN_TOKEN, rating
 from firebreak.domain.greatfire.bots.rollout import rollout
@@ -47,7 +51,7 @@ from firebreak.domain.rng import Rng
 DEFAULT_SECONDS = Budget().seconds
 PASSES = ("endActions", "endFire")
 PASS_MARGIN = 0.05     # VP by which a move must beat passing to be preferred to it
-HORIZON = 3            # rollouts stop when the seat's next turn ends (rollout.rollout)
+HORIZON = 1            # rollouts stop when the seat's turn ends (rollout.rollout); the outlook judges what follows
 PRIOR = 0.5            # weight of the greedy rating of a root move's immediate outcome (rating.rating)
 KEEP = 6               # root moves searched: the best by prior (and passing)
 PLANS = 8              # actions phase: the best-rated plans searched as root moves (ending the phase among them)
@@ -202,7 +206,7 @@ def _simulate(world: GreatFireMatch, seat: int, move: Move, seed: int) -> float:
     for action in move:
         apply(world, seat, action)
     rollout(world, seat, random.Random(seed), HORIZON)
-    return evaluate(world, seat)
+    return lead(world, seat)
 
 
 def search(match: Match, seat: int, rng: random.Random, budget: Budget) -> Action:
