@@ -21,6 +21,8 @@ Run: python -m bench.bots --seats 4 --games 40 --lineup search,greedy,greedy,gre
      python -m bench.bots --title london --seats 2 --lineup search,greedy --budget 0 --iterations 200
      python -m bench.bots --lineup reader,greedy,greedy,greedy --budget 0 --iterations 14   (the search that reads
                                                       the rivals' fire moves: fed every view of its seat by the loop)
+     python -m bench.bots --lineup hand-weighted,greedy,greedy,greedy   (the search before the fitted outlook: its
+                                                      rollouts play to the end of its next turn, lookahead.evaluate)
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ from firebreak.domain import titles
 from firebreak.domain.bots import Bot, bound, levels
 from firebreak.domain.contract import Action, Budget, Match
 from firebreak.domain.greatfire.bots.reader import ReadingBot
-from firebreak.domain.greatfire.bots.search import DEFAULT_SECONDS
+from firebreak.domain.greatfire.bots.search import DEFAULT_SECONDS, HAND_WEIGHTED, search_bot_with
 from firebreak.domain.london.state import UNPAID_LOAN_PRESTIGE
 
 # (seats, lineup, share of --games): the 4-player runs are the targets, the others a smaller check.
@@ -124,8 +126,10 @@ def _bots(budget: float | None, iterations: int | None, title_id: str = "greatfi
 
 
 def _bench_levels(budget: Budget) -> dict[str, Bot]:
-    """Great Fire's bench-only levels: the cheating ones (oracle.py) and `reader`, which must be fed every view."""
-    return {**oracle.levels(budget), "reader": ReadingBot(budget)}
+    """Great Fire's bench-only levels: the cheating ones (oracle.py), `reader`, which must be fed every view, and
+    `hand-weighted`, the search as it was before the fitted outlook (search.HAND_WEIGHTED)."""
+    return {**oracle.levels(budget), "reader": ReadingBot(budget),
+            "hand-weighted": search_bot_with(budget.seconds, budget.iterations, HAND_WEIGHTED)}
 
 
 def _observe(game: Game, bots: dict[str, Bot], match: Match) -> None:
@@ -308,10 +312,15 @@ def win_share(outcome: Outcome, level: str) -> float:
     return 1 / len(outcome.winners) if seat in outcome.winners else 0.0
 
 
+def _first_level(log: list[Outcome]) -> str:
+    """The level in the first seat of the log's game of lowest seed: the lineup as given (game 0 is not rotated)."""
+    return min(log, key=lambda o: o.seed if o.seed is not None else math.inf).lineup[0]
+
+
 def paired(runs: list[Outcome], versus: list[Outcome]) -> str:
     """Each log's first level on the seeds both logs hold (same deal, same seat): wins of each, the games only one
     of them won, and the difference with a normal 95% interval of its paired mean."""
-    first, other = runs[0].lineup[0], versus[0].lineup[0]
+    first, other = (_first_level(log) for log in (runs, versus))
     mine = {o.seed: win_share(o, first) for o in runs if o.seed is not None}
     theirs = {o.seed: win_share(o, other) for o in versus if o.seed is not None}
     seeds = sorted(mine.keys() & theirs.keys())

@@ -7,7 +7,8 @@ the difference of their final totals. A least-squares fit on four games in five 
 is checked on the fifth: the share of the final margin's variance it explains (R², after a linear rescaling) and
 how often its sign is the final margin's, beside the same for the title's hand-weighted standing (what the search
 scored its playouts by before: London's rating.py, Great Fire's lookahead.standings). Prints both, the spread of
-the held-out residual (the outlook's SPREAD) and the Coefficients to paste into outlook.py.
+the held-out residual (London's outlook scales its lead by it: SPREAD) and the Coefficients to paste into
+outlook.py.
 
 Run: python -m bench.outlook_fit --title london|greatfire [--seats N] [--games G] [--seed S] [--sample 0.25]
      [--procs 2]

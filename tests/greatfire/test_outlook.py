@@ -9,6 +9,7 @@ from dataclasses import fields
 import pytest
 
 from firebreak.domain.greatfire.bots import outlook, search
+from firebreak.domain.greatfire.bots.lookahead import evaluate
 from firebreak.domain.greatfire.bots.outlook import COEFFICIENTS, FAR, Coefficients, Features, features, lead, weighted
 from firebreak.domain.greatfire.bots.rollout import rollout
 from firebreak.domain.greatfire.match import GreatFireMatch
@@ -42,6 +43,19 @@ def test_distances_count_steps_from_a_fire_that_can_spread() -> None:
     # a single cone cannot leave its district (R1): no fire can spread, every district is out of reach
     put(m, m.geo.ids[origin], cones=1)
     assert set(outlook.distances(m)) == {FAR}
+
+
+def test_houses_in_a_district_burning_again_count_at_the_edge() -> None:
+    """A band that leaves a contained fire lets it burn where houses still stand: they are counted, nearest."""
+    m = blank()
+    d = next(e for e in m.geo.adjacent[m.geo.origin] if sum(m.houses[e]) and e != m.geo.origin)
+    owner = next(seat for seat in range(m.seats) if any(m.houses[d][c] for c in m.colours[seat]))
+    before = features(m)[owner]
+    put(m, m.geo.ids[d], cones=2, bands=0)
+    assert m.burning(d) and outlook.distances(m)[d] == 0
+    after = features(m)[owner]
+    assert after.houses_far + after.houses_near + after.houses_edge == scoring.score(m, owner)["housesLeft"]
+    assert after.houses_edge >= before.houses_edge
 
 
 @pytest.mark.parametrize("m", POSITIONS)
@@ -111,14 +125,25 @@ def test_every_feature_is_read() -> None:
         assert weighted(f, unit) == getattr(f, field.name)
 
 
-def test_the_search_scores_a_rollout_by_the_outlook() -> None:
+def test_the_search_rolls_out_the_seat_s_turn_and_scores_by_the_outlook() -> None:
     m = next(p for p in POSITIONS if p.seats == 4 and p.phase.value == "fire")
     seat = m.turn
     move = search.root_moves(m, seat)[0]
-    seed = 99
     expected = m.clone()
     for action in move:
         search.apply(expected, seat, action)
-    rollout(expected, seat, random.Random(seed), search.HORIZON)
-    assert search._simulate(m.clone(), seat, move, seed) == lead(expected, seat)
+    rollout(expected, seat, random.Random(99), 1)
+    assert search.FITTED.horizon == 1 and search.FITTED.score is lead
+    assert search._simulate(m.clone(), seat, move, 99) == lead(expected, seat)  # the service's judge
 
+
+def test_the_hand_weighted_judge_plays_the_rivals_turns_out() -> None:
+    """The bench's `hand-weighted` level: rollouts to the end of the seat's next turn, lookahead.evaluate."""
+    m = next(p for p in POSITIONS if p.seats == 4 and p.phase.value == "fire")
+    seat = m.turn
+    move = search.root_moves(m, seat)[0]
+    expected = m.clone()
+    for action in move:
+        search.apply(expected, seat, action)
+    rollout(expected, seat, random.Random(7), 3)
+    assert search._simulate(m.clone(), seat, move, 7, search.HAND_WEIGHTED) == evaluate(expected, seat)

@@ -1,6 +1,6 @@
 """What the bots' look-ahead plays and scores with: whole fire moves, actions applied without listing the legal
-ones first, and the hand-weighted standing of every seat (what the search scored its rollouts by before the
-fitted outlook, outlook.py; bench/outlook_fit.py reports it beside the fit).
+ones first, and the evaluation of an outcome (every seat's hand-weighted standing: bench/outlook_fit.py reports
+it beside the fitted outlook.py).
 
 All of it runs on a full state the deciding seat built itself (a working state or a determinization), so
 reading any field here reads only that seat's own guess of the hidden facts. Actions go straight to the action
@@ -78,7 +78,7 @@ def play_fire_move(s: State, seat: int, move: FireMove) -> None:
 
 
 def standings(s: State) -> list[float]:
-    """Every seat's score (R17) plus its held tokens, less the threat to its houses (weights set by hand)."""
+    """Every seat's score (R17) plus its held tokens, less the threat to its houses: what evaluate compares."""
     geo = s.geo
     threatened = [0] * len(s.comps.colours)
     burning = [s.cones[d] > s.bands[d] for d in range(len(s.cones))]
@@ -92,3 +92,10 @@ def standings(s: State) -> list[float]:
         total = scoring.score(s, other)["total"] + HELD_TOKEN_VALUE * held
         values.append(total - THREAT * sum(threatened[c] for c in s.colours[other]))
     return values
+
+
+def evaluate(s: State, seat: int) -> float:
+    """The seat's standing against the rivals' (half the best, half the mean)."""
+    values = standings(s)
+    mine = values.pop(seat)
+    return mine - 0.5 * max(values) - 0.5 * sum(values) / len(values)

@@ -16,9 +16,11 @@ by its outlook (outlook.py: a fitted estimate of its final score against the riv
 fire can still reach by how much of the deck is left). Every move sees the same worlds (common random numbers), so
 moves are compared on the same guesses. A move's score is its mean outcome plus its prior, which settles what a
 few noisy rollouts cannot tell apart; the best-scored move wins, and passing wins when it scores about as well (no
-aimless moves). Rollouts that stopped at the end of the seat's next turn, every rival playing greedy in between,
-cost about six times as much, so the budget bought one or two worlds a decision instead of about a dozen, and
-they won fewer games (docs/benchmarks.md, "A fitted outlook and a one-turn look-ahead").
+aimless moves). How far a rollout runs and what scores it is a Judge: the service's search uses FITTED; the
+earlier HAND_WEIGHTED (every seat plays on with greedy's choices until the seat's next turn ends, scored by
+lookahead.evaluate) costs about six times as much a rollout, so 0.4 s bought one or two worlds a decision
+instead of about a dozen, and it won fewer games at that budget (docs/benchmarks.md, "A fitted outlook and a
+one-turn look-ahead"); it stays as the bench's `hand-weighted` level.
 
 With an iteration budget (rollouts, in whole passes, at least one; a budget smaller than the moves compares only
 that many of those the prior rates best) the decision depends only on the view and the rng (same seed, same
@@ -32,12 +34,13 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from firebreak.domain.bots import Bot, listed
 from firebreak.domain.contract import Action, Budget, Match
-from firebreak.domain.greatfire.bots.lookahead import FireMove, apply, fire_moves
+from firebreak.domain.greatfire.bots.lookahead import FireMove, apply, evaluate, fire_moves
 from firebreak.domain.greatfire.bots.opening import setup_choice
 from firebreak.domain.greatfire.bots.outlook import lead
 from firebreak.domain.greatfire.bots.plans import END, best_plans
@@ -51,11 +54,23 @@ from firebreak.domain.rng import Rng
 DEFAULT_SECONDS = Budget().seconds
 PASSES = ("endActions", "endFire")
 PASS_MARGIN = 0.05     # VP by which a move must beat passing to be preferred to it
-HORIZON = 1            # rollouts stop when the seat's turn ends (rollout.rollout); the outlook judges what follows
 PRIOR = 0.5            # weight of the greedy rating of a root move's immediate outcome (rating.rating)
 KEEP = 6               # root moves searched: the best by prior (and passing)
 PLANS = 8              # actions phase: the best-rated plans searched as root moves (ending the phase among them)
 Move = tuple[Action, ...]
+
+
+@dataclass(frozen=True)
+class Judge:
+    """How a rollout runs and what scores its outcome: the horizon (rollout.rollout's: 1 stops when the seat's
+    turn ends, 3 when its next turn ends) and the seat's score of the state reached."""
+
+    horizon: int
+    score: Callable[[GreatFireMatch, int], float]
+
+
+FITTED = Judge(1, lead)             # the service's: the seat's own turn, then the fitted outlook
+HAND_WEIGHTED = Judge(3, evaluate)  # the bench's `hand-weighted` level: the rivals' turns played out, evaluate
 
 
 def root_moves(s: GreatFireMatch, seat: int) -> list[Move]:
@@ -131,14 +146,15 @@ class Worlds(Protocol):
         ...
 
 
-def search_from_view(view: dict[str, Any], seat: int, rng: random.Random, budget: Budget) -> Action:
+def search_from_view(view: dict[str, Any], seat: int, rng: random.Random, budget: Budget,
+                     judge: Judge = FITTED) -> Action:
     """Choose the seat's action from its view alone."""
     if view["phase"] == Phase.REDEAL.value:
         return {"type": "redeal"}  # R15: five identical cards; any fresh hand is better
-    return choose(Determinizer(view, seat), seat, rng, budget)
+    return choose(Determinizer(view, seat), seat, rng, budget, judge)
 
 
-def choose(det: Worlds, seat: int, rng: random.Random, budget: Budget) -> Action:
+def choose(det: Worlds, seat: int, rng: random.Random, budget: Budget, judge: Judge = FITTED) -> Action:
     """Choose the seat's action by searching the worlds det samples."""
     master = Rng(rng.getrandbits(64))
     world = det.sample(Rng(master.next_u64()))
@@ -157,7 +173,7 @@ def choose(det: Worlds, seat: int, rng: random.Random, budget: Budget) -> Action
         compared = sorted(compared, key=lambda a: -a.prior)[:max(1, budget.iterations)]
         if len(compared) == 1:
             return listed(compared[0].move[0], legal, "search")
-    best = _search(det, seat, compared, master, budget)
+    best = _search(det, seat, compared, master, budget, judge)
     return listed(best.move[0], legal, "search")
 
 
@@ -172,7 +188,7 @@ def shortlist(arms: list[Arm]) -> list[Arm]:
     return kept + [a for a in ranked[KEEP:] if a.move[0]["type"] in PASSES]
 
 
-def _search(det: Worlds, seat: int, arms: list[Arm], master: Rng, budget: Budget) -> Arm:
+def _search(det: Worlds, seat: int, arms: list[Arm], master: Rng, budget: Budget, judge: Judge) -> Arm:
     """Passes over the moves, each on a fresh world, until the budget runs out (at least one)."""
     started = time.perf_counter()
     passes = 0
@@ -181,7 +197,7 @@ def _search(det: Worlds, seat: int, arms: list[Arm], master: Rng, budget: Budget
         world = det.sample(Rng(seed))
         for arm in arms:
             arm.visits += 1
-            arm.total += _simulate(world.clone(), seat, arm.move, seed)
+            arm.total += _simulate(world.clone(), seat, arm.move, seed, judge)
         passes += 1
         if budget.iterations is not None and passes * len(arms) >= budget.iterations:
             break
@@ -201,12 +217,12 @@ def _final(arms: list[Arm]) -> Arm:
     return best
 
 
-def _simulate(world: GreatFireMatch, seat: int, move: Move, seed: int) -> float:
-    """One rollout: the move, then greedy for every seat until the horizon; its outcome for the seat."""
+def _simulate(world: GreatFireMatch, seat: int, move: Move, seed: int, judge: Judge = FITTED) -> float:
+    """One rollout: the move, then greedy for every seat until the judge's horizon; its outcome for the seat."""
     for action in move:
         apply(world, seat, action)
-    rollout(world, seat, random.Random(seed), HORIZON)
-    return lead(world, seat)
+    rollout(world, seat, random.Random(seed), judge.horizon)
+    return judge.score(world, seat)
 
 
 def search(match: Match, seat: int, rng: random.Random, budget: Budget) -> Action:
@@ -214,12 +230,13 @@ def search(match: Match, seat: int, rng: random.Random, budget: Budget) -> Actio
     return search_from_view(match.view(seat), seat, rng, budget)
 
 
-def search_bot_with(budget_seconds: float | None = DEFAULT_SECONDS, iterations: int | None = None) -> Bot:
-    """A search bot with a fixed budget; it reads nothing of the match but the seat's view."""
+def search_bot_with(budget_seconds: float | None = DEFAULT_SECONDS, iterations: int | None = None,
+                    judge: Judge = FITTED) -> Bot:
+    """A search bot with a fixed budget (and judge); it reads nothing of the match but the seat's view."""
     budget = Budget(seconds=budget_seconds, iterations=iterations)
 
     def bot(match: Match, seat: int, rng: random.Random) -> Action:
-        return search_from_view(match.view(seat), seat, rng, budget)
+        return search_from_view(match.view(seat), seat, rng, budget, judge)
 
     return bot
 
