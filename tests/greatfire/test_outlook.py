@@ -3,7 +3,9 @@ add up to what the scoring counts (R17)."""
 
 from __future__ import annotations
 
+import inspect
 import random
+from collections.abc import Callable
 from dataclasses import fields
 
 import pytest
@@ -125,25 +127,23 @@ def test_every_feature_is_read() -> None:
         assert weighted(f, unit) == getattr(f, field.name)
 
 
-def test_the_search_rolls_out_the_seat_s_turn_and_scores_by_the_outlook() -> None:
+@pytest.mark.parametrize(("judge", "horizon", "score"), [(search.FITTED, 1, lead), (search.HAND_WEIGHTED, 3, evaluate)],
+                         ids=["fitted", "hand-weighted"])
+def test_a_judge_rolls_out_to_its_horizon_and_scores_by_its_leaf(judge: search.Judge, horizon: int,
+                                                               score: Callable[[GreatFireMatch, int], float]) -> None:
+    """FITTED (the service's): the rest of the seat's turn, the outlook; HAND_WEIGHTED (the bench's `hand-weighted`
+    level): to the end of the seat's next turn, lookahead.evaluate."""
     m = next(p for p in POSITIONS if p.seats == 4 and p.phase.value == "fire")
     seat = m.turn
     move = search.root_moves(m, seat)[0]
     expected = m.clone()
     for action in move:
         search.apply(expected, seat, action)
-    rollout(expected, seat, random.Random(99), 1)
-    assert search.FITTED.horizon == 1 and search.FITTED.score is lead
-    assert search._simulate(m.clone(), seat, move, 99) == lead(expected, seat)  # the service's judge
+    rollout(expected, seat, random.Random(99), horizon)
+    assert judge.horizon == horizon and judge.score is score
+    assert search._simulate(m.clone(), seat, move, 99, judge) == score(expected, seat)
 
 
-def test_the_hand_weighted_judge_plays_the_rivals_turns_out() -> None:
-    """The bench's `hand-weighted` level: rollouts to the end of the seat's next turn, lookahead.evaluate."""
-    m = next(p for p in POSITIONS if p.seats == 4 and p.phase.value == "fire")
-    seat = m.turn
-    move = search.root_moves(m, seat)[0]
-    expected = m.clone()
-    for action in move:
-        search.apply(expected, seat, action)
-    rollout(expected, seat, random.Random(7), 3)
-    assert search._simulate(m.clone(), seat, move, 7, search.HAND_WEIGHTED) == evaluate(expected, seat)
+def test_the_service_s_search_uses_the_fitted_judge() -> None:
+    for entry in (search.choose, search.search_from_view, search.search_bot_with, search._simulate):
+        assert inspect.signature(entry).parameters["judge"].default is search.FITTED
