@@ -236,7 +236,7 @@ def report(outcomes: Iterable[Outcome], seats: int) -> str:
             row = rows.setdefault(level, {"wins": [], "margin": [], "times": [], "choice": [],
                                           **{k: [] for k in stats}})
             best_other = max(t for k, t in enumerate(o.totals) if k != seat)
-            row["wins"].append(1 / len(o.winners) if seat in o.winners else 0.0)
+            row["wins"].append(seat_share(o, seat))
             row["margin"].append(o.totals[seat] - best_other)
             row["times"].extend(o.times[seat])
             row["choice"].extend(o.choice_times[seat])
@@ -306,10 +306,14 @@ def read_log(log: Path) -> list[Outcome]:
     return out
 
 
-def win_share(outcome: Outcome, level: str) -> float:
-    """The level's share of the game's win (1/k of a win shared by k winners; the first seat it sits in)."""
-    seat = outcome.lineup.index(level)
+def seat_share(outcome: Outcome, seat: int) -> float:
+    """The seat's share of the game's win: 1/k of a win shared by k winners."""
     return 1 / len(outcome.winners) if seat in outcome.winners else 0.0
+
+
+def win_share(outcome: Outcome, level: str) -> float:
+    """The level's share of the game's win (in the first seat it sits in)."""
+    return seat_share(outcome, outcome.lineup.index(level))
 
 
 def _first_level(log: list[Outcome]) -> str:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, fields
 
 from firebreak.domain.greatfire.bots.rating import exposure, put_out_reach
 from firebreak.domain.greatfire.rules import fire, scoring
-from firebreak.domain.greatfire.state import State
+from firebreak.domain.greatfire.state import BurningGroups, State
 
 FAR = 3  # districts this many steps or more from a fire that can spread count as out of its reach
 
@@ -64,10 +64,10 @@ COEFFICIENTS = Coefficients(
     reach=0.685, to_move=0.124)
 
 
-def distances(s: State) -> list[int]:
+def distances(s: State, found: BurningGroups | None = None) -> list[int]:
     """Each district's steps from the nearest burning district of a group that can spread (0 on it; FAR when none
-    is within FAR steps)."""
-    found = fire.groups(s)
+    is within FAR steps); found: fire.groups(s) when the caller has it."""
+    found = found or fire.groups(s)
     dist = [FAR] * len(s.cones)
     frontier = list(found.live_members)
     for d in frontier:
@@ -92,8 +92,8 @@ def deck_left(s: State) -> float:
 def features(s: State) -> list[Features]:
     """Every seat's features in the state."""
     geo = s.geo
-    dist = distances(s)
     found = fire.groups(s)
+    dist = distances(s, found)
     label, live = found.label, found.live
     left = deck_left(s)
     adjacent = geo.adjacent
