@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from firebreak.domain.london.data import Card, Gain
 from firebreak.domain.london.rules.poverty import prestige_lost
-from firebreak.domain.london.rules.scoring import final_scores
+from firebreak.domain.london.rules.scoring import MONEY_PER_PRESTIGE, final_scores, repaid
 from firebreak.domain.london.state import LOAN_REPAY, UNPAID_LOAN_PRESTIGE, Phase, State
 
 CARDS_PER_TURN = 2.5
@@ -64,9 +64,8 @@ def earned(s: State, seat: int) -> int:
 
 def money_score(s: State, seat: int) -> float:
     """What the seat's money and loans would score now: loans repaid from money, £3 a prestige, -7 an unpaid loan."""
-    money, loans = s.money[seat], s.loans[seat]
-    repaid = min(loans, money // LOAN_REPAY)
-    return (money - repaid * LOAN_REPAY) / 3 - UNPAID_LOAN_PRESTIGE * (loans - repaid)
+    money, unpaid = repaid(s.money[seat], s.loans[seat])
+    return money / MONEY_PER_PRESTIGE - UNPAID_LOAN_PRESTIGE * unpaid
 
 
 def income(s: State, seat: int) -> float:

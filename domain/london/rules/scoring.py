@@ -33,6 +33,12 @@ class FinalScore:
         return self.land + self.play + self.city + self.loans + self.money + self.poverty
 
 
+def repaid(money: int, loans: int) -> tuple[int, int]:
+    """Step 3: loans repaid from money as far as it goes; the money left and the loans still unpaid."""
+    paid = min(loans, money // LOAN_REPAY)
+    return money - paid * LOAN_REPAY, loans - paid
+
+
 def final_scores(s: State) -> list[FinalScore]:
     """Score every seat as the rulebook's final scoring does (the state itself is left as it ended)."""
     raw_poverty = [s.poverty[seat] + len(s.hands[seat]) for seat in range(s.seats)]  # step 1
@@ -40,13 +46,11 @@ def final_scores(s: State) -> list[FinalScore]:
     out = []
     for seat in range(s.seats):
         cards = [s.card(c) for stack in s.stacks[seat] for c in stack]
-        money, loans = s.money[seat], s.loans[seat]
-        repaid = min(loans, money // LOAN_REPAY)  # step 3
-        money -= repaid * LOAN_REPAY
+        money, unpaid = repaid(s.money[seat], s.loans[seat])  # step 3
         out.append(FinalScore(
             seat=seat, land=s.prestige_land[seat], play=s.prestige_play[seat],
             city=sum(c.prestige for c in cards),
-            loans=-UNPAID_LOAN_PRESTIGE * (loans - repaid),
+            loans=-UNPAID_LOAN_PRESTIGE * unpaid,
             money=money // MONEY_PER_PRESTIGE,
             poverty=-prestige_lost(left[seat]), poverty_left=left[seat],
             boroughs=len(s.boroughs[seat]), best_card=max((c.prestige for c in cards), default=0)))
