@@ -39,7 +39,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench import oracle
+from bench import horizons, oracle
 from firebreak.domain import titles
 from firebreak.domain.bots import Bot, bound, levels
 from firebreak.domain.contract import Action, Budget, Match
@@ -126,9 +126,10 @@ def _bots(budget: float | None, iterations: int | None, title_id: str = "greatfi
 
 
 def _bench_levels(budget: Budget) -> dict[str, Bot]:
-    """Great Fire's bench-only levels: the cheating ones (oracle.py), `reader`, which must be fed every view, and
-    `hand-weighted`, the search as it was before the fitted outlook (search.HAND_WEIGHTED)."""
-    return {**oracle.levels(budget), "reader": ReadingBot(budget),
+    """Great Fire's bench-only levels: the cheating ones (oracle.py), the searches that stop their rollouts
+    elsewhere (horizons.py), `reader`, which must be fed every view, and `hand-weighted`, the search as it was
+    before the fitted outlook (search.HAND_WEIGHTED)."""
+    return {**oracle.levels(budget), **horizons.levels(budget), "reader": ReadingBot(budget),
             "hand-weighted": search_bot_with(budget.seconds, budget.iterations, HAND_WEIGHTED)}
 
 

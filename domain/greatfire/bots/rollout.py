@@ -12,6 +12,7 @@ the end of the phase; the 2-player non-player turn runs as the service runs it.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from firebreak.domain.greatfire.bots import greedy
 from firebreak.domain.greatfire.bots.lookahead import apply, play_fire_move
@@ -43,21 +44,29 @@ def greedy_step(s: GreatFireMatch, rng: random.Random) -> None:
         apply(s, seat, greedy.decide(s, seat, s.legal_actions(seat), rng))
 
 
-def rollout(s: GreatFireMatch, seat: int, rng: random.Random, horizon: int) -> None:
-    """Play greedy for every seat until the seat's turn has begun or ended horizon times, or the game ends.
+def rollout(s: GreatFireMatch, seat: int, rng: random.Random, horizon: int,
+            step: Callable[[GreatFireMatch, random.Random], None] = greedy_step) -> None:
+    """Play greedy (or step) for every seat until the seat's turn has begun or ended horizon times, or the game
+    ends.
 
     Counting from inside the seat's turn: 1 stops when it ends, 2 when the seat's next turn begins, 3 when
-    that turn ends.
+    that turn ends. Counting from outside it (a move that ended the turn, such as an action plan, which ends
+    with endActions): 1 stops when the seat's next turn begins, 2 when it ends.
     """
     flips = 0
-    was_own = s.turn == seat and s.phase is not Phase.NON_PLAYER
+    was_own = own_turn(s, seat)
     for _ in range(MAX_STEPS):
         if s.phase is Phase.OVER:
             return
-        own = s.turn == seat and s.phase is not Phase.NON_PLAYER
+        own = own_turn(s, seat)
         if own != was_own:
             flips += 1
             if flips >= horizon:
                 return
         was_own = own
-        greedy_step(s, rng)
+        step(s, rng)
+
+
+def own_turn(s: GreatFireMatch, seat: int) -> bool:
+    """Whether the seat is playing its turn (the 2-player non-player turn is nobody's)."""
+    return s.turn == seat and s.phase is not Phase.NON_PLAYER

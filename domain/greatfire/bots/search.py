@@ -11,16 +11,19 @@ always taken.
 
 The search runs in passes. A pass samples a fresh determinization of the view (hidden.py: the unknowns
 drawn consistently with what the seat sees) and plays every compared move in its own copy of that world, then
-plays the rest of the seat's turn with greedy's choices (rollout.py), and scores the outcome from the seat's side
-by its outlook (outlook.py: a fitted estimate of its final score against the rivals', which prices the houses the
+plays on with greedy's choices for every seat (rollout.py) to the end of the turn the move leaves: after a fire
+move, the seat's own actions to its turn's end; after an action plan (which ends the seat's turn), the rivals'
+turns to the start of the seat's next one. It scores the outcome from the seat's side by its outlook
+(outlook.py: a fitted estimate of its final score against the rivals', which prices the houses the
 fire can still reach by how much of the deck is left). Every move sees the same worlds (common random numbers), so
 moves are compared on the same guesses. A move's score is its mean outcome plus its prior, which settles what a
 few noisy rollouts cannot tell apart; the best-scored move wins, and passing wins when it scores about as well (no
-aimless moves). How far a rollout runs and what scores it is a Judge: the service's search uses FITTED; the
+aimless moves). How far a rollout runs and what scores it is a Judge: the service's search uses FITTED (stopping
+everywhere at the turn's end or everywhere at the next turn's start played no better: bench/horizons.py); the
 earlier HAND_WEIGHTED (every seat plays on with greedy's choices until the seat's next turn ends, scored by
-lookahead.evaluate) costs about six times as much a rollout, so 0.4 s bought one or two worlds a decision
-instead of about a dozen, and it won fewer games at that budget (docs/benchmarks.md, "A fitted outlook and a
-one-turn look-ahead"); it stays as the bench's `hand-weighted` level.
+lookahead.evaluate) costs several times as much a rollout, so 0.4 s bought one or two worlds a decision
+instead of a median of 28 (a fire move) or 3 (an action plan), and it won fewer games at that budget
+(docs/benchmarks.md, "A fitted outlook and a one-turn look-ahead"); it stays as the bench's `hand-weighted` level.
 
 With an iteration budget (rollouts, in whole passes, at least one; a budget smaller than the moves compares only
 that many of those the prior rates best) the decision depends only on the view and the rng (same seed, same
@@ -58,6 +61,7 @@ PRIOR = 0.5            # weight of the greedy rating of a root move's immediate 
 KEEP = 6               # root moves searched: the best by prior (and passing)
 PLANS = 8              # actions phase: the best-rated plans searched as root moves (ending the phase among them)
 Move = tuple[Action, ...]
+Playout = Callable[[GreatFireMatch, int, random.Random, int], None]  # state, seat, rng, horizon
 
 
 @dataclass(frozen=True)
@@ -67,9 +71,10 @@ class Judge:
 
     horizon: int
     score: Callable[[GreatFireMatch, int], float]
+    play: Playout = rollout  # how the rollout plays on to the horizon (bench/horizons.py holds others)
 
 
-FITTED = Judge(1, lead)             # the service's: the seat's own turn, then the fitted outlook
+FITTED = Judge(1, lead)             # the service's: to the turn's end (a plan: the rivals' turns), the outlook
 HAND_WEIGHTED = Judge(3, evaluate)  # the bench's `hand-weighted` level: the rivals' turns played out, evaluate
 
 
@@ -221,7 +226,7 @@ def _simulate(world: GreatFireMatch, seat: int, move: Move, seed: int, judge: Ju
     """One rollout: the move, then greedy for every seat until the judge's horizon; its outcome for the seat."""
     for action in move:
         apply(world, seat, action)
-    rollout(world, seat, random.Random(seed), judge.horizon)
+    judge.play(world, seat, random.Random(seed), judge.horizon)
     return judge.score(world, seat)
 
 
