@@ -33,12 +33,18 @@ def _after_moves(seats: int) -> list[tuple[GreatFireMatch, int, str]]:
     return out
 
 
+def _played(s: GreatFireMatch, seat: int, play: search.Playout, horizon: int) -> GreatFireMatch:
+    """A copy of s played on by the playout to the horizon, its cones conserved."""
+    reached = s.clone()
+    play(reached, seat, random.Random(1), horizon)
+    conserved(reached)
+    return reached
+
+
 @pytest.mark.parametrize("seats", [2, 4])
 def test_turn_end_stops_at_the_end_of_the_seats_turn(seats: int) -> None:
     for s, seat, kind in _after_moves(seats):
-        reached = s.clone()
-        horizons.from_own_turn(reached, seat, random.Random(1), 1)
-        conserved(reached)
+        reached = _played(s, seat, horizons.from_own_turn, 1)
         if own_turn(s, seat):
             assert reached.phase is Phase.OVER or not own_turn(reached, seat)
             assert reached.version > s.version
@@ -49,9 +55,7 @@ def test_turn_end_stops_at_the_end_of_the_seats_turn(seats: int) -> None:
 @pytest.mark.parametrize("seats", [2, 4])
 def test_next_turn_stops_as_the_seats_next_turn_begins(seats: int) -> None:
     for s, seat, _ in _after_moves(seats):
-        reached = s.clone()
-        horizons.from_own_turn(reached, seat, random.Random(1), 2)
-        conserved(reached)
+        reached = _played(s, seat, horizons.from_own_turn, 2)
         assert reached.phase is Phase.OVER or own_turn(reached, seat)
         assert reached.version > s.version
         if not own_turn(s, seat):  # after a plan: what the service's rollout plays
@@ -64,9 +68,7 @@ def test_next_turn_stops_as_the_seats_next_turn_begins(seats: int) -> None:
 def test_rivals_fire_plays_the_rivals_fire_and_no_rival_action(horizon: int) -> None:
     checked = 0
     for s, seat, _ in _after_moves(4):
-        reached = s.clone()
-        horizons.rivals_fire(reached, seat, random.Random(1), horizon)
-        conserved(reached)
+        reached = _played(s, seat, horizons.rivals_fire, horizon)
         # Flips as rollout.rollout counts them. 1: after a fire move, to the turn's end; after a plan, to the seat's
         # next turn. 2: after a fire move, to the seat's next turn; after a plan, through it.
         assert reached.phase is Phase.OVER or own_turn(reached, seat) == (own_turn(s, seat) == (horizon == 2))

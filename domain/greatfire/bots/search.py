@@ -223,7 +223,7 @@ def _final(arms: list[Arm]) -> Arm:
 
 
 def _simulate(world: GreatFireMatch, seat: int, move: Move, seed: int, judge: Judge = FITTED) -> float:
-    """One rollout: the move, then greedy for every seat until the judge's horizon; its outcome for the seat."""
+    """One rollout: the move, then the judge's playout to its horizon; its outcome for the seat."""
     for action in move:
         apply(world, seat, action)
     judge.play(world, seat, random.Random(seed), judge.horizon)
