@@ -31,17 +31,17 @@ class Plan:
 
 
 def _save(s: State) -> tuple[Any, ...]:
-    """The facts an actions-phase action may change."""
+    """The facts an actions-phase action may change. A district's row of houses is only ever replaced by the
+    actions (a demolition empties it: rules/actions.py), never changed in place, so the rows are shared."""
     return (list(s.cones), list(s.bands), [list(p) for p in s.pawns], list(s.put_out), s.hero, s.ap,
-            [list(t) for t in s.tokens], [list(r) for r in s.houses], list(s.demolished), list(s.board_tokens),
-            s.version)
+            [list(t) for t in s.tokens], list(s.houses), list(s.demolished), list(s.board_tokens), s.version)
 
 
 def _restore(s: State, saved: tuple[Any, ...]) -> None:
     (cones, bands, pawns, put_out, s.hero, s.ap, tokens, houses, demolished, board_tokens, s.version) = saved
     s.cones, s.bands, s.put_out = list(cones), list(bands), list(put_out)
     s.pawns, s.tokens = [list(p) for p in pawns], [list(t) for t in tokens]
-    s.houses, s.demolished, s.board_tokens = [list(r) for r in houses], list(demolished), list(board_tokens)
+    s.houses, s.demolished, s.board_tokens = list(houses), list(demolished), list(board_tokens)
 
 
 def _play(s: State, seat: int, steps: Steps) -> None:

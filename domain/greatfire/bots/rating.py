@@ -9,10 +9,11 @@ token whose kind the seat has not seen).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import itemgetter
 
 from firebreak.domain.greatfire.geometry import Geometry
 from firebreak.domain.greatfire.rules import fire
-from firebreak.domain.greatfire.state import ACTION_POINTS, HERO_THRESHOLD, HERO_VP, State
+from firebreak.domain.greatfire.state import ACTION_POINTS, HERO_THRESHOLD, HERO_VP, BurningGroups, State
 
 UNKNOWN_TOKEN = "unknown"      # a token the seat holds or will take without having seen its kind
 TOKEN_VALUE = {"victoryPoint": 1.0, "demolition": 0.5, "doubleMove": 0.5}
@@ -50,38 +51,67 @@ def pawn_reach(geo: Geometry) -> Reach:
     return reach
 
 
+@dataclass(frozen=True)
+class Threat:
+    """Where the fire threatens, for every seat alike (it depends on the cones and bands only)."""
+
+    bordering: tuple[int, ...]  # districts not burning that border a group that can spread, by index
+    risks: dict[int, float]     # exposure() of those districts, worked out as rating first needs them
+    contained: tuple[int, ...]  # districts on fire and contained (bands >= cones > 0)
+
+
+THREATS_KEPT = 1024
+_THREATS: dict[int, tuple[BurningGroups, Threat]] = {}
+
+
+def threat(s: State, found: BurningGroups) -> Threat:
+    """The threat of the state's fire (found: fire.groups(s)), kept by fire state: fire.groups answers equal fire
+    states with the same object."""
+    known = _THREATS.get(id(found))
+    if known is not None and known[0] is found:
+        return known[1]
+    label, adjacent = found.label, s.geo.adjacent
+    bordering = tuple(sorted({e for d in found.live_members for e in adjacent[d] if label[e] == -1}))
+    bands = s.bands
+    out = Threat(bordering, {}, tuple(d for d, c in enumerate(s.cones) if c and c <= bands[d]))
+    if len(_THREATS) >= THREATS_KEPT:
+        _THREATS.clear()
+    _THREATS[id(found)] = (found, out)  # found is held, so its id is not reused while the entry stands
+    return out
+
+
 def rating(s: State, seat: int) -> float:
     """The seat's R17 score less what the fire threatens, plus put-outs in reach, against the rivals' mean."""
     geo = s.geo
     own = s.colours[seat]
     houses = s.houses
     found = fire.groups(s)
-    label, live = found.label, found.live
-    adjacent = geo.adjacent
-    totals = list(map(sum, houses))
-    mine = sum([row[c] for row in houses for c in own])
-    other = sum(totals) - mine
+    label = found.label
+    threatened = threat(s, found)
+    risks = threatened.risks
+    mine = sum([sum(map(itemgetter(c), houses)) for c in own])
+    other = sum(map(sum, houses)) - mine
     # Exposure: the standing houses of districts that are not burning but border a group that can spread,
     # added up by district index.
     own_risk = other_risk = 0.0
-    exposed: dict[int, float] = {}
-    bordering = {e for d in found.live_members for e in adjacent[d] if label[e] == -1}
-    for d in sorted(bordering):
-        total = totals[d]
+    for d in threatened.bordering:
+        row = houses[d]
+        total = sum(row)
         if not total:
             continue
-        risk = exposure(s, d, label, live)
-        held = sum([houses[d][c] for c in own])
+        risk = risks.get(d)
+        if risk is None:
+            risk = risks[d] = exposure(s, d, label, found.live)
+        held = sum([row[c] for c in own])
         own_risk += 2 * held * risk
         other_risk += 2 * (total - held) * risk
-        exposed[d] = risk
     objective_vp = 0.0
     for d in sorted({geo.index[o] for o in s.objectives[seat]}):
-        if totals[d] and label[d] == -1:
-            objective_vp += geo.objective_vp[d] * (1 - exposed.get(d, 0.0))
+        if label[d] == -1 and any(houses[d]):  # a bordering one with houses has its risk from the loop above
+            objective_vp += geo.objective_vp[d] * (1 - risks.get(d, 0.0))
     put_out = s.put_out[seat]
     mine_total = (2 * mine - own_risk + put_out + objective_vp + token_value(s.tokens[seat])
-                  + HERO_VP * (s.hero == seat) + put_out_reach(s, seat))
+                  + HERO_VP * (s.hero == seat) + put_out_reach(s, seat, threatened.contained))
     rivals = max(1, s.seats - 1)
     rivals_put_out = sum(s.put_out) - put_out + (HERO_VP if s.hero is not None and s.hero != seat else 0)
     return mine_total - (2 * other - other_risk + rivals_put_out) / rivals
@@ -102,9 +132,11 @@ def token_value(tokens: list[str]) -> float:
     return sum(TOKEN_VALUE.get(t, UNKNOWN_VALUE) for t in tokens)
 
 
-def put_out_reach(s: State, seat: int) -> float:
-    """Contained cones the seat's pawns can put out next turn (and the Hero card they would bring)."""
-    contained = [d for d, c in enumerate(s.cones) if c and c <= s.bands[d]]
+def put_out_reach(s: State, seat: int, contained: tuple[int, ...] | None = None) -> float:
+    """Contained cones the seat's pawns can put out next turn (and the Hero card they would bring); contained:
+    the contained districts when the caller has them (Threat.contained)."""
+    if contained is None:
+        contained = threat(s, fire.groups(s)).contained
     if not contained:
         return 0.0
     steps = pawn_reach(s.geo).steps

@@ -10,17 +10,27 @@ from firebreak.domain.contract import Event
 from firebreak.domain.greatfire.rules.supply import add_cones, refill_origin
 from firebreak.domain.greatfire.state import BurningGroups, State
 
+GROUPS_KEPT = 1024  # fire states whose groups are remembered across states (a bot tries the same ones often)
+_KNOWN: dict[tuple[int, tuple[int, ...], tuple[int, ...]], tuple[object, BurningGroups]] = {}
+
 
 def groups(s: State) -> BurningGroups:
     """The groups of connected burning districts (R2) and those a cone may leave (R1).
 
     The answer for the last cones and bands asked about is kept (State.groups_cache) and handed out again
-    while they stand.
+    while they stand; the answers for the last GROUPS_KEPT fire states of any state are kept too (the bots
+    rate many states that share a fire state), so equal fire states get the same answer object.
     """
     cones, bands = tuple(s.cones), tuple(s.bands)
     cached = s.groups_cache
     if cached is not None and cached[0] == cones and cached[1] == bands:
         return cached[2]
+    geo = s.geo
+    key = (id(geo), cones, bands)
+    known = _KNOWN.get(key)
+    if known is not None and known[0] is geo:
+        s.groups_cache = (cones, bands, known[1])
+        return known[1]
     unseen = list(map(gt, cones, bands))  # burning and not yet labelled
     label = [-1] * len(unseen)
     live: list[int] = []
@@ -43,6 +53,9 @@ def groups(s: State) -> BurningGroups:
     members.sort()
     found = BurningGroups(tuple(label), frozenset(live), tuple(members))
     s.groups_cache = (cones, bands, found)
+    if len(_KNOWN) >= GROUPS_KEPT:
+        _KNOWN.clear()
+    _KNOWN[key] = (geo, found)
     return found
 
 
