@@ -23,10 +23,17 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
                     {"seat": owner, "pawn": pawn, "colour": colours[s.pawn_colours[owner][pawn]]})
     # one pass over the districts' parallel lists (the hot part of every read: 72 districts a view)
     districts = {}
+    named = _named_houses(colours)
     for d, (district_id, houses, fire, bands, demolished, token) in enumerate(
             zip(geo.ids, s.houses, s.cones, s.bands, s.demolished, s.board_tokens, strict=True)):
+        key = tuple(houses)
+        found = named.get(key)
+        if found is None:
+            if len(named) >= NAMED_KEPT:
+                named.clear()
+            found = named[key] = {colours[c]: n for c, n in enumerate(houses) if n}
         districts[district_id] = {
-            "houses": {colours[c]: n for c, n in enumerate(houses) if n} if any(houses) else {},
+            "houses": found.copy(),
             "fire": fire,
             "bands": bands,
             "pinnedBands": fire if fire < bands else bands,
@@ -84,6 +91,19 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
     if over:
         out["result"] = result(s)
     return out
+
+
+NAMED_KEPT = 4096  # rows of houses whose named form is kept (a game deals a few dozen distinct ones)
+_NAMED: dict[tuple[str, ...], dict[tuple[int, ...], dict[str, int]]] = {}
+
+
+def _named_houses(colours: tuple[str, ...]) -> dict[tuple[int, ...], dict[str, int]]:
+    """A row of houses by colour index -> its named form ({colour: houses}, the empty colours left out), kept per
+    colour list; a view hands out copies."""
+    named = _NAMED.get(colours)
+    if named is None:
+        named = _NAMED[colours] = {}
+    return named
 
 
 def _secrets(s: State, seat: int) -> dict[str, Any]:

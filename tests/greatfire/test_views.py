@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from firebreak.domain import titles
 from firebreak.domain.events import visible_to
+from firebreak.domain.greatfire import views
 from firebreak.domain.greatfire.match import GreatFireMatch
 from tests.greatfire.positions import blank, put, restart
 
@@ -99,3 +102,17 @@ def test_p5_everything_revealed_at_the_end() -> None:
     assert result is not None
     assert v["result"]["winners"] == list(result.winners)
     assert [row["total"] for row in v["result"]["scores"]] == [s.total for s in result.scores]
+
+
+def test_views_share_no_mutable_part_and_the_kept_names_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The named rows of houses are kept between views (views._NAMED); each view holds its own copies."""
+    m = titles.get("greatfire").new_match(seats=4, seed=8)
+    first = m.view(0)
+    for row in first["districts"].values():
+        row["houses"]["spoilt"] = 99
+    second = m.view(0)
+    assert all("spoilt" not in row["houses"] for row in second["districts"].values())
+    monkeypatch.setattr(views, "NAMED_KEPT", 2)
+    monkeypatch.setattr(views, "_NAMED", {})
+    third = m.view(0)
+    assert third == second and all(len(kept) <= 2 for kept in views._NAMED.values())
