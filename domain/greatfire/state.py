@@ -107,7 +107,7 @@ class State:
     turn: int                      # the seat whose decision is pending (or whose turn it is)
     start: int                     # start player
     queue: list[int]               # setup: seats still to decide, in order
-    houses: list[list[int]]        # [district][colour] -> houses standing
+    houses: list[list[int]]        # [district][colour] -> houses standing; once dealt, a row is replaced, never changed
     cones: list[int]               # [district] -> fire cones
     bands: list[int]               # [district] -> trained bands (pinned = min(cones, bands))
     demolished: list[bool]
