@@ -4,34 +4,20 @@ no action changes in place."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from firebreak.domain import titles
-from firebreak.domain.bots import random_bot
 from firebreak.domain.greatfire.bots import rating as rating_module
 from firebreak.domain.greatfire.bots.plans import best_plans
 from firebreak.domain.greatfire.bots.rating import exposure, rating, threat
 from firebreak.domain.greatfire.match import GreatFireMatch
 from firebreak.domain.greatfire.rules import fire
 from firebreak.domain.greatfire.state import Phase
+from tests.greatfire.bot_positions import positions
 
 
 def _states(seats: int, seed: int) -> list[GreatFireMatch]:
-    """A clone of every position of a seeded random game."""
-    m = titles.get("greatfire").new_match(seats=seats, seed=seed)
-    assert isinstance(m, GreatFireMatch)
-    rng = random.Random(seed)
-    out = []
-    while not m.is_over():
-        out.append(m.clone())
-        if m.system_due():
-            m.run_system_step()
-        else:
-            seat = m.to_act()[0]
-            m.apply(seat, random_bot(m, seat, rng))
-    return out
+    """A clone of every position of a seeded random game where a seat owes a decision."""
+    return [m.clone() for m in positions(seats, seed)]
 
 
 def _forget() -> None:
@@ -78,24 +64,29 @@ def test_rating_is_the_same_with_the_threat_kept_or_worked_out_afresh(seats: int
 def test_no_step_after_setup_changes_a_row_of_houses_in_place(seats: int, seed: int) -> None:
     """The action plans share rows of houses between their saved and tried states (plans._save): a rule may
     replace a district's row (fire, demolition), never change the row itself."""
-    m = titles.get("greatfire").new_match(seats=seats, seed=seed)
-    assert isinstance(m, GreatFireMatch)
-    rng = random.Random(seed)
     replaced = 0
-    while not m.is_over():
+    before: dict[int, tuple[list[int], tuple[int, ...]]] = {}
+    last: GreatFireMatch | None = None
+    for m in positions(seats, seed):  # between two positions: a seat's step and any non-player steps
+        if last is not None:
+            replaced += _replaced_rows(m, before)
         before = {id(row): (row, tuple(row)) for row in m.houses}
-        if m.system_due():
-            m.run_system_step()
-        else:
-            seat = m.to_act()[0]
-            m.apply(seat, random_bot(m, seat, rng))
-        for row in m.houses:
-            kept = before.get(id(row))
-            if kept is not None and kept[0] is row:
-                assert tuple(row) == kept[1]
-            else:
-                replaced += 1
+        last = m
+    assert last is not None and last.is_over()
+    replaced += _replaced_rows(last, before)
     assert replaced  # fire and demolitions did replace rows
+
+
+def _replaced_rows(m: GreatFireMatch, before: dict[int, tuple[list[int], tuple[int, ...]]]) -> int:
+    """Rows of houses that are new objects since before was taken; a row still there must hold what it held."""
+    replaced = 0
+    for row in m.houses:
+        kept = before.get(id(row))
+        if kept is not None and kept[0] is row:
+            assert tuple(row) == kept[1]
+        else:
+            replaced += 1
+    return replaced
 
 
 def test_the_plans_leave_the_state_as_they_found_it() -> None:
