@@ -56,6 +56,10 @@ _FLAT_LISTS = (
     "priority_deck", "priority_discard", "movement_deck", "movement_discard",
 )
 _NESTED_LISTS = ("houses", "hands", "colours", "pawn_colours", "pawns", "objectives", "tokens")
+# copy_into copies the list of rows of houses but shares the rows: the rules replace a dealt row, never change it
+# (tests/greatfire/test_rating_memo.py holds every rule to it), and a clone is made per tried move by the bots
+_ROWS_SHARED = ("houses",)
+_ROWS_COPIED = tuple(name for name in _NESTED_LISTS if name not in _ROWS_SHARED)
 _FLAT, _NESTED = "flat", "nested"
 # how to_dict and load copy each field (None: _special); phase and rng are converted, the rest kept as they are
 _KINDS: dict[str, str | None] = {**dict.fromkeys(_SHARED, ""), **dict.fromkeys(_FLAT_LISTS, _FLAT),
@@ -187,13 +191,14 @@ class State:
             mine[name] = _copied(name, data[name], out=False)
 
     def copy_into(self, other: State) -> None:
-        """Copy every fact into another state (used by clone), as load(to_dict()) would but copying once."""
+        """Copy every fact into another state (used by clone), as load(to_dict()) would but copying once; the rows
+        of houses, which the rules only replace, are shared."""
         mine, theirs = vars(self), vars(other)
         for name in _SHARED:
             theirs[name] = mine[name]
-        for name in _FLAT_LISTS:
+        for name in _FLAT_LISTS + _ROWS_SHARED:
             theirs[name] = mine[name][:]
-        for name in _NESTED_LISTS:
+        for name in _ROWS_COPIED:
             theirs[name] = [row[:] for row in mine[name]]
         other.rng = Rng(self.rng.state)
         other.options = dict(self.options)

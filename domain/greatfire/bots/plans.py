@@ -161,7 +161,7 @@ def best_plans(s: State, seat: int) -> list[Plan]:
     plans: dict[tuple[Any, ...], Plan] = {}
 
     def keep(steps: Steps, value: float) -> None:
-        key = tuple(tuple(sorted(a.items())) for a in steps)
+        key = tuple(tuple(a.values()) for a in steps)  # an action's type leads its fields, in one order per type
         if key not in plans or plans[key].value < value:
             plans[key] = Plan(steps, value)
 

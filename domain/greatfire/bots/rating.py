@@ -9,7 +9,6 @@ token whose kind the seat has not seen).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from operator import itemgetter
 
 from firebreak.domain.greatfire.geometry import Geometry
 from firebreak.domain.greatfire.rules import fire
@@ -89,11 +88,15 @@ def rating(s: State, seat: int) -> float:
     label = found.label
     threatened = threat(s, found)
     risks = threatened.risks
-    mine = sum([sum(map(itemgetter(c), houses)) for c in own])
-    other = sum(map(sum, houses)) - mine
+    standing = [*map(sum, zip(*houses, strict=True))]  # houses standing by colour
+    mine = 0
+    for c in own:
+        mine += standing[c]
+    other = sum(standing) - mine
     # Exposure: the standing houses of districts that are not burning but border a group that can spread,
     # added up by district index.
     own_risk = other_risk = 0.0
+    single = own[0] if len(own) == 1 else None  # one colour a seat from 3 seats on
     for d in threatened.bordering:
         row = houses[d]
         total = sum(row)
@@ -102,7 +105,7 @@ def rating(s: State, seat: int) -> float:
         risk = risks.get(d)
         if risk is None:
             risk = risks[d] = exposure(s, d, label, found.live)
-        held = sum([row[c] for c in own])
+        held = row[single] if single is not None else sum([row[c] for c in own])
         own_risk += 2 * held * risk
         other_risk += 2 * (total - held) * risk
     objective_vp = 0.0
