@@ -55,7 +55,8 @@ def test_rating_is_the_same_with_the_threat_kept_or_worked_out_afresh(seats: int
         assert [rating(s, seat) for seat in range(seats)] == values
         found = fire.groups(s)
         kept = threat(s, found)
-        for d, risk in kept.risks.items():  # worked out on demand: each as exposure() has it
+        assert set(kept.risks) == set(kept.bordering)
+        for d, risk in kept.risks.items():  # each as exposure() has it
             assert d in kept.bordering and risk == exposure(s, d, found.label, found.live)
         assert kept.contained == tuple(d for d, c in enumerate(s.cones) if 0 < c <= s.bands[d])
 

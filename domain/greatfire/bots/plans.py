@@ -104,19 +104,20 @@ def macros(s: State, seat: int) -> list[Steps]:
     free = [d for d in range(n) if bands[d] > cones[d]]
     if not free:
         return out + _demolitions(s, seat, free)
-    own = s.colours[seat]
+    own, objectives, houses, adjacent = s.colours[seat], s.objectives[seat], s.houses, geo.adjacent
     crossable = band_crossable(s)
     for t in range(n):
         if t == geo.origin:
             continue
-        burning = cones[t] > bands[t]
-        guard = (not burning and not cones[t] and bands[t] == 0 and any(s.houses[t])
-                 and (any(s.houses[t][c] for c in own) or ids[t] in s.objectives[seat])
-                 and any(cones[e] > bands[e] for e in geo.adjacent[t]))
-        if not burning and not guard:
+        if cones[t] > bands[t]:  # burning: contain it
+            need = cones[t] - bands[t]
+        elif (cones[t] or bands[t] or not any(houses[t]) or not any(cones[e] > bands[e] for e in adjacent[t])
+              or not (any(houses[t][c] for c in own) or ids[t] in objectives)):
             continue
-        need = cones[t] - bands[t] if burning else 1
-        if not in_reach(s, t, free, need, ap):
+        else:  # guard an own or objective district with houses next to a burning one
+            need = 1
+        to_t = reach.steps[t]  # as in_reach: a pawn's steps bound a band's from below
+        if min([to_t[b] for b in free]) * need > ap:
             continue
         dist, hop = band_paths(s, t, ap, crossable)
         units = sorted((dist[b], b) for b in free for _ in range(bands[b] - cones[b]) if dist[b] <= ap)

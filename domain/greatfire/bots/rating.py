@@ -55,7 +55,7 @@ class Threat:
     """Where the fire threatens, for every seat alike (it depends on the cones and bands only)."""
 
     bordering: tuple[int, ...]  # districts not burning that border a group that can spread, by index
-    risks: dict[int, float]     # exposure() of those districts, worked out as rating first needs them
+    risks: dict[int, float]     # exposure() of those districts
     contained: tuple[int, ...]  # districts on fire and contained (bands >= cones > 0)
 
 
@@ -70,9 +70,21 @@ def threat(s: State, found: BurningGroups) -> Threat:
     if known is not None and known[0] is found:
         return known[1]
     label, adjacent = found.label, s.geo.adjacent
-    bordering = tuple(sorted({e for d in found.live_members for e in adjacent[d] if label[e] == -1}))
-    bands = s.bands
-    out = Threat(bordering, {}, tuple(d for d, c in enumerate(s.cones) if c and c <= bands[d]))
+    cones, bands = s.cones, s.bands
+    around: dict[int, set[int]] = {}  # district not burning -> the groups that can spread next to it
+    for d in found.live_members:
+        group = label[d]
+        for e in adjacent[d]:
+            if label[e] == -1:
+                if e in around:
+                    around[e].add(group)
+                else:
+                    around[e] = {group}
+    risks = {}
+    for e, groups in around.items():  # as exposure() has it
+        risk = EXPOSURE[min(len(groups), 3)]
+        risks[e] = risk * GUARDED if bands[e] > cones[e] else risk
+    out = Threat(tuple(sorted(around)), risks, tuple(d for d, c in enumerate(cones) if c and c <= bands[d]))
     if len(_THREATS) >= THREATS_KEPT:
         _THREATS.clear()
     _THREATS[id(found)] = (found, out)  # found is held, so its id is not reused while the entry stands
@@ -102,9 +114,7 @@ def rating(s: State, seat: int) -> float:
         total = sum(row)
         if not total:
             continue
-        risk = risks.get(d)
-        if risk is None:
-            risk = risks[d] = exposure(s, d, label, found.live)
+        risk = risks[d]
         held = row[single] if single is not None else sum([row[c] for c in own])
         own_risk += 2 * held * risk
         other_risk += 2 * (total - held) * risk
