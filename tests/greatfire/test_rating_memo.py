@@ -1,6 +1,6 @@
 """What the bots' rating keeps between states: fire.groups answers equal fire states with one object (bounded),
-rating's threat is kept by that object and rates as a cold start does, and the plans share rows of houses, which
-no action changes in place."""
+rating's threat is kept by that object and rates as a cold start does, and the plans and clones share rows of
+houses, which no action changes in place."""
 
 from __future__ import annotations
 
@@ -63,8 +63,9 @@ def test_rating_is_the_same_with_the_threat_kept_or_worked_out_afresh(seats: int
 
 @pytest.mark.parametrize("seats,seed", [(2, 41), (4, 42)])
 def test_no_step_after_setup_changes_a_row_of_houses_in_place(seats: int, seed: int) -> None:
-    """The action plans share rows of houses between their saved and tried states (plans._save): a rule may
-    replace a district's row (fire, demolition), never change the row itself."""
+    """The action plans share rows of houses between their saved and tried states (plans._save), and a clone
+    with its original (State.copy_into): a rule may replace a district's row (fire, demolition), never change
+    the row itself."""
     replaced = 0
     before: dict[int, tuple[list[int], tuple[int, ...]]] = {}
     last: GreatFireMatch | None = None
