@@ -64,11 +64,11 @@ def band_paths(s: State, target: int, within: int, crossable: list[bool]) -> tup
     return s.geo.paths_to(target, crossable, within)
 
 
-def in_reach(s: State, target: int, free: list[int], need: int, within: int) -> bool:
-    """False when `need` units of the free bands cannot reach target in `within` steps even over burning
-    districts (the pawns' distances, a lower bound of the bands'): no band path search needed then."""
-    steps = pawn_reach(s.geo).steps[target]
-    return min(steps[b] for b in free) * need <= within
+def in_reach(to_target: tuple[int, ...], free: list[int], need: int, within: int) -> bool:
+    """False when `need` units of the free bands cannot reach the target in `within` steps even over burning
+    districts (to_target: the pawns' steps to it, pawn_reach(geo).steps[target], a lower bound of the bands'): no
+    band path search needed then."""
+    return min([to_target[b] for b in free]) * need <= within
 
 
 def _walk(ids: tuple[str, ...], hop: list[int] | tuple[int, ...], start: int, steps: int,
@@ -116,8 +116,7 @@ def macros(s: State, seat: int) -> list[Steps]:
             continue
         else:  # guard an own or objective district with houses next to a burning one
             need = 1
-        to_t = reach.steps[t]  # as in_reach: a pawn's steps bound a band's from below
-        if min([to_t[b] for b in free]) * need > ap:
+        if not in_reach(reach.steps[t], free, need, ap):
             continue
         dist, hop = band_paths(s, t, ap, crossable)
         units = sorted((dist[b], b) for b in free for _ in range(bands[b] - cones[b]) if dist[b] <= ap)
@@ -145,7 +144,7 @@ def _demolitions(s: State, seat: int, free: list[int]) -> list[Steps]:
         if s.bands[d]:
             out.append((blow,))
             continue
-        if not free or not in_reach(s, d, free, 1, s.ap):
+        if not free or not in_reach(pawn_reach(geo).steps[d], free, 1, s.ap):
             continue
         dist, hop = band_paths(s, d, s.ap, crossable)
         near = [(dist[b], b) for b in free if dist[b] <= s.ap]

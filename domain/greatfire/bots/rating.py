@@ -80,10 +80,7 @@ def threat(s: State, found: BurningGroups) -> Threat:
                     around[e].add(group)
                 else:
                     around[e] = {group}
-    risks = {}
-    for e, groups in around.items():  # as exposure() has it
-        risk = EXPOSURE[min(len(groups), 3)]
-        risks[e] = risk * GUARDED if bands[e] > cones[e] else risk
+    risks = {e: _risk(len(groups), bands[e] > cones[e]) for e, groups in around.items()}  # as exposure() has it
     out = Threat(tuple(sorted(around)), risks, tuple(d for d, c in enumerate(cones) if c and c <= bands[d]))
     if len(_THREATS) >= THREATS_KEPT:
         _THREATS.clear()
@@ -134,10 +131,13 @@ def exposure(s: State, d: int, label: tuple[int, ...], live: frozenset[int]) -> 
     """The share of a district's value the fire threatens: by how many groups that can spread border it (fire.groups'
     label and live groups), less when a free band guards it (R6); 0 when none borders it."""
     groups = {label[e] for e in s.geo.adjacent[d] if label[e] in live}
-    if not groups:
-        return 0.0
-    risk = EXPOSURE[min(len(groups), 3)]
-    return risk * GUARDED if s.bands[d] > s.cones[d] else risk
+    return _risk(len(groups), s.bands[d] > s.cones[d]) if groups else 0.0
+
+
+def _risk(groups: int, guarded: bool) -> float:
+    """The exposure of a district that borders this many groups that can spread (at least one), guarded or not."""
+    risk = EXPOSURE[min(groups, 3)]
+    return risk * GUARDED if guarded else risk
 
 
 def token_value(tokens: list[str]) -> float:
