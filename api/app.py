@@ -25,9 +25,9 @@ from strawberry.types.graphql import OperationType
 from firebreak.api.context import Context
 from firebreak.api.cors import Cors
 from firebreak.api.explorer import offline_graphiql_html
-from firebreak.api.guard import JsonGuard, Refusal
+from firebreak.api.guard import Refusal, RequestGuard
 from firebreak.api.metrics import Metrics
-from firebreak.api.middleware import BodyLimit, Timing
+from firebreak.api.middleware import Timing
 from firebreak.api.readiness import readiness
 from firebreak.api.rest.routes import http_error, rest_routes
 from firebreak.api.routing import IndexedRouter
@@ -179,12 +179,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *rest_routes(services),
         *web_routes(),
     ]
-    # CORS outside the body limit and the JSON guard, so that their refusals reach a browser app readable;
+    # CORS outside the request guard (body limit, JSON guard), so that their refusals reach a browser app readable;
     # off (not in the stack at all) unless FIREBREAK_CORS_ORIGINS is set
     cors = [Middleware(Cors, origins=settings.cors_origins, methods=_methods(routes))] if settings.cors_origins else []
     app = Starlette(
         middleware=[Middleware(Timing, metrics=metrics), *cors,
-                    Middleware(BodyLimit, max_bytes=settings.max_body_bytes), Middleware(JsonGuard)],
+                    Middleware(RequestGuard, max_bytes=settings.max_body_bytes)],
         exception_handlers={404: http_error, 405: http_error},
     )
     # Starlette's router, trying only the routes that fit a request's path (api/routing.py); the middleware stack

@@ -50,11 +50,16 @@ class Context:
     response: Any = None
     connection_params: dict[str, Any] | None = field(default=None)
     _resolved: tuple[str, Principal | Unauthenticated | None] | None = field(default=None, repr=False)
+    _header: str | None = field(default=None, repr=False)  # an HTTP request's Authorization header, once read
 
     def _credential(self) -> str:
         """The raw credential: the Authorization header, else a WebSocket's connection_init payload
         ({"authorization": "Bearer ..."} or {"token": "..."} taken as a bearer token); "" if none."""
+        if self._header is not None:
+            return self._header
         header = self.request.headers.get("authorization", "").strip()
+        if isinstance(self.request, Request):  # a request's headers never change (a connection's payload may)
+            self._header = header
         if header:
             return header
         params = self.connection_params if isinstance(self.connection_params, dict) else {}

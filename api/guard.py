@@ -1,6 +1,6 @@
-"""Refuse JSON that would trip the parsers (nesting too deep, a request body that is not an object), and answer
-every refusal of a request as a whole with a 4xx status and a GraphQL error body (an RFC 9457 problem under the
-REST prefix /v1/)."""
+"""Refuse a request body larger than the limit and JSON that would trip the parsers (nesting too deep, a request body
+that is not an object), and answer every refusal of a request as a whole with a 4xx status and a GraphQL error body
+(an RFC 9457 problem under the REST prefix /v1/)."""
 
 from __future__ import annotations
 
@@ -77,29 +77,45 @@ def json_problem(raw: bytes | str) -> str | None:
     return None
 
 
-class JsonGuard:
-    """HTTP: 400 for a too-deep POST body or GET parameter, or a non-object JSON body; WebSocket: close 4400 on a
-    too-deep message."""
+class RequestGuard:
+    """HTTP: 413 (code BODY_TOO_LARGE) for a body larger than the limit, declared or streamed; 400 for a too-deep
+    POST body or GET parameter, or a non-object JSON body; WebSocket: close 4400 on a too-deep message. One pass over
+    the headers, and a POST's body read once and handed on as it came."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
         self.app = app
+        self.max_bytes = max_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
             await self.app(scope, self._guard_messages(receive, send), send)
             return
-        if scope["type"] != "http" or scope["method"] not in ("GET", "POST"):
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        if scope["method"] == "GET":
-            refusal = _query_string_refusal(scope.get("query_string", b""))
+        headers = dict(scope["headers"])
+        declared = headers.get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
+            await self._too_large(scope, receive, send)
+            return
+        method = scope["method"]
+        try:
+            if method == "POST":
+                await self._post(scope, receive, send, headers)
+                return
+            refusal = _query_string_refusal(scope.get("query_string", b"")) if method == "GET" else None
             if refusal is not None:
                 await refusal.response(scope["path"])(scope, receive, send)
             else:
-                await self.app(scope, receive, send)
-            return
-        body, messages = await _read_body(receive)
-        refusal = _body_refusal(body, scope["path"]) if _is_json(scope) else None
+                await self.app(scope, self._limited(receive), send)
+        except _TooLarge:
+            await self._too_large(scope, receive, send)
+
+    async def _post(self, scope: Scope, receive: Receive, send: Send, headers: dict[bytes, bytes]) -> None:
+        body, messages = await _read_body(self._limited(receive))
+        # as strawberry decides: any content type naming application/json is parsed as JSON
+        refusal = _body_refusal(body, scope["path"]) if b"application/json" in headers.get(
+            b"content-type", b"").lower() else None
         if refusal is not None:
             await refusal.response(scope["path"])(scope, receive, send)
             return
@@ -109,6 +125,25 @@ class JsonGuard:
             return next(replay, None) or await receive()
 
         await self.app(scope, replayed, send)
+
+    def _limited(self, receive: Receive) -> Receive:
+        """receive, raising _TooLarge once the body passes the limit."""
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_bytes:
+                    raise _TooLarge
+            return message
+
+        return limited
+
+    async def _too_large(self, scope: Scope, receive: Receive, send: Send) -> None:
+        message = f"the request body is larger than {self.max_bytes} bytes"
+        await problem(413, refusals.Refusal.BODY_TOO_LARGE, message, scope["path"])(scope, receive, send)
 
     def _guard_messages(self, receive: Receive, send: Send) -> Receive:
         async def guarded() -> Message:
@@ -120,12 +155,6 @@ class JsonGuard:
             return message
 
         return guarded
-
-
-def _is_json(scope: Scope) -> bool:
-    # as strawberry decides: any content type naming application/json is parsed as JSON
-    content_type: bytes = dict(scope["headers"]).get(b"content-type", b"")
-    return b"application/json" in content_type.lower()
 
 
 def _body_refusal(body: bytes, path: str) -> Refusal | None:
@@ -146,6 +175,10 @@ def _query_string_refusal(query_string: bytes) -> Refusal | None:
         if deep is not None:
             return Refusal(400, refusals.Refusal.JSON_TOO_DEEP, f"{name}: {deep}")
     return None
+
+
+class _TooLarge(Exception):
+    """Raised inside RequestGuard's receive when a streamed body passes the limit."""
 
 
 async def _read_body(receive: Receive) -> tuple[bytes, list[Message]]:

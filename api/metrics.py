@@ -165,6 +165,7 @@ class Metrics:
         self._gc_children = [self.gc_pauses.labels(str(generation)) for generation in range(3)]
         self._counted: dict[tuple[str, str, int], Any] = {}  # (method, path, status) -> its request counter child
         self._timed: dict[str, Any] = {}  # path -> its latency histogram child
+        self._acted: dict[str, Any] = {}  # act outcome -> its counter child
         if self.folder:
             MultiProcessCollector(self.registry, self.folder)  # type: ignore[no-untyped-call]
         jobs = _JobCollector(redis_url, queue)
@@ -173,8 +174,11 @@ class Metrics:
         self.registry.register(_LobbyCollector(jobs.redis, finished_ttl))
 
     def act(self, outcome: str) -> None:
-        """Count one act outcome (accepted, illegal, stale...)."""
-        self.actions.labels(outcome).inc()
+        """Count one act outcome (accepted, illegal, stale...; each outcome's child looked up once)."""
+        counted = self._acted.get(outcome)
+        if counted is None:
+            counted = self._acted[outcome] = self.actions.labels(outcome)
+        counted.inc()
 
     def rate_limited(self, limit: str) -> None:
         """Count one request refused by a rate limit."""

@@ -71,14 +71,19 @@ class Limits:
     players: PlayerSettings = field(default_factory=PlayerSettings)
     blocked: dict[str, float] = field(default_factory=dict)  # client -> time.monotonic() when it may try again
 
-    async def mutations(self, client: str, token: str | None, count: int) -> Verdict:
-        """Take `count` mutations from the client's bucket and, with a token, from the token's."""
+    def __post_init__(self) -> None:
         s = self.settings
-        charges = [Charge(client_bucket(client, "mutations"), Rate(s.rate_client_per_second, s.rate_client_burst),
-                          count)]
-        if token:
-            charges.append(Charge(token_bucket(hash_token(token), "mutations"),
-                                  Rate(s.rate_token_per_second, s.rate_token_burst), count))
+        self.client_rate = Rate(s.rate_client_per_second, s.rate_client_burst)
+        self.token_rate = Rate(s.rate_token_per_second, s.rate_token_burst)
+
+    async def mutations(self, client: str, token: str | None, count: int) -> Verdict:
+        """Take `count` mutations from the client's bucket and, with a token, from the token's (a limit that is off
+        takes nothing: its bucket is not even named)."""
+        charges = []
+        if self.client_rate.enabled:
+            charges.append(Charge(client_bucket(client, "mutations"), self.client_rate, count))
+        if token and self.token_rate.enabled:
+            charges.append(Charge(token_bucket(hash_token(token), "mutations"), self.token_rate, count))
         return await self.limiter.take(charges)
 
     async def registration(self, client: str) -> Verdict:

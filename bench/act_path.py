@@ -3,12 +3,18 @@
 Builds the real app (api.app.create_app) over a private redis-server and plays one seeded 4-seat Great Fire match
 (a new one when it ends) one act at a time through httpx's in-process ASGI transport (no sockets, no uvicorn), the
 bench holding every seat and mirroring the match with the engine to choose legal actions. Prints the process's CPU
-per act (client, app and mirror together: compare paths with each other, not with a server's figures) for each
-path, in --rounds interleaved rounds; --profile NAME prints a cProfile of that path's last round.
+per act (client, app and mirror together: compare paths with each other, not with a server's figures) and the app's
+alone (the CPU spent inside the app's ASGI calls, or inside the pipeline's act on the pipeline path: two thirds
+of the whole is the client and the mirror, whose noise hides a change of the app's) for each path, in --rounds
+interleaved rounds; --profile NAME prints a cProfile of that path's last round.
 
 Run: python -m bench.act_path [--acts 800] [--rounds 2] [--paths pipeline,graphql,rest,rest-minimal] [--title london]
          [--players] [--profile graphql --sort cumulative [--profile-out F]] [--origin https://app.example]
-         [--gc-young 700]
+         [--gc-young 700] [--instructions]
+
+--instructions runs the bench under valgrind's callgrind (bench/instructions.py) and prints the instructions the
+app runs per act on each path, the same from run to run whatever the machine's load (about 50 times slower: a few
+hundred acts, e.g. --acts 200 --rounds 1): compare two trees by running it from each.
 
 Each round also prints the garbage collector's collections (per 1000 acts, their CPU per act, the longest).
 
@@ -26,12 +32,14 @@ import gc
 import pstats
 import random
 import statistics
+import sys
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx
 
+from bench import instructions
 from bench.harness import in_process_app
 from firebreak.api.metrics import collections_timed
 from firebreak.domain import titles
@@ -87,17 +95,50 @@ class Table:
         return answer.json()["data"]
 
 
-async def _act(path: str, table: Table, services: Any, rng: random.Random) -> None:
+class AppClock:
+    """The app as the client's transport calls it, adding up the CPU spent inside its calls (requests are sent one at
+    a time, so what runs meanwhile is the app's own work and the event loop's)."""
+
+    def __init__(self, app: Any, counter: instructions.Counter | None = None) -> None:
+        self.app = app
+        self.cpu = 0.0
+        self.counter = counter  # under callgrind: the app's instructions are counted too
+        self.paused = False  # while a new match is created and joined: not an act's work
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if self.paused:
+            await self.app(scope, receive, send)
+            return
+        with self.counted():
+            started = time.process_time()
+            try:
+                await self.app(scope, receive, send)
+            finally:
+                self.cpu += time.process_time() - started
+
+    def counted(self) -> contextlib.AbstractContextManager[None]:
+        """Count the block's instructions (under callgrind; else nothing)."""
+        return self.counter.counting() if self.counter else contextlib.nullcontext()
+
+
+async def _act(path: str, table: Table, services: Any, rng: random.Random, clock: AppClock) -> None:
     """One act along the path, checked accepted, then applied to the mirror."""
     if table.mirror is None or table.mirror.is_over():
-        await table.start()
+        clock.paused = True
+        try:
+            await table.start()
+        finally:
+            clock.paused = False
     mirror = table.mirror
     assert mirror is not None
     seat = mirror.to_act()[0]
     action = rng.choice(mirror.legal_actions(seat))
     token, version = table.tokens[seat], mirror.version
     if path == "pipeline":
-        outcome, _ = await services.pipeline.act(table.match_id, token, action, version)
+        with clock.counted():
+            started = time.process_time()
+            outcome, _ = await services.pipeline.act(table.match_id, token, action, version)
+            clock.cpu += time.process_time() - started
         accepted = outcome.kind == "accepted"
     elif path == "graphql":
         data = await table._graphql(ACT, {"input": {"matchId": table.match_id, "action": action,
@@ -131,7 +172,7 @@ class Collections:
                 f"CPU per act, longest {longest * 1000:.2f} ms (threshold {gc.get_threshold()[0]})")
 
 
-async def run(args: argparse.Namespace, redis_url: str) -> dict[str, list[float]]:
+async def run(args: argparse.Namespace, redis_url: str) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
     # --origin: CORS on for that origin (FIREBREAK_CORS_ORIGINS), every request sent from it as a browser would
     # a token's mutations limited at 100,000/s, not 100/s: one London seat makes many steps in a row, faster than
     # a person (the limit is still checked, as every act's is)
@@ -140,21 +181,27 @@ async def run(args: argparse.Namespace, redis_url: str) -> dict[str, list[float]
         extra["FIREBREAK_GC_YOUNG"] = str(args.gc_young)
     app, built = in_process_app(redis_url, FIREBREAK_RATE_TOKEN_PER_SECOND="100000", **extra)
     figures: dict[str, list[float]] = {path: [] for path in args.paths}
+    app_figures: dict[str, list[float]] = {path: [] for path in args.paths}
+    counter = instructions.Counter() if instructions.active() else None
+    clock = AppClock(app, counter)
     async with app.router.lifespan_context(app):
-        transport = httpx.ASGITransport(app=app)
+        transport = httpx.ASGITransport(app=clock)
         async with httpx.AsyncClient(transport=transport, base_url="http://bench",
                                      headers={"origin": args.origin} if args.origin else None) as client:
             table = Table(client, args.seed, args.players, args.title)
             rng = random.Random(args.seed)
-            step: Callable[[str], Awaitable[None]] = lambda path: _act(path, table, built[0], rng)  # noqa: E731
+            step: Callable[[str], Awaitable[None]] = lambda path: _act(path, table, built[0], rng, clock)  # noqa: E731
             for path in args.paths:  # warm every path up
                 for _ in range(50):
                     await step(path)
+            if counter:
+                counter.dump("warm-up")  # not reported
             for round_ in range(args.rounds):
                 for path in args.paths:
                     last = path == args.profile and round_ == args.rounds - 1
                     profile = cProfile.Profile(time.process_time) if last else None  # CPU time, not the wall's
                     collections = Collections()
+                    clock.cpu = 0.0
                     started = time.process_time()
                     if profile:
                         profile.enable()
@@ -164,13 +211,17 @@ async def run(args: argparse.Namespace, redis_url: str) -> dict[str, list[float]
                     if profile:
                         profile.disable()
                     figures[path].append((time.process_time() - started) / args.acts * 1e6)
-                    print(f"round {round_ + 1} {path:<13} {figures[path][-1]:>7.0f} µs CPU per act"
+                    if counter:
+                        counter.dump(path)
+                    app_figures[path].append(clock.cpu / args.acts * 1e6)
+                    print(f"round {round_ + 1} {path:<13} {figures[path][-1]:>7.0f} µs CPU per act, the app "
+                          f"{app_figures[path][-1]:.0f}"
                           + (" (profiled)" if profile else "") + f"; {collections.line(args.acts)}")
                     if profile:
                         pstats.Stats(profile).sort_stats(args.sort).print_stats(40)
                         if args.profile_out:
                             profile.dump_stats(args.profile_out)
-    return figures
+    return figures, app_figures
 
 
 def main() -> int:
@@ -190,16 +241,26 @@ def main() -> int:
     parser.add_argument("--gc-young", type=int, help="the app's FIREBREAK_GC_YOUNG (the collector's young threshold)")
     parser.add_argument("--origin", help="turn CORS on for this origin and send it with every request (e.g. "
                                          "https://app.example)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count the app's instructions per act under callgrind (needs valgrind and a C compiler)")
     args = parser.parse_args()
     if args.players and "pipeline" in args.paths:
         parser.error("--players: the pipeline path acts with seat tokens; leave it out of --paths")
     if unknown := set(args.paths) - set(PATHS):
         parser.error(f"unknown paths: {', '.join(sorted(unknown))}")
+    if args.instructions and not instructions.active():
+        totals = instructions.under_callgrind(["bench.act_path", *sys.argv[1:]])
+        print(f"instructions the app ran per act (callgrind), {args.rounds} rounds of {args.acts} acts:")
+        for path in args.paths:
+            print(f"  {path:<13} {totals.get(path, 0) / (args.rounds * args.acts):>12,.0f}")
+        return 0
     with scratch_redis() as url:
-        figures = asyncio.run(run(args, url))
-    print(f"mean (min-max) over {args.rounds} rounds of {args.acts} acts, client and app CPU together:")
+        figures, app_figures = asyncio.run(run(args, url))
+    print(f"mean (min-max) over {args.rounds} rounds of {args.acts} acts, client and app CPU together, and the app's:")
     for path, values in figures.items():
-        print(f"  {path:<13} {statistics.mean(values):>7.0f} µs ({min(values):.0f}-{max(values):.0f})")
+        app_values = app_figures[path]
+        print(f"  {path:<13} {statistics.mean(values):>7.0f} µs ({min(values):.0f}-{max(values):.0f}), the app "
+              f"{statistics.mean(app_values):.0f} µs ({min(app_values):.0f}-{max(app_values):.0f})")
     return 0
 
 

@@ -160,8 +160,9 @@ class LoggedAsyncRetry(AsyncRetry):
 
 class LeanConnection(AsyncConnection):
     """redis-py's asyncio connection, whose write runs under a timeout scope (asyncio.timeout) instead of in a task of
-    its own (asyncio.wait_for makes one per command: a tenth of a round trip's CPU, bench/redis_client.py), and
-    which packs a command in one join. The same bytes and errors as redis-py's: a write that times out is a
+    its own (asyncio.wait_for makes one per command: a tenth of a round trip's CPU, bench/redis_client.py), and only
+    when the socket did not take the whole command at once (else the write cannot wait: no timer to set and cancel),
+    and which packs a command in one join. The same bytes and errors as redis-py's: a write that times out is a
     TimeoutError, a failed one a ConnectionError, and either (or a cancelled one) drops the connection."""
 
     def pack_command(self, *args: Any) -> list[bytes]:
@@ -199,10 +200,14 @@ class LeanConnection(AsyncConnection):
             command = command.encode()
         if isinstance(command, bytes):
             command = [command]
+        writer = self._writer
         try:
-            async with asyncio.timeout(timeout):
-                self._writer.writelines(command)  # type: ignore[union-attr]
-                await self._writer.drain()  # type: ignore[union-attr]
+            writer.writelines(command)  # type: ignore[union-attr]
+            if writer.transport.get_write_buffer_size():  # type: ignore[union-attr]
+                async with asyncio.timeout(timeout):  # the socket took less than all: drain may wait
+                    await writer.drain()  # type: ignore[union-attr]
+            else:
+                await writer.drain()  # type: ignore[union-attr]  # all sent: never waits (raises if closing)
         except TimeoutError:
             await self.disconnect(nowait=True)
             raise RedisTimeoutError("Timeout writing to socket") from None
@@ -226,7 +231,8 @@ class LeanPool(AsyncConnectionPool):
 
     async def ensure_connection(self, connection: Any) -> None:
         """Connect the connection, and reconnect it if it holds unread data or its peer closed it."""
-        await connection.connect()
+        if not connection.is_connected:  # connect() would return at once, after a trip through the retry policy
+            await connection.connect()
         try:
             if await connection.can_read():
                 raise RedisConnectionError("Connection has data")

@@ -162,11 +162,14 @@ class RateLimiter:
     def _spend_leased(self, live: list[Charge]) -> bool:
         """Spend every charge's cost from this process's leases if they cover them all; else spend nothing."""
         now = time.monotonic()
-        if not all(self._leased(c.key, now) >= _cost(c) for c in live):
-            return False
+        leases = self.leases
+        for c in live:
+            lease = leases.get(c.key)
+            if lease is None or lease[1] <= now or lease[0] < _cost(c):  # none, lapsed, or too few tokens
+                return False
         for c in live:  # no await from the check to here: no other request spends these meanwhile
-            tokens, lapses = self.leases[c.key]
-            self.leases[c.key] = (tokens - _cost(c), lapses)
+            tokens, lapses = leases[c.key]
+            leases[c.key] = (tokens - _cost(c), lapses)
         return True
 
     def _leased(self, key: str, now: float) -> int:

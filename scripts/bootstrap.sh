@@ -25,7 +25,8 @@ fi
 # Only the tests need these system packages: Debian's chromium for the web client's end-to-end tests (tests/web;
 # driven by the playwright package with this system binary, Playwright never downloads a browser here), Node.js
 # with npm for the Node example bot (examples/node, tests/service/test_examples.py), and Debian's postgresql for the
-# archive's tests (tests/service/archive_support.py starts a private server from its initdb and pg_ctl).
+# archive's tests (tests/service/archive_support.py starts a private server from its initdb and pg_ctl), and
+# valgrind for the instruction counts of the benches (bench/instructions.py, tests/test_bench_instructions.py).
 if [ "${1:-}" = "--tests" ]; then
   wanted=()
   [ -x /usr/bin/chromium ] || wanted+=(chromium)
@@ -33,6 +34,7 @@ if [ "${1:-}" = "--tests" ]; then
   command -v npm >/dev/null 2>&1 || wanted+=(npm)
   # PostgreSQL's server binaries: the archive's tests start a private PostgreSQL with initdb and pg_ctl
   command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || wanted+=(postgresql)
+  [ -f /usr/include/valgrind/callgrind.h ] && command -v valgrind >/dev/null 2>&1 || wanted+=(valgrind)
   if [ ${#wanted[@]} -gt 0 ] && command -v apt-get >/dev/null 2>&1; then
     as_root=()
     if [ "$(id -u)" -ne 0 ]; then

@@ -45,7 +45,7 @@ def endpoint(operation: Operation, services: Services) -> Endpoint:
         context = Context(services=services, request=request)
         try:
             params = _params(operation, request)
-            raw = await request.body() if operation.body else b""  # BodyLimit's 413 passes through
+            raw = await request.body() if operation.body else b""  # RequestGuard's 413 passes through
             body = _body(operation, request, raw, limits)
             await _limits(operation, context)
             if operation.auth not in (Auth.NONE, Auth.ADMIN):
@@ -104,7 +104,9 @@ def _params(operation: Operation, request: Request) -> dict[str, Any]:
     out: dict[str, Any] = {}
     faults: list[tuple[str, dict[str, str]]] = []
     for param in operation.params:
-        source = {"path": request.path_params, "query": request.query_params, "header": request.headers}[param.where]
+        where = param.where
+        source = request.path_params if where == "path" else request.headers if where == "header" else \
+            request.query_params
         text = source.get(param.name)
         if text is None:
             if param.required:
@@ -117,6 +119,9 @@ def _params(operation: Operation, request: Request) -> dict[str, Any]:
         if why is not None:
             where = f"#/{param.where}/{param.name}"
             faults.append((Refusal.VALIDATION_FAILED.value, {"pointer": where, "detail": why}))
+            continue
+        if param.kind is str:  # any text is a str: nothing for pydantic to check
+            out[param.name] = value
             continue
         out[param.name] = check_param(param.checker, param.code, param.where, param.name, value, faults)
     if faults:

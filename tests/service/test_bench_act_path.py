@@ -18,5 +18,6 @@ def test_the_bench_plays_every_path(title: str) -> None:
                            "--gc-young", "900"], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     for path in ("pipeline", "graphql", "rest", "rest-minimal"):
-        assert re.search(rf"round 1 {path} +\d+ µs CPU per act; collector: \d+ per 1000 acts, .*\(threshold 900\)",
-                         done.stdout), done.stdout
+        assert re.search(rf"round 1 {path} +\d+ µs CPU per act, the app \d+; collector: \d+ per 1000 acts, "
+                         r".*\(threshold 900\)", done.stdout), done.stdout
+        assert re.search(rf"  {path} +\d+ µs \(\d+-\d+\), the app \d+ µs \(\d+-\d+\)", done.stdout), done.stdout
