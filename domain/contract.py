@@ -19,6 +19,24 @@ Action = dict[str, Any]
 Event = dict[str, Any]
 
 
+class RawJSON:
+    """A part of a JSON document already written as compact JSON text (a part of a view that a title keeps written:
+    Match.json_view). A JSON writer of the service writes the text as it is (matches/packing.py); it never changes
+    once made, so views may share it."""
+
+    __slots__ = ("text",)
+    text: str
+
+    def __init__(self, text: str) -> None:
+        object.__setattr__(self, "text", text)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("RawJSON never changes")
+
+    def __repr__(self) -> str:
+        return f"RawJSON({self.text!r})"
+
+
 class OptionKind(StrEnum):
     """The type of an option's value."""
 
@@ -162,6 +180,11 @@ class Match(Protocol):
         the seat has seen (its view and the events it was shown): the copy depends on hidden facts only through
         what the seat knows. An information-set search (domain.search) plays in such copies."""
         ...
+
+    # Optional: json_view(seat, raw=RawJSON) -> dict, the view with some parts as raw(JSON text) (RawJSON, or a JSON
+    # writer's own kind of pre-written JSON), which the service's JSON writer (matches/packing.py) writes as the same
+    # bytes as view(seat); a title whose views are large and mostly unchanged from step to step keeps those parts
+    # written (the read model asks for it only to send the view as JSON).
 
     def to_dict(self, copied: bool = True) -> dict[str, JSON]:
         """Return the whole state as JSON-able data (secret parts included: never send it to a client); copied=False

@@ -12,18 +12,30 @@ from typing import Any
 
 import orjson
 
+from firebreak.domain.contract import RawJSON
+
 PACKED = "z:"
 LEVEL = 6  # zlib level: packed values are written once (a log chunk, an archive) and read rarely
 
 
+RAW = orjson.Fragment  # JSON text written as it is: what a title's json_view is asked to make its written parts
+
+
+def _written(value: Any) -> orjson.Fragment:
+    """A value orjson does not write itself: a RawJSON's text, as it is."""
+    if isinstance(value, RawJSON):
+        return orjson.Fragment(value.text)
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
 def dumps(value: Any) -> str:
-    """Compact JSON text (non-string keys written as strings, as the json module does)."""
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    """Compact JSON text (non-string keys written as strings, as the json module does; RawJSON as its text)."""
+    return orjson.dumps(value, default=_written, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def dump_bytes(value: Any) -> bytes:
-    """Compact JSON as UTF-8 bytes (an HTTP body)."""
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+    """Compact JSON as UTF-8 bytes (an HTTP body; RawJSON as its text)."""
+    return orjson.dumps(value, default=_written, option=orjson.OPT_NON_STR_KEYS)
 
 
 def loads(text: str | bytes) -> Any:

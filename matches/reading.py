@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 from firebreak.domain import titles
 from firebreak.domain.contract import Match, Result, ScoreColumn, SeatScore
+from firebreak.matches import packing
 from firebreak.matches.duties import humans
 from firebreak.matches.lifecycle import EndReason, MatchStatus, SeatControl, SeatKind
 from firebreak.matches.scheduler import automated_next
@@ -160,6 +161,17 @@ class Reading:
     def view(self) -> dict[str, Any]:
         """The viewer's view of the game (a spectator's without a seat)."""
         return self._memo("view", lambda: self.engine().view(self.you))
+
+    def json_view(self) -> dict[str, Any]:
+        """The same view to be sent as JSON by matches.packing: the title's json_view where it has one (parts kept
+        written, as packing.RAW: the same bytes), else the view."""
+        if "view" in self.memo:
+            return self.view()
+        engine = self.engine()
+        written = getattr(engine, "json_view", None)
+        if written is None:
+            return self.view()
+        return self._memo("jsonView", lambda: written(self.you, packing.RAW))
 
     def legal_actions(self) -> list[Any]:
         """The viewer's legal actions now ([] for a spectator and unless the match is active)."""

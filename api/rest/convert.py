@@ -68,11 +68,12 @@ def result_json(result: FinalResult | None) -> dict[str, Any] | None:
 
 
 def match_json(read: Reading) -> dict[str, Any]:
-    """A match as its reader may see it: the GraphQL Match's fields but events."""
+    """A match as its reader may see it: the GraphQL Match's fields but events (the view may hold RawJSON parts:
+    write it with matches.packing)."""
     return {
         "id": read.id, "title": read.title, "status": read.status.name, "version": read.version,
         "seatCount": read.seat_count, "options": read.options(), "seats": [seat_json(s) for s in read.seats()],
         "clock": clock_json(read.clock()), "endReason": None if read.end_reason is None else read.end_reason.name,
-        "you": read.you, "toAct": read.to_act(), "serviceToAct": read.service_to_act(), "view": read.view(),
+        "you": read.you, "toAct": read.to_act(), "serviceToAct": read.service_to_act(), "view": read.json_view(),
         "legalActions": read.legal_actions(), "result": result_json(read.result()),
     }

@@ -152,11 +152,15 @@ class State:
     npc_intensify: bool            # the flip uncovered a stack card: intensify at the end (R20)
     # derived, not saved: the cones and bands fire.groups last labelled, and its answer
     groups_cache: tuple[tuple[int, ...], tuple[int, ...], BurningGroups] | None
+    # derived, not saved: what the districts showed at the last json_view and its texts (views.Shown; checked by
+    # value before use, so a clone shares it)
+    shown: Any
 
     def __init__(self, geo: Geometry, comps: Components) -> None:
         self.geo = geo
         self.comps = comps
         self.groups_cache = None
+        self.shown = None
 
     # ----- predicates the rules share (R1-R6 words) -------------------------------------------
     def burning(self, d: int) -> bool:
@@ -205,3 +209,4 @@ class State:
         other.npc_choice = None if self.npc_choice is None else dict(self.npc_choice)
         other.npc_bands = None if self.npc_bands is None else [row[:] for row in self.npc_bands]
         other.groups_cache = self.groups_cache
+        other.shown = self.shown

@@ -7,6 +7,8 @@ import json
 import pytest
 
 from firebreak.domain import titles
+from firebreak.domain.contract import RawJSON
+from firebreak.domain.errors import UnknownSeat
 from firebreak.domain.events import visible_to
 from firebreak.domain.greatfire import views
 from firebreak.domain.greatfire.match import GreatFireMatch
@@ -116,3 +118,91 @@ def test_views_share_no_mutable_part_and_the_kept_names_stay_bounded(monkeypatch
     monkeypatch.setattr(views, "_NAMED", {})
     third = m.view(0)
     assert third == second and all(len(kept) <= 2 for kept in views._NAMED.values())
+
+
+def _played(seats: int, seed: int, **options: object) -> list[GreatFireMatch]:
+    """Every position of a seeded random game, setup to the end."""
+    import random
+
+    m = titles.get("greatfire").new_match(seats=seats, seed=seed, options=dict(options))
+    assert isinstance(m, GreatFireMatch)
+    rng = random.Random(seed)
+    out = [m.clone()]
+    while not m.is_over():
+        if m.system_due():
+            m.run_system_step()
+        else:
+            seat = m.to_act()[0]
+            m.apply(seat, rng.choice(m.legal_actions(seat)))
+        out.append(m.clone())
+    return out
+
+
+@pytest.mark.parametrize(("seats", "seed", "options"), [(2, 31, {}), (4, 32, {}), (4, 33, {"hiddenColours": True}),
+                                                        (6, 34, {})])
+def test_the_json_view_writes_the_same_bytes_as_the_view(seats: int, seed: int, options: dict[str, object]) -> None:
+    """json_view (districts as kept JSON texts) is written by the service's JSON writer byte for byte as the view,
+    for every seat and the spectator at every step of whole games."""
+    from firebreak.matches import packing
+
+    for m in _played(seats, seed, **options):
+        for seat in [*range(seats), None]:
+            for raw in (RawJSON, packing.RAW):  # the domain's own kind, and the service's writer's (orjson's)
+                written = m.json_view(seat, raw)
+                assert all(isinstance(d, raw) for d in written["districts"].values())
+                assert packing.dump_bytes(written) == packing.dump_bytes(m.view(seat))
+                assert packing.dumps(written) == packing.dumps(m.view(seat))
+
+
+def test_the_kept_district_texts_stay_bounded_and_never_change(monkeypatch: pytest.MonkeyPatch) -> None:
+    from firebreak.matches import packing
+
+    monkeypatch.setattr(views, "TEXTS_KEPT", 5)
+    monkeypatch.setattr(views, "_TEXTS", {})
+    m = titles.get("greatfire").new_match(seats=4, seed=8)
+    written = m.json_view(1)
+    assert packing.dump_bytes(written) == packing.dump_bytes(m.view(1))
+    assert all(len(kept) <= 5 for kept in views._TEXTS.values())
+    text = next(iter(written["districts"].values()))
+    with pytest.raises(AttributeError):
+        text.text = "{}"  # type: ignore[misc]
+    with pytest.raises(UnknownSeat):
+        m.json_view(4)
+
+
+@pytest.mark.parametrize(("seats", "seed"), [(2, 41), (4, 42), (5, 43)])
+def test_the_json_view_of_a_state_played_in_place_rewrites_what_changed_and_stays_the_same_bytes(
+        seats: int, seed: int) -> None:
+    """The pipeline applies each step to one kept state: each json_view after a step starts from the last one's
+    texts (views.Shown) and must still write the view's bytes, as must a clone changed after it shared them."""
+    import random
+
+    from firebreak.matches import packing
+
+    m = titles.get("greatfire").new_match(seats=seats, seed=seed)
+    assert isinstance(m, GreatFireMatch)
+    rng = random.Random(seed)
+    steps = 0
+    while not m.is_over():
+        seat = rng.choice([*range(seats), None])
+        raw = packing.RAW if rng.random() < 0.9 else RawJSON  # mostly the service's kind, now and then the other
+        assert packing.dump_bytes(m.json_view(seat, raw)) == packing.dump_bytes(m.view(seat))
+        if steps % 25 == 0:  # a clone shares what was shown, then goes its own way
+            twin = m.clone()
+            for _ in range(5):
+                if twin.is_over():
+                    break
+                if twin.system_due():
+                    twin.run_system_step()
+                else:
+                    acting = twin.to_act()[0]
+                    twin.apply(acting, rng.choice(twin.legal_actions(acting)))
+            assert packing.dump_bytes(twin.json_view(None)) == packing.dump_bytes(twin.view(None))
+        if m.system_due():
+            m.run_system_step()
+        else:
+            acting = m.to_act()[0]
+            m.apply(acting, rng.choice(m.legal_actions(acting)))
+        steps += 1
+    assert steps > 100
+    assert packing.dump_bytes(m.json_view(0)) == packing.dump_bytes(m.view(0))
