@@ -34,16 +34,17 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from typing import Any
 
 import httpx
 
-from bench import instructions
+from bench import floor, instructions
 from bench.harness import in_process_app
 from firebreak.api.metrics import collections_timed
 from firebreak.domain import titles
 from firebreak.domain.contract import Match
+from firebreak.matches import connections
 from firebreak.matches.embedded import scratch_redis
 
 CREATE = """mutation($input: CreateMatchInput!) { createMatch(input: $input) {
@@ -53,7 +54,8 @@ JOIN = """mutation($input: JoinMatchInput!) { joinMatch(input: $input) {
 GUEST = """mutation($input: SignInAsGuestInput!) { signInAsGuest(input: $input) {
   __typename ... on Session { accessToken } } }"""
 ACT = """mutation($input: ActInput!) { act(input: $input) { __typename ... on ActionAccepted { version events } } }"""
-PATHS = ("pipeline", "graphql", "rest", "rest-minimal")
+PATHS = ("pipeline", "graphql", "rest", "rest-minimal", "floor", "rules")
+FLOORS = {"floor": "/act", "rules": "/act-rules"}  # bench/floor.py's routes: the floor and the rules floor
 SEATS = 4
 
 
@@ -69,6 +71,8 @@ class Table:
         self.match_id = ""
         self.tokens: dict[int, str] = {}
         self.mirror: Match | None = None
+        self.floor_redis: Any = None  # set for a floor path's table: the floor's keys are seeded from each new match
+        self.floor_version = 0  # the version the floor's copy of the match is at
 
     async def start(self) -> None:
         """Create and fill a new match, and its mirror."""
@@ -88,6 +92,8 @@ class Table:
             self.tokens[joined["seat"]] = access or joined["token"]
         title = titles.get(self.title)
         self.mirror = title.new_match(seats=SEATS, seed=self.seed, options=title.check_options(SEATS, None))
+        if self.floor_redis is not None:
+            self.floor_version = await floor.copy_state(self.floor_redis, self.match_id)
 
     async def _graphql(self, query: str, variables: dict[str, Any], token: str | None = None) -> Any:
         headers = {"authorization": f"Bearer {token}"} if token else {}
@@ -121,7 +127,8 @@ class AppClock:
         return self.counter.counting() if self.counter else contextlib.nullcontext()
 
 
-async def _act(path: str, table: Table, services: Any, rng: random.Random, clock: AppClock) -> None:
+async def _act(path: str, table: Table, services: Any, rng: random.Random, clock: AppClock,
+               floor_client: httpx.AsyncClient | None = None) -> None:
     """One act along the path, checked accepted, then applied to the mirror."""
     if table.mirror is None or table.mirror.is_over():
         clock.paused = True
@@ -134,7 +141,14 @@ async def _act(path: str, table: Table, services: Any, rng: random.Random, clock
     seat = mirror.to_act()[0]
     action = rng.choice(mirror.legal_actions(seat))
     token, version = table.tokens[seat], mirror.version
-    if path == "pipeline":
+    if path in FLOORS:
+        assert floor_client is not None
+        answer = await floor_client.post(FLOORS[path], json={"matchId": table.match_id, "seat": seat, "action": action,
+                                                              "expectedVersion": table.floor_version})
+        accepted = answer.status_code == 200
+        if accepted:
+            table.floor_version = answer.json()["version"]
+    elif path == "pipeline":
         with clock.counted():
             started = time.process_time()
             outcome, _ = await services.pipeline.act(table.match_id, token, action, version)
@@ -184,13 +198,24 @@ async def run(args: argparse.Namespace, redis_url: str) -> tuple[dict[str, list[
     app_figures: dict[str, list[float]] = {path: [] for path in args.paths}
     counter = instructions.Counter() if instructions.active() else None
     clock = AppClock(app, counter)
-    async with app.router.lifespan_context(app):
-        transport = httpx.ASGITransport(app=clock)
+    floors = [path for path in args.paths if path in FLOORS]
+    floor_app = floor.create_app(redis_url, args.title)  # served only when a floor path is asked for
+    floor_clock = AppClock(floor_app, counter)
+    floor_redis = connections.async_client(redis_url, decode_responses=True)
+    async with app.router.lifespan_context(app), floor_app.router.lifespan_context(floor_app):
+        transport, floor_transport = httpx.ASGITransport(app=clock), httpx.ASGITransport(app=floor_clock)
         async with httpx.AsyncClient(transport=transport, base_url="http://bench",
-                                     headers={"origin": args.origin} if args.origin else None) as client:
-            table = Table(client, args.seed, args.players, args.title)
+                                     headers={"origin": args.origin} if args.origin else None) as client, \
+                httpx.AsyncClient(transport=floor_transport, base_url="http://floor") as floors_client:
+            # the service's paths share one match; each floor path plays its own, copied into the floor's keys
+            tables = {path: Table(client, args.seed, args.players, args.title) for path in ("service", *floors)}
+            for path in floors:
+                tables[path].floor_redis = floor_redis
             rng = random.Random(args.seed)
-            step: Callable[[str], Awaitable[None]] = lambda path: _act(path, table, built[0], rng, clock)  # noqa: E731
+
+            def step(path: str) -> Awaitable[None]:
+                return _act(path, tables[path if path in FLOORS else "service"], built[0], rng, clock, floors_client)
+
             for path in args.paths:  # warm every path up
                 for _ in range(50):
                     await step(path)
@@ -201,7 +226,7 @@ async def run(args: argparse.Namespace, redis_url: str) -> tuple[dict[str, list[
                     last = path == args.profile and round_ == args.rounds - 1
                     profile = cProfile.Profile(time.process_time) if last else None  # CPU time, not the wall's
                     collections = Collections()
-                    clock.cpu = 0.0
+                    clock.cpu = floor_clock.cpu = 0.0
                     started = time.process_time()
                     if profile:
                         profile.enable()
@@ -213,7 +238,7 @@ async def run(args: argparse.Namespace, redis_url: str) -> tuple[dict[str, list[
                     figures[path].append((time.process_time() - started) / args.acts * 1e6)
                     if counter:
                         counter.dump(path)
-                    app_figures[path].append(clock.cpu / args.acts * 1e6)
+                    app_figures[path].append((clock.cpu + floor_clock.cpu) / args.acts * 1e6)
                     print(f"round {round_ + 1} {path:<13} {figures[path][-1]:>7.0f} µs CPU per act, the app "
                           f"{app_figures[path][-1]:.0f}"
                           + (" (profiled)" if profile else "") + f"; {collections.line(args.acts)}")
@@ -221,6 +246,7 @@ async def run(args: argparse.Namespace, redis_url: str) -> tuple[dict[str, list[
                         pstats.Stats(profile).sort_stats(args.sort).print_stats(40)
                         if args.profile_out:
                             profile.dump_stats(args.profile_out)
+    await floor_redis.aclose()
     return figures, app_figures
 
 
