@@ -1,4 +1,4 @@
-"""bench/act_path.py runs every path on both titles and prints each round's CPU and collector figures."""
+"""bench/act_path.py runs every path (the floors too) on both titles and prints each round's CPU and collector figures."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ def test_the_bench_plays_every_path(title: str) -> None:
     done = subprocess.run([sys.executable, "-m", "bench.act_path", "--acts", "5", "--rounds", "1", "--title", title,
                            "--gc-young", "900"], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
-    for path in ("pipeline", "graphql", "rest", "rest-minimal"):
+    for path in ("pipeline", "graphql", "rest", "rest-minimal", "floor", "rules"):
         assert re.search(rf"round 1 {path} +\d+ µs CPU per act, the app \d+; collector: \d+ per 1000 acts, "
                          r".*\(threshold 900\)", done.stdout), done.stdout
         assert re.search(rf"  {path} +\d+ µs \(\d+-\d+\), the app \d+ µs \(\d+-\d+\)", done.stdout), done.stdout
