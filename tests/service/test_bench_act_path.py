@@ -1,4 +1,4 @@
-"""bench/act_path.py runs every path (the floors too) on both titles and prints each round's CPU and collector figures."""
+"""bench/act_path.py runs every path (floors too) on both titles and prints each round's CPU and collector figures."""
 
 from __future__ import annotations
 
