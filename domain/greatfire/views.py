@@ -55,18 +55,9 @@ def _districts(s: State) -> dict[str, dict[str, Any]]:
         if found is None:
             if len(named) >= NAMED_KEPT:
                 named.clear()
-            found = named[key] = {colours[c]: n for c, n in enumerate(houses) if n}
-        here = pawns_at.get(d)
-        districts[district_id] = {
-            "houses": found.copy(),
-            "fire": fire,
-            "bands": bands,
-            "pinnedBands": fire if fire < bands else bands,
-            "burning": fire > bands,
-            "demolished": demolished,
-            "token": token is not None,
-            "pawns": [{"seat": o, "pawn": p, "colour": colours[c]} for o, p, c in here] if here else [],
-        }
+            found = named[key] = _by_colour(houses, colours)
+        here = pawns_at.get(d) or ()
+        districts[district_id] = _district(found.copy(), fire, bands, demolished, token is not None, here, colours)
     return districts
 
 
@@ -132,19 +123,30 @@ def _district_texts(s: State, raw: Callable[[str], Any]) -> tuple[dict[str, Any]
     return districts.copy(), standing
 
 
-def _district_text(key: tuple[Any, ...], colours: tuple[str, ...]) -> str:
-    """One district's JSON text, from its key in _TEXTS (compact, members in the view's order)."""
-    houses, fire, bands, demolished, token, pawns = key
-    entry = {
-        "houses": {colours[c]: n for c, n in enumerate(houses) if n},
+def _district(houses: dict[str, int], fire: int, bands: int, demolished: bool, token: bool,
+              pawns: Iterable[tuple[int, int, int]], colours: tuple[str, ...]) -> dict[str, Any]:
+    """One district as a view shows it (houses: already named by colour; pawns: (seat, pawn, colour index))."""
+    return {
+        "houses": houses,
         "fire": fire,
         "bands": bands,
         "pinnedBands": fire if fire < bands else bands,
         "burning": fire > bands,
         "demolished": demolished,
         "token": token,
-        "pawns": [{"seat": o, "pawn": p, "colour": colours[c]} for o, p, c in pawns],
+        "pawns": [{"seat": o, "pawn": p, "colour": colours[c]} for o, p, c in pawns] if pawns else [],
     }
+
+
+def _by_colour(houses: Sequence[int], colours: tuple[str, ...]) -> dict[str, int]:
+    """A row of houses by colour index as {colour: houses}, the empty colours left out."""
+    return {colours[c]: n for c, n in enumerate(houses) if n}
+
+
+def _district_text(key: tuple[Any, ...], colours: tuple[str, ...]) -> str:
+    """One district's JSON text, from its key in _TEXTS (compact, members in the view's order)."""
+    houses, fire, bands, demolished, token, pawns = key
+    entry = _district(_by_colour(houses, colours), fire, bands, demolished, token, pawns, colours)
     return json.dumps(entry, separators=(",", ":"), ensure_ascii=False)
 
 
