@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
@@ -12,6 +13,7 @@ from firebreak.domain.errors import UnknownSeat
 from firebreak.domain.events import visible_to
 from firebreak.domain.greatfire import views
 from firebreak.domain.greatfire.match import GreatFireMatch
+from firebreak.matches import packing
 from tests.greatfire.positions import blank, put, restart
 
 
@@ -120,20 +122,23 @@ def test_views_share_no_mutable_part_and_the_kept_names_stay_bounded(monkeypatch
     assert third == second and all(len(kept) <= 2 for kept in views._NAMED.values())
 
 
+def _step(m: GreatFireMatch, rng: random.Random) -> None:
+    """One step of a random game: the service's, or a random legal action of the seat to act."""
+    if m.system_due():
+        m.run_system_step()
+    else:
+        seat = m.to_act()[0]
+        m.apply(seat, rng.choice(m.legal_actions(seat)))
+
+
 def _played(seats: int, seed: int, **options: object) -> list[GreatFireMatch]:
     """Every position of a seeded random game, setup to the end."""
-    import random
-
     m = titles.get("greatfire").new_match(seats=seats, seed=seed, options=dict(options))
     assert isinstance(m, GreatFireMatch)
     rng = random.Random(seed)
     out = [m.clone()]
     while not m.is_over():
-        if m.system_due():
-            m.run_system_step()
-        else:
-            seat = m.to_act()[0]
-            m.apply(seat, rng.choice(m.legal_actions(seat)))
+        _step(m, rng)
         out.append(m.clone())
     return out
 
@@ -143,8 +148,6 @@ def _played(seats: int, seed: int, **options: object) -> list[GreatFireMatch]:
 def test_the_json_view_writes_the_same_bytes_as_the_view(seats: int, seed: int, options: dict[str, object]) -> None:
     """json_view (districts as kept JSON texts) is written by the service's JSON writer byte for byte as the view,
     for every seat and the spectator at every step of whole games."""
-    from firebreak.matches import packing
-
     for m in _played(seats, seed, **options):
         for seat in [*range(seats), None]:
             for raw in (RawJSON, packing.RAW):  # the domain's own kind, and the service's writer's (orjson's)
@@ -155,8 +158,6 @@ def test_the_json_view_writes_the_same_bytes_as_the_view(seats: int, seed: int, 
 
 
 def test_the_kept_district_texts_stay_bounded_and_never_change(monkeypatch: pytest.MonkeyPatch) -> None:
-    from firebreak.matches import packing
-
     monkeypatch.setattr(views, "TEXTS_KEPT", 5)
     monkeypatch.setattr(views, "_TEXTS", {})
     m = titles.get("greatfire").new_match(seats=4, seed=8)
@@ -175,10 +176,6 @@ def test_the_json_view_of_a_state_played_in_place_rewrites_what_changed_and_stay
         seats: int, seed: int) -> None:
     """The pipeline applies each step to one kept state: each json_view after a step starts from the last one's
     texts (views.Shown) and must still write the view's bytes, as must a clone changed after it shared them."""
-    import random
-
-    from firebreak.matches import packing
-
     m = titles.get("greatfire").new_match(seats=seats, seed=seed)
     assert isinstance(m, GreatFireMatch)
     rng = random.Random(seed)
@@ -190,19 +187,10 @@ def test_the_json_view_of_a_state_played_in_place_rewrites_what_changed_and_stay
         if steps % 25 == 0:  # a clone shares what was shown, then goes its own way
             twin = m.clone()
             for _ in range(5):
-                if twin.is_over():
-                    break
-                if twin.system_due():
-                    twin.run_system_step()
-                else:
-                    acting = twin.to_act()[0]
-                    twin.apply(acting, rng.choice(twin.legal_actions(acting)))
+                if not twin.is_over():
+                    _step(twin, rng)
             assert packing.dump_bytes(twin.json_view(None)) == packing.dump_bytes(twin.view(None))
-        if m.system_due():
-            m.run_system_step()
-        else:
-            acting = m.to_act()[0]
-            m.apply(acting, rng.choice(m.legal_actions(acting)))
+        _step(m, rng)
         steps += 1
     assert steps > 100
     assert packing.dump_bytes(m.json_view(0)) == packing.dump_bytes(m.view(0))
