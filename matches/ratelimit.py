@@ -162,14 +162,15 @@ class RateLimiter:
     def _spend_leased(self, live: list[Charge]) -> bool:
         """Spend every charge's cost from this process's leases if they cover them all; else spend nothing."""
         now = time.monotonic()
-        leases = self.leases
         for c in live:
-            lease = leases.get(c.key)
-            if lease is None or lease[1] <= now or lease[0] < _cost(c):  # none, lapsed, or too few tokens
+            if self._leased(c.key, now) < _cost(c):  # none, lapsed, or too few tokens
                 return False
+        leases = self.leases
         for c in live:  # no await from the check to here: no other request spends these meanwhile
-            tokens, lapses = leases[c.key]
-            leases[c.key] = (tokens - _cost(c), lapses)
+            cost = _cost(c)
+            if cost:  # a charge of nothing needs no lease (Redis would allow it too)
+                tokens, lapses = leases[c.key]
+                leases[c.key] = (tokens - cost, lapses)
         return True
 
     def _leased(self, key: str, now: float) -> int:

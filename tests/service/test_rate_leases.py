@@ -105,3 +105,17 @@ def test_a_burst_of_concurrent_requests_within_the_limit_is_all_allowed(redis_ur
         assert sum(a.allowed for a in answers) == 10, "the bucket gave more than it holds"
 
     _run(redis_url, body)
+
+
+def test_a_charge_of_nothing_is_allowed_and_takes_nothing(redis_url: str) -> None:
+    async def body(redis: Redis) -> None:
+        limiter = RateLimiter(redis)
+        empty = Charge(_bucket("empty"), Rate(SLOW, 2), cost=0)
+        assert (await limiter.take([empty])).allowed
+        assert await redis.exists(empty.key) == 0, "a charge of nothing touched its bucket"
+        assert empty.key not in limiter.leases
+        full = Charge(_bucket("full"), Rate(SLOW, 2), cost=2)
+        assert (await limiter.take([full])).allowed
+        assert not (await limiter.take([full, empty])).allowed, "the empty charge let a spent bucket through"
+
+    _run(redis_url, body)
