@@ -91,12 +91,12 @@ def _district_texts(s: State, raw: Callable[[str], Any]) -> tuple[dict[str, Any]
     standing: tuple[int, ...] | None = None
     if isinstance(shown, Shown) and shown.ids is ids and shown.colours is colours and shown.raw is raw:
         districts = shown.districts.copy()
-        if columns[0] == shown.columns[0]:
-            standing = shown.standing
         changed: set[int] = set()
-        for now, then in zip(columns, shown.columns, strict=True):
+        for column, (now, then) in enumerate(zip(columns, shown.columns, strict=True)):
             if now != then:
                 changed.update(compress(range(n), map(ne, now, then)))
+            elif column == 0:  # the rows of houses as they were: so are the houses of each colour
+                standing = shown.standing
         if pawns != shown.pawns or pawn_colours != shown.pawn_colours:
             changed.update(d for places in (*pawns, *shown.pawns) for d in places if d >= 0)  # where pawns were or are
         todo: Iterable[int] = changed
