@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Self, final
 
-from firebreak.domain.contract import Action, Event, Result
+from firebreak.domain.contract import Action, Event, RawJSON, Result
 from firebreak.domain.encoding import ActionIndex
 from firebreak.domain.errors import GameOver, IllegalAction, MalformedAction, NoSystemStep, NotYourTurn, check_seat
 
@@ -83,6 +83,14 @@ class BaseMatch(ABC):
         if seat is not None:
             check_seat(seat, self.seats)
         return self._view(seat)
+
+    @final
+    def json_view(self, seat: int | None, raw: Callable[[str], Any] = RawJSON) -> dict[str, Any]:
+        """Return view(seat) with the parts the title keeps written as raw(JSON text) (the contract's optional
+        json_view: the same JSON once matches.packing writes it); raise UnknownSeat as view does."""
+        if seat is not None:
+            check_seat(seat, self.seats)
+        return self._json_view(seat, raw)
 
     @final
     def is_over(self) -> bool:
@@ -188,6 +196,11 @@ class BaseMatch(ABC):
     @abstractmethod
     def _view(self, seat: int | None) -> dict[str, Any]:
         """What a seat of the match (None: a spectator) may see."""
+
+    def _json_view(self, seat: int | None, raw: Callable[[str], Any]) -> dict[str, Any]:
+        """The view with parts kept written as raw JSON; a title whose views are large and mostly unchanged from
+        step to step writes it (the plain view otherwise)."""
+        return self._view(seat)
 
     @abstractmethod
     def _is_over(self) -> bool:

@@ -184,7 +184,8 @@ class Match(Protocol):
     # Optional: json_view(seat, raw=RawJSON) -> dict, the view with some parts as raw(JSON text) (RawJSON, or a JSON
     # writer's own kind of pre-written JSON), which the service's JSON writer (matches/packing.py) writes as the same
     # bytes as view(seat); a title whose views are large and mostly unchanged from step to step keeps those parts
-    # written (the read model asks for it only to send the view as JSON).
+    # written (the read model asks for it only to send the view as JSON). BaseMatch offers it, guarded as view is,
+    # through the hook _json_view (the plain view unless the title writes it).
 
     def to_dict(self, copied: bool = True) -> dict[str, JSON]:
         """Return the whole state as JSON-able data (secret parts included: never send it to a client); copied=False

@@ -109,10 +109,11 @@ def test_legal_actions_are_computed_once_per_version_and_handed_out_as_copies() 
 
 def test_views_observations_and_resampling_check_the_seat_and_the_result_waits_for_the_end() -> None:
     m = _ttt()
-    for ask in (m.view, m.observation, lambda seat: m.resample(seat, random.Random(0))):
+    for ask in (m.view, m.json_view, m.observation, lambda seat: m.resample(seat, random.Random(0))):
         with pytest.raises(UnknownSeat):
             ask(2)
     assert m.view(None)["cells"] == [None] * 9 and "you" not in m.view(None)
+    assert m.json_view(1) == m.view(1) and m.json_view(None) == m.view(None)  # a title that keeps nothing written
     assert m.result() is None
     with pytest.raises(UnknownActionId):
         m.apply_id(0, 9)

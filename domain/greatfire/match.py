@@ -7,9 +7,8 @@ from collections.abc import Callable
 from typing import Any, Self
 
 from firebreak.domain.base import BaseEncodedMatch
-from firebreak.domain.contract import Action, Event, RawJSON, Result
+from firebreak.domain.contract import Action, Event, Result
 from firebreak.domain.encoding import ActionIndex
-from firebreak.domain.errors import check_seat
 from firebreak.domain.greatfire import encoding, views
 from firebreak.domain.greatfire.actions import ACTIONS
 from firebreak.domain.greatfire.hidden import Sampler
@@ -44,12 +43,8 @@ class GreatFireMatch(State, BaseEncodedMatch):
     def _view(self, seat: int | None) -> dict[str, Any]:
         return views.view(self, seat)
 
-    def json_view(self, seat: int | None, raw: Callable[[str], Any] = RawJSON) -> dict[str, Any]:
-        """The view with each district as its kept JSON text, made raw JSON by raw (views.json_view: for the
-        service's JSON writer)."""
-        if seat is not None:
-            check_seat(seat, self.seats)
-        return views.json_view(self, seat, raw)
+    def _json_view(self, seat: int | None, raw: Callable[[str], Any]) -> dict[str, Any]:
+        return views.json_view(self, seat, raw)  # each district as its kept JSON text
 
     def _is_over(self) -> bool:
         return self.phase is Phase.OVER
