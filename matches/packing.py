@@ -45,7 +45,7 @@ def loads(text: str | bytes) -> Any:
 
 def pack(value: Any) -> str:
     """The value as compressed JSON text."""
-    raw = orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+    raw = orjson.dumps(value, default=_written, option=orjson.OPT_NON_STR_KEYS)
     return PACKED + base64.b64encode(zlib.compress(raw, LEVEL)).decode("ascii")
 
 

@@ -155,6 +155,7 @@ def test_the_json_view_writes_the_same_bytes_as_the_view(seats: int, seed: int, 
                 assert all(isinstance(d, raw) for d in written["districts"].values())
                 assert packing.dump_bytes(written) == packing.dump_bytes(m.view(seat))
                 assert packing.dumps(written) == packing.dumps(m.view(seat))
+                assert packing.unpack(packing.pack(written)) == m.view(seat)
 
 
 def test_the_kept_district_texts_stay_bounded_and_never_change(monkeypatch: pytest.MonkeyPatch) -> None:
