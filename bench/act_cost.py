@@ -315,6 +315,7 @@ class Slots:
         self.accepted = 0
         self.starved = 0
         self.stopping = False
+        self.quota = float("inf")  # stop once this many acts are accepted in the window (counted rounds)
 
     async def run(self, slot: int, client: httpx.AsyncClient) -> None:
         """Play the slot's game until told to stop (or until its game ends with no reserve left)."""
@@ -329,6 +330,8 @@ class Slots:
             play.version = version
             if self.window[0] <= ended <= self.window[1]:
                 self.accepted += 1
+                if self.accepted >= self.quota:
+                    self.stopping = True
             if not play.match.is_over():
                 continue
             if self.target in FLOORS:  # the floors play a copy of the service's state: start it over
@@ -340,6 +343,24 @@ class Slots:
                 self.starved += 1
                 return
             play = self.plays[slot] = Play(game, game.mirror, game.mirror.version)
+
+    async def play(self, clients: list[httpx.AsyncClient], quota: int, timeout: float) -> int:
+        """Every slot plays until `quota` acts are accepted in all, and the acts then in flight are answered;
+        return the acts accepted (no request is in flight when it returns)."""
+        self.window, self.accepted, self.quota, self.stopping = (float("-inf"), float("inf")), 0, quota, False
+        tasks = [asyncio.create_task(self.run(n, clients[n % len(clients)])) for n in range(len(self.plays))]
+        try:
+            done, pending = await asyncio.wait(tasks, timeout=timeout)
+            if pending:
+                raise BenchError(f"{self.target}: {quota} acts not played in {timeout:.0f} s")
+            for task in done:
+                if task.exception() is not None:
+                    raise BenchError(f"a {self.target} slot failed: {task.exception()!r}")
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        return self.accepted
 
 
 def _cpu(pid: int) -> float:
@@ -357,16 +378,20 @@ async def _counters(target: int, redis_pid: int, redis: Any) -> tuple[float, flo
             float(info["total_net_input_bytes"]) + float(info["total_net_output_bytes"]))
 
 
+async def plays_of(target: str, pool: Pool, redis: Any) -> list[Play]:
+    """What each slot plays in a round: the live games (the floors: copies of their stored states)."""
+    if target not in FLOORS:
+        return [Play(game, game.mirror, game.mirror.version) for game in pool.live]
+    plays = [Play(game, game.mirror.clone(), await floor.copy_state(redis, game.match_id)) for game in pool.live]
+    if any(play.version != play.game.mirror.version for play in plays):
+        raise BenchError("a match's stored version differs from its mirror's")
+    return plays
+
+
 async def one_round(number: int, target: str, base: str, pool: Pool, redis: Any, pids: dict[str, int],
                     args: argparse.Namespace, rngs: list[random.Random]) -> Round:
     """Load one target through a warm-up and a window; every in-flight act finishes before it returns."""
-    if target in FLOORS:
-        plays = [Play(game, game.mirror.clone(), await floor.copy_state(redis, game.match_id))
-                 for game in pool.live]
-        if any(play.version != play.game.mirror.version for play in plays):
-            raise BenchError("a match's stored version differs from its mirror's")
-    else:
-        plays = [Play(game, game.mirror, game.mirror.version) for game in pool.live]
+    plays = await plays_of(target, pool, redis)
     slots = Slots(target, pool, plays, rngs, redis)
     async with contextlib.AsyncExitStack() as stack:
         clients = await http_clients(stack, base, len(plays), args.client_pool)
@@ -404,15 +429,16 @@ async def one_round(number: int, target: str, base: str, pool: Pool, redis: Any,
 
 
 @contextlib.contextmanager
-def floor_process(redis_url: str, folder: Path, title: str = "greatfire",
-                  timeout: float = 20.0) -> Iterator[tuple[str, int]]:
-    """bench/floor.py under uvicorn on a free loopback port; yields its base URL and process id, stops it."""
+def floor_process(redis_url: str, folder: Path, title: str = "greatfire", timeout: float = 20.0,
+                  prefix: tuple[str, ...] = ()) -> Iterator[tuple[str, int]]:
+    """bench/floor.py under uvicorn on a free loopback port (its command line after prefix: e.g. callgrind's);
+    yields its base URL and process id, stops it."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     log_path = folder / "floor.log"
     with log_path.open("wb") as log:
-        child = subprocess.Popen([sys.executable, "-m", "bench.floor", "--port", str(port), "--redis-url", redis_url,
-                                 "--title", title],
+        child = subprocess.Popen([*prefix, sys.executable, "-m", "bench.floor", "--port", str(port), "--redis-url",
+                                  redis_url, "--title", title],
                                  cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=log,
                                  stderr=subprocess.STDOUT, start_new_session=True)
         try:

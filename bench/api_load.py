@@ -14,7 +14,8 @@ append-only file on under that policy, in a folder on the project's disk (var/be
 policy's mean and the ratio always / everysec.
 
 --floor compares the CPU per accepted act of GraphQL act and REST act with a bare Starlette app doing the same
-Redis work (bench/floor.py), in interleaved rounds: see bench/act_cost.py.
+Redis work (bench/floor.py), in interleaved rounds: see bench/act_cost.py. --floor --instructions counts the
+instructions of the served API and floor processes per act under callgrind instead (bench/act_count.py).
 
 --layout cluster starts match state on a 3-master Redis Cluster beside a plain queue Redis (issue 14);
 --layout both runs the single-Redis layout, then the cluster one, and prints a line per layout at the end.
@@ -24,7 +25,8 @@ instead, one after the other, each labelled by the kind of Redis its --redis-url
 Run: python -m bench.api_load [--matches 50] [--seats 4] [--seconds 30] [--warmup 5] [--rate 0]
          [--api-processes 1] [--seed 1] [--client-pool per-match|shared] [--layout single|cluster|both]
          [--appendfsync everysec|always|both [--rounds 3]]
-         [--floor [--rounds 3] [--title london --seats 3] [--targets floor,graphql,rest,rest-minimal]]
+         [--floor [--rounds 3] [--title london --seats 3] [--targets floor,graphql,rest,rest-minimal]
+                  [--instructions [--acts 300] [--warmup-acts 100]]]
          [--url http://127.0.0.1:8000 [--redis-url redis://127.0.0.1:6379/0] [--queue-redis-url ...]]...
 """
 
@@ -47,7 +49,7 @@ from typing import Any
 
 import httpx
 
-from bench import act_cost
+from bench import act_cost, act_count
 from bench.harness import (
     ACT,
     CREATE,
@@ -472,6 +474,13 @@ def main() -> int:
     parser.add_argument("--floor", action="store_true",
                         help="CPU per accepted act of GraphQL act and REST act against a bare Starlette app doing "
                              "the same Redis work (bench/act_cost.py), in --rounds interleaved rounds")
+    parser.add_argument("--instructions", action="store_true",
+                        help="with --floor: count the instructions of the API and the floor processes under callgrind "
+                             "(bench/act_count.py) instead of timing them; rounds of --acts acts")
+    parser.add_argument("--acts", type=int, default=300, help="with --instructions: acts counted per round and target")
+    parser.add_argument("--warmup-acts", type=int, default=100,
+                        help="with --instructions: acts before the count per round and target")
+    parser.add_argument("--dumps", help="with --instructions: keep callgrind's dumps in this folder")
     parser.add_argument("--title", default="greatfire", choices=("greatfire", "london"),
                         help="with --floor: the title whose matches are played")
     parser.add_argument("--targets", type=lambda text: tuple(text.split(",")), default=act_cost.TARGETS,
@@ -502,6 +511,8 @@ def main() -> int:
         parser.error(f"--seats must be {title.min_seats}-{title.max_seats}")
     if set(args.targets) - set(act_cost.TARGETS) or not args.targets:
         parser.error(f"--targets: from {', '.join(act_cost.TARGETS)}")
+    if args.instructions and (not args.floor or args.acts < 1 or args.warmup_acts < 0):
+        parser.error("--instructions applies to --floor, with --acts >= 1 and --warmup-acts >= 0")
     if args.title != "greatfire" and not args.floor:
         parser.error("--title applies to --floor (the other loads play Great Fire)")
     if args.floor and (args.url or args.appendfsync or args.layout != "single" or args.rate):
@@ -510,6 +521,8 @@ def main() -> int:
     command = shlex.join([Path(sys.executable).name, "-m", "bench.api_load", *sys.argv[1:]])
     signal.signal(signal.SIGTERM, interrupt)
     try:
+        if args.floor and args.instructions:
+            return act_count.main(args, command)
         if args.floor:
             return act_cost.main(args, command)
         if args.appendfsync == "both":

@@ -68,8 +68,9 @@ class LocalService:
 
     appendfsync None: the system redis-server without an append-only file; else the embedded one with it on."""
 
-    def __init__(self, api_processes: int, appendfsync: str | None = None) -> None:
+    def __init__(self, api_processes: int, appendfsync: str | None = None, api_prefix: tuple[str, ...] = ()) -> None:
         self.api_processes = api_processes
+        self.api_prefix = api_prefix  # before the API's command line (callgrind's, to count its instructions)
         if appendfsync is None:
             self.tmp = tempfile.TemporaryDirectory(prefix="firebreak-bench-")
             self.redis = EmbeddedRedis(Path(self.tmp.name) / "redis", appendonly=False, prefer_bundled=False)
@@ -126,8 +127,8 @@ class LocalService:
         env.update({**redis_env, "FIREBREAK_QUEUE": QUEUE, "PYTHONPATH": str(ROOT)})
         env.update(BENCH_SETTINGS)
         self._spawn("worker", [sys.executable, "-m", "firebreak.workers.main"], env)
-        self._spawn("api", [sys.executable, "-m", "uvicorn", "firebreak.api.app:create_app", "--factory",
-                            "--host", "127.0.0.1", "--port", str(self.port), "--no-access-log",
+        self._spawn("api", [*self.api_prefix, sys.executable, "-m", "uvicorn", "firebreak.api.app:create_app",
+                            "--factory", "--host", "127.0.0.1", "--port", str(self.port), "--no-access-log",
                             "--workers", str(self.api_processes)], env)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -196,12 +197,13 @@ class ClusterService(LocalService):
 
 
 @contextlib.contextmanager
-def local_service(api_processes: int, appendfsync: str | None = None,
-                  layout: str = "single") -> Iterator[LocalService]:
+def local_service(api_processes: int, appendfsync: str | None = None, layout: str = "single",
+                  api_prefix: tuple[str, ...] = (), timeout: float = 30.0) -> Iterator[LocalService]:
     """A started LocalService (layout "cluster": a ClusterService) that is stopped however the block ends."""
-    service = ClusterService(api_processes) if layout == "cluster" else LocalService(api_processes, appendfsync)
+    service = (ClusterService(api_processes) if layout == "cluster"
+               else LocalService(api_processes, appendfsync, api_prefix))
     try:
-        service.start()
+        service.start(timeout)
         yield service
     finally:
         service.stop()

@@ -118,3 +118,51 @@ def read_dumps(folder: Path) -> dict[str, int]:
     if not totals:
         raise InstructionsError(f"callgrind wrote no labelled dump in {folder}")
     return totals
+
+
+# ---------------------------------------------------------------------------------------------------------
+# A whole served process, counted from outside
+
+
+def callgrind_command(out_file: Path) -> list[str]:
+    """The command prefix that runs a program under callgrind counting everything it runs from its start (uvicorn,
+    the event loop, the collector, tasks that outlive a request), its dumps written to out_file.1, .2, ...: Served
+    counts a window of it from outside."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None or shutil.which("callgrind_control") is None:
+        raise InstructionsError("valgrind is not installed (Debian: apt-get install valgrind)")
+    return [valgrind, "--tool=callgrind", f"--callgrind-out-file={out_file}"]
+
+
+class Served:
+    """The instructions a process started under callgrind_command runs between zero() and dump(), all of it: asked
+    from outside with callgrind_control (valgrind's gdb server reaches the process even while it waits in a system
+    call), so the served program runs unchanged."""
+
+    def __init__(self, pid: int, out_file: Path) -> None:
+        self.pid = pid
+        self.out_file = out_file
+        self.dumps = 0
+
+    def _control(self, *command: str) -> None:
+        done = subprocess.run(["callgrind_control", *command, str(self.pid)], capture_output=True, text=True,
+                              timeout=120)
+        if done.returncode or "OK" not in done.stdout:
+            raise InstructionsError(f"callgrind_control {' '.join(command)} {self.pid} failed "
+                                    f"({done.returncode}): {done.stdout[-500:]} {done.stderr[-500:]}")
+
+    def zero(self) -> None:
+        """Start counting again from zero."""
+        self._control("-z")
+
+    def dump(self, label: str) -> int:
+        """The instructions run since the last zero() or dump() (counting starts again from zero)."""
+        self._control("-d", label)
+        self.dumps += 1
+        path = Path(f"{self.out_file}.{self.dumps}")
+        if not path.exists():
+            raise InstructionsError(f"callgrind wrote no dump {path} for {label!r}")
+        count = re.search(r"^(?:summary|totals): (\d+)", path.read_text(errors="replace"), re.MULTILINE)
+        if count is None:
+            raise InstructionsError(f"no instruction total in {path}")
+        return int(count.group(1))
