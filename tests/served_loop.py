@@ -2,7 +2,6 @@
 read from the request (it prints its port first)."""
 
 import socket
-import sys
 
 
 def main() -> None:
@@ -21,4 +20,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
