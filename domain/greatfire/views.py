@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from itertools import compress, repeat
-from operator import is_not, ne
+from itertools import compress
+from operator import ne
 from typing import Any
 
 from firebreak.domain.contract import RawJSON
@@ -23,10 +23,11 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
 
 
 def json_view(s: State, seat: int | None, raw: Callable[[str], Any] = RawJSON) -> dict[str, Any]:
-    """The same view with each district as its JSON text, made a writer's raw JSON by raw (RawJSON, or the writer's
-    own kind, as matches.packing's orjson.Fragment), kept by content between views: a step changes a few of the 72
-    districts, and building and writing the others again was most of a view's cost. Written by the service's JSON
-    writer, the same bytes as view(s, seat) (tests/greatfire/test_views.py)."""
+    """The same view with its districts as one JSON object, made a writer's raw JSON by raw (RawJSON, or the
+    writer's own kind, as matches.packing's orjson.Fragment), joined from each district's text kept by content
+    between views: a step changes a few of the 72 districts, and building and writing the others again was most of
+    a view's cost. Written by the service's JSON writer, the same bytes as view(s, seat)
+    (tests/greatfire/test_views.py)."""
     districts, standing = _district_texts(s, raw)
     return _view(s, seat, districts, standing)
 
@@ -63,64 +64,92 @@ def _districts(s: State) -> dict[str, dict[str, Any]]:
 
 @dataclass(frozen=True)
 class Shown:
-    """What a state's districts showed at its last json_view, column by column, and their texts then (by district
-    id, in the map's order): the next view of the same state (the pipeline applies each step to one kept state)
-    writes again only the districts whose columns changed. Compared by value, never trusted: a state loaded, cloned
-    or changed any way gets the same texts it would get without it."""
+    """What a state's districts showed at its last json_view, as copies of its lists, and their JSON then: the next
+    view of the same state (the pipeline applies each step to one kept state) writes again only the districts
+    whose facts changed, and reuses the whole when none did. Compared by value, never trusted: a state loaded,
+    cloned or changed any way gets the same JSON it would get without it. Never changed once made (clones share
+    it): a later view makes a new one, copying what changed."""
 
     ids: tuple[str, ...]
     colours: tuple[str, ...]
+    houses: list[list[int]]  # copies of the state's lists, compared with them by value
+    cones: list[int]
+    bands: list[int]
+    demolished: list[bool]
+    tokens: list[Any]
+    pawns: list[list[int]]
+    pawn_colours: list[list[int]]
+    names: tuple[str, ...]  # [district] -> '"<id>":', the start of its piece
+    pieces: list[str]  # [district] -> '"<id>":{...}', in the map's order
     raw: Callable[[str], Any]
-    columns: tuple[tuple[Any, ...], ...]  # rows of houses, cones, bands, demolished, token lying
-    pawns: tuple[tuple[int, ...], ...]
-    pawn_colours: tuple[tuple[int, ...], ...]
-    districts: dict[str, Any]  # never handed out: views get a copy
+    written: Any  # raw('{' + the pieces + '}'): the districts' JSON object
     standing: tuple[int, ...]  # [colour] -> houses on the map
 
 
-def _district_texts(s: State, raw: Callable[[str], Any]) -> tuple[dict[str, Any], Sequence[int]]:
-    """Every district's public state as its JSON text made raw, kept by what it shows (shared by every view and
-    match: the text never changes; at most TEXTS_KEPT kept per colour list and kind of raw), written again only
-    where the state changed since its last json_view (Shown); and the houses of each colour on the map."""
+def _since(now: list[Any], then: list[Any], changed: set[int]) -> list[Any]:
+    """then (a copy of an earlier now) when now still equals it, else a copy of now, the places that differ added to
+    changed."""
+    if now == then:
+        return then
+    changed.update(compress(range(len(now)), map(ne, now, then)))
+    return list(now)
+
+
+def _district_texts(s: State, raw: Callable[[str], Any]) -> tuple[Any, Sequence[int]]:
+    """The districts' public state as one JSON object made raw, each district's text kept by what it shows (shared
+    by every view and match: at most TEXTS_KEPT kept per colour list), written again only where the state changed
+    since its last json_view (Shown); and the houses of each colour on the map."""
     ids, colours = s.geo.ids, s.comps.colours
-    n = len(ids)
-    columns = (tuple(map(tuple, s.houses)), tuple(s.cones), tuple(s.bands), tuple(s.demolished),
-               tuple(map(is_not, s.board_tokens, repeat(None, n))))
-    pawns, pawn_colours = tuple(map(tuple, s.pawns)), tuple(map(tuple, s.pawn_colours))
     shown = s.shown
     standing: tuple[int, ...] | None = None
-    if isinstance(shown, Shown) and shown.ids is ids and shown.colours is colours and shown.raw is raw:
-        districts = shown.districts.copy()
+    if isinstance(shown, Shown) and shown.ids is ids and shown.colours is colours:
         changed: set[int] = set()
-        for column, (now, then) in enumerate(zip(columns, shown.columns, strict=True)):
-            if now != then:
-                changed.update(compress(range(n), map(ne, now, then)))
-            elif column == 0:  # the rows of houses as they were: so are the houses of each colour
-                standing = shown.standing
-        if pawns != shown.pawns or pawn_colours != shown.pawn_colours:
-            changed.update(d for places in (*pawns, *shown.pawns) for d in places if d >= 0)  # where pawns were or are
+        houses = shown.houses
+        if s.houses == houses:
+            standing = shown.standing
+        else:
+            houses = houses.copy()
+            for d in compress(range(len(ids)), map(ne, s.houses, shown.houses)):
+                changed.add(d)
+                houses[d] = list(s.houses[d])
+        cones, bands = _since(s.cones, shown.cones, changed), _since(s.bands, shown.bands, changed)
+        demolished, tokens = _since(s.demolished, shown.demolished, changed), _since(s.board_tokens, shown.tokens,
+                                                                                    changed)
+        pawns, pawn_colours = shown.pawns, shown.pawn_colours
+        if s.pawns != pawns or s.pawn_colours != pawn_colours:
+            changed.update(d for places in (*s.pawns, *pawns) for d in places if d >= 0)  # where pawns were or are
+            pawns, pawn_colours = [list(p) for p in s.pawns], [list(c) for c in s.pawn_colours]
+        if not changed and shown.raw is raw:
+            return shown.written, shown.standing
+        names, pieces = shown.names, shown.pieces.copy()
         todo: Iterable[int] = changed
     else:
-        districts, todo = {}, range(n)
+        houses, cones, bands = [list(row) for row in s.houses], list(s.cones), list(s.bands)
+        demolished, tokens = list(s.demolished), list(s.board_tokens)
+        pawns, pawn_colours = [list(p) for p in s.pawns], [list(c) for c in s.pawn_colours]
+        names = tuple(json.dumps(d, ensure_ascii=False) + ":" for d in ids)
+        pieces, todo = [""] * len(ids), range(len(ids))
     if todo:
-        texts = _TEXTS.get((colours, raw))
+        texts = _TEXTS.get(colours)
         if texts is None:
-            texts = _TEXTS[(colours, raw)] = {}
+            texts = _TEXTS[colours] = {}
         pawns_at = _pawns_at(s)
-        houses, cones, bands, demolished, tokens = columns
         for d in todo:
             here = pawns_at.get(d)
-            key = (houses[d], cones[d], bands[d], demolished[d], tokens[d], tuple(here) if here else ())
+            key = (tuple(houses[d]), cones[d], bands[d], demolished[d], tokens[d] is not None,
+                   tuple(here) if here else ())
             text = texts.get(key)
             if text is None:
                 if len(texts) >= TEXTS_KEPT:
                     texts.clear()
-                text = texts[key] = raw(_district_text(key, colours))
-            districts[ids[d]] = text
+                text = texts[key] = _district_text(key, colours)
+            pieces[d] = names[d] + text
     if standing is None:
-        standing = tuple(map(sum, zip(*columns[0], strict=True)))
-    s.shown = Shown(ids, colours, raw, columns, pawns, pawn_colours, districts, standing)
-    return districts.copy(), standing
+        standing = tuple(map(sum, zip(*houses, strict=True)))
+    written = raw("{" + ",".join(pieces) + "}")
+    s.shown = Shown(ids, colours, houses, cones, bands, demolished, tokens, pawns, pawn_colours, names, pieces, raw,
+                    written, standing)
+    return written, standing
 
 
 def _district(houses: dict[str, int], fire: int, bands: int, demolished: bool, token: bool,
@@ -150,8 +179,9 @@ def _district_text(key: tuple[Any, ...], colours: tuple[str, ...]) -> str:
     return json.dumps(entry, separators=(",", ":"), ensure_ascii=False)
 
 
-def _view(s: State, seat: int | None, districts: Mapping[str, Any], standing: Sequence[int]) -> dict[str, Any]:
-    """The view around its districts (as dicts or as their texts); standing: [colour] -> houses on the map."""
+def _view(s: State, seat: int | None, districts: Any, standing: Sequence[int]) -> dict[str, Any]:
+    """The view around its districts (as dicts, or as their JSON object made raw); standing: [colour] -> houses on
+    the map."""
     colours = s.comps.colours
     over = s.phase is Phase.OVER
     hidden = bool(s.options.get("hiddenColours")) and not over
@@ -207,7 +237,7 @@ def _view(s: State, seat: int | None, districts: Mapping[str, Any], standing: Se
 NAMED_KEPT = 4096  # rows of houses whose named form is kept (a game deals a few dozen distinct ones)
 _NAMED: dict[tuple[str, ...], dict[tuple[int, ...], dict[str, int]]] = {}
 TEXTS_KEPT = 16384  # districts' JSON texts kept (one per distinct state shown; about 300 bytes each with its key)
-_TEXTS: dict[tuple[tuple[str, ...], Callable[[str], Any]], dict[tuple[Any, ...], Any]] = {}
+_TEXTS: dict[tuple[str, ...], dict[tuple[Any, ...], str]] = {}
 
 
 def _named_houses(colours: tuple[str, ...]) -> dict[tuple[int, ...], dict[str, int]]:
