@@ -13,7 +13,6 @@ from firebreak.domain.contract import RawJSON
 from firebreak.domain.greatfire.board import District
 from firebreak.domain.greatfire.components import CARDS
 from firebreak.domain.greatfire.rules.scoring import result
-from firebreak.domain.greatfire.rules.turns import fire_cards_left
 from firebreak.domain.greatfire.state import HOUSES_PER_COLOUR, Phase, State
 
 
@@ -183,15 +182,17 @@ def _view(s: State, seat: int | None, districts: Any, standing: Sequence[int]) -
     """The view around its districts (as dicts, or as their JSON object made raw); standing: [colour] -> houses on
     the map."""
     colours = s.comps.colours
+    named = colours.__getitem__
     over = s.phase is Phase.OVER
     hidden = bool(s.options.get("hiddenColours")) and not over
+    lost_by_colour = [HOUSES_PER_COLOUR - n for n in standing]
     players = []
     for owner in range(s.seats):
-        lost = sum(HOUSES_PER_COLOUR - standing[c] for c in s.colours[owner])
+        lost = sum(map(lost_by_colour.__getitem__, s.colours[owner]))
         row: dict[str, Any] = {
             "seat": owner,
-            "colours": None if hidden else [colours[c] for c in s.colours[owner]],
-            "pawnColours": [colours[c] for c in s.pawn_colours[owner]],
+            "colours": None if hidden else list(map(named, s.colours[owner])),
+            "pawnColours": list(map(named, s.pawn_colours[owner])),
             "handSize": len(s.hands[owner]),
             "putOut": s.put_out[owner],
             "housesLost": None if hidden else lost,
@@ -214,13 +215,11 @@ def _view(s: State, seat: int | None, districts: Any, standing: Sequence[int]) -
         "startSeat": s.start,
         "districts": districts,
         "supply": s.supply,
-        "deckSize": fire_cards_left(s),
-        "stacksLeft": sum(1 for c in s.deck if c.startswith("#")),
-        "untilIntensify": _until_intensify(s),
+        **_deck(s),
         "discardPile": len(s.discard),
         "discardCards": {card: s.discard.count(card) for card in CARDS},  # played or flipped face up
         "turnsLeft": s.turns_left,
-        "scoreTrack": {colours[c]: HOUSES_PER_COLOUR - standing[c] for c in range(len(colours))},
+        "scoreTrack": dict(zip(colours, lost_by_colour, strict=True)),
         "hero": s.hero,
         "players": players,
         "stage": _stage(s),
@@ -264,12 +263,13 @@ def _objective(district: District) -> dict[str, Any]:
     return {"district": district.id, "vp": district.objective.vp, "deck": district.objective.deck}
 
 
-def _until_intensify(s: State) -> int | None:
-    """Fire cards left to draw before the next stack card shows (public: the stack counts are printed)."""
-    for k, card in enumerate(reversed(s.deck)):
-        if card.startswith("#"):
-            return k
-    return None
+def _deck(s: State) -> dict[str, Any]:
+    """The deck's public counts, in one pass: fire cards left (stack cards not counted: turns.fire_cards_left), stack
+    cards left, and fire cards to draw before the next stack card shows (public: the stack counts are printed)."""
+    marks = "".join([card[:1] for card in s.deck])  # "#" for a stack card
+    stacks, last = marks.count("#"), marks.rfind("#")
+    return {"deckSize": len(marks) - stacks, "stacksLeft": stacks,
+            "untilIntensify": None if last < 0 else len(marks) - 1 - last}
 
 
 def _non_player(s: State) -> dict[str, Any]:
