@@ -9,7 +9,8 @@ clone of the mirror), the rules floor (POST /act-rules: the same, with the engin
 copy), GraphQL `act` and REST `POST /v1/matches/{id}/actions`, each round --warmup seconds of load and then a
 window of --seconds, with the same HTTP clients (--client-pool) and one request in flight per match. Every act
 submits a random legal action at the version the target holds; an accepted one is applied to the mirror. A match
-that ends is replaced by one from the reserve, which is refilled between rounds.
+that ends is replaced by one from the reserve (--reserve games per slot), refilled between rounds; a slot left
+without a game idles, which raises the target's CPU per act (fewer requests share each turn of its event loop).
 
 Per round and target: acts accepted in the window, acts/s, the target process's CPU (utime + stime of it and
 its children, /proc) per accepted act, Redis's CPU and commands (those run inside scripts included, from every
@@ -45,7 +46,7 @@ from bench.harness import (
     ROOT,
     BenchError,
     LocalService,
-    cpu_seconds,
+    cpu_split,
     event_loop,
     graphql,
     http_clients,
@@ -107,10 +108,12 @@ async def new_game(client: httpx.AsyncClient, title_id: str, seats: int, seed: i
 class Pool:
     """The live games (one per slot) and a reserve of started ones that replace a game that ends in a round."""
 
-    def __init__(self, client: httpx.AsyncClient, title: str, size: int, seats: int, rng: random.Random) -> None:
+    def __init__(self, client: httpx.AsyncClient, title: str, size: int, seats: int, rng: random.Random,
+                 reserve: int = 1) -> None:
         self.client = client
         self.title = title
         self.size = size
+        self.kept = reserve * size  # games in reserve after each fill
         self.seats = seats
         self.rng = rng
         self.live: list[Game] = []
@@ -118,9 +121,9 @@ class Pool:
         self.created = 0
 
     async def fill(self) -> None:
-        """Replace every live game that ended and top the reserve up to `size` (between rounds)."""
+        """Replace every live game that ended and top the reserve up to `kept` (between rounds)."""
         self.live = [game for game in self.live if not game.mirror.is_over()]
-        wanted = 2 * self.size - len(self.live) - len(self.reserve)
+        wanted = self.size + self.kept - len(self.live) - len(self.reserve)
         gate = asyncio.Semaphore(SETUP_CONCURRENCY)
 
         async def one() -> Game:
@@ -229,6 +232,7 @@ class Round:
     starved: int         # slots left without a game when the reserve ran out
     gc: GcPauses | None = None  # the service's collector in the window (None: a floor's round)
     redis_bytes: int = 0  # bytes Redis read and wrote on its connections in the window (every client's)
+    system: float = 0.0  # of cpu, the kernel's on the target's behalf (system time)
 
     @property
     def rate(self) -> float:
@@ -239,6 +243,11 @@ class Round:
     def us_per_act(self) -> float:
         """The target's CPU µs per accepted act."""
         return self.cpu / max(1, self.accepted) * 1e6
+
+    @property
+    def system_us_per_act(self) -> float:
+        """The kernel's share of the target's CPU µs per accepted act."""
+        return self.system / max(1, self.accepted) * 1e6
 
     @property
     def redis_us_per_act(self) -> float:
@@ -363,18 +372,20 @@ class Slots:
         return self.accepted
 
 
-def _cpu(pid: int) -> float:
-    seconds = cpu_seconds(pid)
+def _cpu(pid: int) -> tuple[float, float]:
+    seconds = cpu_split(pid)
     if seconds is None:
         raise BenchError(f"no CPU figures for process {pid}: --floor needs Linux's /proc")
     return seconds
 
 
-async def _counters(target: int, redis_pid: int, redis: Any) -> tuple[float, float, float, float, float]:
-    """The target's and Redis's CPU seconds, the commands Redis has processed, this process's CPU seconds, the
-    bytes Redis has read and written on its connections."""
+async def _counters(target: int, redis_pid: int,
+                    redis: Any) -> tuple[float, float, float, float, float, float]:
+    """The target's CPU seconds and its system share, Redis's CPU seconds, the commands Redis has processed, this
+    process's CPU seconds, the bytes Redis has read and written on its connections."""
     info = await redis.info("stats")
-    return (_cpu(target), _cpu(redis_pid), float(info["total_commands_processed"]), time.process_time(),
+    user, system = _cpu(target)
+    return (user + system, system, sum(_cpu(redis_pid)), float(info["total_commands_processed"]), time.process_time(),
             float(info["total_net_input_bytes"]) + float(info["total_net_output_bytes"]))
 
 
@@ -418,10 +429,10 @@ async def one_round(number: int, target: str, base: str, pool: Pool, redis: Any,
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-    cpu, redis_cpu, commands, client_cpu, net = (b - a for a, b in zip(before, after, strict=True))
+    cpu, system, redis_cpu, commands, client_cpu, net = (b - a for a, b in zip(before, after, strict=True))
     gc = gc_after.since(gc_before) if gc_after is not None and gc_before is not None else None
     return Round(number, target, seconds, slots.accepted, cpu, redis_cpu, int(commands), client_cpu,
-                 slots.starved, gc, int(net))
+                 slots.starved, gc, int(net), system)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -482,7 +493,7 @@ async def measure(service: LocalService, floor_base: str, pids: dict[str, int],
     rounds: list[Round] = []
     try:
         async with httpx.AsyncClient(base_url=service.base, timeout=30.0) as setup:
-            pool = Pool(setup, args.title, args.matches, args.seats, rng)
+            pool = Pool(setup, args.title, args.matches, args.seats, rng, args.reserve)
             for number in range(1, args.rounds + 1):
                 for target in rotated(args.targets, number - 1):
                     await pool.fill()
@@ -520,7 +531,8 @@ def render(rounds: list[Round], args: argparse.Namespace, command: str) -> str:
     by_target = {t: rs for t in args.targets if (rs := [r for r in rounds if r.target == t])}
     lines.append("mean (min-max) over the rounds:")
     for target, rs in by_target.items():
-        lines.append(f"  {target:<12} CPU µs/act {_spread([r.us_per_act for r in rs])}, acts/s "
+        lines.append(f"  {target:<12} CPU µs/act {_spread([r.us_per_act for r in rs])} (the kernel's "
+                     f"{_spread([r.system_us_per_act for r in rs])}), acts/s "
                      f"{_spread([r.rate for r in rs], 1)}, Redis µs/act {_spread([r.redis_us_per_act for r in rs])}, "
                      f"Redis bytes/act {_spread([r.redis_bytes / max(1, r.accepted) for r in rs])}")
     lines.append("ratios to the floor (each round against the floor's round in it):")

@@ -474,6 +474,9 @@ def main() -> int:
     parser.add_argument("--floor", action="store_true",
                         help="CPU per accepted act of GraphQL act and REST act against a bare Starlette app doing "
                              "the same Redis work (bench/act_cost.py), in --rounds interleaved rounds")
+    parser.add_argument("--reserve", type=int, default=3,
+                        help="with --floor: started games kept in reserve per match slot, to replace the games that "
+                             "end in a round (a slot left without one idles, and the target's CPU per act rises)")
     parser.add_argument("--instructions", action="store_true",
                         help="with --floor: count the instructions of the API and the floor processes under callgrind "
                              "(bench/act_count.py) instead of timing them; rounds of --acts acts")
@@ -511,6 +514,8 @@ def main() -> int:
         parser.error(f"--seats must be {title.min_seats}-{title.max_seats}")
     if set(args.targets) - set(act_cost.TARGETS) or not args.targets:
         parser.error(f"--targets: from {', '.join(act_cost.TARGETS)}")
+    if args.reserve < 1:
+        parser.error("--reserve must be >= 1")
     if args.instructions and (not args.floor or args.acts < 1 or args.warmup_acts < 0):
         parser.error("--instructions applies to --floor, with --acts >= 1 and --warmup-acts >= 0")
     if args.title != "greatfire" and not args.floor:

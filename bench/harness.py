@@ -223,9 +223,16 @@ def machine_cpu() -> tuple[float, float] | None:
 
 def cpu_seconds(pid: int) -> float | None:
     """User plus system CPU seconds of a process and its descendants (Linux /proc; None elsewhere)."""
+    split = cpu_split(pid)
+    return None if split is None else split[0] + split[1]
+
+
+def cpu_split(pid: int) -> tuple[float, float] | None:
+    """User and system (the kernel's, on the process's behalf) CPU seconds of a process and its descendants (Linux
+    /proc; None elsewhere)."""
     try:
         tick = os.sysconf("SC_CLK_TCK")
-        stats: dict[int, tuple[int, float]] = {}
+        stats: dict[int, tuple[int, float, float]] = {}
         for entry in os.listdir("/proc"):
             if not entry.isdigit():
                 continue
@@ -234,17 +241,19 @@ def cpu_seconds(pid: int) -> float | None:
             except OSError:
                 continue
             fields = text[text.rindex(")") + 2:].split()
-            stats[int(entry)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / tick)
+            stats[int(entry)] = (int(fields[1]), int(fields[11]) / tick, int(fields[12]) / tick)
     except (OSError, ValueError):
         return None
     family, frontier = {pid}, [pid]
     while frontier:
         parent = frontier.pop()
-        for child, (ppid, _) in stats.items():
+        for child, (ppid, _, _) in stats.items():
             if ppid == parent and child not in family:
                 family.add(child)
                 frontier.append(child)
-    return sum(stats[p][1] for p in family if p in stats) if pid in stats else None
+    if pid not in stats:
+        return None
+    return sum(stats[p][1] for p in family if p in stats), sum(stats[p][2] for p in family if p in stats)
 
 
 
