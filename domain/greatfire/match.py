@@ -44,7 +44,7 @@ class GreatFireMatch(State, BaseEncodedMatch):
         return views.view(self, seat)
 
     def _json_view(self, seat: int | None, raw: Callable[[str], Any]) -> dict[str, Any]:
-        return views.json_view(self, seat, raw)  # each district as its kept JSON text
+        return views.json_view(self, seat, raw)  # the districts as one JSON object, from kept texts
 
     def _is_over(self) -> bool:
         return self.phase is Phase.OVER
