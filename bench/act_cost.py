@@ -34,7 +34,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 
@@ -358,18 +358,24 @@ class Slots:
         return the acts accepted (no request is in flight when it returns)."""
         self.window, self.accepted, self.quota, self.stopping = (float("-inf"), float("inf")), 0, quota, False
         tasks = [asyncio.create_task(self.run(n, clients[n % len(clients)])) for n in range(len(self.plays))]
-        try:
-            done, pending = await asyncio.wait(tasks, timeout=timeout)
-            if pending:
-                raise BenchError(f"{self.target}: {quota} acts not played in {timeout:.0f} s")
-            for task in done:
-                if task.exception() is not None:
-                    raise BenchError(f"a {self.target} slot failed: {task.exception()!r}")
-        finally:
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+        await settle(tasks, timeout, self.target, f"{quota} acts not played in {timeout:.0f} s")
         return self.accepted
+
+
+async def settle(tasks: list[asyncio.Task[None]], timeout: float, target: str, late: str) -> None:
+    """Wait for the slots' tasks to end, at most timeout seconds (BenchError `late` when some did not), raise the
+    first failure as a BenchError; every task is ended on the way out."""
+    try:
+        done, pending = await asyncio.wait(tasks, timeout=timeout)
+        if pending:
+            raise BenchError(f"{target}: {len(pending)} slots: {late}")
+        for task in done:
+            if task.exception() is not None:
+                raise BenchError(f"a {target} slot failed: {task.exception()!r}")
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 def _cpu(pid: int) -> tuple[float, float]:
@@ -418,13 +424,8 @@ async def one_round(number: int, target: str, base: str, pool: Pool, redis: Any,
             after = await _counters(pids[target], pids["redis"], redis)
             gc_after = None if target in FLOORS else await gc_pauses(clients[0])
             slots.stopping = True
-            done, pending = await asyncio.wait(tasks, timeout=DRAIN_SECONDS)
-            if pending:
-                raise BenchError(f"{len(pending)} acts still unanswered {DRAIN_SECONDS:.0f} s after the window "
-                                 "(their matches' mirrors can no longer be trusted)")
-            for task in done:
-                if task.exception() is not None:
-                    raise BenchError(f"a {target} slot failed: {task.exception()!r}")
+            await settle(tasks, DRAIN_SECONDS, target, f"acts still unanswered {DRAIN_SECONDS:.0f} s after the window "
+                         "(their matches' mirrors can no longer be trusted)")
         finally:
             for task in tasks:
                 task.cancel()
@@ -483,36 +484,52 @@ def rotated(targets: tuple[str, ...], by: int) -> tuple[str, ...]:
     return targets[k:] + targets[:k]
 
 
-async def measure(service: LocalService, floor_base: str, pids: dict[str, int],
-                  args: argparse.Namespace) -> list[Round]:
-    """Set the matches up, then run the interleaved rounds."""
+R = TypeVar("R")
+# One round of a target: (round number, target, its base URL, the pool, a Redis client, the slots' generators).
+PlayRound = Callable[[int, str, str, Pool, Any, list[random.Random]], Awaitable[R]]
+
+
+async def interleaved(service: LocalService, floor_base: str, args: argparse.Namespace, play: PlayRound[R],
+                      told: Callable[[R], str], setup_timeout: float = 30.0) -> list[R]:
+    """Set the matches up, then play --rounds rounds of every target (each round's order rotated), printing
+    told(round) as each ends."""
     rng = random.Random(args.seed)
     rngs = [random.Random(f"{args.seed}:{n}") for n in range(args.matches)]
-    bases = {target: floor_base if target in FLOORS else service.base for target in TARGETS}
     redis = connections.async_client(service.redis_url, decode_responses=True)
-    rounds: list[Round] = []
+    rounds: list[R] = []
     try:
-        async with httpx.AsyncClient(base_url=service.base, timeout=30.0) as setup:
+        async with httpx.AsyncClient(base_url=service.base, timeout=setup_timeout) as setup:
             pool = Pool(setup, args.title, args.matches, args.seats, rng, args.reserve)
             for number in range(1, args.rounds + 1):
                 for target in rotated(args.targets, number - 1):
                     await pool.fill()
-                    rounds.append(await one_round(number, target, bases[target], pool, redis, pids, args, rngs))
-                    last = rounds[-1]
-                    print(f"round {number} {target}: {last.rate:.0f} acts/s, {last.us_per_act:.0f} µs CPU per act",
-                          file=sys.stderr)
+                    base = floor_base if target in FLOORS else service.base
+                    rounds.append(await play(number, target, base, pool, redis, rngs))
+                    print(f"round {number} {target}: {told(rounds[-1])}", file=sys.stderr)
     finally:
         await redis.aclose()
     return rounds
+
+
+async def measure(service: LocalService, floor_base: str, pids: dict[str, int],
+                  args: argparse.Namespace) -> list[Round]:
+    """Set the matches up, then run the interleaved timed rounds."""
+    async def play(number: int, target: str, base: str, pool: Pool, redis: Any,
+                   rngs: list[random.Random]) -> Round:
+        return await one_round(number, target, base, pool, redis, pids, args, rngs)
+
+    return await interleaved(service, floor_base, args, play,
+                             lambda r: f"{r.rate:.0f} acts/s, {r.us_per_act:.0f} µs CPU per act")
 
 
 # ---------------------------------------------------------------------------------------------------------
 # The report
 
 
-def _spread(values: list[float], digits: int = 0) -> str:
+def spread(values: list[float], digits: int = 0, grouped: str = "") -> str:
+    """The values' mean (min-max), to that many digits (grouped: "," puts commas between thousands)."""
     mean = sum(values) / len(values)
-    return f"{mean:.{digits}f} ({min(values):.{digits}f}-{max(values):.{digits}f})"
+    return f"{mean:{grouped}.{digits}f} ({min(values):{grouped}.{digits}f}-{max(values):{grouped}.{digits}f})"
 
 
 def render(rounds: list[Round], args: argparse.Namespace, command: str) -> str:
@@ -531,10 +548,10 @@ def render(rounds: list[Round], args: argparse.Namespace, command: str) -> str:
     by_target = {t: rs for t in args.targets if (rs := [r for r in rounds if r.target == t])}
     lines.append("mean (min-max) over the rounds:")
     for target, rs in by_target.items():
-        lines.append(f"  {target:<12} CPU µs/act {_spread([r.us_per_act for r in rs])} (the kernel's "
-                     f"{_spread([r.system_us_per_act for r in rs])}), acts/s "
-                     f"{_spread([r.rate for r in rs], 1)}, Redis µs/act {_spread([r.redis_us_per_act for r in rs])}, "
-                     f"Redis bytes/act {_spread([r.redis_bytes / max(1, r.accepted) for r in rs])}")
+        lines.append(f"  {target:<12} CPU µs/act {spread([r.us_per_act for r in rs])} (the kernel's "
+                     f"{spread([r.system_us_per_act for r in rs])}), acts/s "
+                     f"{spread([r.rate for r in rs], 1)}, Redis µs/act {spread([r.redis_us_per_act for r in rs])}, "
+                     f"Redis bytes/act {spread([r.redis_bytes / max(1, r.accepted) for r in rs])}")
     lines.append("ratios to the floor (each round against the floor's round in it):")
     for target in by_target:
         if target != "floor" and "floor" in by_target:
@@ -583,8 +600,8 @@ def _ratio(bases: list[Round], rounds: list[Round], target: str, base: str, limi
     verdict = ""
     if limit is not None:
         verdict = f" (target <= {limit}x: {'met' if sum(cpu) / len(cpu) <= limit else 'MISSED'})"
-    return (f"  {target:<12} CPU per act {_spread(cpu, 2)}x the {base}'s{verdict}; "
-            f"throughput {_spread(rate, 2)}x the {base}'s")
+    return (f"  {target:<12} CPU per act {spread(cpu, 2)}x the {base}'s{verdict}; "
+            f"throughput {spread(rate, 2)}x the {base}'s")
 
 
 def main(args: argparse.Namespace, command: str) -> int:

@@ -30,12 +30,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import httpx
-
 from bench import instructions
-from bench.act_cost import CPU_RATIO_TARGETS, FLOORS, TARGETS, Pool, Slots, floor_process, plays_of, rotated
+from bench.act_cost import CPU_RATIO_TARGETS, FLOORS, TARGETS, Pool, Slots, floor_process, interleaved, plays_of, spread
 from bench.harness import LocalService, event_loop, http_clients, local_service
-from firebreak.matches import connections
 
 IDLE_SECONDS = 2.0  # the idle count of a round: no request in flight
 START_SECONDS = 600.0  # a process under callgrind takes a minute or more to import and start
@@ -86,30 +83,14 @@ async def counted_round(number: int, target: str, base: str, pool: Pool, redis: 
 
 async def measure(service: LocalService, floor_base: str, served: dict[str, instructions.Served],
                   args: argparse.Namespace) -> list[Counted]:
-    """Set the matches up, then run the interleaved rounds."""
-    rng = random.Random(args.seed)
-    rngs = [random.Random(f"{args.seed}:{n}") for n in range(args.matches)]
-    redis = connections.async_client(service.redis_url, decode_responses=True)
-    rounds: list[Counted] = []
-    try:
-        async with httpx.AsyncClient(base_url=service.base, timeout=120.0) as setup:
-            pool = Pool(setup, args.title, args.matches, args.seats, rng)
-            for number in range(1, args.rounds + 1):
-                for target in rotated(args.targets, number - 1):
-                    await pool.fill()
-                    base = floor_base if target in FLOORS else service.base
-                    rounds.append(await counted_round(number, target, base, pool, redis, served[target], args, rngs))
-                    last = rounds[-1]
-                    print(f"round {number} {target}: {last.accepted} acts, {last.per_act:,.0f} instructions an act "
-                          f"({last.busy_per_act:,.0f} less the idle rate)", file=sys.stderr)
-    finally:
-        await redis.aclose()
-    return rounds
+    """Set the matches up, then run the interleaved counted rounds."""
+    async def play(number: int, target: str, base: str, pool: Pool, redis: Any,
+                   rngs: list[random.Random]) -> Counted:
+        return await counted_round(number, target, base, pool, redis, served[target], args, rngs)
 
-
-def _spread(values: list[float], digits: int = 0) -> str:
-    mean = sum(values) / len(values)
-    return f"{mean:,.{digits}f} ({min(values):,.{digits}f}-{max(values):,.{digits}f})"
+    return await interleaved(service, floor_base, args, play,
+                             lambda r: f"{r.accepted} acts, {r.per_act:,.0f} instructions an act "
+                                       f"({r.busy_per_act:,.0f} less the idle rate)", setup_timeout=120.0)
 
 
 def render(rounds: list[Counted], args: argparse.Namespace, command: str) -> str:
@@ -125,8 +106,8 @@ def render(rounds: list[Counted], args: argparse.Namespace, command: str) -> str
     by_target = {t: rs for t in args.targets if (rs := [r for r in rounds if r.target == t])}
     lines.append("mean (min-max) over the rounds:")
     for target, rs in by_target.items():
-        lines.append(f"  {target:<12} instructions/act {_spread([r.per_act for r in rs])}, "
-                     f"busy {_spread([r.busy_per_act for r in rs])}")
+        lines.append(f"  {target:<12} instructions/act {spread([r.per_act for r in rs], grouped=',')}, "
+                     f"busy {spread([r.busy_per_act for r in rs], grouped=',')}")
     for base in ("floor", "rules"):
         if base not in by_target:
             continue
@@ -142,7 +123,7 @@ def render(rounds: list[Counted], args: argparse.Namespace, command: str) -> str
             verdict = ""
             if limit is not None:
                 verdict = f" (target <= {limit}x: {'met' if sum(whole) / len(whole) <= limit else 'MISSED'})"
-            lines.append(f"  {target:<12} {_spread(whole, 2)}x{verdict}; busy {_spread(busy, 2)}x")
+            lines.append(f"  {target:<12} {spread(whole, 2)}x{verdict}; busy {spread(busy, 2)}x")
     lines.append(f"command  {command}")
     return "\n".join(lines)
 
