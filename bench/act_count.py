@@ -13,7 +13,10 @@ itself: its timers and the readiness of callgrind's own server); then --acts act
 are reached), and the count is read. Per target: instructions per accepted act, the same less the idle rate over
 the window's time (a served process slowed 50 times runs its timers 50 times as often per act), and the ratios to
 the floor round by round. --dumps FOLDER keeps callgrind's dumps (api.cg.out.N, floor.cg.out.N, each with the
-target and round in its description) for callgrind_annotate: where in C the instructions went.
+target and round in its description) for callgrind_annotate: where in C the instructions went; with
+FIREBREAK_CALLGRIND_ARGS=--cache-sim=yes callgrind also simulates the caches (misses per act in the dumps).
+A full collection of the API's heap (the built matches it keeps among it) costs tens of millions of instructions
+and lands in one round or another: count three rounds or more of several hundred acts.
 """
 
 from __future__ import annotations

@@ -131,7 +131,8 @@ def callgrind_command(out_file: Path) -> list[str]:
     valgrind = shutil.which("valgrind")
     if valgrind is None or shutil.which("callgrind_control") is None:
         raise InstructionsError("valgrind is not installed (Debian: apt-get install valgrind)")
-    return [valgrind, "--tool=callgrind", f"--callgrind-out-file={out_file}"]
+    extra = os.environ.get("FIREBREAK_CALLGRIND_ARGS", "").split()  # e.g. --cache-sim=yes: simulated cache misses too
+    return [valgrind, "--tool=callgrind", f"--callgrind-out-file={out_file}", *extra]
 
 
 class Served:
