@@ -71,7 +71,8 @@ async def counted_round(number: int, target: str, base: str, pool: Pool, redis: 
     slots = Slots(target, pool, plays, rngs, redis)
     async with contextlib.AsyncExitStack() as stack:
         clients = await http_clients(stack, base, len(plays), args.client_pool)
-        await slots.play(clients, args.warmup_acts, ACTS_SECONDS)
+        if args.warmup_acts:
+            await slots.play(clients, args.warmup_acts, ACTS_SECONDS)
         await asyncio.to_thread(served.zero)
         started = time.perf_counter()
         await asyncio.sleep(IDLE_SECONDS)
