@@ -91,12 +91,8 @@ def active() -> bool:
 def under_callgrind(argv: list[str]) -> dict[str, int]:
     """Run `python -m <argv>` under callgrind with collection off at start; return the instructions dumped under each
     label (summed over a label's dumps). The child's own output goes to this process's."""
-    valgrind = shutil.which("valgrind")
-    if valgrind is None:
-        raise InstructionsError("valgrind is not installed (Debian: apt-get install valgrind)")
     with tempfile.TemporaryDirectory(prefix="firebreak-callgrind-out-") as out:
-        command = [valgrind, "--tool=callgrind", "--collect-atstart=no", f"--callgrind-out-file={out}/cg.out",
-                   sys.executable, "-m", *argv]
+        command = [*callgrind_command(Path(out) / "cg.out"), "--collect-atstart=no", sys.executable, "-m", *argv]
         env = {**os.environ, ENV: out, "PYTHONHASHSEED": os.environ.get("PYTHONHASHSEED", "0")}
         finished = subprocess.run(command, env=env, stderr=subprocess.PIPE, text=True)
         if finished.returncode:
@@ -111,13 +107,19 @@ def read_dumps(folder: Path) -> dict[str, int]:
     for path in sorted(folder.glob("cg.out*")):
         text = path.read_text(errors="replace")
         label = re.search(r"^desc: Trigger: Client Request: (.*)$", text, re.MULTILINE)
-        count = re.search(r"^(?:summary|totals): (\d+)", text, re.MULTILINE)
+        count = _total(text)
         if label is None or count is None:
             continue  # the final dump at exit, of nothing collected
-        totals[label.group(1)] = totals.get(label.group(1), 0) + int(count.group(1))
+        totals[label.group(1)] = totals.get(label.group(1), 0) + count
     if not totals:
         raise InstructionsError(f"callgrind wrote no labelled dump in {folder}")
     return totals
+
+
+def _total(dump: str) -> int | None:
+    """The instructions a callgrind dump counted (the first event of its summary line), None when it has none."""
+    count = re.search(r"^(?:summary|totals): (\d+)", dump, re.MULTILINE)
+    return None if count is None else int(count.group(1))
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -163,7 +165,7 @@ class Served:
         path = Path(f"{self.out_file}.{self.dumps}")
         if not path.exists():
             raise InstructionsError(f"callgrind wrote no dump {path} for {label!r}")
-        count = re.search(r"^(?:summary|totals): (\d+)", path.read_text(errors="replace"), re.MULTILINE)
+        count = _total(path.read_text(errors="replace"))
         if count is None:
             raise InstructionsError(f"no instruction total in {path}")
-        return int(count.group(1))
+        return count
