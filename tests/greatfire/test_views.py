@@ -13,6 +13,7 @@ from firebreak.domain.errors import UnknownSeat
 from firebreak.domain.events import visible_to
 from firebreak.domain.greatfire import views
 from firebreak.domain.greatfire.match import GreatFireMatch
+from firebreak.domain.greatfire.rules import turns
 from firebreak.matches import packing
 from tests.greatfire.positions import blank, put, restart
 
@@ -147,8 +148,7 @@ def _played(seats: int, seed: int, **options: object) -> list[GreatFireMatch]:
                                                         (6, 34, {})])
 def test_the_json_view_writes_the_same_bytes_as_the_view(seats: int, seed: int, options: dict[str, object]) -> None:
     """json_view (the districts as one JSON object from kept texts) is written by the service's JSON writer byte for
-    byte as the view,
-    for every seat and the spectator at every step of whole games."""
+    byte as the view, for every seat and the spectator at every step of whole games."""
     for m in _played(seats, seed, **options):
         for seat in [*range(seats), None]:
             for raw in (RawJSON, packing.RAW):  # the domain's own kind, and the service's writer's (orjson's)
@@ -195,3 +195,23 @@ def test_the_json_view_of_a_state_played_in_place_rewrites_what_changed_and_stay
         steps += 1
     assert steps > 100
     assert packing.dump_bytes(m.json_view(0)) == packing.dump_bytes(m.view(0))
+
+
+def _deck_counts(m: GreatFireMatch) -> tuple[object, object, object]:
+    v = m.view(None)
+    return v["deckSize"], v["stacksLeft"], v["untilIntensify"]
+
+
+def test_the_views_deck_counts_follow_the_deck() -> None:
+    """deckSize is the rules' fire cards left (turns.fire_cards_left), stacksLeft the stack cards, untilIntensify
+    the fire cards drawn from the top (the list's end) before the next stack card shows: on decks set by hand and
+    at every step of a played game."""
+    m = blank()
+    for deck, counts in ((["#A", "N", "E", "#B", "S", "W"], (4, 2, 2)), (["N", "E"], (2, 0, None)),
+                         (["#A"], (0, 1, 0)), ([], (0, 0, None)), (["W", "#C"], (1, 1, 0))):
+        m.deck = deck
+        assert _deck_counts(m) == counts, deck
+    for p in _played(4, 35):
+        stacks = [k for k, card in enumerate(p.deck) if card.startswith("#")]
+        assert _deck_counts(p) == (turns.fire_cards_left(p), len(stacks),
+                                   len(p.deck) - 1 - stacks[-1] if stacks else None)
