@@ -130,18 +130,24 @@ class LocalService:
         self._spawn("api", [*self.api_prefix, sys.executable, "-m", "uvicorn", "firebreak.api.app:create_app",
                             "--factory", "--host", "127.0.0.1", "--port", str(self.port), "--no-access-log",
                             "--workers", str(self.api_processes)], env)
+        self.wait_ready("/readyz", "api", timeout)
+
+    def wait_ready(self, path: str, name: str, timeout: float) -> None:
+        """Wait until GET path answers 200 on the port (the process named name serves it); BenchError when a
+        child exits or the time runs out."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            for name, child in self.children.items():
+            for child_name, child in self.children.items():
                 if child.poll() is not None:
-                    raise BenchError(f"the {name} process exited at start:\n{_tail(self.folder / f'{name}.log')}")
+                    raise BenchError(f"the {child_name} process exited at start:\n"
+                                     f"{_tail(self.folder / f'{child_name}.log')}")
             try:
-                if httpx.get(f"{self.base}/readyz", timeout=1.0).status_code == 200:
+                if httpx.get(f"{self.base}{path}", timeout=1.0).status_code == 200:
                     return
             except httpx.HTTPError:
                 pass
             time.sleep(0.1)
-        raise BenchError(f"the API was not ready in {timeout:.0f} s:\n{_tail(self.folder / 'api.log')}")
+        raise BenchError(f"the {name} was not ready in {timeout:.0f} s:\n{_tail(self.folder / f'{name}.log')}")
 
     def stop_redis(self) -> None:
         """Stop the Redis servers."""

@@ -9,9 +9,12 @@ the same concurrency, random legal moves to the end and a new match in the slot.
 spread: moves/s, round-trip p50/p99, the servers' CPU per move (from /proc: bgio's node process; Firebreak's
 API, Redis and worker) and the machine's busy share; then firebreak / bgio moves/s against the target (at least
 1.2, issue 28; issue 15 asked 1.0). --api-processes 1 2 adds a Firebreak service with two API processes as a
-further target in each round.
+further target in each round. --floor adds floor.py (a hand-written tic-tac-toe endpoint on Starlette and redis-py,
+the same REST surface, one process, its own Redis, no worker) to each round: what the fixed shape costs by itself,
+reported against boardgame.io and Firebreak against it.
 
 Run: python -m bench.peer_bgio [--matches 50] [--seconds 15] [--warmup 2] [--rounds 3] [--api-processes 1 [2]]
+     [--floor]
 Needs node and npm (`npm ci` runs here first if node_modules is missing). Not run by the tests.
 """
 
@@ -31,12 +34,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.harness import BenchError, LocalService, cpu_seconds, interrupt, machine_cpu
+from bench.harness import ROOT, BenchError, LocalService, cpu_seconds, interrupt, machine_cpu
 from firebreak.matches.embedded import free_port
 
 FOLDER = Path(__file__).resolve().parent
 TITLES = "tests.titles.tictactoe:TITLE"
 BGIO = "bgio"
+FLOOR = "floor"
 TARGET_RATIO = 1.2  # Firebreak's moves/s over boardgame.io's, at the same concurrency (issue 28)
 START_SECONDS = 30.0
 
@@ -88,6 +92,24 @@ class BgioServer:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(timeout=5)
+
+
+class FloorService(LocalService):
+    """The floor (floor.py: a hand-written tic-tac-toe endpoint, one uvicorn process) on a private Redis."""
+
+    def __init__(self) -> None:
+        super().__init__(1)
+
+    def start(self, timeout: float = 30.0) -> None:
+        """Start Redis and the floor process; wait until it answers /healthz."""
+        try:
+            redis_url = self.start_redis()["REDIS_URL"]
+        except RuntimeError as exc:
+            raise BenchError(f"Redis did not start: {exc}") from None
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        self._spawn(FLOOR, [sys.executable, "-m", "bench.peer_bgio.floor", "--port", str(self.port),
+                            "--redis-url", redis_url], env)
+        self.wait_ready("/healthz", FLOOR, timeout)
 
 
 @dataclass(frozen=True)
@@ -169,9 +191,13 @@ def servers(args: argparse.Namespace) -> Iterator[list[Server]]:
     # LocalService hands its own environment to the API and worker it starts
     os.environ["FIREBREAK_TITLES"] = TITLES
     services = [LocalService(count) for count in args.api_processes]
+    floor = FloorService() if args.floor else None
     try:
         bgio.start()
         started = [Server(BGIO, "bgio", bgio.base, bgio.pids())]
+        if floor is not None:
+            floor.start(START_SECONDS)
+            started.append(Server(FLOOR, "firebreak", floor.base, floor.pids()))
         for count, service in zip(args.api_processes, services, strict=True):
             service.start(START_SECONDS)
             label = "firebreak" if count == 1 else f"firebreak {count} API processes"
@@ -179,8 +205,19 @@ def servers(args: argparse.Namespace) -> Iterator[list[Server]]:
         yield started
     finally:
         bgio.stop()
+        if floor is not None:
+            floor.stop()
         for service in services:
             service.stop()
+
+
+def _ratio(label: str, base: str, rates: dict[str, list[float]], verdict: str) -> str:
+    """label's moves/s over base's: of the means, and round by round."""
+    pairs = [f / b for f, b in zip(rates[label], rates[base], strict=True)]
+    ratio = statistics.mean(rates[label]) / statistics.mean(rates[base])
+    shown = verdict.format("met" if ratio >= TARGET_RATIO else "MISSED")
+    return (f"ratio {label} / {base} moves/s: {ratio:.2f} of the means (paired rounds "
+            f"{', '.join(f'{p:.2f}' for p in pairs)}, by round){shown}")
 
 
 def summary(rounds: list[list[Round]], command: str) -> str:
@@ -199,12 +236,13 @@ def summary(rounds: list[list[Round]], command: str) -> str:
                      f"p50 {statistics.mean(r.p50_ms for r in mine):6.1f} ms  "
                      f"p99 {statistics.mean(r.p99_ms for r in mine):6.1f} ms  server CPU {cpu:.2f} ms/move")
     for label in labels[1:]:
-        # each Firebreak round against the bgio round just before it: a drifting machine load shifts both alike
-        pairs = [f / b for f, b in zip(rates[label], rates[BGIO], strict=True)]
-        ratio = statistics.mean(rates[label]) / statistics.mean(rates[BGIO])
-        verdict = "met" if ratio >= TARGET_RATIO else "MISSED"
-        lines.append(f"ratio {label} / bgio moves/s: {ratio:.2f} of the means (paired rounds "
-                     f"{', '.join(f'{p:.2f}' for p in pairs)}, by round); target >= {TARGET_RATIO:.1f}: {verdict}")
+        # each round against the bgio round of the same round: a drifting machine load shifts both alike
+        verdict = "" if label == FLOOR else f"; target >= {TARGET_RATIO:.1f}: {{}}"
+        lines.append(_ratio(label, BGIO, rates, verdict))
+    if FLOOR in labels:
+        for label in labels[1:]:
+            if label != FLOOR:
+                lines.append(_ratio(label, FLOOR, rates, ""))
     lines.append(f"command  {command}")
     return "\n".join(lines)
 
@@ -218,6 +256,8 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3, help="rounds (each loads every server once, bgio first)")
     parser.add_argument("--api-processes", type=int, nargs="+", default=[1],
                         help="a Firebreak service per count of API processes (uvicorn --workers)")
+    parser.add_argument("--floor", action="store_true",
+                        help="add the floor (floor.py: a hand-written tic-tac-toe endpoint on Redis) to each round")
     parser.add_argument("--seed", type=int, default=1, help="seeds the driver's random moves")
     args = parser.parse_args()
     if args.matches < 1 or args.seconds <= 0 or args.warmup < 0 or args.rounds < 1 or min(args.api_processes) < 1:
