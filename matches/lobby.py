@@ -179,18 +179,16 @@ class Lobby:
             raise LobbyError(claimed, "you already hold a seat of this match")
         if isinstance(claimed, Refusal):
             raise LobbyError(claimed, STARTED)
-        got, full = claimed
-        if full:
-            started = await self.store.load(loaded.id)
-            if started is not None:
-                match = engine(started)
-                await self.store.reschedule(started.id, started.version,
-                                            due_at(match, started.seats, started.timing(), self.store.settings))
-                await mine.refresh(self.store, started, marked)
-                await self.scheduler.after_step(loaded.id, match, started.seats)
+        started = claimed.started  # this claim started the match: the match as the claim left it
+        if started is not None:
+            match = engine(started)
+            await self.store.reschedule(started.id, started.version,
+                                        due_at(match, started.seats, started.timing(), self.store.settings))
+            await mine.refresh(self.store, started, marked)
+            await self.scheduler.after_step(loaded.id, match, started.seats)
         elif marked is not None:
             await mine.refresh(self.store, await self.store.load(loaded.id) or loaded, marked)
-        return Seated(loaded.id, got, token, full)
+        return Seated(loaded.id, claimed.seat, token, claimed.full)
 
 
 def _clean_name(name: str) -> str:

@@ -38,25 +38,31 @@ local function set_due(zkey, vkey, id, version, due)
 end
 """
 
-# Store a new waiting match unless its id is taken (a rematch's id is claimed first, and any caller may create it).
-# KEYS: meta, state; ARGV: meta fields (a JSON object of strings), state data, ttl. Returns 1, or 0 if it exists.
+# Store a new waiting match unless its id is taken (a rematch's id is claimed first, and any caller may create it);
+# on one plain Redis, a listed match also enters the waiting lobby list (KEYS 3) in the same script.
+# KEYS: meta, state[, waiting lobby list]; ARGV: meta fields (a JSON object of strings), state data, ttl[, now,
+# match id]. Returns 1, or 0 if it exists.
 CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 for name, value in pairs(cjson.decode(ARGV[1])) do redis.call('HSET', KEYS[1], name, value) end
 redis.call('HSET', KEYS[2], 'v', 0, 'data', ARGV[2])
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
 redis.call('EXPIRE', KEYS[2], tonumber(ARGV[3]))
+if #KEYS > 2 then redis.call('ZADD', KEYS[3], ARGV[4], ARGV[5]) end
 return 1
 """
 
 # Commit one step if the version is still the one the step was computed from: state, log entry, events (the stream
 # trimmed to the newest steps), meta, the seat records the step changes, the idempotency outcome; on one plain
-# Redis also the due-set (KEYS 7-8).
-# KEYS: state, log, events, meta, seats, idempotency hash[, due-set, due versions].
+# Redis also the due-set (KEYS 7-8) and, for a step that ends the match, its finished-match outbox entry and its
+# move from the active to the finished lobby list (KEYS 9-11).
+# KEYS: state, log, events, meta, seats, idempotency hash[, due-set, due versions, finished outbox, active lobby
+# list, finished lobby list].
 # ARGV: 1 version, 2 data, 3 log entry, 4 events, 5 status, 6 idempotency field ('': none), 7 its record,
 # 8 idempotency ttl, 9 records kept, 10 expire-after (0: keep), 11 more meta fields (JSON object of strings),
 # 12 stream length kept, 13 match id, 14 due time ('': off the due-set; only with the due keys), 15 seat records
-# to write (JSON object of seat -> record text; '{}': none).
+# to write (JSON object of seat -> record text; '{}': none), 16 now (with the due keys), 17 listed ('1': in the
+# lobby lists).
 # Returns {1, new version, log length} or {0, stored version, 0}.
 COMMIT = _REMEMBER_FN + _SET_DUE_FN + """
 local v = tonumber(redis.call('HGET', KEYS[1], 'v'))
@@ -73,7 +79,16 @@ local ttl = tonumber(ARGV[10])
 if ttl > 0 then
   for i = 1, 5 do redis.call('EXPIRE', KEYS[i], ttl) end
 end
-if #KEYS > 6 then set_due(KEYS[7], KEYS[8], ARGV[13], nv, ARGV[14]) end
+if #KEYS > 6 then
+  set_due(KEYS[7], KEYS[8], ARGV[13], nv, ARGV[14])
+  if ARGV[5] == 'over' then
+    redis.call('ZADD', KEYS[9], 'NX', ARGV[16], ARGV[13])
+    if ARGV[17] == '1' then
+      redis.call('ZREM', KEYS[10], ARGV[13])
+      redis.call('ZADD', KEYS[11], ARGV[16], ARGV[13])
+    end
+  end
+end
 return {1, nv, n}
 """
 
@@ -92,12 +107,22 @@ SET_DUE = _SET_DUE_FN + """
 return set_due(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3])
 """
 
-# Read a match in one round trip, as one snapshot: meta, seats, state, or a finished match's archive. KEYS: meta,
-# seats, state, archive.
+# On one plain Redis: set a match's due time as of a version unless the match has moved on from it. KEYS: due-set,
+# due versions, state; ARGV: match id, version, due time ('': off the due-set). Returns 1, or 0 (moved on, or a
+# later version's due time is there).
+RESCHEDULE = _SET_DUE_FN + """
+if tonumber(redis.call('HGET', KEYS[3], 'v')) ~= tonumber(ARGV[2]) then return 0 end
+return set_due(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3])
+"""
+
+# Read a match in one round trip, as one snapshot: meta, seats, state, or a finished match's archive; with KEYS 5,
+# its log too. KEYS: meta, seats, state, archive[, log].
 LOAD = """
 local meta = redis.call('HGETALL', KEYS[1])
-if #meta == 0 then return {meta, {}, {}, redis.call('GET', KEYS[4]) or ''} end
-return {meta, redis.call('HGETALL', KEYS[2]), redis.call('HGETALL', KEYS[3]), ''}
+if #meta == 0 then return {meta, {}, {}, redis.call('GET', KEYS[4]) or '', {}} end
+local log = {}
+if #KEYS > 4 then log = redis.call('LRANGE', KEYS[5], 0, -1) end
+return {meta, redis.call('HGETALL', KEYS[2]), redis.call('HGETALL', KEYS[3]), '', log}
 """
 
 # A match's status, an archived one's included. KEYS: meta, archive.
@@ -142,11 +167,14 @@ return 1
 """
 
 # Claim a seat of a waiting match. KEYS: meta, seats, state, log, events; ARGV: seat (-1: first free), seat
-# record, seat count, now, waiting ttl, the record's player ('' for none). A player holds at most one seat of a
-# match: a claim for a player already seated answers {-3, 0} and changes nothing. The claim that fills the match
-# starts it (meta "started": now, kept for the archive): its clocks and abandonment time count from now, and its
-# keys stop expiring (the caller wrote a due entry "look soon" before, and sets the exact due time after); a claim
-# that does not fill it gives the seats the waiting match's time to live.
+# record, seat count, now, waiting ttl, the record's player ('' for none)[, match id, look-soon time, listed ('1':
+# in the lobby lists)]. A player holds at most one seat of a match: a claim for a player already seated answers
+# {-3, 0} and changes nothing. The claim that fills the match starts it (meta "started": now, kept for the
+# archive): its clocks and abandonment time count from now, and its keys stop expiring (the caller wrote a due
+# entry "look soon" before, and sets the exact due time after), and it answers the started match's meta, seats and
+# state too; a claim that does not fill it gives the seats the waiting match's time to live. On one plain Redis
+# (KEYS 6-8: due-set, waiting and active lobby lists) the due entry "look soon" of a claim, and a listed match's
+# move from the waiting to the active lobby list when it starts, are written in the same script.
 CLAIM = """
 if redis.call('HGET', KEYS[1], 'status') ~= 'waiting' then return {-1, 0} end
 local n = tonumber(ARGV[3])
@@ -164,15 +192,18 @@ if seat < 0 then
 elseif redis.call('HSETNX', KEYS[2], seat, ARGV[2]) == 0 then
   return {-2, 0}
 end
-local full = 0
+if #KEYS > 5 then redis.call('ZADD', KEYS[6], 'LT', ARGV[8], ARGV[7]) end
 if redis.call('HLEN', KEYS[2]) == n then
   redis.call('HSET', KEYS[1], 'status', 'active', 'at', ARGV[4], 'lastHuman', ARGV[4], 'started', ARGV[4])
   for i = 1, 5 do redis.call('PERSIST', KEYS[i]) end
-  full = 1
-else
-  redis.call('EXPIRE', KEYS[2], tonumber(ARGV[5]))
+  if #KEYS > 5 and ARGV[9] == '1' then
+    redis.call('ZREM', KEYS[7], ARGV[7])
+    redis.call('ZADD', KEYS[8], ARGV[4], ARGV[7])
+  end
+  return {seat, 1, redis.call('HGETALL', KEYS[1]), redis.call('HGETALL', KEYS[2]), redis.call('HGETALL', KEYS[3])}
 end
-return {seat, full}
+redis.call('EXPIRE', KEYS[2], tonumber(ARGV[5]))
+return {seat, 0}
 """
 
 # Free a person's seat of a waiting match, if the seat still holds that person (by token hash). KEYS: meta, seats;

@@ -163,6 +163,15 @@ class Committed:
     version: int
 
 
+@dataclass(frozen=True)
+class Claimed:
+    """The result of a seat claim: the seat, and the match as the claim left it when the claim started it."""
+
+    seat: int
+    full: bool  # this claim filled the last seat, and so started the match
+    started: Loaded | None  # the match as a starting claim left it
+
+
 class MatchStore:
     """All Redis access for matches goes through here: a match's own keys on the matches Redis (`redis`: plain
     or cluster, each operation inside the match's slot), the due-set and lobby on the queue Redis (`queue`;
@@ -193,6 +202,7 @@ class MatchStore:
         self._leave = connections.Script(redis, scripts.LEAVE)
         self._cancel = connections.Script(redis, scripts.CANCEL)
         self._set_due = connections.Script(self.queue, scripts.SET_DUE)
+        self._reschedule = connections.Script(redis, scripts.RESCHEDULE)
         self.due_key = keys.due(settings.queue)
         self.due_versions_key = keys.due_versions(settings.queue)
         # the whole replayed history of a few matches, by (match id, its length): pages and resuming
@@ -212,34 +222,36 @@ class MatchStore:
                 "status": MatchStatus.WAITING.value, "created": repr(now), "version": "0",
                 "hostHash": hash_token(host_token), **({"clock": clock.to_json()} if clock is not None else {}),
                 **(extra or {})}
-        created = await self._create(keys=[keys.meta(match_id), keys.state(match_id)],
-                                     args=[packing.dumps(meta), packing.dumps(data), self.settings.waiting_ttl])
-        if int(created) and meta.get("private") != "1" and "rematchOf" not in meta:  # a rematch's seats are its own
+        listed = meta.get("private") != "1" and "rematchOf" not in meta  # a rematch's seats are its own
+        match_keys = [keys.meta(match_id), keys.state(match_id)]
+        args: list[Any] = [packing.dumps(meta), packing.dumps(data), self.settings.waiting_ttl]
+        if listed and self.one_redis:  # the lobby list in the same script
+            match_keys.append(keys.lobby(MatchStatus.WAITING))
+            args += [repr(now), match_id]
+        created = await self._create(keys=match_keys, args=args)
+        if int(created) and listed and not self.one_redis:
             await self.queue.zadd(keys.lobby(MatchStatus.WAITING), {match_id: now})
         return match_id, host_token
 
     async def load(self, match_id: str) -> Loaded | None:
         """Read meta, seats and state together (a finished match's from its archive); None for an unknown (or
         expired) match."""
+        return (await self._load_with(match_id, log=False))[0]
+
+    async def _load_with(self, match_id: str, log: bool) -> tuple[Loaded | None, list[str]]:
+        """load(), and with log=True the live match's log as stored, in the same round trip."""
         if not valid_id(match_id):
-            return None
-        flat_meta, flat_seats, flat_state, archived = await self._load(keys=[
-            keys.meta(match_id), keys.seats(match_id), keys.state(match_id), keys.archive(match_id)])
+            return None, []
+        match_keys = [keys.meta(match_id), keys.seats(match_id), keys.state(match_id), keys.archive(match_id)]
+        if log:
+            match_keys.append(keys.log(match_id))
+        flat_meta, flat_seats, flat_state, archived, items = await self._load(keys=match_keys)
         if archived:
             record = packing.unpack(archived)
             seats = {int(k): SeatRecord.from_json(v) for k, v in record["seats"].items()}
             return Loaded(id=match_id, meta=record["meta"], seats=seats,
-                          version=int(record["v"]), stored=record["data"])
-        meta, state = pairs(flat_meta), pairs(flat_state)
-        if not meta or not state:
-            return None
-        return Loaded(
-            id=match_id,
-            meta=meta,
-            seats={int(k): SeatRecord.from_json(packing.loads(v)) for k, v in pairs(flat_seats).items()},
-            version=int(state["v"]),
-            stored=state["data"],
-        )
+                          version=int(record["v"]), stored=record["data"]), []
+        return _loaded(match_id, flat_meta, flat_seats, flat_state), items
 
     async def read(self, match_id: str) -> Loaded | None:
         """Load a match to read it: from Redis, else (a finished match Redis let go) from the attic; None for an
@@ -255,16 +267,22 @@ class MatchStore:
         return None if status is None else MatchStatus(status)
 
     async def claim_seat(self, match_id: str, seat: int | None, record: SeatRecord,
-                         seat_count: int, listed: bool = True) -> tuple[int, bool] | Refusal:
-        """Take a seat (None: the first free one); return (seat, now full), or MATCH_STARTED (the match is no
-        longer waiting), SEAT_TAKEN, or ALREADY_SEATED (the record's player holds another seat of the match: checked
-        in the same atomic claim)."""
+                         seat_count: int, listed: bool = True) -> Claimed | Refusal:
+        """Take a seat (None: the first free one); return the seat and, when the claim filled (and so started) the
+        match, the started match as the claim left it; or MATCH_STARTED (the match is no longer waiting),
+        SEAT_TAKEN, or ALREADY_SEATED (the record's player holds another seat of the match: checked in the same
+        atomic claim)."""
         now = time.time()
-        await self.look_soon(match_id, now)  # this claim may start the match
-        result = await self._claim(keys=[keys.meta(match_id), keys.seats(match_id), keys.state(match_id),
-                                         keys.log(match_id), keys.events(match_id)],
-                                   args=[-1 if seat is None else seat, packing.dumps(record.to_json()), seat_count,
-                                         repr(now), self.settings.waiting_ttl, record.player or ""])
+        match_keys = [keys.meta(match_id), keys.seats(match_id), keys.state(match_id), keys.log(match_id),
+                      keys.events(match_id)]
+        args: list[Any] = [-1 if seat is None else seat, packing.dumps(record.to_json()), seat_count, repr(now),
+                           self.settings.waiting_ttl, record.player or ""]
+        if self.one_redis:  # the due entry and the lobby lists in the same script
+            match_keys += [self.due_key, keys.lobby(MatchStatus.WAITING), keys.lobby(MatchStatus.ACTIVE)]
+            args += [match_id, repr(now + self.settings.stall_seconds), "1" if listed else "0"]
+        else:
+            await self.look_soon(match_id, now)  # this claim may start the match
+        result = await self._claim(keys=match_keys, args=args)
         got, full = int(result[0]), bool(int(result[1]))
         if got == -1:
             return Refusal.MATCH_STARTED
@@ -272,12 +290,12 @@ class MatchStore:
             return Refusal.SEAT_TAKEN
         if got == -3:
             return Refusal.ALREADY_SEATED
-        if full and listed:
+        if full and listed and not self.one_redis:
             pipe = self.queue.pipeline(transaction=False)
             pipe.zrem(keys.lobby(MatchStatus.WAITING), match_id)
             pipe.zadd(keys.lobby(MatchStatus.ACTIVE), {match_id: time.time()})
             await pipe.execute()
-        return got, full
+        return Claimed(got, full, _loaded(match_id, *result[2:5]) if full else None)
 
     async def commit(self, loaded: Loaded, data: str, entry: dict[str, Any],
                      events: list[dict[str, Any]], over: bool, timing: Timing, due: float | None,
@@ -301,11 +319,12 @@ class MatchStore:
                       keys.seats(match_id), keys.idempotency(match_id)]
         due_text = "" if over or due is None else repr(due)
         status = MatchStatus.OVER if over else MatchStatus.ACTIVE
-        if over:
-            await self.finishing(match_id)
-        if self.one_redis:
-            match_keys += [self.due_key, self.due_versions_key]
+        if self.one_redis:  # the due-set, and for an ending step its outbox entry and lobby lists, in the script
+            match_keys += [self.due_key, self.due_versions_key, keys.finished_pending(self.settings.queue),
+                           keys.lobby(MatchStatus.ACTIVE), keys.lobby(MatchStatus.OVER)]
         else:
+            if over:
+                await self.finishing(match_id)
             await self.look_soon(match_id)
         result = await self._commit(
             keys=match_keys,
@@ -316,7 +335,8 @@ class MatchStore:
                                  **(meta or {})}),
                   history.EVENTS_KEPT, match_id, due_text,
                   packing.dumps({str(seat): packing.dumps(record.to_json())
-                                 for seat, record in (seats or {}).items()})],
+                                 for seat, record in (seats or {}).items()}),
+                  repr(time.time()), "1" if loaded.listed else "0"],
         )
         committed = Committed(bool(int(result[0])), int(result[1]))
         if not committed.ok:
@@ -327,7 +347,7 @@ class MatchStore:
         chunks = (committed.version - items) // (history.CHUNK - 1)  # version = chunks * CHUNK + plain entries
         if items - chunks >= history.CHUNK:
             await self.fold_log(match_id, chunks)
-        if over and loaded.listed:
+        if over and loaded.listed and not self.one_redis:
             pipe = self.queue.pipeline(transaction=False)
             pipe.zrem(keys.lobby(MatchStatus.ACTIVE), match_id)
             pipe.zadd(keys.lobby(MatchStatus.OVER), {match_id: time.time()})
@@ -373,10 +393,10 @@ class MatchStore:
     async def archive(self, match_id: str, version: int) -> bool:
         """Replace a finished match's keys by one packed value (its replay still served from the log inside);
         return whether this call did."""
-        loaded = await self.load(match_id)
+        loaded, items = await self._load_with(match_id, log=True)
         if loaded is None or loaded.status is not MatchStatus.OVER or loaded.version != version:
             return False
-        log = history.entries(await self.redis.lrange(keys.log(match_id), 0, -1))
+        log = history.entries(items)
         seats = {seat: seated.to_json() for seat, seated in loaded.seats.items()}
         record = {"meta": loaded.meta, "seats": seats, "v": version, "data": loaded.data, "log": log}
         done = await self._archive(keys=[keys.meta(match_id), keys.seats(match_id), keys.state(match_id),
@@ -398,6 +418,10 @@ class MatchStore:
 
     async def reschedule(self, match_id: str, version: int, due: float | None) -> bool:
         """Set the match's due time unless it has moved on from `version`; return whether it was set."""
+        if self.one_redis:  # the check and the write in one script
+            done = await self._reschedule(keys=[self.due_key, self.due_versions_key, keys.state(match_id)],
+                                          args=[match_id, version, "" if due is None else repr(due)])
+            return bool(int(done))
         stored = await self.redis.hget(keys.state(match_id), "v")
         if stored is None or int(stored) != version:
             return False
@@ -500,6 +524,20 @@ class MatchStore:
 def _idempotency_record(outcome: dict[str, Any]) -> str:
     """An idempotency hash value: when it was written, then the outcome (read back by MatchStore._honoured)."""
     return f"{time.time()!r}|{packing.dumps(outcome)}"
+
+
+def _loaded(match_id: str, flat_meta: list[str], flat_seats: list[str], flat_state: list[str]) -> Loaded | None:
+    """A live match from its hashes' flat HGETALL replies (None: meta or state missing)."""
+    meta, state = pairs(flat_meta), pairs(flat_state)
+    if not meta or not state:
+        return None
+    return Loaded(
+        id=match_id,
+        meta=meta,
+        seats={int(k): SeatRecord.from_json(packing.loads(v)) for k, v in pairs(flat_seats).items()},
+        version=int(state["v"]),
+        stored=state["data"],
+    )
 
 
 def pairs(flat: list[str]) -> dict[str, str]:

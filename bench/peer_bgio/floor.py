@@ -123,7 +123,7 @@ def seat_of(stored: dict[str, str], request: Request) -> int | None:
 def create_app(redis_url: str) -> Starlette:
     """The floor app over the Redis at redis_url (client options as the service's, on redis-py's own
     connection class)."""
-    redis = connections.async_client(redis_url, connection_class=Connection, decode_responses=True,
+    redis: Any = connections.async_client(redis_url, connection_class=Connection, decode_responses=True,
                                      max_connections=2000, socket_timeout=SOCKET_TIMEOUT)
     join_script = connections.Script(redis, _JOIN)
     commit_script = connections.Script(redis, _COMMIT)
@@ -173,8 +173,10 @@ def create_app(redis_url: str) -> Starlette:
         cell = action.get("cell")
         if board["over"] or board["turn"] != seat:
             return error(422, "NOT_YOUR_TURN")
-        if action.get("type") != "mark" or type(cell) is not int or not 0 <= cell < 9 or board["cells"][cell] is not None:
+        if action.get("type") != "mark" or type(cell) is not int or not 0 <= cell < 9:
             return error(422, "ILLEGAL_ACTION")
+        if board["cells"][cell] is not None:
+            return error(422, "ILLEGAL_ACTION", message="that cell is marked")
         board["cells"][cell] = seat
         board["winner"] = winner(board["cells"])
         board["over"] = board["winner"] is not None or None not in board["cells"]

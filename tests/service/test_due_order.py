@@ -12,12 +12,13 @@ from redis import Redis
 from redis.asyncio import Redis as AsyncRedis
 from rq import Queue
 
-from firebreak.matches import keys
+from firebreak.matches import keys, packing
 from firebreak.matches.config import Settings
+from firebreak.matches.lifecycle import MatchStatus, SeatKind, SeatRecord
 from firebreak.matches.pipeline import Pipeline
 from firebreak.matches.reconciler import Reconciler
 from firebreak.matches.scheduler import Scheduler
-from firebreak.matches.store import MatchStore
+from firebreak.matches.store import Claimed, MatchStore
 from tests.service import support as h
 from tests.service.test_reconciler import FAST, Crash, forget
 
@@ -164,3 +165,69 @@ def test_an_earlier_versions_due_time_never_overwrites_a_later_ones(redis_url: s
     assert asyncio.run(ends())
     assert redis.zscore(keys.due(settings.queue), match_id) is None
     assert redis.hget(keys.due_versions(settings.queue), match_id) is None
+
+
+def test_on_one_redis_create_claims_and_the_last_commit_write_their_queue_entries_in_their_scripts(
+        redis_url: str, redis: Redis) -> None:
+    """With one plain Redis in both roles, the lobby lists, the claim's "look soon" entry, the started match's due
+    time and the finished-match outbox entry are written by the match's own scripts (no separate write for a crash
+    to skip): a waiting, started and finished match shows the same entries either way, and a starting claim
+    answers the match as a load reads it."""
+    settings = settings_for(redis_url, "firebreak-due-scripts")
+
+    async def life(one_redis: bool) -> dict[str, object]:
+        connection = AsyncRedis.from_url(redis_url, decode_responses=True)
+        queue_connection = connection if one_redis else AsyncRedis.from_url(redis_url, decode_responses=True)
+        seen: dict[str, object] = {}
+
+        def entries(match_id: str) -> dict[str, bool]:
+            return {"waiting": redis.zscore(keys.lobby("waiting"), match_id) is not None,
+                    "active": redis.zscore(keys.lobby("active"), match_id) is not None,
+                    "over": redis.zscore(keys.lobby("over"), match_id) is not None,
+                    "due": redis.zscore(keys.due(settings.queue), match_id) is not None,
+                    "finishing": redis.zscore(keys.finished_pending(settings.queue), match_id) is not None}
+
+        try:
+            store = MatchStore(connection, settings, queue=queue_connection)
+            assert store.one_redis is one_redis
+            match_id, _host = await store.create("greatfire", 2, {}, 5, {"x": 1})
+            seen["created"] = entries(match_id)
+            before = time.time()
+            first = await store.claim_seat(match_id, None, SeatRecord("a", SeatKind.HUMAN, token_hash="h1"), 2)
+            assert isinstance(first, Claimed) and (first.seat, first.full, first.started) == (0, False, None)
+            seen["one seat"] = entries(match_id)
+            soon = redis.zscore(keys.due(settings.queue), match_id)
+            assert soon is not None and before + settings.stall_seconds <= soon <= time.time() + settings.stall_seconds
+            second = await store.claim_seat(match_id, None, SeatRecord("b", SeatKind.HUMAN, token_hash="h2"), 2)
+            assert isinstance(second, Claimed) and (second.seat, second.full) == (1, True)
+            assert second.started == await store.load(match_id) and second.started is not None
+            assert second.started.status is MatchStatus.ACTIVE and set(second.started.seats) == {0, 1}
+            seen["started"] = entries(match_id)
+            assert not await store.reschedule(match_id, 7, 123.0), "the match is at version 0, not 7"
+            assert await store.reschedule(match_id, 0, 123.0)
+            assert redis.zscore(keys.due(settings.queue), match_id) == 123.0
+            started = second.started
+            committed = await store.commit(started, packing.dumps({"x": 2}), {"seat": 0}, [], True,
+                                           started.timing(), None)
+            assert committed.ok and committed.version == 1
+            seen["over"] = entries(match_id)
+            ended = await store.load(match_id)
+            assert ended is not None and ended.status is MatchStatus.OVER and ended.data == {"x": 2}
+            assert redis.exists(keys.archive(match_id)) and not redis.exists(keys.meta(match_id)), "archived"
+            redis.delete(*keys.all_of(match_id))
+            redis.zrem(keys.lobby("over"), match_id)
+            redis.zrem(keys.finished_pending(settings.queue), match_id)
+            return seen
+        finally:
+            await connection.aclose()
+            if not one_redis:
+                await queue_connection.aclose()
+
+    one, two = asyncio.run(life(True)), asyncio.run(life(False))
+    assert one == two
+    assert one == {
+        "created": {"waiting": True, "active": False, "over": False, "due": False, "finishing": False},
+        "one seat": {"waiting": True, "active": False, "over": False, "due": True, "finishing": False},
+        "started": {"waiting": False, "active": True, "over": False, "due": True, "finishing": False},
+        "over": {"waiting": False, "active": False, "over": True, "due": False, "finishing": True},
+    }
