@@ -127,12 +127,13 @@ async def archive_match(db: Database, store: MatchStore, loaded: Loaded) -> bool
     whose log cannot be read whole (the finished job then fails, and its entry is handed out again)."""
     if loaded.status is not MatchStatus.OVER:
         raise NotArchivable(f"match {loaded.id} is not over")
-    if await db.run(is_archived, db, loaded.id):
-        return False
     found = await store.history(loaded.id)
     entries = [] if found is None else found[2]
     if len(entries) != loaded.version:
+        if await db.run(is_archived, db, loaded.id):  # archived before its log went astray: nothing more to do
+            return False
         raise NotArchivable(f"match {loaded.id}: its log holds {len(entries)} steps, its version is {loaded.version}")
+    # one trip to the database: the record goes in unless it is there already (store_record inserts once)
     done = await db.run(store_record, db, match_row(loaded, entries), players(loaded))
     if done:
         log.info("match %s archived (%s, %d steps)", loaded.id, loaded.end_reason, loaded.version)
