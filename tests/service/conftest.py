@@ -61,10 +61,22 @@ def worker_processes(redis_url: str, logs: Path, count: int = WORKERS,
         yield procs
     finally:
         for proc in procs:
-            proc.terminate()
+            proc.terminate()  # RQ's warm shutdown: the job in hand is finished first
         for proc, file in zip(procs, files, strict=True):
-            proc.wait(timeout=10)
+            _stop(proc)
             file.close()
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    """Wait for a terminated worker; a second SIGTERM (RQ's cold shutdown) if its job runs on, then SIGKILL: a
+    fixture's teardown never fails on a slow job (a failed CI run once did, at 10 s)."""
+    for again in (proc.terminate, proc.kill):
+        try:
+            proc.wait(timeout=10)
+            return
+        except subprocess.TimeoutExpired:
+            again()
+    proc.wait()
 
 
 @pytest.fixture(scope="session")
