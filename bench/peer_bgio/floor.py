@@ -10,8 +10,8 @@ once the match is over). No engine, no middleware, no rate limit, no idempotency
 boardgame.io it shows what the fixed shape (Python, HTTP for each move, Redis for each commit) costs by itself,
 and Firebreak's cost beyond it is the service's own.
 
-Keys are its own (`ttt:{<id>}:state`, `:log`, `:events`). Tokens are kept as SHA-256 hashes, as the service keeps
-them.
+Keys as bench/floor.py's (`floor:{<id>}:state`, `:log`, `:events`; the state hash also holds joined, the seats
+taken, and token0 and token1, the seats' tokens as SHA-256 hashes, as the service keeps them).
 
 Run: python -m bench.peer_bgio.floor --port P --redis-url redis://127.0.0.1:6379/0
 """
@@ -35,6 +35,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from bench.floor import events_key, log_key, state_key
 from firebreak.api.services import SOCKET_TIMEOUT
 from firebreak.matches import connections
 
@@ -66,21 +67,6 @@ if ARGV[5] == '1' then
 end
 return {1, nv}
 """
-
-
-def state_key(match_id: str) -> str:
-    """Hash: v (version), data (the board as JSON), joined (seats taken), token0, token1 (SHA-256 hex)."""
-    return f"ttt:{{{match_id}}}:state"
-
-
-def log_key(match_id: str) -> str:
-    """List: one JSON entry per accepted move."""
-    return f"ttt:{{{match_id}}}:log"
-
-
-def events_key(match_id: str) -> str:
-    """Stream: entry id "<version>-0" per accepted move."""
-    return f"ttt:{{{match_id}}}:events"
 
 
 def token_hash(token: str) -> str:

@@ -11,7 +11,7 @@ import httpx
 import pytest
 from redis import Redis
 
-from bench.peer_bgio.floor import events_key, log_key, state_key
+from bench.floor import events_key, log_key, state_key
 from bench.peer_bgio.launcher import FloorService
 from tests.titles.tictactoe import TITLE
 
