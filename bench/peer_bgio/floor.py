@@ -87,11 +87,17 @@ def error(status: int, code: str, **more: Any) -> JSONResponse:
     return JSONResponse({"code": code, **more}, status_code=status)
 
 
-def answer(match_id: str, version: int, board: dict[str, Any]) -> dict[str, Any]:
+def answer(match_id: str, version: int, board: dict[str, Any], started: bool = True) -> dict[str, Any]:
     """The match as the driver reads it (Firebreak's field names)."""
-    return {"matchId": match_id, "version": version, "status": "OVER" if board["over"] else "ACTIVE",
-            "toAct": [] if board["over"] else [board["turn"]], "view": {"cells": board["cells"]},
+    status = "OVER" if board["over"] else "ACTIVE" if started else "WAITING"
+    return {"matchId": match_id, "version": version, "status": status,
+            "toAct": [board["turn"]] if status == "ACTIVE" else [], "view": {"cells": board["cells"]},
             "winner": board["winner"]}
+
+
+def started(stored: dict[str, str]) -> bool:
+    """Whether every seat is taken."""
+    return int(stored.get("joined", 0)) >= SEATS
 
 
 def seat_of(stored: dict[str, str], request: Request) -> int | None:
@@ -140,7 +146,7 @@ def create_app(redis_url: str) -> Starlette:
             return error(404, "MATCH_NOT_FOUND")
         if seat_of(stored, request) is None:
             return error(401, "UNAUTHENTICATED")
-        return JSONResponse(answer(match_id, int(stored["v"]), json.loads(stored["data"])))
+        return JSONResponse(answer(match_id, int(stored["v"]), json.loads(stored["data"]), started(stored)))
 
     async def act(request: Request) -> JSONResponse:
         match_id = request.path_params["match_id"]
@@ -151,6 +157,8 @@ def create_app(redis_url: str) -> Starlette:
         seat = seat_of(stored, request)
         if seat is None:
             return error(401, "UNAUTHENTICATED")
+        if not started(stored):
+            return error(422, "NOT_STARTED")
         version = int(stored["v"])
         if body.get("expectedVersion", version) != version:
             return error(409, "STALE_VERSION", currentVersion=version)

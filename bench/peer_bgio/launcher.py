@@ -211,13 +211,13 @@ def servers(args: argparse.Namespace) -> Iterator[list[Server]]:
             service.stop()
 
 
-def _ratio(label: str, base: str, rates: dict[str, list[float]], verdict: str) -> str:
-    """label's moves/s over base's: of the means, and round by round."""
+def _ratio(label: str, base: str, rates: dict[str, list[float]], target: bool) -> str:
+    """label's moves/s over base's: of the means, and round by round (target: against TARGET_RATIO too)."""
     pairs = [f / b for f, b in zip(rates[label], rates[base], strict=True)]
     ratio = statistics.mean(rates[label]) / statistics.mean(rates[base])
-    shown = verdict.format("met" if ratio >= TARGET_RATIO else "MISSED")
+    verdict = f"; target >= {TARGET_RATIO:.1f}: {'met' if ratio >= TARGET_RATIO else 'MISSED'}" if target else ""
     return (f"ratio {label} / {base} moves/s: {ratio:.2f} of the means (paired rounds "
-            f"{', '.join(f'{p:.2f}' for p in pairs)}, by round){shown}")
+            f"{', '.join(f'{p:.2f}' for p in pairs)}, by round){verdict}")
 
 
 def summary(rounds: list[list[Round]], command: str) -> str:
@@ -237,12 +237,9 @@ def summary(rounds: list[list[Round]], command: str) -> str:
                      f"p99 {statistics.mean(r.p99_ms for r in mine):6.1f} ms  server CPU {cpu:.2f} ms/move")
     for label in labels[1:]:
         # each round against the bgio round of the same round: a drifting machine load shifts both alike
-        verdict = "" if label == FLOOR else f"; target >= {TARGET_RATIO:.1f}: {{}}"
-        lines.append(_ratio(label, BGIO, rates, verdict))
+        lines.append(_ratio(label, BGIO, rates, target=label != FLOOR))
     if FLOOR in labels:
-        for label in labels[1:]:
-            if label != FLOOR:
-                lines.append(_ratio(label, FLOOR, rates, ""))
+        lines += [_ratio(label, FLOOR, rates, target=False) for label in labels[1:] if label != FLOOR]
     lines.append(f"command  {command}")
     return "\n".join(lines)
 

@@ -46,6 +46,12 @@ def _bearer(token: str) -> dict[str, str]:
 def test_the_floor_refuses_what_a_real_endpoint_refuses(floor: FloorService) -> None:
     with httpx.Client(base_url=floor.base, timeout=30) as c:
         assert c.post("/v1/matches", json={"title": "tictactoe", "seats": 3}).status_code == 400
+        waiting = c.post("/v1/matches", json={"title": "tictactoe", "seats": 2}).json()["matchId"]
+        first = c.post(f"/v1/matches/{waiting}/seats", json={"name": "a"}).json()["token"]
+        assert c.get(f"/v1/matches/{waiting}", headers=_bearer(first)).json()["status"] == "WAITING"
+        early = c.post(f"/v1/matches/{waiting}/actions", json={"action": {"type": "mark", "cell": 0},
+                                                               "expectedVersion": 0}, headers=_bearer(first))
+        assert early.status_code == 422 and early.json()["code"] == "NOT_STARTED"
         match_id, tokens = _seated(c)
         full = c.post(f"/v1/matches/{match_id}/seats", json={"name": "c"})
         assert full.status_code == 409 and full.json()["code"] == "MATCH_FULL"
