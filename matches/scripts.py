@@ -61,8 +61,8 @@ return 1
 # ARGV: 1 version, 2 data, 3 log entry, 4 events, 5 status, 6 idempotency field ('': none), 7 its record,
 # 8 idempotency ttl, 9 records kept, 10 expire-after (0: keep), 11 more meta fields (JSON object of strings),
 # 12 stream length kept, 13 match id, 14 due time ('': off the due-set; only with the due keys), 15 seat records
-# to write (JSON object of seat -> record text; '{}': none), 16 now (with the due keys), 17 listed ('1': in the
-# lobby lists).
+# to write (JSON object of seat -> record text; '{}': none), 16 now (for a step that ends the match), 17 listed
+# ('1': in the lobby lists).
 # Returns {1, new version, log length} or {0, stored version, 0}.
 COMMIT = _REMEMBER_FN + _SET_DUE_FN + """
 local v = tonumber(redis.call('HGET', KEYS[1], 'v'))

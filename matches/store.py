@@ -338,7 +338,7 @@ class MatchStore:
                   history.EVENTS_KEPT, match_id, due_text,
                   packing.dumps({str(seat): packing.dumps(record.to_json())
                                  for seat, record in (seats or {}).items()}),
-                  repr(time.time()), "1" if loaded.listed else "0"],
+                  repr(time.time()) if over else "", "1" if loaded.listed else "0"],
         )
         committed = Committed(bool(int(result[0])), int(result[1]))
         if not committed.ok:
