@@ -54,8 +54,8 @@ return 1
 
 # Commit one step if the version is still the one the step was computed from: state, log entry, events (the stream
 # trimmed to the newest steps), meta, the seat records the step changes, the idempotency outcome; on one plain
-# Redis also the due-set (KEYS 7-8) and, for a step that ends the match, its finished-match outbox entry and its
-# move from the active to the finished lobby list (KEYS 9-11).
+# Redis also the due-set (KEYS 7-8) and, for a step that ends the match (given only then), its finished-match
+# outbox entry and its move from the active to the finished lobby list (KEYS 9-11).
 # KEYS: state, log, events, meta, seats, idempotency hash[, due-set, due versions, finished outbox, active lobby
 # list, finished lobby list].
 # ARGV: 1 version, 2 data, 3 log entry, 4 events, 5 status, 6 idempotency field ('': none), 7 its record,
@@ -81,7 +81,7 @@ if ttl > 0 then
 end
 if #KEYS > 6 then
   set_due(KEYS[7], KEYS[8], ARGV[13], nv, ARGV[14])
-  if ARGV[5] == 'over' then
+  if #KEYS > 8 then
     redis.call('ZADD', KEYS[9], 'NX', ARGV[16], ARGV[13])
     if ARGV[17] == '1' then
       redis.call('ZREM', KEYS[10], ARGV[13])

@@ -322,8 +322,10 @@ class MatchStore:
         due_text = "" if over or due is None else repr(due)
         status = MatchStatus.OVER if over else MatchStatus.ACTIVE
         if self.one_redis:  # the due-set, and for an ending step its outbox entry and lobby lists, in the script
-            match_keys += [self.due_key, self.due_versions_key, keys.finished_pending(self.settings.queue),
-                           keys.lobby(MatchStatus.ACTIVE), keys.lobby(MatchStatus.OVER)]
+            match_keys += [self.due_key, self.due_versions_key]
+            if over:
+                match_keys += [keys.finished_pending(self.settings.queue), keys.lobby(MatchStatus.ACTIVE),
+                               keys.lobby(MatchStatus.OVER)]
         else:
             if over:
                 await self.finishing(match_id)
