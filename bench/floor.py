@@ -41,14 +41,18 @@ from firebreak.domain import titles
 from firebreak.domain.errors import RulesError
 from firebreak.matches import connections, keys, packing
 
-# KEYS: state, log, events; ARGV: version, data, log entry, events. As matches/store.py's _COMMIT up to the meta.
-_COMMIT = """
+# KEYS: state, log, events; ARGV: version, data, log entry, events[, ttl: the keys expire (a finished match, in
+# bench/peer_bgio/floor.py)]. As matches/store.py's _COMMIT up to the meta.
+COMMIT = """
 local v = tonumber(redis.call('HGET', KEYS[1], 'v'))
 if v ~= tonumber(ARGV[1]) then return {0, v or -1} end
 local nv = v + 1
 redis.call('HSET', KEYS[1], 'v', nv, 'data', ARGV[2])
 redis.call('RPUSH', KEYS[2], ARGV[3])
 redis.call('XADD', KEYS[3], nv .. '-0', 'events', ARGV[4])
+if ARGV[5] then
+  for i = 1, 3 do redis.call('EXPIRE', KEYS[i], tonumber(ARGV[5])) end
+end
 return {1, nv}
 """
 
@@ -89,7 +93,7 @@ def create_app(redis_url: str, title: str = "greatfire") -> Starlette:
     options: dict[str, Any] = {"decode_responses": True, "max_connections": 2000, "socket_timeout": SOCKET_TIMEOUT}
     plain = connections.async_client(redis_url, connection_class=Connection, **options)
     lean = connections.async_client(redis_url, **options)
-    commits = {id(plain): connections.Script(plain, _COMMIT), id(lean): connections.Script(lean, _COMMIT)}
+    commits = {id(plain): connections.Script(plain, COMMIT), id(lean): connections.Script(lean, COMMIT)}
     engine = titles.get(title)
 
     async def step(request: Request, redis: Any, rules: bool) -> JSONResponse:

@@ -5,10 +5,10 @@ surface driver.mjs plays against Firebreak (create a match, take a seat and get 
 move), on Starlette under uvicorn (the service's loop and HTTP implementation) with redis-py's own connection
 class, as bench/floor.py is for the titles. Every move reads the match's hash in one round trip, checks the
 bearer token against the seat's stored hash, the version and the rules of tic-tac-toe, and commits with one
-compare-and-set script that writes the state, appends a log entry and adds a stream entry (and sets an expiry
-once the match is over). No engine, no middleware, no rate limit, no idempotency, no archive, no worker: against
-boardgame.io it shows what the fixed shape (Python, HTTP for each move, Redis for each commit) costs by itself,
-and Firebreak's cost beyond it is the service's own.
+compare-and-set script (bench/floor.py's) that writes the state, appends a log entry and adds a stream entry
+(and sets an expiry once the match is over). No engine, no middleware, no rate limit, no idempotency, no
+archive, no worker: against boardgame.io it shows what the fixed shape (Python, HTTP for each move, Redis for each
+commit) costs by itself, and Firebreak's cost beyond it is the service's own.
 
 Keys as bench/floor.py's (`floor:{<id>}:state`, `:log`, `:events`; the state hash also holds joined, the seats
 taken, and token0 and token1, the seats' tokens as SHA-256 hashes, as the service keeps them).
@@ -35,7 +35,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from bench.floor import events_key, log_key, state_key
+from bench.floor import COMMIT, events_key, log_key, state_key
 from firebreak.api.services import SOCKET_TIMEOUT
 from firebreak.matches import connections
 
@@ -53,21 +53,6 @@ end
 redis.call('HSET', KEYS[1], 'token' .. (n - 1), ARGV[2])
 return n - 1
 """
-
-# KEYS: state, log, events; ARGV: version, data, log entry, events, over (1/0), ttl. As bench/floor.py's commit.
-_COMMIT = """
-local v = tonumber(redis.call('HGET', KEYS[1], 'v'))
-if v ~= tonumber(ARGV[1]) then return {0, v or -1} end
-local nv = v + 1
-redis.call('HSET', KEYS[1], 'v', nv, 'data', ARGV[2])
-redis.call('RPUSH', KEYS[2], ARGV[3])
-redis.call('XADD', KEYS[3], nv .. '-0', 'events', ARGV[4])
-if ARGV[5] == '1' then
-  for i = 1, 3 do redis.call('EXPIRE', KEYS[i], tonumber(ARGV[6])) end
-end
-return {1, nv}
-"""
-
 
 def token_hash(token: str) -> str:
     """The stored form of a seat token."""
@@ -118,7 +103,7 @@ def create_app(redis_url: str) -> Starlette:
     redis: Any = connections.async_client(redis_url, connection_class=Connection, decode_responses=True,
                                      max_connections=2000, socket_timeout=SOCKET_TIMEOUT)
     join_script = connections.Script(redis, _JOIN)
-    commit_script = connections.Script(redis, _COMMIT)
+    commit_script = connections.Script(redis, COMMIT)
 
     async def create(request: Request) -> JSONResponse:
         body = await request.json()
@@ -179,7 +164,7 @@ def create_app(redis_url: str) -> Starlette:
         done, now = await commit_script(
             keys=[state_key(match_id), log_key(match_id), events_key(match_id)],
             args=[version, json.dumps(board), json.dumps({"seat": seat, "action": action}), json.dumps(events),
-                  int(board["over"]), FINISHED_TTL])
+                  *([FINISHED_TTL] if board["over"] else [])])
         if not int(done):
             return error(409, "STALE_VERSION", currentVersion=int(now))
         return JSONResponse({"match": answer(match_id, int(now), board), "events": events})
