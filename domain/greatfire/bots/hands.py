@@ -17,9 +17,11 @@ seat's successive views (every version's, as a client receives them), as a hidde
   card shown loses one of its cards at random.
 
 Every older fire move counts, through the cards still held: a card the rival kept when it played a worse one
-stays in its hand until it is played. A belief whose counts stop fitting the views (a redeal, R15) starts the
-rival's hand afresh. HandWorlds draws the search's worlds with each rival's hand drawn from its belief (the
-rivals in a random order, each from the cards the others left), the deck and the box from the rest.
+stays in its hand until it is played. A redeal (R15) starts every rival's hand afresh. HandWorlds draws worlds
+for the search with each rival's hand drawn from its belief (the rivals in a random order, each from the cards
+the others left), the deck and the box from the rest. No bot level uses it: bench/hand_information.py measures
+with it how little greedy rivals' fire moves tell of their hands (docs/benchmarks.md, "What reading the table
+could buy").
 """
 
 from __future__ import annotations
