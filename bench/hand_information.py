@@ -27,7 +27,7 @@ import sys
 from typing import Any
 
 from firebreak.domain import titles
-from firebreak.domain.greatfire.bots.belief import Belief, BeliefWorlds, rival_moves
+from firebreak.domain.greatfire.bots.belief import Belief, BeliefWorlds, best_ratings, rival_moves
 from firebreak.domain.greatfire.bots.greedy import greedy
 from firebreak.domain.greatfire.bots.hands import HandBelief, HandWorlds, Rate, composition, dealt, unseen
 from firebreak.domain.greatfire.bots.search import Worlds
@@ -40,13 +40,7 @@ RIVALS = (1, 2, 3)
 def knowing_objectives(match: GreatFireMatch) -> Rate:
     """Rate a rival's cards with its real objectives (bench-only: the truth no seat sees)."""
     def rate(view: dict[str, Any], viewer: int, rival: int) -> dict[str, float]:
-        held = set(match.objectives[rival])
-        best: dict[str, float] = {}
-        for move in rival_moves(view, viewer, rival):
-            value = move.base + sum(move.objectives.get(o, 0.0) for o in held)
-            if move.card not in best or value > best[move.card]:
-                best[move.card] = value
-        return best
+        return best_ratings(rival_moves(view, viewer, rival), match.objectives[rival])
     return rate
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
 import pytest
 
@@ -61,6 +62,27 @@ def test_the_bookkeeping_keeps_a_distribution_over_hands_of_the_right_size() -> 
     assert hand.size == 5 and sum(hand.dist.values()) == pytest.approx(1.0)
     hand.lose()
     assert hand.size == 4 and sum(hand.dist.values()) == pytest.approx(1.0)
+
+
+def _view(version: int, phase: str, turn: int, sizes: list[int], discard: dict[str, int]) -> dict[str, Any]:
+    """The fields of a seat-0 view the belief reads."""
+    return {"version": version, "phase": phase, "turn": turn, "stage": {"card": None, "source": None},
+            "players": [{"handSize": n} for n in sizes], "discardCards": discard,
+            "you": {"hand": ["N", "N", "E", "S", "W"]}}
+
+
+def test_a_rival_in_its_discard_phase_holds_no_card_that_gives_a_move() -> None:
+    """R8: a rival whose fire phase opens as a discard phase holds only cards that give no move (here N and E give
+    one); the card it discards (W, the public pile grows by it) leaves its hand."""
+    belief = HandBelief(0, rate=lambda view, viewer, rival: {"N": 1.0, "E": 0.5})
+    none = dict.fromkeys("NESW", 0)
+    belief.observe(_view(1, "actions", 0, [5, 5, 5, 5], none))
+    belief.observe(_view(2, "discard", 1, [5, 5, 5, 5], none))
+    belief.observe(_view(3, "placeCones", 1, [5, 4, 5, 5], {**none, "W": 1}))
+    hand = belief.hand(1)
+    assert belief.rivals[1].size == 4 and sum(hand.values()) == pytest.approx(1.0)
+    assert all(h[0] == 0 and h[1] == 0 for h in hand)  # neither N nor E held
+    assert sum(p for h, p in belief.hand(2).items() if h[0] or h[1]) > 0.9  # the other rivals as dealt
 
 
 def _followed(seed: int) -> tuple[GreatFireMatch, HandBelief, int]:

@@ -52,13 +52,18 @@ class Evidence:
     hand_size: int
 
     def ratings(self, objectives: list[str]) -> dict[str, float]:
-        """The best rating of a move with each card that gives one, for a rival holding these objectives."""
-        best: dict[str, float] = {}
-        for move in self.moves:
-            value = move.base + sum(move.objectives.get(o, 0.0) for o in set(objectives))
-            if move.card not in best or value > best[move.card]:
-                best[move.card] = value
-        return best
+        """best_ratings of the moves the rival could have made."""
+        return best_ratings(self.moves, objectives)
+
+
+def best_ratings(moves: tuple[Move, ...], objectives: list[str]) -> dict[str, float]:
+    """The best rating of a move with each card that gives one, for a rival holding these objectives."""
+    best: dict[str, float] = {}
+    for move in moves:
+        value = move.base + sum(move.objectives.get(o, 0.0) for o in set(objectives))
+        if move.card not in best or value > best[move.card]:
+            best[move.card] = value
+    return best
 
 
 def choosing_fire(view: dict[str, Any]) -> int | None:

@@ -31,7 +31,7 @@ from collections.abc import Callable
 from itertools import product
 from typing import Any
 
-from firebreak.domain.greatfire.bots.belief import choosing_fire, rival_moves
+from firebreak.domain.greatfire.bots.belief import best_ratings, choosing_fire, rival_moves
 from firebreak.domain.greatfire.components import CARDS, shipped_components
 from firebreak.domain.greatfire.match import Determinizer, GreatFireMatch
 from firebreak.domain.greatfire.state import Phase
@@ -138,11 +138,7 @@ def choice_likelihood(played: str, ratings: dict[str, float]) -> Callable[[Hand]
 def best_by_card(view: dict[str, Any], viewer: int, rival: int) -> dict[str, float]:
     """The rating of the best fire move each card gives the rival, as greedy rates them from its seat (objectives
     left out); a card that gives no move is absent."""
-    best: dict[str, float] = {}
-    for move in rival_moves(view, viewer, rival):
-        if move.card not in best or move.base > best[move.card]:
-            best[move.card] = move.base
-    return best
+    return best_ratings(rival_moves(view, viewer, rival), [])
 
 
 class HandBelief:
@@ -199,11 +195,12 @@ class HandWorlds:
         self.det = Determinizer(view, seat)
         self.belief, self.seat = belief, seat
         self.sizes = [row["handSize"] for row in view["players"]]
+        self.unseen = composition(list(self.det.unseen_cards))
 
     def sample(self, rng: Rng) -> GreatFireMatch:
         """One guess: the rivals' hands from the belief, the deck's fire cards and the box from the rest."""
         s = self.det.sample(rng)
-        left = list(composition(list(self.det.unseen_cards)))
+        left = list(self.unseen)
         rivals = [r for r in range(len(self.sizes)) if r != self.seat]
         rng.shuffle(rivals)
         for r in rivals:
