@@ -18,7 +18,9 @@ client: the worker's polling too) per accepted act, and this process's CPU; then
 range, and the ratios of GraphQL and REST to the floor (per round, then their mean and range) against the
 targets of issue 15: CPU per act at most 1.8x the floor's for GraphQL, 1.3x for REST; then the rules floor's
 ratio to the floor (what validating every act with the engine costs by itself) and GraphQL's and REST's to the
-rules floor (what the service's API adds to the rules).
+rules floor (what the service's API adds to the rules). Also per accepted act, the target process's context switches
+(waiting and preempted), read-like and write-like system calls and minor page faults (harness.scheduling), and its
+threads. --pin keeps the API and the floor on the last core and this bench, Redis and the worker on the others.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Awaitable, Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -44,6 +46,7 @@ from bench.harness import (
     DRAIN_SECONDS,
     JOIN,
     ROOT,
+    SCHEDULING,
     BenchError,
     LocalService,
     cpu_split,
@@ -51,6 +54,8 @@ from bench.harness import (
     graphql,
     http_clients,
     local_service,
+    pin,
+    scheduling,
 )
 from firebreak.domain import titles
 from firebreak.domain.contract import Action, Match
@@ -233,6 +238,7 @@ class Round:
     gc: GcPauses | None = None  # the service's collector in the window (None: a floor's round)
     redis_bytes: int = 0  # bytes Redis read and wrote on its connections in the window (every client's)
     system: float = 0.0  # of cpu, the kernel's on the target's behalf (system time)
+    kernel: dict[str, int] = field(default_factory=dict)  # the target process's scheduling() counts in the window
 
     @property
     def rate(self) -> float:
@@ -386,13 +392,14 @@ def _cpu(pid: int) -> tuple[float, float]:
 
 
 async def _counters(target: int, redis_pid: int,
-                    redis: Any) -> tuple[float, float, float, float, float, float]:
+                    redis: Any) -> tuple[tuple[float, float, float, float, float, float], dict[str, int]]:
     """The target's CPU seconds and its system share, Redis's CPU seconds, the commands Redis has processed, this
-    process's CPU seconds, the bytes Redis has read and written on its connections."""
+    process's CPU seconds, the bytes Redis has read and written on its connections; and the target's scheduling
+    counts."""
     info = await redis.info("stats")
     user, system = _cpu(target)
-    return (user + system, system, sum(_cpu(redis_pid)), float(info["total_commands_processed"]), time.process_time(),
-            float(info["total_net_input_bytes"]) + float(info["total_net_output_bytes"]))
+    return ((user + system, system, sum(_cpu(redis_pid)), float(info["total_commands_processed"]), time.process_time(),
+             float(info["total_net_input_bytes"]) + float(info["total_net_output_bytes"])), scheduling(target) or {})
 
 
 async def plays_of(target: str, pool: Pool, redis: Any) -> list[Play]:
@@ -416,12 +423,12 @@ async def one_round(number: int, target: str, base: str, pool: Pool, redis: Any,
         try:
             await asyncio.sleep(args.warmup)
             gc_before = None if target in FLOORS else await gc_pauses(clients[0])  # scraped outside the window
-            before = await _counters(pids[target], pids["redis"], redis)
+            before, kernel_before = await _counters(pids[target], pids["redis"], redis)
             start = time.perf_counter()
             slots.window = (start, start + args.seconds)
             await asyncio.sleep(args.seconds)
             seconds = time.perf_counter() - start
-            after = await _counters(pids[target], pids["redis"], redis)
+            after, kernel_after = await _counters(pids[target], pids["redis"], redis)
             gc_after = None if target in FLOORS else await gc_pauses(clients[0])
             slots.stopping = True
             await settle(tasks, DRAIN_SECONDS, target, f"acts still unanswered {DRAIN_SECONDS:.0f} s after the window "
@@ -432,8 +439,11 @@ async def one_round(number: int, target: str, base: str, pool: Pool, redis: Any,
             await asyncio.gather(*tasks, return_exceptions=True)
     cpu, system, redis_cpu, commands, client_cpu, net = (b - a for a, b in zip(before, after, strict=True))
     gc = gc_after.since(gc_before) if gc_after is not None and gc_before is not None else None
+    kernel = {name: kernel_after[name] - kernel_before[name] for name in SCHEDULING if name in kernel_after}
+    if "threads" in kernel_after:
+        kernel["threads"] = kernel_after["threads"]
     return Round(number, target, seconds, slots.accepted, cpu, redis_cpu, int(commands), client_cpu,
-                 slots.starved, gc, int(net), system)
+                 slots.starved, gc, int(net), system, kernel)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -566,6 +576,7 @@ def render(rounds: list[Round], args: argparse.Namespace, command: str) -> str:
         for target in by_target:
             if target in CPU_RATIO_TARGETS:
                 lines.append(_ratio(by_target["rules"], by_target[target], target, "rules floor", None))
+    lines += _scheduling_lines(by_target)
     measured = [r for r in rounds if r.gc is not None]
     if measured:
         lines.append("the API's garbage collector in the windows (every generation): collections per 1000 acts, "
@@ -576,6 +587,21 @@ def render(rounds: list[Round], args: argparse.Namespace, command: str) -> str:
                 lines.append(f"  {target:<12} " + _gc_line(rs))
     lines.append(f"command  {command}")
     return "\n".join(lines)
+
+
+def _scheduling_lines(by_target: dict[str, list[Round]]) -> list[str]:
+    """Each target process's context switches, system calls and page faults per accepted act, and its threads."""
+    if not any(r.kernel for rs in by_target.values() for r in rs):
+        return []
+    lines = ["the target process's kernel counts per accepted act (mean (min-max) over the rounds), and its threads"]
+    for target, rs in by_target.items():
+        shown = [r for r in rs if r.kernel and r.accepted]
+        if not shown:
+            continue
+        parts = [f"{name} {spread([r.kernel[name] / r.accepted for r in shown], 2)}" for name in SCHEDULING]
+        threads = max(r.kernel.get("threads", 0) for r in shown)
+        lines.append(f"  {target:<12} " + ", ".join(parts) + f"; threads {threads}")
+    return lines
 
 
 def _gc_line(rounds: list[Round]) -> str:
@@ -613,6 +639,12 @@ def main(args: argparse.Namespace, command: str) -> int:
         started = service.pids()
         pids = {target: floor_pid if target in FLOORS else started["api"] for target in TARGETS}
         pids["redis"] = started["redis"]
+        if args.pin:
+            last = (os.cpu_count() or 2) - 1
+            for pid in (floor_pid, started["api"]):
+                pin(pid, {last})
+            for pid in (os.getpid(), started["redis"], started["worker"]):
+                pin(pid, set(range(last)))
         rounds = stack.enter_context(event_loop()).run(measure(service, floor_base, pids, args))
     print(render(rounds, args, command))
     return 0

@@ -25,7 +25,7 @@ instead, one after the other, each labelled by the kind of Redis its --redis-url
 Run: python -m bench.api_load [--matches 50] [--seats 4] [--seconds 30] [--warmup 5] [--rate 0]
          [--api-processes 1] [--seed 1] [--client-pool per-match|shared] [--layout single|cluster|both]
          [--appendfsync everysec|always|both [--rounds 3]]
-         [--floor [--rounds 3] [--title london --seats 3] [--targets floor,graphql,rest,rest-minimal]
+         [--floor [--rounds 3] [--title london --seats 3] [--targets floor,graphql,rest,rest-minimal] [--pin]
                   [--instructions [--acts 300] [--warmup-acts 100]]]
          [--url http://127.0.0.1:8000 [--redis-url redis://127.0.0.1:6379/0] [--queue-redis-url ...]]...
 """
@@ -477,6 +477,9 @@ def main() -> int:
     parser.add_argument("--reserve", type=int, default=3,
                         help="with --floor: started games kept in reserve per match slot, to replace the games that "
                              "end in a round (a slot left without one idles, and the target's CPU per act rises)")
+    parser.add_argument("--pin", action="store_true",
+                        help="with --floor (timed): the API and the floor on the last core, this bench, Redis and the "
+                             "worker on the others (Linux), so no other process of the run shares the targets' core")
     parser.add_argument("--instructions", action="store_true",
                         help="with --floor: count the instructions of the API and the floor processes under callgrind "
                              "(bench/act_count.py) instead of timing them; rounds of --acts acts")
@@ -518,6 +521,8 @@ def main() -> int:
         parser.error("--reserve must be >= 1")
     if args.instructions and (not args.floor or args.acts < 1 or args.warmup_acts < 0):
         parser.error("--instructions applies to --floor, with --acts >= 1 and --warmup-acts >= 0")
+    if args.pin and (not args.floor or args.instructions or (os.cpu_count() or 1) < 2):
+        parser.error("--pin applies to the timed --floor rounds, on a machine of two cores or more")
     if args.title != "greatfire" and not args.floor:
         parser.error("--title applies to --floor (the other loads play Great Fire)")
     if args.floor and (args.url or args.appendfsync or args.layout != "single" or args.rate):

@@ -233,6 +233,43 @@ def cpu_seconds(pid: int) -> float | None:
     return None if split is None else split[0] + split[1]
 
 
+def pin(pid: int, cores: set[int]) -> None:
+    """Keep every thread of a process on these cores (Linux; threads it starts later inherit the setting)."""
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with contextlib.suppress(ProcessLookupError):
+            os.sched_setaffinity(int(task), cores)
+
+
+SCHEDULING = ("voluntary switches", "involuntary switches", "read calls", "write calls", "minor faults")
+
+
+def scheduling(pid: int) -> dict[str, int] | None:
+    """What the kernel did for one process (every thread of it, not its children), counted since it started:
+    context switches it asked for (waiting) and ones forced on it (preempted), read-like and write-like system calls,
+    minor page faults; and its threads now ("threads"). Linux /proc; None elsewhere or once it is gone."""
+    try:
+        counts = dict.fromkeys(SCHEDULING, 0)
+        tasks = os.listdir(f"/proc/{pid}/task")
+        for task in tasks:
+            try:
+                status = Path(f"/proc/{pid}/task/{task}/status").read_text()
+            except OSError:
+                continue  # a thread that ended meanwhile
+            for line in status.splitlines():
+                if line.startswith("voluntary_ctxt_switches:"):
+                    counts["voluntary switches"] += int(line.split()[1])
+                elif line.startswith("nonvoluntary_ctxt_switches:"):
+                    counts["involuntary switches"] += int(line.split()[1])
+        io = dict(line.split(": ") for line in Path(f"/proc/{pid}/io").read_text().splitlines())
+        counts["read calls"], counts["write calls"] = int(io["syscr"]), int(io["syscw"])
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        counts["minor faults"] = int(stat[stat.rindex(")") + 2:].split()[7])
+        counts["threads"] = len(tasks)
+    except (OSError, ValueError, KeyError):
+        return None
+    return counts
+
+
 def cpu_split(pid: int) -> tuple[float, float] | None:
     """User and system (the kernel's, on the process's behalf) CPU seconds of a process and its descendants (Linux
     /proc; None elsewhere)."""

@@ -6,14 +6,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 
 import httpx
 import pytest
 from redis import Redis
 
-from bench import act_cost, floor
+from bench import act_cost, floor, harness
 from bench.act_cost import Game, Play
 from firebreak.matches import connections, keys
 
@@ -216,3 +220,48 @@ def test_each_round_starts_one_target_further_on_so_every_target_takes_every_pla
     for place in range(len(targets)):
         assert sorted(order[place] for order in orders) == sorted(targets)
     assert act_cost.rotated(targets, len(targets)) == targets
+
+
+def test_the_kernel_counts_of_a_process_follow_what_it_does() -> None:
+    before = harness.scheduling(os.getpid())
+    assert before is not None and before["threads"] >= 1
+    with open(os.devnull, "wb") as sink:
+        for _ in range(200):
+            sink.write(b"x")
+            sink.flush()
+    for _ in range(20):
+        time.sleep(0.001)  # each sleep gives the core up: a voluntary switch
+    after = harness.scheduling(os.getpid())
+    assert after is not None
+    assert after["write calls"] - before["write calls"] >= 200
+    assert after["voluntary switches"] - before["voluntary switches"] >= 20
+    assert harness.scheduling(2**22 + 12345) is None  # no such process
+
+
+def test_the_report_gives_each_targets_kernel_counts_per_act() -> None:
+    kernel = {"voluntary switches": 500, "involuntary switches": 1500, "read calls": 4000, "write calls": 4100,
+              "minor faults": 0, "threads": 5}
+    rounds = [act_cost.Round(1, target, 10.0, 1000, 1.0, 0.1, 6000, 0.5, 0, kernel=kernel)
+              for target in ("floor", "rest")]
+    args = argparse.Namespace(matches=5, seats=4, client_pool=10, warmup=2.0, seconds=10.0, title="greatfire",
+                              targets=("floor", "rest"))
+    report = act_cost.render(rounds, args, "python -m bench.api_load --floor --targets floor,rest")
+    assert ("rest         voluntary switches 0.50 (0.50-0.50), involuntary switches 1.50 (1.50-1.50), read calls "
+            "4.00 (4.00-4.00), write calls 4.10 (4.10-4.10), minor faults 0.00 (0.00-0.00); threads 5") in report
+
+
+def test_pinning_keeps_every_thread_of_a_process_on_the_cores_given() -> None:
+    cores = sorted(os.sched_getaffinity(0))
+    child = subprocess.Popen([sys.executable, "-c", "import threading, time\n"
+                              "threading.Thread(target=time.sleep, args=(30,), daemon=True).start()\n"
+                              "time.sleep(30)"])
+    try:
+        deadline = time.monotonic() + 10
+        while len(os.listdir(f"/proc/{child.pid}/task")) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        harness.pin(child.pid, {cores[-1]})
+        tasks = [int(task) for task in os.listdir(f"/proc/{child.pid}/task")]
+        assert len(tasks) == 2 and all(os.sched_getaffinity(task) == {cores[-1]} for task in tasks)
+    finally:
+        child.kill()
+        child.wait()
