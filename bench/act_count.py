@@ -155,5 +155,8 @@ def main(args: argparse.Namespace, command: str) -> int:
         floor = instructions.Served(floor_pid, floor_out)
         served = {target: floor if target in FLOORS else api for target in TARGETS}
         rounds = stack.enter_context(event_loop()).run(measure(service, floor_base, served, args))
-    print(render(rounds, args, command))
+    report = render(rounds, args, command)
+    if args.dumps:  # beside the dumps, for bench/cache_misses.py (the acts each round counted)
+        (Path(args.dumps) / "report.txt").write_text(report + "\n")
+    print(report)
     return 0
