@@ -28,7 +28,8 @@ TRIGGER = re.compile(r"^desc: Trigger: dump (\S+) (\d+)$", re.MULTILINE)
 
 @dataclass
 class Dump:
-    """One counted round's dump: its target, round, event totals and last-level misses by shared object."""
+    """One counted round's dump: its target, round, the events of its summary line and the last-level misses of its
+    cost lines by shared object."""
 
     target: str
     round: int

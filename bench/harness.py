@@ -246,7 +246,8 @@ SCHEDULING = ("voluntary switches", "involuntary switches", "read calls", "write
 def scheduling(pid: int) -> dict[str, int] | None:
     """What the kernel did for one process (every thread of it, not its children), counted since it started:
     context switches it asked for (waiting) and ones forced on it (preempted), read-like and write-like system calls,
-    minor page faults; and its threads now ("threads"). Linux /proc; None elsewhere or once it is gone."""
+    minor page faults; and its threads now ("threads"). The switches are summed over the threads alive now (a thread
+    that ended takes its own with it). Linux /proc; None elsewhere or once it is gone."""
     try:
         counts = dict.fromkeys(SCHEDULING, 0)
         tasks = os.listdir(f"/proc/{pid}/task")
