@@ -50,6 +50,11 @@ class Settings(EnvSettings):
                         "ms instead of 1-2.5, the p99 act latency at 300 acts/s unchanged (docs/benchmarks.md); "
                         "pauses are timed in firebreak_gc_pause_seconds.",
                         ge=100, le=10_000_000)
+    kept_matches: int = env("FIREBREAK_KEPT_MATCHES", 256,
+                            "Matches an API process keeps as its own last act left them (the newest version of each), "
+                            "so that the next act on one of them needs no read and no rebuild; 0 keeps none. A kept "
+                            "match serves only an act that reaches the same process before this many other matches "
+                            "have been acted on there (docs/guides/scaling.md).", ge=0, le=1_000_000)
     max_body_bytes: int = env("FIREBREAK_MAX_BODY_BYTES", 64 * 1024,
                               "The largest request body the API reads (bigger ones get 413).", gt=0)
     appendfsync: Literal["everysec", "always"] = env(

@@ -27,8 +27,6 @@ from firebreak.matches.outcomes import ActOutcome, OutcomeKind
 from firebreak.matches.scheduler import Scheduler
 from firebreak.matches.store import Loaded, MatchStore, built, taken
 
-RECENT_KEPT = 256  # matches an API process keeps as its own acts left them (the newest version of each)
-
 
 class Advanced(StrEnum):
     """How an advance job left a match (counted by the workers under these names)."""
@@ -167,7 +165,7 @@ class Pipeline:
                               message=f"the match moved on to version {committed.version}"), None
         self.recent[after.id] = after
         self.recent.move_to_end(after.id)
-        while len(self.recent) > RECENT_KEPT:
+        while len(self.recent) > self.store.settings.kept_matches:
             self.recent.popitem(last=False)
         return outcome, after
 

@@ -114,3 +114,37 @@ def test_a_refused_act_gives_the_kept_engine_back_unchanged(settings: Settings) 
         assert kept.to_dict() == mirror.to_dict()
 
     h.run(settings, body)
+
+
+@pytest.mark.parametrize("kept", [0, 2])
+def test_a_process_keeps_at_most_the_matches_its_setting_allows_and_acts_alike_without_them(
+        redis_url: str, kept: int) -> None:
+    """FIREBREAK_KEPT_MATCHES: the newest matches stay kept up to the setting (0: none, every act reads its match
+    from Redis and rebuilds it), and the acts' outcomes and stored states are the same either way."""
+    settings = Settings.from_env({**h.service_env(redis_url), "FIREBREAK_QUEUE": QUEUE,
+                                  "FIREBREAK_KEPT_MATCHES": str(kept)})
+
+    async def body(lobby: Lobby, pipeline: Pipeline) -> None:
+        games = [await _started(lobby, "greatfire", 4, seed) for seed in (41, 42, 43)]
+        mirrors = []
+        for match_id, _tokens in games:
+            loaded = await pipeline.store.load(match_id)
+            assert loaded is not None
+            mirrors.append(titles.get("greatfire").match_from_dict(loaded.data))
+        rng = random.Random(kept)
+        for _ in range(4):
+            for (match_id, tokens), mirror in zip(games, mirrors, strict=True):
+                seat = mirror.to_act()[0]
+                action = rng.choice(mirror.legal_actions(seat))
+                outcome, after = await pipeline.act(match_id, tokens[seat], action, mirror.version)
+                assert outcome.kind is OutcomeKind.ACCEPTED and after is not None
+                mirror.apply(seat, action)
+                assert len(pipeline.recent) <= kept
+                stored = await pipeline.store.load(match_id)
+                assert stored is not None and stored.data == mirror.to_dict()
+        assert list(pipeline.recent) == [match_id for match_id, _ in games][len(games) - kept:]
+
+    try:
+        h.run(settings, body)
+    finally:
+        Redis.from_url(redis_url).delete(f"rq:queue:{QUEUE}")
