@@ -59,8 +59,9 @@ class Evidence:
 def best_ratings(moves: tuple[Move, ...], objectives: list[str]) -> dict[str, float]:
     """The best rating of a move with each card that gives one, for a rival holding these objectives."""
     best: dict[str, float] = {}
+    held = set(objectives)  # once, not once a move
     for move in moves:
-        value = move.base + sum(move.objectives.get(o, 0.0) for o in set(objectives))
+        value = move.base + sum(move.objectives.get(o, 0.0) for o in held)
         if move.card not in best or value > best[move.card]:
             best[move.card] = value
     return best
