@@ -13,13 +13,28 @@ import pytest
 
 from tests import postgres
 
+TESTS = Path(__file__).parent
+
 # The archive's SQLite file (archive/database.py) of every service this session starts, in process or not, goes to a
 # folder of the session's own, never into the checkout (a test wanting its own database sets FIREBREAK_DATA_DIR or
-# FIREBREAK_DATABASE_URL itself).
-if "FIREBREAK_DATA_DIR" not in os.environ:
+# FIREBREAK_DATABASE_URL itself). Each pytest-xdist worker is a session of its own: it inherits the folder the
+# controlling process made (marked by MADE_HERE) and makes its own instead, so two workers never share an archive.
+MADE_HERE = "FIREBREAK_TEST_DATA_DIR"
+if os.environ.get("FIREBREAK_DATA_DIR", "") in ("", os.environ.get(MADE_HERE)):
     _DATA = tempfile.mkdtemp(prefix="firebreak-test-data-")
-    os.environ["FIREBREAK_DATA_DIR"] = _DATA
+    os.environ["FIREBREAK_DATA_DIR"] = os.environ[MADE_HERE] = _DATA
     atexit.register(shutil.rmtree, _DATA, True)
+
+
+SERVICE_FOLDERS = ("service", "web")  # tests/service and tests/web start the API, workers, a browser...
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test of tests/service and tests/web `service`: `-m "not service"` is the quick subset (the rules,
+    the bots, the players' and ratings' stores), which runs in about a sixth of the suite's time."""
+    for item in items:
+        if any(item.path.is_relative_to(TESTS / folder) for folder in SERVICE_FOLDERS):
+            item.add_marker(pytest.mark.service)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

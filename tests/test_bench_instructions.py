@@ -48,6 +48,7 @@ def _ask(port: int, n: int) -> int:
         return int(conn.recv(64))
 
 
+@pytest.mark.service
 @pytest.mark.skipif(shutil.which("callgrind_control") is None, reason="valgrind is not installed")
 def test_a_served_process_is_counted_from_outside_between_zero_and_dump(tmp_path: Path) -> None:
     """Served counts a whole process that waits in accept() between requests: twice the work, twice the count; no
@@ -78,6 +79,7 @@ def _count(server: subprocess.Popen[str], out: Path) -> None:
     assert idle < once / 20, (idle, once)
 
 
+@pytest.mark.service
 @pytest.mark.skipif(shutil.which("callgrind_control") is None, reason="valgrind is not installed")
 def test_the_served_act_count_plays_each_target_and_gives_its_ratio_to_the_floor() -> None:
     """api_load --floor --instructions (bench/act_count.py): the API and the floor served under callgrind, a few acts
