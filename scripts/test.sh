@@ -6,7 +6,7 @@ bash scripts/bootstrap.sh --tests
 .venv/bin/python -m ruff check firebreak domain matches players archive ratings notifications matchmaking api workers integrations bench scripts tests examples
 .venv/bin/python -m mypy
 .venv/bin/python -m mypy --strict examples/python/bot.py
-# Two test processes (pytest-xdist), each given whole files, so a module's servers are started once; the suite is
-# mostly waiting on the processes it starts, and takes about half its time in one process. FIREBREAK_TEST_PROCS sets
-# the number (0: everything in this process, as a debugger wants); arguments after it still override (-n 0).
+# Two test processes (pytest-xdist), each given whole files, so a module's servers are started once: 11-13 minutes
+# on 2 cores where one process took 20. FIREBREAK_TEST_PROCS sets the number (0: everything in this process, as a
+# debugger wants); arguments after it still override (-n 0).
 .venv/bin/python -m pytest -n "${FIREBREAK_TEST_PROCS:-2}" --dist loadfile "$@"
