@@ -26,6 +26,25 @@ export function s(tag, attrs, ...children) {
   return build(document.createElementNS(SVG_NS, tag), attrs, children);
 }
 
+/** Make the parent's children these nodes, in this order (null ones left out), without moving any that is already
+ * there: a node taken out of the document, even to be put back at once, ends the click being pressed on it. */
+export function place(parent, nodes) {
+  const wanted = nodes.filter((node) => node !== null && node !== undefined && node !== false);
+  const keep = new Set(wanted);
+  wanted.forEach((node, i) => {
+    const current = parent.childNodes[i];
+    if (current === node) return;
+    if (node.parentNode === parent) { // already there, further on: what stands before it goes
+      while (parent.childNodes[i] !== node) parent.childNodes[i].remove();
+    } else if (current && !keep.has(current)) {
+      current.replaceWith(node);
+    } else {
+      parent.insertBefore(node, current || null);
+    }
+  });
+  while (parent.childNodes.length > wanted.length) parent.lastChild.remove();
+}
+
 /** A random idempotency key (works outside secure contexts, unlike crypto.randomUUID). */
 export function randomKey() {
   const bytes = new Uint8Array(16);

@@ -3,7 +3,7 @@
 // fills the slots placed here and words the actions and events.
 
 import { requestedClient } from './clients.js';
-import { h } from './dom.js';
+import { h, place } from './dom.js';
 import { resultPanel } from './result.js';
 import { seatButtons, seatList } from './seats.js';
 import * as session from './session.js';
@@ -75,16 +75,28 @@ export function layout(page) {
     page.side);
 }
 
-/** The side panel: turn, your move, result, the title's side slot, players. */
+/** The side panel: your seat's controls, turn, your move, result, the title's side slot, players. */
 export function renderSide(page, state) {
   const d = state.match;
-  const parts = [turnPanel(page, state), seatPanel(page, state)];
+  // the seat controls first: a step that changes the panels below (whose turn, the prompt) never moves them
+  const parts = [kept(page, 'seat', seatPanel(page, state)), turnPanel(page, state)];
   if (state.yourTurn) parts.push(actionsPanel(page, state));
   if (d.status === 'OVER' && d.result) parts.push(resultPanel(d.result, (seat) => page.name(seat)));
   parts.push(page.slots.side, playersPanel(page, state));
   const scroll = page.side.scrollTop;
-  page.side.replaceChildren(...parts);
+  place(page.side, parts);
   page.side.scrollTop = scroll;
+}
+
+/** The part drawn last time under this name when the new one is the same (attributes and text; its buttons call
+ * only the page's own methods, never a value of the old state): a click pressed on a button and released after a
+ * redraw (another seat's step arrives about every second against bots) would otherwise be released on a replacement
+ * and lost. */
+function kept(page, name, part) {
+  const before = page.drawn.get(name);
+  if (before && part && before.isEqualNode(part)) return before;
+  page.drawn.set(name, part);
+  return part;
 }
 
 /** The caller's seat controls: resign (asked twice) while active, reclaim while the service's bot plays the seat,

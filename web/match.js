@@ -26,6 +26,7 @@ class MatchPage {
     Object.assign(this, { root, id: matchId, spectate });
     this.caller = spectate ? null : callerFor(matchId); // a seat token, the signed-in player, or nobody
     this.confirming = false; // the resign button asked "really?"
+    this.drawn = new Map(); // parts of the page kept from one redraw to the next while they draw the same (frame.js)
     this.data = null;
     this.readAt = 0; // when this.data was read (the clock counts down from there)
     this.title = null;

@@ -14,6 +14,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 from firebreak.domain import titles
 from firebreak.domain.greatfire.board import load_board
 from tests.service import support as h
@@ -493,3 +495,53 @@ def _private_events(value: Any) -> list[Any]:
     if isinstance(value, list):
         return [event for item in value for event in _private_events(item)]
     return []
+
+
+def test_a_click_held_while_another_seat_moves_still_counts(browser: Any, server: str) -> None:
+    """A person presses Resign, another seat's step redraws the page, and they let go: the click still counts. The
+    seat controls stay the same element while they draw the same, and stay where they are, above the panels a step
+    changes (web/frame.js: kept(), place()); before, the button under the finger was replaced or moved and the
+    click lost, which also made a browser test fail now and then."""
+    with opened(browser, server) as p:
+        page = p.page
+        match_id = create_match(page, "Cleo", 3)
+        row = page.locator(f"[data-testid=my-matches] [data-testid=match-row][data-match='{match_id}']")
+        row.get_by_test_id("join").click()
+        row.locator(".seat.human", has_text="Cleo").wait_for()
+        others = {}  # the other two seats, taken over HTTP: nobody moves for them unless this test does
+        for n in (1, 2):
+            taken = httpx.post(f"{server}/v1/matches/{match_id}/seats", json={"name": f"Other {n}"}, timeout=10)
+            assert taken.status_code == 201, taken.text
+            others[taken.json()["seat"]] = taken.json()["token"]
+        page.goto(f"/#/match/{match_id}")
+        page.locator(f"{MATCH}[data-status=ACTIVE]").wait_for()
+        page.wait_for_selector(IDLE)
+        while page.get_attribute(MATCH, "data-your-turn") == "true":  # setup decisions pass from seat to seat
+            click_one(page)
+        (mover,) = httpx.get(f"{server}/v1/matches/{match_id}", timeout=10).json()["toAct"]
+        seen = httpx.get(f"{server}/v1/matches/{match_id}", timeout=10,
+                         headers={"authorization": f"Bearer {others[mover]}"}).json()
+        box = page.get_by_test_id("resign").bounding_box()
+        assert box is not None
+        centre = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+        def press() -> None:
+            page.mouse.move(*centre)
+            page.mouse.down()
+
+        press()  # pressed and let go with nothing in between: the way the test clicks works
+        page.mouse.up()
+        page.get_by_test_id("resign-confirm-box").wait_for(timeout=5_000)
+        page.get_by_test_id("resign-cancel").click()
+
+        turn = page.get_by_test_id("turn").element_handle()
+        press()
+        acted = httpx.post(f"{server}/v1/matches/{match_id}/actions", timeout=10,
+                           headers={"authorization": f"Bearer {others[mover]}"},
+                           json={"action": seen["legalActions"][0], "expectedVersion": seen["version"]})
+        assert acted.status_code == 200, acted.text
+        page.wait_for_function(f"() => Number(document.querySelector('{MATCH}').dataset.version) > {seen['version']}")
+        assert turn.evaluate("el => !el.isConnected"), "the page was redrawn while the button was held"
+        page.mouse.up()
+        page.get_by_test_id("resign-confirm-box").wait_for(timeout=5_000)
+        assert page.get_attribute(MATCH, "data-status") == "ACTIVE"  # asked, not resigned
