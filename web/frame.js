@@ -90,8 +90,8 @@ export function renderSide(page, state) {
 
 /** The part drawn last time under this name when the new one is the same (attributes and text; its buttons call
  * only the page's own methods, never a value of the old state): a click pressed on a button and released after a
- * redraw (another seat's step arrives about every second against bots) would otherwise be released on a replacement
- * and lost. */
+ * redraw (another seat's step, a bot's above all, may come at any moment) would otherwise be released on a
+ * replacement and lost. */
 function kept(page, name, part) {
   const before = page.drawn.get(name);
   if (before && part && before.isEqualNode(part)) return before;
