@@ -15,6 +15,7 @@ Run: python -m bench.state_writes [--matches 40] [--version 120] [--rounds 7] [-
 from __future__ import annotations
 
 import argparse
+import itertools
 import random
 import statistics
 import time
@@ -22,6 +23,7 @@ from collections.abc import Callable
 
 from firebreak.domain import titles
 from firebreak.domain.contract import Match
+from firebreak.domain.search import playout
 from firebreak.matches.pipeline import saved
 
 SEATS = 4
@@ -29,19 +31,12 @@ LINE = 64  # bytes of a cache line: touching one byte of each brings the whole l
 
 
 def played(title: str, matches: int, version: int, seed: int) -> list[Match]:
-    """Seeded matches played with random legal actions to the version (or their end)."""
+    """Seeded matches played with random legal actions to the version (or their end): the search's playout, one
+    step a version."""
     made = []
     for n in range(matches):
         match = titles.get(title).new_match(SEATS, seed + n)
-        rng = random.Random(seed + n)
-        while not match.is_over() and match.version < version:
-            if match.system_due():
-                match.run_system_step()
-                continue
-            acting = match.to_act()
-            if not acting:
-                break
-            match.apply(acting[0], rng.choice(match.legal_actions(acting[0])))
+        playout(match, 0, random.Random(seed + n), max_steps=version)
         made.append(match)
     return made
 
@@ -62,12 +57,10 @@ def evictor(mebibytes: int) -> Callable[[], None]:
     """A function that touches one byte of each cache line of that much memory of its own."""
     other = bytearray(mebibytes << 20)
     lines = len(other[::LINE])
-    marks = [bytes([n % 256]) * lines for n in range(2)]
-    rounds = [0]
+    marks = itertools.cycle([b"\x01" * lines, b"\x00" * lines])  # a new value each time: every line written
 
     def touch() -> None:
-        rounds[0] += 1
-        other[::LINE] = marks[rounds[0] % 2]  # a write to every line, so none can be skipped
+        other[::LINE] = next(marks)
 
     return touch
 
