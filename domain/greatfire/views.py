@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from itertools import compress
+from itertools import chain, compress
 from operator import ne
 from typing import Any
 
@@ -67,21 +67,23 @@ class Shown:
     view of the same state (the pipeline applies each step to one kept state) writes again only the districts
     whose facts changed, and reuses the whole when none did. Compared by value, never trusted: a state loaded,
     cloned or changed any way gets the same JSON it would get without it. Never changed once made (clones share
-    it): a later view makes a new one, copying what changed."""
+    it): a later view makes a new one, copying what changed. It holds little of its own (the service keeps one per
+    live match, and an act touches it: the less of it, the less memory an act reads that other matches' acts have
+    pushed out of the core's caches): the rows of houses are copies shared by every Shown (_ROWS), the districts'
+    texts those kept by content (_TEXTS), their names the map's (_HEADS)."""
 
     ids: tuple[str, ...]
     colours: tuple[str, ...]
-    houses: list[list[int]]  # copies of the state's lists, compared with them by value
+    houses: list[list[int]]  # copies of the state's rows (shared, never changed), compared with them by value
     cones: list[int]
     bands: list[int]
     demolished: list[bool]
     tokens: list[Any]
     pawns: list[list[int]]
     pawn_colours: list[list[int]]
-    names: tuple[str, ...]  # [district] -> '"<id>":', the start of its piece
-    pieces: list[str]  # [district] -> '"<id>":{...}', in the map's order
+    texts: list[str]  # [district] -> its JSON text '{...}', in the map's order
     raw: Callable[[str], Any]
-    written: Any  # raw('{' + the pieces + '}'): the districts' JSON object
+    written: Any  # raw('{' + '"<id>":' + text, ... + '}'): the districts' JSON object
     standing: tuple[int, ...]  # [colour] -> houses on the map
 
 
@@ -110,7 +112,7 @@ def _district_texts(s: State, raw: Callable[[str], Any]) -> tuple[Any, Sequence[
             houses = houses.copy()
             for d in compress(range(len(ids)), map(ne, s.houses, shown.houses)):
                 changed.add(d)
-                houses[d] = list(s.houses[d])
+                houses[d] = _row(s.houses[d])
         cones, bands = _since(s.cones, shown.cones, changed), _since(s.bands, shown.bands, changed)
         demolished, tokens = _since(s.demolished, shown.demolished, changed), _since(s.board_tokens, shown.tokens,
                                                                                     changed)
@@ -120,14 +122,13 @@ def _district_texts(s: State, raw: Callable[[str], Any]) -> tuple[Any, Sequence[
             pawns, pawn_colours = [list(p) for p in s.pawns], [list(c) for c in s.pawn_colours]
         if not changed and shown.raw is raw:
             return shown.written, shown.standing
-        names, pieces = shown.names, shown.pieces.copy()
+        written_texts = shown.texts.copy()
         todo: Iterable[int] = changed
     else:
-        houses, cones, bands = [list(row) for row in s.houses], list(s.cones), list(s.bands)
+        houses, cones, bands = [_row(row) for row in s.houses], list(s.cones), list(s.bands)
         demolished, tokens = list(s.demolished), list(s.board_tokens)
         pawns, pawn_colours = [list(p) for p in s.pawns], [list(c) for c in s.pawn_colours]
-        names = tuple(json.dumps(d, ensure_ascii=False) + ":" for d in ids)
-        pieces, todo = [""] * len(ids), range(len(ids))
+        written_texts, todo = [""] * len(ids), range(len(ids))
     if todo:
         texts = _TEXTS.get(colours)
         if texts is None:
@@ -142,11 +143,11 @@ def _district_texts(s: State, raw: Callable[[str], Any]) -> tuple[Any, Sequence[
                 if len(texts) >= TEXTS_KEPT:
                     texts.clear()
                 text = texts[key] = _district_text(key, colours)
-            pieces[d] = names[d] + text
+            written_texts[d] = text
     if standing is None:
         standing = tuple(map(sum, zip(*houses, strict=True)))
-    written = raw("{" + ",".join(pieces) + "}")
-    s.shown = Shown(ids, colours, houses, cones, bands, demolished, tokens, pawns, pawn_colours, names, pieces, raw,
+    written = raw("".join(chain(chain.from_iterable(zip(_heads(ids), written_texts, strict=True)), "}")))
+    s.shown = Shown(ids, colours, houses, cones, bands, demolished, tokens, pawns, pawn_colours, written_texts, raw,
                     written, standing)
     return written, standing
 
@@ -237,6 +238,36 @@ NAMED_KEPT = 4096  # rows of houses whose named form is kept (a game deals a few
 _NAMED: dict[tuple[str, ...], dict[tuple[int, ...], dict[str, int]]] = {}
 TEXTS_KEPT = 16384  # districts' JSON texts kept (one per distinct state shown; about 300 bytes each with its key)
 _TEXTS: dict[tuple[str, ...], dict[tuple[Any, ...], str]] = {}
+
+
+ROWS_KEPT = 4096  # distinct rows of houses whose one shared copy Shown holds (a game deals a few dozen)
+_ROWS: dict[tuple[int, ...], list[int]] = {}
+HEADS_KEPT = 64  # maps whose heads are kept (each title's board is one)
+_HEADS: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {}  # id(the map's ids) -> (the ids, their heads)
+
+
+def _row(row: list[int]) -> list[int]:
+    """The shared copy of a row of houses with these values (a Shown's: never changed)."""
+    key = tuple(row)
+    kept = _ROWS.get(key)
+    if kept is None:
+        if len(_ROWS) >= ROWS_KEPT:
+            _ROWS.clear()
+        kept = _ROWS[key] = list(row)
+    return kept
+
+
+def _heads(ids: tuple[str, ...]) -> tuple[str, ...]:
+    """[district] -> what comes before its text in the districts' JSON object: '{"<id>":' for the first, ',"<id>":'
+    for the others (kept per map)."""
+    kept = _HEADS.get(id(ids))
+    if kept is None or kept[0] is not ids:
+        if len(_HEADS) >= HEADS_KEPT:
+            _HEADS.clear()
+        heads = tuple(("," if d else "{") + json.dumps(district_id, ensure_ascii=False) + ":"
+                      for d, district_id in enumerate(ids))
+        kept = _HEADS[id(ids)] = (ids, heads)
+    return kept[1]
 
 
 def _named_houses(colours: tuple[str, ...]) -> dict[tuple[int, ...], dict[str, int]]:

@@ -197,6 +197,31 @@ def test_the_json_view_of_a_state_played_in_place_rewrites_what_changed_and_stay
     assert packing.dump_bytes(m.json_view(0)) == packing.dump_bytes(m.view(0))
 
 
+def test_what_a_json_view_keeps_is_shared_between_matches_and_never_the_states_own(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """views.Shown keeps one shared copy of each distinct row of houses (the service keeps one Shown per live match,
+    and an act reads it) and the kept district texts themselves, so two matches dealt alike hold the same objects;
+    its rows are never the state's, so a row changed in place (no rule does: they replace rows) is still seen."""
+    first, second = (titles.get("greatfire").new_match(seats=4, seed=51) for _ in range(2))
+    assert isinstance(first, GreatFireMatch) and isinstance(second, GreatFireMatch)
+    first.json_view(0, packing.RAW)
+    second.json_view(1, packing.RAW)
+    one, two = first.shown, second.shown
+    assert isinstance(one, views.Shown) and isinstance(two, views.Shown)
+    assert all(a is b for a, b in zip(one.houses, two.houses, strict=True))
+    assert all(a is b for a, b in zip(one.texts, two.texts, strict=True))
+    assert not any(kept is row for kept, row in zip(one.houses, first.houses, strict=True))
+    d = next(d for d, row in enumerate(first.houses) if any(row))
+    first.houses[d][first.houses[d].index(max(first.houses[d]))] -= 1  # in place, as no rule does
+    assert packing.dump_bytes(first.json_view(0, packing.RAW)) == packing.dump_bytes(first.view(0))
+    assert packing.dump_bytes(second.json_view(1, packing.RAW)) == packing.dump_bytes(second.view(1))
+    monkeypatch.setattr(views, "ROWS_KEPT", 3)
+    monkeypatch.setattr(views, "_ROWS", {})
+    third = titles.get("greatfire").new_match(seats=4, seed=52)
+    assert packing.dump_bytes(third.json_view(2, packing.RAW)) == packing.dump_bytes(third.view(2))
+    assert len(views._ROWS) <= 3
+
+
 def _deck_counts(m: GreatFireMatch) -> tuple[object, object, object]:
     v = m.view(None)
     return v["deckSize"], v["stacksLeft"], v["untilIntensify"]
