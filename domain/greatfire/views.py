@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain, compress
 from operator import ne
-from typing import Any
+from typing import Any, TypeVar
 
 from firebreak.domain.contract import RawJSON
 from firebreak.domain.greatfire.board import District
@@ -53,9 +53,7 @@ def _districts(s: State) -> dict[str, dict[str, Any]]:
         key = tuple(houses)
         found = named.get(key)
         if found is None:
-            if len(named) >= NAMED_KEPT:
-                named.clear()
-            found = named[key] = _by_colour(houses, colours)
+            found = _keep(named, key, _by_colour(houses, colours), NAMED_KEPT)
         here = pawns_at.get(d) or ()
         districts[district_id] = _district(found.copy(), fire, bands, demolished, token is not None, here, colours)
     return districts
@@ -140,9 +138,7 @@ def _district_texts(s: State, raw: Callable[[str], Any]) -> tuple[Any, Sequence[
                    tuple(here) if here else ())
             text = texts.get(key)
             if text is None:
-                if len(texts) >= TEXTS_KEPT:
-                    texts.clear()
-                text = texts[key] = _district_text(key, colours)
+                text = _keep(texts, key, _district_text(key, colours), TEXTS_KEPT)
             written_texts[d] = text
     if standing is None:
         standing = tuple(map(sum, zip(*houses, strict=True)))
@@ -240,10 +236,20 @@ TEXTS_KEPT = 16384  # districts' JSON texts kept (one per distinct state shown; 
 _TEXTS: dict[tuple[str, ...], dict[tuple[Any, ...], str]] = {}
 
 
+K = TypeVar("K")
+V = TypeVar("V")
 ROWS_KEPT = 4096  # distinct rows of houses whose one shared copy Shown holds (a game deals a few dozen)
 _ROWS: dict[tuple[int, ...], list[int]] = {}
 HEADS_KEPT = 64  # maps whose heads are kept (each title's board is one)
 _HEADS: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {}  # id(the map's ids) -> (the ids, their heads)
+
+
+def _keep(table: dict[K, V], key: K, value: V, limit: int) -> V:
+    """Keep value under key in one of this module's bounded tables (emptied when it holds limit entries); return it."""
+    if len(table) >= limit:
+        table.clear()
+    table[key] = value
+    return value
 
 
 def _row(row: list[int]) -> list[int]:
@@ -251,9 +257,7 @@ def _row(row: list[int]) -> list[int]:
     key = tuple(row)
     kept = _ROWS.get(key)
     if kept is None:
-        if len(_ROWS) >= ROWS_KEPT:
-            _ROWS.clear()
-        kept = _ROWS[key] = list(row)
+        kept = _keep(_ROWS, key, list(row), ROWS_KEPT)
     return kept
 
 
@@ -262,11 +266,9 @@ def _heads(ids: tuple[str, ...]) -> tuple[str, ...]:
     for the others (kept per map)."""
     kept = _HEADS.get(id(ids))
     if kept is None or kept[0] is not ids:
-        if len(_HEADS) >= HEADS_KEPT:
-            _HEADS.clear()
         heads = tuple(("," if d else "{") + json.dumps(district_id, ensure_ascii=False) + ":"
                       for d, district_id in enumerate(ids))
-        kept = _HEADS[id(ids)] = (ids, heads)
+        kept = _keep(_HEADS, id(ids), (ids, heads), HEADS_KEPT)
     return kept[1]
 
 
