@@ -112,15 +112,14 @@ def _api(args: argparse.Namespace) -> int:
     # (then it is the operator's, maybe shared with other servers, to empty before they start)
     made = serve.metrics_folder(os.environ) if args.workers > 1 and not os.environ.get(FOLDER) else None
     try:
-        import uvicorn
+        from firebreak import apiserver
 
         print(f"firebreak api on http://{args.host}:{args.port}/graphql", file=sys.stderr, flush=True)
         # uvicorn stops gracefully on SIGTERM / Ctrl-C, then raises the signal again for the handler it found:
         # let that be a no-op, so a requested stop exits with status 0
         for stop in (signal.SIGTERM, signal.SIGINT):
             signal.signal(stop, lambda *_: None)
-        uvicorn.run("firebreak.api.app:create_app", factory=True, fd=sock.fileno(), workers=args.workers,
-                    access_log=False)
+        apiserver.run(sock, args.workers)  # the socket as the TCP socket it is: TCP_NODELAY on each connection
     finally:
         sock.close()
         if made is not None:

@@ -256,8 +256,9 @@ def supervise(args: argparse.Namespace, env: dict[str, str], api_socket: socket.
     held = (lock.fd,) if lock is not None and lock.fd is not None else ()
     children = [Child(f"worker {n + 1}", [sys.executable, "-m", "firebreak.workers.main"], env, held)
                 for n in range(args.workers)]
-    children.append(Child("api", [sys.executable, "-m", "uvicorn", "firebreak.api.app:create_app", "--factory", "--fd",
-                                  str(api_socket.fileno()), "--no-access-log", "--workers", str(args.api_workers)],
+    # not uvicorn's own --fd, which serves a TCP socket as AF_UNIX, without TCP_NODELAY (firebreak/apiserver.py)
+    children.append(Child("api", [sys.executable, "-m", "firebreak.apiserver", "--fd", str(api_socket.fileno()),
+                                  "--workers", str(args.api_workers)],
                           env,
                           (api_socket.fileno(), *held)))
     say(f"Firebreak on http://{args.host}:{args.port}/graphql (GraphiQL in a browser); Ctrl-C stops")
