@@ -2,15 +2,19 @@
 # Two stages: the first builds Firebreak's wheel from the source, the second installs only that wheel (and its
 # dependencies from the package index) into a clean Python and runs it as an unprivileged user, so the service reads
 # nothing but what the wheel holds: no source tree sits next to it. docs/deployment-containers.md says what of this
-# was run (the image has not been built here: no Docker daemon) and what tests/test_containers.py checks.
+# was run (scripts/container-check.sh builds and runs it with podman) and what tests/test_containers.py checks.
 
-FROM python:3.11-slim AS build
+# The base of both stages. scripts/container-check.sh, on a machine that reaches no container registry, passes
+# --build-arg BASE=<a Debian bookworm base with its Python 3.11 made by debootstrap> instead.
+ARG BASE=python:3.11-slim
+
+FROM ${BASE} AS build
 WORKDIR /src
 # .dockerignore keeps the checkout's .venv, caches, tests and docs out of the context
 COPY . .
 RUN pip wheel --no-cache-dir --disable-pip-version-check --no-deps --wheel-dir /dist .
 
-FROM python:3.11-slim AS runtime
+FROM ${BASE} AS runtime
 ENV PYTHONUNBUFFERED=1 \
     PYTHONDONTWRITEBYTECODE=1 \
     FIREBREAK_DATA_DIR=/var/lib/firebreak
