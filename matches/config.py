@@ -89,7 +89,8 @@ class Settings(EnvSettings):
     titles: str = env("FIREBREAK_TITLES", "",
                       "Extra titles to register, as module:attribute, comma-separated (a title plug-in).")
     events_recheck_seconds: float = env("FIREBREAK_EVENTS_RECHECK_SECONDS", 60.0,
-                                        "How often a player's open event stream verifies its credential again.", gt=0)
+                                        "How often an open event stream (myEvents, GET /v1/me/events, matchEvents) "
+                                        "verifies its credential again.", gt=0)
     cors_origins: Annotated[tuple[str, ...], NoDecode] = env(
         "FIREBREAK_CORS_ORIGINS", (),
         "Browser origins allowed to call the API (CORS), comma-separated (scheme://host[:port]), or * for any; "
