@@ -117,16 +117,19 @@ class Lobby:
         return await self._claim(loaded, seat, record, None)
 
     async def join(self, match_id: str, seat: int | None, name: str | None, player: str | None = None,
-                   program: bool = False, by_code: bool = False) -> Seated:
+                   program: bool = False, by_code: bool = False, token: str | None = None) -> Seated:
         """Take a seat as a person; the returned token is a credential of the seat (shown once). With a player, the
         seat is bound to it (the player's credential acts for it too; a player holds one seat of a match at most:
-        ALREADY_SEATED), played as a program if so flagged. A private match is reached only by its invite code
-        (by_code: the caller found it so) or by an invited player (MATCH_NOT_FOUND otherwise); a rematch's seats
-        are its old occupants' (SEAT_TAKEN)."""
+        ALREADY_SEATED), played as a program if so flagged. A private match is reached only by its creator (the
+        player who created it, or the caller's bearer token being its host token), its invite code (by_code: the
+        caller found it so) or by an invited player (MATCH_NOT_FOUND otherwise, as for no match at all); a
+        rematch's seats are its old occupants' (SEAT_TAKEN)."""
         loaded = await self.store.load(match_id)
         if loaded is not None and not loaded.listed and not by_code:
-            invited = player is not None and await Invitations(self.store).of(loaded.id, player) is not None
-            if not invited:  # a private match without its code: there only for the players invited to it
+            creator = loaded.is_creator(Caller(token=token, player=player))
+            invited = creator or (player is not None and await Invitations(self.store).of(loaded.id, player)
+                                  is not None)
+            if not invited:  # a private match without its code: there only for its creator and the invited
                 loaded = None
         loaded = self._check_waiting(loaded, match_id, seat)
         if "rematchOf" in loaded.meta:

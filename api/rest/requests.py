@@ -163,8 +163,9 @@ class CreateMatch(Body):
     seats: Seats
     options: Options = None
     seed: Annotated[Int32 | None, Field(description="The seed; random when left out.")] = None
-    private: Annotated[bool | None, Field(description="true: not listed; the answer's inviteCode (shown once) or an "
-                                                      "invitation reaches it.")] = None
+    private: Annotated[bool | None, Field(description="true: not listed; its creator (the host token, the creating "
+                                                      "player's credential) takes a seat by its id, anyone else by "
+                                                      "the answer's inviteCode (shown once) or an invitation.")] = None
     rated: Annotated[bool | None, Field(description="true: a rated match (once played out it moves its players' and "
                                                     "bots' ratings; only players and bots sit in it: else 403 "
                                                     "RATED_NEEDS_PLAYER; no seed: else 422 BAD_OPTIONS).")] = None

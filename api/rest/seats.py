@@ -29,7 +29,7 @@ async def join_match(call: Call) -> Reply:
         name = None if principal is None else principal.player.name
     try:
         seated = await call.services.lobby.join(call.params["id"], body.seat, name, caller.player,
-                                                caller.program)
+                                                caller.program, token=caller.token)
     except LobbyError as exc:
         raise for_code(exc.code, str(exc)) from None
     assert seated.token is not None

@@ -69,8 +69,10 @@ class CreateMatchInput:
     seed: int | None = strawberry.field(default=None, description="Makes the match reproducible (keep it secret).")
     clock: ClockInput | None = strawberry.field(default=None, description="A turn clock; null: no time limit.")
     private: bool = strawberry.field(
-        default=False, description="A private match: not in the lobby lists; reached by its invite code "
-                                   "(MatchCreated.inviteCode) or by the players its host invites (invitePlayers).")
+        default=False, description="A private match: not in the lobby lists; its creator (the host token, the "
+                                   "creating player's credential) joins it by matchId, anyone else by its invite "
+                                   "code (MatchCreated.inviteCode) or as a player its host invites "
+                                   "(invitePlayers).")
     rated: bool = strawberry.field(
         default=False, description="A rated match: once played out (FINISHED or RESIGNED) it moves its players' and "
                                    "bots' ratings. Only players (joined with a player credential: else "
@@ -252,7 +254,7 @@ class LobbyMutation:
             return MatchNotFound(code=Refusal.MATCH_NOT_FOUND, message="give matchId or code")
         try:
             seated = await services.lobby.join(match_id, input.seat, name, caller.player, caller.program,
-                                               by_code=input.code is not None)
+                                               by_code=input.code is not None, token=caller.token)
         except LobbyError as exc:
             return _problem(exc)  # type: ignore[return-value]
         assert seated.token is not None

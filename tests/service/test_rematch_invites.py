@@ -230,6 +230,55 @@ def test_a_private_match_is_unlisted_and_reached_only_by_its_code_or_an_invitati
     assert codes(client.post(MY_INVITATIONS).json()) == []  # no credential: me is null, not an error
 
 
+def _private(client: Client, creator: Signed) -> dict[str, Any]:
+    created = client.gql(CREATE, {"input": {"title": "greatfire", "seats": 3, "private": True}},
+                         creator.access)["createMatch"]
+    assert created["__typename"] == "MatchCreated", created
+    return dict(created)
+
+
+def _taken(server: str, match_id: str) -> list[bool]:
+    answer = rest(server, "GET", f"/v1/matches/{match_id}")
+    assert answer.status_code == 200, answer.text
+    return [seat["taken"] for seat in answer.json()["seats"]]
+
+
+def test_the_creator_of_a_private_match_takes_a_seat_by_its_id_over_rest(client: Client, server: str) -> None:
+    """Issue 47: the creator's credential and the host token answered 404 MATCH_NOT_FOUND here (while reading the
+    match and adding bots worked); a stranger still finds nothing, as for a match that does not exist."""
+    ann, eve = guest(client, "ann"), guest(client, "eve")
+    created = _private(client, ann)
+    match_id = created["matchId"]
+    seats = f"/v1/matches/{match_id}/seats"
+    nowhere = rest(server, "POST", "/v1/matches/0123456789abcdef/seats", eve.access, body={})
+    for token in (eve.access, None):
+        stranger = rest(server, "POST", seats, token, body={})
+        assert stranger.status_code == 404 and stranger.json()["code"] == "MATCH_NOT_FOUND", stranger.text
+        assert stranger.json()["detail"] == nowhere.json()["detail"].replace("0123456789abcdef", match_id)
+    assert _taken(server, match_id) == [False, False, False]
+    mine = rest(server, "POST", seats, ann.access, body={})
+    assert mine.status_code == 201 and mine.json()["player"] == ann.player, mine.text
+    host = rest(server, "POST", seats, created["hostToken"], body={"name": "host's guest"})
+    assert host.status_code == 201 and host.json()["player"] is None, host.text
+    assert _taken(server, match_id) == [True, True, False]
+    again = rest(server, "POST", seats, ann.access, body={})
+    assert again.status_code == 409 and again.json()["code"] == "ALREADY_SEATED", again.text
+
+
+def test_the_creator_of_a_private_match_takes_a_seat_by_its_id_over_graphql(client: Client, server: str) -> None:
+    ann, eve = guest(client, "ann"), guest(client, "eve")
+    created = _private(client, ann)
+    match_id = created["matchId"]
+    for token in (eve.access, None):
+        stranger = client.gql(JOIN, {"input": {"matchId": match_id}}, token)["joinMatch"]
+        assert (stranger["__typename"], stranger["message"]) == ("MatchNotFound", f"no match {match_id!r}")
+    mine = client.gql(JOIN, {"input": {"matchId": match_id}}, ann.access)["joinMatch"]
+    assert mine["__typename"] == "SeatJoined" and mine["player"] == ann.player, mine
+    host = client.gql(JOIN, {"input": {"matchId": match_id, "name": "guest"}}, created["hostToken"])["joinMatch"]
+    assert host["__typename"] == "SeatJoined" and host["player"] is None, host
+    assert _taken(server, match_id) == [True, True, False]
+
+
 def test_the_lobby_filters_by_title_seat_count_and_free_seats_and_pages_through_them(
         client: Client, server: str) -> None:
     made: dict[str, tuple[int, int]] = {}  # match id -> (seats, taken)
