@@ -1,6 +1,6 @@
 # One image for the API and the workers (the compose files pick each service's command; the default is the API).
 # Two stages: the first builds Firebreak's wheel from the source, the second installs only that wheel (and its
-# dependencies from the package index) into a clean Python and runs it as an unprivileged user, so the service reads
+# dependencies at the versions of requirements/service.txt, hash-checked, from the package index) into a clean Python and runs it as an unprivileged user, so the service reads
 # nothing but what the wheel holds: no source tree sits next to it. docs/deployment-containers.md says what of this
 # was run (scripts/container-check.sh builds and runs it with podman) and what tests/test_containers.py checks.
 
@@ -12,14 +12,18 @@ FROM ${BASE} AS build
 WORKDIR /src
 # .dockerignore keeps the checkout's .venv, caches, tests and docs out of the context
 COPY . .
-RUN pip wheel --no-cache-dir --disable-pip-version-check --no-deps --wheel-dir /dist .
+RUN pip wheel --no-cache-dir --disable-pip-version-check --no-deps --wheel-dir /dist . \
+    && cp requirements/service.txt /dist/requirements.txt
 
 FROM ${BASE} AS runtime
 ENV PYTHONUNBUFFERED=1 \
     PYTHONDONTWRITEBYTECODE=1 \
     FIREBREAK_DATA_DIR=/var/lib/firebreak
 COPY --from=build /dist/ /tmp/dist/
-RUN pip install --no-cache-dir --disable-pip-version-check /tmp/dist/firebreak-*.whl \
+# the locked dependencies first (the versions the suite passed on), then the wheel alone
+RUN pip install --no-cache-dir --disable-pip-version-check --require-hashes --no-deps -r /tmp/dist/requirements.txt \
+    && pip install --no-cache-dir --disable-pip-version-check --no-deps /tmp/dist/firebreak-*.whl \
+    && pip check \
     && rm -rf /tmp/dist \
     && useradd --system --uid 10001 --user-group --no-create-home --home-dir /var/lib/firebreak firebreak \
     && install -d -o firebreak -g firebreak /var/lib/firebreak

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Install what the project needs into .venv, from nothing (Python 3.11 and pip are enough).
-# Re-running is cheap: it reinstalls only when pyproject.toml changed.
+# Install what the project needs into .venv, from nothing (Python 3.11 and pip are enough): the locked versions of
+# requirements/ (hash-checked; scripts/lock.sh writes them), then the project itself without dependencies.
+# Re-running is cheap: it reinstalls only when pyproject.toml or a lock file changed.
 #   bash scripts/bootstrap.sh          what running the service needs (scripts/run.sh)
 #   bash scripts/bootstrap.sh --tests  also the browser of the end-to-end tests (scripts/test.sh)
 set -euo pipefail
@@ -9,16 +10,17 @@ PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
-hash=$(sha256sum pyproject.toml | cut -c1-16)
+hash=$(cat pyproject.toml requirements/service.txt requirements/dev.txt | sha256sum | cut -c1-16)
 if [ "${1:-}" = "--tests" ]; then
-  package='.[dev,rl]' stamp=.venv/.installed-$hash-dev  # rl: the learning-environment tests (tests/rl)
+  lock=requirements/dev.txt stamp=.venv/.installed-$hash-dev  # dev and rl extras (rl: the tests of tests/rl)
 else
-  package='.' stamp=.venv/.installed-$hash
+  lock=requirements/service.txt stamp=.venv/.installed-$hash
 fi
 # The dev install holds everything the plain one does.
 if [ ! -f "$stamp" ] && [ ! -f ".venv/.installed-$hash-dev" ]; then
-  .venv/bin/python -m pip install --quiet --upgrade pip
-  .venv/bin/python -m pip install --quiet -e "$package"
+  .venv/bin/python -m pip install --quiet --require-hashes --no-deps -r "$lock"
+  .venv/bin/python -m pip install --quiet --no-deps -e .
+  .venv/bin/python -m pip check >/dev/null || { .venv/bin/python -m pip check; exit 1; }  # the lock is whole
   rm -f .venv/.installed-*
   touch "$stamp"
 fi
