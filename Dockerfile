@@ -1,7 +1,8 @@
 # One image for the API and the workers (the compose files pick each service's command; the default is the API).
 # Two stages: the first builds Firebreak's wheel from the source, the second installs only that wheel (and its
-# dependencies at the versions of requirements/service.txt, hash-checked, from the package index) into a clean Python and runs it as an unprivileged user, so the service reads
-# nothing but what the wheel holds: no source tree sits next to it. docs/deployment-containers.md says what of this
+# dependencies at the versions of requirements/service.txt, hash-checked, from the package index) into a clean
+# Python and runs it as an unprivileged user, so the service reads nothing but what the wheel holds: no source tree
+# sits next to it. docs/deployment-containers.md says what of this
 # was run (scripts/container-check.sh builds and runs it with podman) and what tests/test_containers.py checks.
 
 # The base of both stages. scripts/container-check.sh, on a machine that reaches no container registry, passes
