@@ -13,7 +13,7 @@ from cross_web import HTTPException
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
@@ -24,8 +24,9 @@ from strawberry.types.graphql import OperationType
 
 from firebreak.api.context import Context
 from firebreak.api.cors import Cors
-from firebreak.api.explorer import offline_graphiql_html
+from firebreak.api.explorer import graphiql_policy, offline_graphiql_html
 from firebreak.api.guard import Refusal, RequestGuard
+from firebreak.api.headers import AnswerHeaders
 from firebreak.api.metrics import Metrics
 from firebreak.api.middleware import Timing
 from firebreak.api.readiness import readiness
@@ -53,6 +54,10 @@ class FirebreakGraphQL(GraphQL[Context, None]):
     def graphql_ide_html(self) -> str:
         """GraphiQL, its files served by us (api/explorer.py): it works with no internet access."""
         return offline_graphiql_html()
+
+    async def render_graphql_ide(self, request: Request) -> Response:
+        """GraphiQL's page under its Content-Security-Policy (no page may frame it)."""
+        return HTMLResponse(self.graphql_ide_html, headers={"content-security-policy": graphiql_policy()})
 
     async def get_context(self, request: Request | WebSocket, response: Response | WebSocket) -> Context:
         """The context of one request or WebSocket connection."""
@@ -183,7 +188,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     # off (not in the stack at all) unless FIREBREAK_CORS_ORIGINS is set
     cors = [Middleware(Cors, origins=settings.cors_origins, methods=_methods(routes))] if settings.cors_origins else []
     app = Starlette(
-        middleware=[Middleware(Timing, metrics=metrics), *cors,
+        middleware=[Middleware(AnswerHeaders), Middleware(Timing, metrics=metrics), *cors,
                     Middleware(RequestGuard, max_bytes=settings.max_body_bytes)],
         exception_handlers={404: http_error, 405: http_error},
     )

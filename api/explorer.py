@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import base64
 import functools
+import hashlib
+import re
 
 from strawberry.http.ides import get_graphql_ide_html
 
@@ -18,6 +21,9 @@ URLS = {  # strawberry's unpkg URL -> our copy (web/vendor/graphiql/README.md)
 }
 
 
+INLINE_SCRIPT = re.compile(r"<script>(.*?)</script>", re.S)
+
+
 class ExplorerOutdated(RuntimeError):
     """Raised when strawberry's GraphiQL page names a URL we have no copy of (after a strawberry upgrade)."""
 
@@ -31,3 +37,14 @@ def offline_graphiql_html() -> str:
     if "https://unpkg.com" in html:
         raise ExplorerOutdated("strawberry's GraphiQL page loads a file not in web/vendor/graphiql (see its README)")
     return html
+
+
+@functools.cache
+def graphiql_policy() -> str:
+    """The page's Content-Security-Policy: its files from this origin, its own inline script (by hash) and styles,
+    requests to this origin only (fetch and the subscriptions' WebSocket), and no page may frame it."""
+    hashes = " ".join("'sha256-" + base64.b64encode(hashlib.sha256(body.encode()).digest()).decode() + "'"
+                      for body in INLINE_SCRIPT.findall(offline_graphiql_html()))
+    return (f"default-src 'self'; script-src 'self' {hashes}; style-src 'self' 'unsafe-inline'; "
+            "img-src 'self' data:; font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+            "form-action 'self'; frame-ancestors 'none'")

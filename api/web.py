@@ -19,6 +19,10 @@ from starlette.types import Scope
 
 WEB_DIR = Path(str(resources.files("firebreak") / "web"))
 NO_CACHE = {"cache-control": "no-cache"}  # revalidate (ETag) on each load, so an upgrade is never half-applied
+# The page loads its modules, styles and icon from this origin and talks to /graphql here (fetch and WebSocket); a
+# title's module sets style attributes (a colour swatch), hence inline styles; no other page may frame it.
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+       "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 
 
 class _Revalidated(StaticFiles):
@@ -37,7 +41,7 @@ def web_routes(web_dir: Path = WEB_DIR) -> list[BaseRoute]:
     async def home(_: Request) -> Response:
         if not index.is_file():
             return PlainTextResponse("the web client is not installed", status_code=404)
-        return FileResponse(index, headers=NO_CACHE)
+        return FileResponse(index, headers={**NO_CACHE, "content-security-policy": CSP})
 
     return [
         Route("/", home),

@@ -15,7 +15,7 @@ from firebreak.api.rest.table import Call, Operation
 PAGE = Path(__file__).with_name("docs.html")
 # The page may run its own inline script and style and fetch from this origin; nothing else loads.
 CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; "
-       "img-src 'self' data:; base-uri 'none'; form-action 'none'")
+       "img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 
 
 def operations(document: Callable[[Limits], dict[str, Any]]) -> list[Operation]:

@@ -66,7 +66,9 @@ def test_graphiql_renders_and_runs_a_query_with_the_internet_cut_off(server: str
         page.keyboard.press("Control+A")
         page.keyboard.insert_text("{ titles { id botLevels { name } } }")
         page.click(".graphiql-execute-button")
-        page.wait_for_function("document.querySelector('.result-window') && "
+        # an arrow function: Playwright evaluates it once; a bare expression it evaluates with eval() at every
+        # poll, which the page's Content-Security-Policy refuses
+        page.wait_for_function("() => document.querySelector('.result-window') && "
                                "document.querySelector('.result-window').innerText.includes('botLevels')",
                                timeout=30_000)
     finally:
