@@ -8,7 +8,8 @@ cursor is not older than the oldest entry kept.
 Events carry ids and public facts only (never a view, a hand, an objective or a token): a receiver fetches what
 its player may see with the player's own credential. The match events (yourTurn, matchStarted, matchEnded,
 seatTakenOver) are written by the players' index script (matches/mine.py) in the same atomic step as the
-player's index row, once per transition of that row; the others (invited, rematchOffered, seekMatched) through
+player's index row, once per transition of that row (yourTurn: once per turn the match hands the player,
+matches/turns.py); the others (invited, rematchOffered, seekMatched) through
 emit(), whose dedupe key makes a retry write nothing new.
 
 After an event is written, the player is put in the queue Redis's keys.feed_pending set, from which the webhooks'

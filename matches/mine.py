@@ -28,7 +28,7 @@ from typing import TypeVar
 
 from redis.exceptions import RedisError
 
-from firebreak.matches import connections, feed, keys
+from firebreak.matches import connections, feed, keys, turns
 from firebreak.matches.feed import FeedType
 from firebreak.matches.lifecycle import EndReason, MatchStatus, SeatControl, SeatKind
 from firebreak.matches.scheduler import automated_next
@@ -45,26 +45,29 @@ PARTS = (TURN, MatchStatus.WAITING.value, MatchStatus.ACTIVE.value, MatchStatus.
 
 # Write a player's row of a match unless the stored row is newer, and write the player's feed events (matches/feed.py)
 # that the change from the stored row to this one makes: matchStarted (no row, or a waiting one, to an active one),
-# yourTurn (into "turn"), seatTakenOver (the seat's control becomes takenOver), matchEnded (into "over"). A row
-# written again as it is (a retry, a repair) makes none. An event is put together here only when it is written, from
-# the match's facts (Facts: one JSON fragment per change, shared by its players). KEYS: rows hash, then the parts in
-# PARTS order, then the feed; ARGV: match id, stamp, row JSON, part, last activity, since when the player is to act,
-# the seat's control ('' none), the feed's length kept, its ttl, the facts fragment, the ended fragment, the
-# taken-over fragment, the seat, the player's id, now; KEYS[8], where the players' keys and the queue's share one
-# plain Redis: the webhooks' pending set, in which a player given events is marked here (else by the caller: feed.pend).
-# A match staying in "turn" keeps its score (the player has been to act since then);
-# one in another part is also in "rest". Returns {written, events written}.
+# yourTurn (into "turn", or a turn handed over by a later step than the stored row's: matches/turns.py; the rows of
+# the steps in between may never be written), seatTakenOver (the seat's control becomes takenOver), matchEnded (into
+# "over"). A row written again as it is (a retry, a repair) makes none. An event is put together here only when it is
+# written, from the match's facts (Facts: one JSON fragment per change, shared by its players). KEYS: rows hash, then
+# the parts in PARTS order, then the feed; ARGV: match id, stamp, row JSON, part, last activity, since when the player
+# is to act, the seat's control ('' none), the feed's length kept, its ttl, the facts fragment, the ended fragment,
+# the taken-over fragment, the seat, the player's id, now, the version whose step handed the seat its turn ('': not
+# its turn); KEYS[8], where the players' keys and the queue's share one plain Redis: the webhooks' pending set, in
+# which a player given events is marked here (else by the caller: feed.pend). A match staying in "turn" with the same
+# turn keeps its score (the player has been to act since then); one in another part is also in "rest". A stored row
+# without a turn's version (written before they were) counts as the same turn. Returns {written, events written}.
 UPSERT = """
 local old = redis.call('HGET', KEYS[1], ARGV[1])
-local was, ctl = nil, nil
+local was, ctl, tv = nil, nil, nil
 if old then
   local row = cjson.decode(old)
   local s = tonumber(row['s'])
   if s and s > tonumber(ARGV[2]) then return {0, 0} end
-  was, ctl = row['p'], row['ctl']
+  was, ctl, tv = row['p'], row['ctl'], row['tv']
 end
+local turned = ARGV[4] == 'turn' and (was ~= 'turn' or (tv ~= nil and tonumber(tv) ~= tonumber(ARGV[16])))
 local since = ARGV[6]
-if ARGV[4] == 'turn' then
+if ARGV[4] == 'turn' and not turned then
   since = redis.call('ZSCORE', KEYS[2], ARGV[1]) or since
 end
 for i = 2, 6 do redis.call('ZREM', KEYS[i], ARGV[1]) end
@@ -84,7 +87,7 @@ local function emit(kind, extra)
 end
 local now = ARGV[4]
 if (now == 'turn' or now == 'active') and (was == nil or was == 'waiting') then emit('<MATCH_STARTED>', '') end
-if now == 'turn' and was ~= 'turn' then emit('<YOUR_TURN>', '') end
+if turned then emit('<YOUR_TURN>', '') end
 if ARGV[7] == 'takenOver' and ctl ~= 'takenOver' then emit('<SEAT_TAKEN_OVER>', ARGV[12]) end
 if now == 'over' and was ~= 'over' then emit('<MATCH_ENDED>', ARGV[11]) end
 if n > 0 then
@@ -160,7 +163,8 @@ def stamp(loaded: Loaded) -> int:
 class Row:
     """One player's index row of a match: the stamp it was indexed at, its part, the player's seat, the seats owing
     a decision and whether the service owes the next step (an active match), the winners of a finished one (None:
-    not known to the index), its last activity, and who controls the seat (None: its player)."""
+    not known to the index), its last activity, who controls the seat (None: its player), and while it is the
+    player's turn, the version whose step handed it to them (matches/turns.py)."""
 
     stamp: int
     part: str
@@ -170,6 +174,7 @@ class Row:
     winners: tuple[int, ...] | None
     at: float
     control: SeatControl | None = None
+    turn_since: int | None = None
 
     @property
     def turn(self) -> bool:
@@ -182,16 +187,18 @@ class Row:
                 "win": None if self.winners is None else list(self.winners), "at": self.at}
         if self.control is not None:
             data["ctl"] = self.control.value
+        if self.turn_since is not None:
+            data["tv"] = self.turn_since
         return json.dumps(data, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, raw: str) -> Row:
         """Read a stored row."""
         data = json.loads(raw)
-        control = data.get("ctl")
+        control, since = data.get("ctl"), data.get("tv")
         return cls(int(data["s"]), str(data["p"]), int(data["seat"]), tuple(data["act"]), bool(data["auto"]),
                    None if data["win"] is None else tuple(data["win"]), float(data["at"]),
-                   None if control is None else SeatControl(control))
+                   None if control is None else SeatControl(control), None if since is None else int(since))
 
 
 def row_of(loaded: Loaded, seat: int) -> Row:
@@ -202,19 +209,21 @@ def row_of(loaded: Loaded, seat: int) -> Row:
     automated = False
     winners: tuple[int, ...] | None = None
     part = status.value
+    since: int | None = None
     if status is MatchStatus.ACTIVE:
         match = engine(loaded)
         to_act = tuple(match.to_act())
         automated = automated_next(match, loaded.seats)
         if seat in to_act:
             part = TURN
+            since = turns.since(loaded.meta, seat)
     elif status is MatchStatus.OVER:
         if loaded.end_reason is EndReason.ABANDONED:
             winners = ()
         elif loaded.end_reason is EndReason.FINISHED:
             result = engine(loaded).result()
             winners = None if result is None else tuple(result.winners)
-    return Row(stamp(loaded), part, seat, to_act, automated, winners, at, loaded.seats[seat].control)
+    return Row(stamp(loaded), part, seat, to_act, automated, winners, at, loaded.seats[seat].control, since)
 
 
 @dataclass(frozen=True)
@@ -278,7 +287,8 @@ class Index:
             keys=[*self.keys(player), keys.feed(player), *self.marks],
             args=[loaded.id, row.stamp, row.to_json(), row.part, repr(row.at), repr(row.at if since is None else since),
                   "" if row.control is None else row.control.value, feed.FEED_KEPT, feed.FEED_TTL, facts.common,
-                  facts.ended, facts.taken_over(loaded, row), row.seat, player, repr(time.time())])
+                  facts.ended, facts.taken_over(loaded, row), row.seat, player, repr(time.time()),
+                  "" if row.turn_since is None else row.turn_since])
         return bool(int(written)), int(count)
 
     async def forget(self, player: str, match_id: str) -> None:

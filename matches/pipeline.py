@@ -18,7 +18,7 @@ from firebreak.domain.bots import choose_action, takeover_level
 from firebreak.domain.contract import Budget, Event, Match
 from firebreak.domain.errors import GameOver, NotYourTurn, RulesError
 from firebreak.domain.events import visible_to
-from firebreak.matches import keys, mine, packing
+from firebreak.matches import keys, mine, packing, turns
 from firebreak.matches.callers import Caller
 from firebreak.matches.clocks import Timing
 from firebreak.matches.duties import Duty, DutyKind, due_at, duty_now, humans
@@ -45,13 +45,13 @@ def saved(match: Match) -> str:
 
 
 def stepped(loaded: Loaded, match: Match, data: str, timing: Timing, seats: Seats | None = None,
-            ended: EndReason | None = None) -> Loaded:
+            ended: EndReason | None = None, fields: dict[str, str] | None = None) -> Loaded:
     """The match as a committed step left it: what a fresh load would read, with the applied engine kept (so the
     answer to act and the worker's next step need neither a read nor a rebuild); data: the state's stored text
     (saved()); seats: the records it changed; ended: why the service ended it (over although the engine's match
-    is not)."""
+    is not); fields: the other meta fields the commit wrote (the seats' turns: matches/turns.py)."""
     status = MatchStatus.OVER if match.is_over() or ended else MatchStatus.ACTIVE
-    meta = {**loaded.meta, "status": status.value, "version": str(match.version), **timing.fields()}
+    meta = {**loaded.meta, "status": status.value, "version": str(match.version), **timing.fields(), **(fields or {})}
     if ended is not None:
         meta["reason"] = ended.value
     return Loaded(loaded.id, meta, {**loaded.seats, **(seats or {})}, match.version, data, engine=match)
@@ -133,7 +133,8 @@ class Pipeline:
         match = taken(loaded)
         now = time.time()
         timing = loaded.timing()
-        running = timing.clock.running(match.to_act(), humans(loaded.seats)) if timing.clock else []
+        before = match.to_act()
+        running = timing.clock.running(before, humans(loaded.seats)) if timing.clock else []
         try:
             events = match.apply(seat, action)
         except RulesError as exc:
@@ -154,11 +155,13 @@ class Pipeline:
         if idempotency_key:
             idem = (keys.idempotency_field(seat, idempotency_key), outcome.to_json())
         data = saved(match)
+        turned = turns.after_step(loaded.meta, before, match.to_act(), seat, match.version)
         committed, after = await mine.indexed(
             self.store, loaded,
             lambda: self.store.commit(loaded, data, entry, events, match.is_over(), after_timing,
-                                      due_at(match, loaded.seats, after_timing, self.store.settings), idem),
-            lambda committed: stepped(loaded, match, data, after_timing) if committed.ok else None,
+                                      due_at(match, loaded.seats, after_timing, self.store.settings), idem,
+                                      meta=turned),
+            lambda committed: stepped(loaded, match, data, after_timing, fields=turned) if committed.ok else None,
             lambda _after: self.scheduler.after_step(loaded.id, match, loaded.seats))
         if after is None:
             return ActOutcome(OutcomeKind.STALE, version=committed.version,
@@ -231,13 +234,15 @@ class Pipeline:
                 lambda committed: stepped(loaded, match, data, after, ended=EndReason.ABANDONED)
                 if committed.ok else None)
             return after, loaded if ended is not None else None  # the caller stops here
-        running = clock.running(match.to_act(), humans(loaded.seats)) if clock else []
+        before = match.to_act()
+        actor: int | None = None  # the seat whose action the step applies (None: the non-player step)
+        running = clock.running(before, humans(loaded.seats)) if clock else []
         if duty.kind is DutyKind.SYSTEM:
             events = match.run_system_step()
             entry = {"system": True}
         else:
             assert duty.seat is not None
-            seat = duty.seat
+            seat = actor = duty.seat
             title = titles.get(loaded.meta["title"])
             if duty.kind is DutyKind.BOT:
                 bot_level = loaded.seats[seat].level
@@ -266,9 +271,10 @@ class Pipeline:
         after = replace(timing, at=now, clock=clock)
         data = saved(match)
         seats = {**loaded.seats, **changed}
+        turned = turns.after_step(loaded.meta, before, match.to_act(), actor, match.version)
         _, done = await mine.indexed(
             self.store, loaded,
             lambda: self.store.commit(loaded, data, entry, events, match.is_over(), after,
-                                      due_at(match, seats, after, settings), seats=changed),
-            lambda committed: stepped(loaded, match, data, after, changed) if committed.ok else None)
+                                      due_at(match, seats, after, settings), seats=changed, meta=turned),
+            lambda committed: stepped(loaded, match, data, after, changed, fields=turned) if committed.ok else None)
         return after, done
