@@ -10,7 +10,7 @@ interleaved rounds; --profile NAME prints a cProfile of that path's last round.
 
 Run: python -m bench.act_path [--acts 800] [--rounds 2] [--paths pipeline,graphql,rest,rest-minimal] [--title london]
          [--players] [--profile graphql --sort cumulative [--profile-out F]] [--origin https://app.example]
-         [--gc-young 700] [--instructions]
+         [--gc-young 700] [--instructions] [--protocol 2|3]
 
 --instructions runs the bench under valgrind's callgrind (bench/instructions.py) and prints the instructions the
 app runs per act on each path, the same from run to run whatever the machine's load (about 50 times slower: a few
@@ -267,9 +267,13 @@ def main() -> int:
     parser.add_argument("--gc-young", type=int, help="the app's FIREBREAK_GC_YOUNG (the collector's young threshold)")
     parser.add_argument("--origin", help="turn CORS on for this origin and send it with every request (e.g. "
                                          "https://app.example)")
+    parser.add_argument("--protocol", type=int, choices=(2, 3), default=connections.PROTOCOL,
+                        help=f"the Redis protocol the app's clients speak (default: the service's, RESP"
+                             f"{connections.PROTOCOL})")
     parser.add_argument("--instructions", action="store_true",
                         help="count the app's instructions per act under callgrind (needs valgrind and a C compiler)")
     args = parser.parse_args()
+    connections.PROTOCOL = args.protocol
     if args.players and "pipeline" in args.paths:
         parser.error("--players: the pipeline path acts with seat tokens; leave it out of --paths")
     if unknown := set(args.paths) - set(PATHS):

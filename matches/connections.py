@@ -42,6 +42,9 @@ from redis.retry import Retry
 
 T = TypeVar("T")
 
+# The Redis protocol every client of ours speaks, chosen rather than left to redis-py's default (RESP3 since 8.0, RESP2
+# before): see docs/benchmarks.md, "RESP2 or RESP3" (issue 47).
+PROTOCOL = 2
 HEALTH_CHECK_SECONDS = 2    # a pooled connection idle this long is PINGed (and replaced if dead) before use
 CONNECT_TIMEOUT = 2.0       # seconds to open a connection
 BACKOFF_BASE = 0.05         # first retry after up to 0.1 s, doubling...
@@ -265,8 +268,9 @@ class LeanPool(AsyncConnectionPool):
 
 
 def _options() -> dict[str, Any]:
-    return {"health_check_interval": HEALTH_CHECK_SECONDS, "socket_connect_timeout": CONNECT_TIMEOUT,
-            "socket_keepalive": True, "retry_on_error": [*UNAVAILABLE, socket.timeout]}
+    return {"protocol": PROTOCOL, "health_check_interval": HEALTH_CHECK_SECONDS,
+            "socket_connect_timeout": CONNECT_TIMEOUT, "socket_keepalive": True,
+            "retry_on_error": [*UNAVAILABLE, socket.timeout]}
 
 
 def _backoff() -> ExponentialWithJitterBackoff:

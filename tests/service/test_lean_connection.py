@@ -79,21 +79,69 @@ def test_the_pool_keeps_its_bound(redis_url: str) -> None:
     asyncio.run(body())
 
 
+def test_every_client_speaks_the_chosen_protocol(redis_url: str) -> None:
+    """RESP2, chosen on purpose (connections.PROTOCOL; redis-py 8 would speak RESP3 unasked): the server says which
+    protocol each of our clients' connections speaks."""
+    async def asyncio_side() -> str:
+        client = connections.async_client(redis_url, socket_timeout=5.0, decode_responses=True)
+        try:
+            return str((await client.client_info())["resp"])
+        finally:
+            await client.aclose()
+
+    assert connections.PROTOCOL == 2
+    assert asyncio.run(asyncio_side()) == "2"
+    blocking = connections.sync_client(redis_url, decode_responses=True)
+    try:
+        assert str(blocking.client_info()["resp"]) == "2"
+    finally:
+        blocking.close()
+
+
+async def _command(reader: asyncio.StreamReader, unread: bytes) -> list[bytes]:
+    """One command a client sent (a RESP array of bulk strings), as its arguments; only its name if it is `unread`
+    (the rest left unread)."""
+    head = await reader.readuntil(b"\r\n")
+    assert head.startswith(b"*"), head
+    arguments: list[bytes] = []
+    for _ in range(int(head[1:-2])):
+        size = int((await reader.readuntil(b"\r\n"))[1:-2])
+        arguments.append((await reader.readexactly(size + 2))[:-2])
+        if arguments[0].upper() == unread:
+            break
+    return arguments
+
+
+def _handshake_answer(arguments: list[bytes]) -> bytes:
+    """What a Redis 7 answers to a command of the connection's handshake: HELLO's server facts (a RESP3 map when
+    asked for protocol 3, else a flat array), OK to the rest (CLIENT SETINFO, SELECT...)."""
+    if arguments[0].upper() != b"HELLO":
+        return b"+OK\r\n"
+    facts = [(b"server", b"redis"), (b"version", b"7.0.15"), (b"proto", int(arguments[1]) if len(arguments) > 1 else 2),
+             (b"id", 1), (b"mode", b"standalone"), (b"role", b"master"), (b"modules", [])]
+
+    def value(item: bytes | int | list[bytes]) -> bytes:
+        if isinstance(item, int):
+            return b":%d\r\n" % item
+        if isinstance(item, list):
+            return b"*0\r\n"
+        return b"$%d\r\n%s\r\n" % (len(item), item)
+
+    body = b"".join(value(k) + value(v) for k, v in facts)
+    return (b"%%%d\r\n" % len(facts) if facts[2][1] == 3 else b"*%d\r\n" % (2 * len(facts))) + body
+
+
 def test_a_write_the_peer_never_reads_times_out_and_drops_the_connection() -> None:
     async def body() -> None:
         held: list[asyncio.StreamWriter] = []
+        handshakes: list[list[bytes]] = []
 
         async def never_read(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-            """Answer the connection's handshake (+OK to every command), then read nothing past the first MB."""
+            """Answer the connection's handshake as a Redis would, then read nothing of the SET that follows."""
             held.append(writer)
-            received = 0
-            while received < 1024 * 1024:
-                data = await reader.read(65536)
-                if not data:
-                    return
-                received += len(data)
-                commands = data.count(b"\r\n*") + data.startswith(b"*")
-                writer.write(b"+OK\r\n" * commands)
+            while (arguments := await _command(reader, unread=b"SET"))[0].upper() != b"SET":
+                handshakes.append(arguments)
+                writer.write(_handshake_answer(arguments))
             await asyncio.sleep(60)
 
         server = await asyncio.start_server(never_read, "127.0.0.1", 0)
@@ -106,6 +154,8 @@ def test_a_write_the_peer_never_reads_times_out_and_drops_the_connection() -> No
                 await client.set("big", b"x" * (64 * 1024 * 1024))  # far beyond what the socket buffers hold
             assert time.monotonic() - started < 10
             assert all(not c.is_connected for c in client.connection_pool._available_connections)
+            hellos = [arguments for arguments in handshakes if arguments[0].upper() == b"HELLO"]
+            assert hellos == ([] if connections.PROTOCOL == 2 else [[b"HELLO", b"3"]])  # RESP2 needs no HELLO
         finally:
             await client.aclose()
             for writer in held:
