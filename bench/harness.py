@@ -1,5 +1,5 @@
-"""What the service benches share: the service under test (a private Redis, the API under uvicorn and a
-worker, on loopback), the GraphQL documents they send, HTTP clients, CPU accounting and the event loop."""
+"""What the service benches share: the service under test (a private Redis, the API as `firebreak api` starts it
+and a worker, on loopback), the GraphQL documents they send, HTTP clients, CPU accounting and the event loop."""
 
 from __future__ import annotations
 
@@ -127,9 +127,7 @@ class LocalService:
         env.update({**redis_env, "FIREBREAK_QUEUE": QUEUE, "PYTHONPATH": str(ROOT)})
         env.update(BENCH_SETTINGS)
         self._spawn("worker", [sys.executable, "-m", "firebreak.workers.main"], env)
-        self._spawn("api", [*self.api_prefix, sys.executable, "-m", "uvicorn", "firebreak.api.app:create_app",
-                            "--factory", "--host", "127.0.0.1", "--port", str(self.port), "--no-access-log",
-                            "--workers", str(self.api_processes)], env)
+        self._spawn("api", [*self.api_prefix, *api_command(self.port, self.api_processes)], env)
         self.wait_ready("/readyz", "api", timeout)
 
     def wait_ready(self, path: str, name: str, timeout: float) -> None:
@@ -341,6 +339,13 @@ async def graphql(client: httpx.AsyncClient, query: str, variables: dict[str, An
         raise BenchError(f"GraphQL errors: {body['errors']}")
     data: dict[str, Any] = body["data"]
     return data
+
+
+def api_command(port: int, processes: int = 1) -> list[str]:
+    """The API as users start it (`firebreak api`: the port bound first, then served by uvicorn on that socket, in
+    `processes` processes), on loopback: what every bench that reports a figure of the service runs."""
+    return [sys.executable, "-m", "firebreak.cli", "api", "--host", "127.0.0.1", "--port", str(port),
+            "--workers", str(processes)]
 
 
 def in_process_app(redis_url: str, **settings: str) -> tuple[Any, list[Any]]:

@@ -19,7 +19,6 @@ import json
 import os
 import secrets
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -29,6 +28,7 @@ import httpx
 from redis import Redis
 from redis.asyncio import Redis as AsyncRedis
 
+from bench.harness import api_command
 from firebreak.matches import feed
 from firebreak.matches.config import Settings
 from firebreak.matches.embedded import EmbeddedRedis, free_port
@@ -50,9 +50,7 @@ def service(folder: Path) -> Iterator[tuple[str, str]]:
     env = {**os.environ, "REDIS_URL": url, "FIREBREAK_QUEUE": QUEUE, "PYTHONPATH": str(ROOT),
            "FIREBREAK_RATE_REGISTRATION_BURST": "1000000"}
     with (folder / "api.log").open("wb") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "firebreak.api.app:create_app", "--factory", "--host",
-                                 "127.0.0.1", "--port", str(port), "--no-access-log", "--log-level", "warning"],
-                                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(api_command(port), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         try:
             base = f"http://127.0.0.1:{port}"
             for _ in range(200):

@@ -37,7 +37,7 @@ from redis import Redis, RedisCluster
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.typing import Subprotocol
 
-from bench.harness import ACT, CREATE, JOIN, READ
+from bench.harness import ACT, CREATE, JOIN, READ, api_command
 from bench.layouts import ClusterRedises
 from firebreak.matches.embedded import EmbeddedRedis, free_port
 
@@ -90,9 +90,7 @@ def service(root: Path, layout: str, logs: Path | None = None) -> Iterator[tuple
         env.update(cluster.start() if cluster else {"REDIS_URL": single.start()})
         port = free_port()
         files = [(folder / "api.log").open("wb"), (folder / "worker.log").open("wb")]
-        procs = [subprocess.Popen([sys.executable, "-m", "uvicorn", "firebreak.api.app:create_app", "--factory",
-                                   "--host", "127.0.0.1", "--port", str(port), "--no-access-log"], cwd=root, env=env,
-                                  stdout=files[0], stderr=subprocess.STDOUT),
+        procs = [subprocess.Popen(api_command(port), cwd=root, env=env, stdout=files[0], stderr=subprocess.STDOUT),
                  subprocess.Popen([sys.executable, "-m", "firebreak.workers.main"], cwd=root, env=env, stdout=files[1],
                                   stderr=subprocess.STDOUT)]
         try:
