@@ -30,7 +30,8 @@ from redis.exceptions import RedisError
 
 from firebreak.matches import connections, feed, keys, turns
 from firebreak.matches.feed import FeedType
-from firebreak.matches.lifecycle import EndReason, MatchStatus, SeatControl, SeatKind
+from firebreak.matches.lifecycle import MatchStatus, SeatControl, SeatKind
+from firebreak.matches.reading import Reading
 from firebreak.matches.scheduler import automated_next
 from firebreak.matches.store import Loaded, MatchStore, engine
 
@@ -217,12 +218,9 @@ def row_of(loaded: Loaded, seat: int) -> Row:
         if seat in to_act:
             part = TURN
             since = turns.since(loaded.meta, seat)
-    elif status is MatchStatus.OVER:
-        if loaded.end_reason is EndReason.ABANDONED:
-            winners = ()
-        elif loaded.end_reason is EndReason.FINISHED:
-            result = engine(loaded).result()
-            winners = None if result is None else tuple(result.winners)
+    elif status is MatchStatus.OVER:  # the winners the match's result names, whatever ended it
+        result = Reading.of(loaded, None).result()
+        winners = None if result is None else result.winners
     return Row(stamp(loaded), part, seat, to_act, automated, winners, at, loaded.seats[seat].control, since)
 
 

@@ -86,8 +86,9 @@ class MatchEndedEvent(MyEvent):
     seat: int = strawberry.field(description="The player's seat.")
     version: int = strawberry.field(description="The match's final version.")
     reason: EndReason = strawberry.field(description="Why it ended.")
-    winners: list[int] | None = strawberry.field(description="The winning seats ([] for an abandoned match; null "
-                                                             "when the result is not known).")
+    winners: list[int] | None = strawberry.field(description="The winning seats, as the match's result names them "
+                                                             "([] for an abandoned or cancelled match; null when "
+                                                             "the result is not known).")
 
 
 @strawberry.type
