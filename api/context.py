@@ -102,6 +102,8 @@ class Context:
             return self._resolved[1]
         outcome: Principal | Unauthenticated | None = None
         found = player_credential(credential)  # its kind worked out once
+        if found is not None and self.services.admin.allows(found[0]):
+            found = None  # the operator's admin token, whatever its shape, is no player's
         if found is not None:
             self.check_not_blocked()
             try:
@@ -148,11 +150,11 @@ class Context:
 
     async def player_or_refusal(self, session: bool = False) -> Principal | PlayerError:
         """For an operation that needs a player credential: the principal, or the typed refusal to answer
-        (UNAUTHENTICATED: none sent or a bad one; FORBIDDEN_SCOPE: session=True, an account operation, and the
-        credential is a personal access token)."""
+        (UNAUTHENTICATED: none sent (reason missing), one that is no player credential (malformed) or a bad one;
+        FORBIDDEN_SCOPE: session=True, an account operation, and the credential is a personal access token)."""
         outcome = await self.authenticate()
-        if outcome is None:
-            return Unauthenticated(Reason.MISSING)
+        if outcome is None:  # nothing sent, or a credential that is no player's (a seat token, not Bearer)
+            return Unauthenticated(Reason.MALFORMED if self.presented else Reason.MISSING)
         if session and isinstance(outcome, Principal) and outcome.via is Via.ACCESS_TOKEN:
             return ForbiddenScope("managing the account needs a signed-in session (or the operator's JWT), not a "
                                   "personal access token")

@@ -36,15 +36,17 @@ def bearer(header_value: str | None) -> str:
     return found.group(1)
 
 
-def player_credential(header_value: str) -> tuple[str, Via] | None:
+def player_credential(header_value: str) -> tuple[str, Via | None] | None:
     """The credential of an Authorization header and its kind when it is a player credential by its shape; None
-    for anything else (nothing, a seat or host token)."""
+    for anything else (nothing, a seat or host token: those never hold a dot). Shaped as a JWT but not one (a
+    tampered signature, a refresh token sent as the bearer credential), its kind is None: verify refuses it as
+    malformed."""
     try:
         credential = bearer(header_value)
     except Unauthenticated:
         return None
     kind = kind_of(credential)
-    return None if kind is None else (credential, kind)
+    return None if kind is None and not JWT_SHAPE.match(credential) else (credential, kind)
 
 
 def kind_of(credential: str) -> Via | None:

@@ -29,8 +29,7 @@ def operations(document: Callable[[Limits], dict[str, Any]]) -> list[Operation]:
 
     return [
         Operation("GET", "/v1/openapi.json", "getOpenApi", "docs", "This OpenAPI 3.1 document",
-                  "The document, written from the same route table the service serves.", openapi, store=False),
+                  "The document, written from the same route table the service serves.", openapi),
         Operation("GET", "/v1/docs", "getDocs", "docs", "The docs page",
-                  "A self-contained page rendering this document (works offline).", docs, media="text/html",
-                  store=False),
+                  "A self-contained page rendering this document (works offline).", docs, media="text/html"),
     ]

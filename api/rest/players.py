@@ -140,13 +140,13 @@ OPERATIONS = [
               "whose accessToken is the player's bearer credential for a few minutes and whose refreshToken swaps "
               "for the next session. Rate limited per client (429 RATE_LIMITED).", sign_in_as_guest,
               response="Session", body=R.SignInAsGuest, links=SESSION_LINKS,
-              example={"name": "ann", "deviceId": "a-random-id-kept-on-the-device"}, write=True,
+              example={"name": "ann", "deviceId": "a-random-id-kept-on-the-device"}, write=True, auth=Auth.SIGN_IN,
               codes=(Refusal.BAD_NAME, Refusal.BAD_DEVICE_ID)),
     Operation("POST", "/v1/auth/refresh", "refreshSession", "players", "Refresh a session",
               "Swap a refresh token for a new session (new access and refresh tokens; the old refresh token stops "
               "working). Presenting one already used signs its whole session out (401, reason reused).",
               refresh_session, response="Session", body=R.RefreshSession, example={"refreshToken": "fbr_..."},
-              write=True, codes=(Refusal.UNAUTHENTICATED,)),
+              write=True, auth=Auth.SIGN_IN, codes=(Refusal.UNAUTHENTICATED,)),
     Operation("POST", "/v1/auth/sign-out", "signOut", "players", "Sign out",
               "End the bearer credential's session (its refresh and access tokens stop working); everywhere=true "
               "ends every session of the player. Needs a session, not a personal access token (revoke that).",

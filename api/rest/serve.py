@@ -48,7 +48,7 @@ def endpoint(operation: Operation, services: Services) -> Endpoint:
             raw = await request.body() if operation.body else b""  # RequestGuard's 413 passes through
             body = _body(operation, request, raw, limits)
             await _limits(operation, context)
-            if operation.auth not in (Auth.NONE, Auth.ADMIN):
+            if operation.auth is not Auth.SIGN_IN:
                 await context.principal()  # a bad player credential: 401 UNAUTHENTICATED, whatever the operation
             reply = await operation.handler(Call(services, context, request, params, body))
         except Problem as refused:

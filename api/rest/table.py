@@ -25,7 +25,8 @@ B = TypeVar("B", bound=BaseModel)
 class Auth(StrEnum):
     """What an operation does with the bearer token."""
 
-    NONE = "none"          # not read (a credential is still refused while its client is blocked)
+    NONE = "none"          # not needed (a bad player credential sent is refused all the same, as over GraphQL)
+    SIGN_IN = "sign-in"    # the credential is in the body (sign-in, refresh): the bearer credential is not read
     OPTIONAL = "optional"  # a seat token (or a player's credential) reads as that seat, none as a spectator
     REQUIRED = "required"  # a seat token, the host token or a seated player's credential must be sent
     PLAYER = "player"      # a player's credential must be sent
@@ -114,7 +115,6 @@ class Operation:
     example: Any = None               # an example request body
     auth: Auth = Auth.NONE
     write: bool = False               # charged to the mutation rate limits
-    store: bool = True                # reads or writes Redis (so may answer 503)
     codes: tuple[Refusal, ...] = ()   # the problem codes particular to this operation
     headers: tuple[str, ...] = ()     # response headers of the success answer (Location)
     links: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = ()  # (name, operationId, (param, expression))
@@ -131,10 +131,9 @@ class Operation:
             codes.append(Refusal.UNAUTHORIZED)
         if self.auth is Auth.ADMIN:
             codes.append(Refusal.ADMIN_UNAUTHORIZED)
-        elif self.auth is not Auth.NONE:
+        if self.auth is not Auth.SIGN_IN:  # a bad player credential is refused by every other operation
             codes.append(Refusal.UNAUTHENTICATED)
-        if self.store:
-            codes.append(Refusal.SERVICE_UNAVAILABLE)
+        codes.append(Refusal.SERVICE_UNAVAILABLE)  # any: verifying a credential sent reads Redis
         out: dict[int, list[str]] = {}
         for code in dict.fromkeys(codes):
             out.setdefault(code.status, []).append(code.value)

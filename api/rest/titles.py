@@ -29,12 +29,11 @@ OPERATIONS = [
     Operation("GET", "/v1/titles", "listTitles", "titles", "List the playable titles",
               "Every title with its seat range, typed options (what createMatch's options take), score columns "
               "and bot levels; GET /v1/titles/{id} adds the board data and the JSON Schemas of views, actions, "
-              "events and results.", list_titles, response="TitleList",
-              store=False),
+              "events and results.", list_titles, response="TitleList"),
     Operation("GET", "/v1/titles/{id}", "getTitle", "titles", "Read one title",
               "A title as in the list, plus the JSON Schemas (2020-12) of its view, actions, events and result, "
               "and the static board data its client draws.", get_title,
               response="TitleDetail", params=(Param("id", "path", title_param(), "The title id.", True,
                                                            code=Refusal.TITLE_NOT_FOUND),),
-              store=False, codes=(Refusal.TITLE_NOT_FOUND,)),
+              codes=(Refusal.TITLE_NOT_FOUND,)),
 ]
