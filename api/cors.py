@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from starlette.datastructures import Headers
 from starlette.middleware.cors import CORSMiddleware
+from starlette.responses import Response
 from starlette.types import ASGIApp
 
 # what a browser app may send beyond the safelisted headers: its credential, JSON bodies, an act's idempotency key
@@ -24,8 +26,18 @@ MAX_AGE = 600  # seconds a browser may keep a preflight's answer
 
 
 class Cors(CORSMiddleware):
-    """Starlette's CORSMiddleware with the service's headers, methods and preflight lifetime."""
+    """Starlette's CORSMiddleware with the service's headers, methods and preflight lifetime; a refused preflight
+    (an origin not listed, a method or header not taken) gets its 400 with none of the CORS headers."""
 
     def __init__(self, app: ASGIApp, origins: Collection[str], methods: Collection[str]) -> None:
         super().__init__(app, allow_origins=tuple(origins), allow_methods=tuple(sorted(methods)),
                          allow_headers=ALLOW_HEADERS, expose_headers=EXPOSE_HEADERS, max_age=MAX_AGE)
+
+    def preflight_response(self, request_headers: Headers) -> Response:
+        """Starlette's answer; when it refuses, without the Access-Control-* headers it would still send (Vary
+        stays: a cache must keep the answers to different origins apart)."""
+        answer = super().preflight_response(request_headers)
+        if answer.status_code == 400:
+            for name in [name for name in answer.headers if name.lower().startswith("access-control-")]:
+                del answer.headers[name]
+        return answer
