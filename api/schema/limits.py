@@ -26,8 +26,8 @@ from graphql import (
 
 from firebreak.matches.refusals import Refusal
 
-MAX_DEPTH = 8             # nesting of fields below the root fields (introspection fields (__*) excluded)
-MAX_NESTING = 32          # nesting of any fields, introspection included
+MAX_DEPTH = 8                 # levels of fields with a selection set, a root field's the first: { titles { id } } is 1
+MAX_INTROSPECTION_DEPTH = 14  # the same below __schema and __type: the standard introspection query's own depth
 MAX_ALIASES = 20
 MAX_SELECTIONS = 5000     # selections walked with fragments expanded where they are spread
 MAX_MERGES = 5000         # pairs of same-named fields in one selection set, compared to check they can merge
@@ -50,8 +50,9 @@ class _Walk:
     count_aliases: bool = True
     operation: str = "anonymous"
 
-    def walk(self, sets: Iterable[SelectionSetNode], depth: int, nesting: int) -> None:
-        """Walk merged selection sets: collect fields by response name, then each name's sub-selections."""
+    def walk(self, sets: Iterable[SelectionSetNode], depth: int, bound: int | None) -> None:
+        """Walk merged selection sets at a depth: collect fields by response name, then each name's sub-selections.
+        Every field counts; the bound is set by the root field above (None: these are the root fields)."""
         groups: dict[str, list[FieldNode]] = {}
         self._collect(sets, groups, set())
         for fields in groups.values():
@@ -62,16 +63,11 @@ class _Walk:
             children = [f.selection_set for f in fields if f.selection_set is not None]
             if not children:
                 continue
-            introspection = fields[0].name.value.startswith("__")
-            deeper = depth if depth < 0 or introspection else depth + 1
-            if deeper > MAX_DEPTH:
+            limit = bound if bound is not None else _bound(fields)
+            if depth + 1 > limit:
                 raise _Refused(Refusal.QUERY_TOO_DEEP,
-                               f"'{self.operation}' exceeds maximum operation depth of {MAX_DEPTH}")
-            if nesting + 1 > MAX_NESTING:
-                raise _Refused(Refusal.QUERY_TOO_DEEP,
-                               f"'{self.operation}' nests fields deeper than {MAX_NESTING} levels")
-            # below an introspection field, depth is no longer counted (-1), as strawberry's limiter did
-            self.walk(children, -1 if introspection else deeper, nesting + 1)
+                               f"'{self.operation}' exceeds maximum operation depth of {limit}")
+            self.walk(children, depth + 1, limit)
 
     def _collect(self, sets: Iterable[SelectionSetNode], groups: dict[str, list[FieldNode]],
                  spread: set[str]) -> None:
@@ -99,6 +95,13 @@ class _Walk:
                     self._collect([fragment.selection_set], groups, spread)
 
 
+def _bound(fields: list[FieldNode]) -> int:
+    """The depth bound below root fields of one response name: introspection's for __schema and __type."""
+    if all(field.name.value.startswith("__") for field in fields):
+        return MAX_INTROSPECTION_DEPTH
+    return MAX_DEPTH
+
+
 def problems(document: DocumentNode) -> list[GraphQLError]:
     """The limits this document passes (an empty list), or the first one it does not, as a validation error."""
     fragments = {d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)}
@@ -108,13 +111,14 @@ def problems(document: DocumentNode) -> list[GraphQLError]:
             if isinstance(definition, OperationDefinitionNode):
                 walk.count_aliases = True
                 walk.operation = definition.name.value if definition.name else "anonymous"
-                walk.walk([definition.selection_set], 0, 0)
+                walk.walk([definition.selection_set], 0, None)
         # graphql-core also checks each fragment's own selection sets (used or not): walk them too, with the
-        # same budget, but count their aliases only where an operation spreads them
+        # same budget and the larger bound (spread, the operation's walk holds them to theirs), but count their
+        # aliases only where an operation spreads them
         for fragment in fragments.values():
             walk.count_aliases = False
             walk.operation = f"fragment {fragment.name.value}"
-            walk.walk([fragment.selection_set], -1, 0)
+            walk.walk([fragment.selection_set], 0, MAX_INTROSPECTION_DEPTH)
     except _Refused as refused:
         return [GraphQLError(str(refused), extensions={"code": refused.code.value})]
     return []
