@@ -178,6 +178,7 @@ def main() -> int:
     rx = Receiver()
     admin = "bench-admin-" + secrets.token_urlsafe(24)
     os.environ.update({"FIREBREAK_WEBHOOK_URL": rx.url("/good"), "FIREBREAK_WEBHOOK_SECRET": new_secret(),
+                       "FIREBREAK_WEBHOOK_ALLOWED_HOSTS": "127.0.0.1",  # the local receiver
                        "FIREBREAK_ADMIN_TOKEN": admin, "FIREBREAK_RATE_REGISTRATION_BURST": "100000"})
     try:
         with local_service(1) as service:

@@ -215,8 +215,10 @@ ENTRIES: dict[Refusal, Entry] = {
                                                              "settings)."),
     Refusal.DELIVERY_NOT_FOUND: Entry(404, "DeliveryNotFound", "No kept webhook delivery has this id."),
     Refusal.BAD_WEBHOOK: Entry(422, "InvalidInput", "A webhook endpoint needs an http(s) URL with a host and no "
-                                                    "credentials, known event types, and a description of at most "
-                                                    "200 printable characters (at most 100 endpoints)."),
+                                                    "credentials (not an internal address, unless "
+                                                    "FIREBREAK_WEBHOOK_ALLOWED_HOSTS allows it), known event types, "
+                                                    "and a description of at most 200 printable characters (at most "
+                                                    "100 endpoints)."),
     Refusal.RATED_NEEDS_PLAYER: Entry(403, "RatedNeedsPlayer",
                                       "A rated match seats players and bots only: join it with a player credential "
                                       "(a signed-in session, a personal access token or the operator's JWT); "

@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from firebreak.matches import connections, keys
+from firebreak.notifications.webhooks.destinations import Allowed, Refused, check_host
 from firebreak.notifications.webhooks.settings import WebhookSettings
 from firebreak.notifications.webhooks.signing import new_secret
 
@@ -89,6 +90,16 @@ def check_url(url: str) -> str:
     return url
 
 
+def check_destination(url: str, allowed: Allowed) -> str:
+    """The URL if its host is not by itself an address deliveries may not reach (destinations.check_host); else
+    EndpointError."""
+    try:
+        check_host(urlsplit(url).hostname or "", allowed)
+    except Refused as refused:
+        raise EndpointError(str(refused)) from None
+    return url
+
+
 def check_types(types: Iterable[str], known: Iterable[str]) -> tuple[str, ...]:
     """The event types, each one of `known`, without repeats (empty: every type); else EndpointError."""
     allowed = set(known)
@@ -134,7 +145,8 @@ class Endpoints:
         description = description.strip()
         if len(description) > MAX_DESCRIPTION or not description.isprintable():
             raise EndpointError(f"the description must be at most {MAX_DESCRIPTION} printable characters")
-        endpoint = Endpoint("ep" + random.token_hex(8), check_url(url), check_types(types, self.known_types),
+        endpoint = Endpoint("ep" + random.token_hex(8), check_destination(check_url(url), self.settings.allowed),
+                            check_types(types, self.known_types),
                             description, time.time(), (secret or new_secret(),))
         if await self.redis.hlen(self.key) >= MAX_ENDPOINTS:
             raise EndpointError(f"at most {MAX_ENDPOINTS} endpoints may be registered")

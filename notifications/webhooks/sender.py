@@ -6,8 +6,10 @@ Each tick claims, per endpoint, at most as many due deliveries as that endpoint 
 attempts in flight per process, concurrency in all): a hanging endpoint fills its own slots and no other's. An
 attempt has timeout_seconds in all; 2xx delivers, anything else (an error status, a timeout, a refused
 connection) is retried after an exponential backoff with jitter (or the endpoint's Retry-After, if longer) until
-the last attempt, when the delivery is marked failed and kept. A process killed mid-send holds the delivery only
-until its lease ends; then another sender claims it again.
+the last attempt, when the delivery is marked failed and kept. Before it sends, an attempt resolves the endpoint's
+host and refuses an address that is not public unless allowed (destinations.py): such a delivery is marked failed
+at once (outcome "refused"), never retried; otherwise the attempt connects to the address it checked. A process
+killed mid-send holds the delivery only until its lease ends; then another sender claims it again.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from typing import Any
 import httpx
 
 from firebreak.matches import connections
-from firebreak.notifications.webhooks import signing, stats
+from firebreak.notifications.webhooks import destinations, signing, stats
 from firebreak.notifications.webhooks.deliveries import Claimed, Deliveries, retry_delay
 from firebreak.notifications.webhooks.endpoints import Endpoint, Endpoints
 from firebreak.notifications.webhooks.settings import WebhookSettings
@@ -31,6 +33,7 @@ from firebreak.notifications.webhooks.settings import WebhookSettings
 log = logging.getLogger("firebreak.webhooks")
 
 PRUNE_SECONDS = 600.0   # how often a sender drops the indexes' expired entries
+_PORTS = {"http": 80, "https": 443}
 RETRY_AFTER_CAP = 3600.0  # the longest Retry-After honoured
 
 Forward = Callable[[float], Awaitable[int]]
@@ -48,10 +51,20 @@ class Sender:
         self.forward = forward
         self.in_flight: dict[str, int] = {}
         self.tasks: set[asyncio.Task[None]] = set()
-        self.http = httpx.AsyncClient(follow_redirects=False, timeout=settings.timeout_seconds,
-                                      limits=httpx.Limits(max_connections=settings.concurrency * 2,
-                                                          max_keepalive_connections=settings.concurrency))
+        self.allowed = settings.allowed
+        self.clients: dict[str, httpx.AsyncClient] = {}  # one per endpoint origin: see http()
         self._pruned = 0.0
+
+    def http(self, origin: str) -> httpx.AsyncClient:
+        """The HTTP client of one endpoint origin (scheme, host, port): its connections go to the addresses checked
+        for that host, so a connection made for one host is never reused for another at the same address."""
+        client = self.clients.get(origin)
+        if client is None:
+            client = self.clients[origin] = httpx.AsyncClient(
+                follow_redirects=False, timeout=self.settings.timeout_seconds,
+                limits=httpx.Limits(max_connections=self.settings.concurrency * 2,
+                                    max_keepalive_connections=self.settings.concurrency))
+        return client
 
     async def tick(self, now: float | None = None) -> int:
         """Forward new feed events, then start an attempt for every due delivery with a free slot; return how
@@ -97,8 +110,16 @@ class Sender:
         try:
             async with asyncio.timeout(self.settings.timeout_seconds):
                 headers = signing.headers(claimed.id, sent, claimed.payload, endpoint.secrets)
-                async with self.http.stream("POST", endpoint.url, content=claimed.payload.encode(),
-                                            headers=headers) as response:
+                url = httpx.URL(endpoint.url)
+                host, origin = url.raw_host.decode("ascii"), f"{url.scheme}://{url.netloc.decode('ascii')}"
+                address = await destinations.vetted(host, url.port or _PORTS[url.scheme], self.allowed)
+                extensions = {}
+                if address is not None:  # connect to the address checked, as the host (its name for TLS)
+                    headers["host"] = url.netloc.decode("ascii")
+                    extensions = {"sni_hostname": host}
+                    url = url.copy_with(host=address)
+                async with self.http(origin).stream("POST", url, content=claimed.payload.encode(), headers=headers,
+                                                    extensions=extensions) as response:
                     status = response.status_code
                     retry_after = _retry_after(response.headers.get("retry-after"))
             outcome = "success" if 200 <= status < 300 else "http_error"
@@ -106,6 +127,10 @@ class Sender:
                 error = f"HTTP {status}"
         except TimeoutError:
             outcome, error = "timeout", f"no answer within {self.settings.timeout_seconds:g} s"
+        except destinations.Refused as refused:
+            outcome, error = "refused", str(refused)
+        except OSError as exc:  # the host does not resolve
+            outcome, error = "network", type(exc).__name__
         except httpx.HTTPError as exc:
             outcome, error = "network", type(exc).__name__
         seconds = time.monotonic() - began
@@ -113,7 +138,7 @@ class Sender:
         if outcome == "success":
             final = "succeeded"
             await self.deliveries.finish(claimed, final, now, status=status, latency=seconds)
-        elif claimed.attempt >= self.settings.attempts:
+        elif claimed.attempt >= self.settings.attempts or outcome == "refused":
             final = "failed"
             await self.deliveries.finish(claimed, final, now, status=status, error=error, latency=seconds)
         else:
@@ -140,7 +165,8 @@ class Sender:
                 task.cancel()
             with contextlib.suppress(Exception):
                 await asyncio.gather(*self.tasks, return_exceptions=True)
-            await self.http.aclose()
+            for client in self.clients.values():
+                await client.aclose()
 
 
 def _retry_after(value: str | None) -> float:

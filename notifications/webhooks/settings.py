@@ -4,11 +4,13 @@ matches/config.py)."""
 from __future__ import annotations
 
 from typing import Annotated, ClassVar
+from urllib.parse import urlsplit
 
 from pydantic import field_validator, model_validator
 from pydantic_settings import NoDecode
 
 from firebreak.matches.envsettings import EnvSettings, env
+from firebreak.notifications.webhooks.destinations import Allowed, Refused, check_host
 from firebreak.notifications.webhooks.signing import check_secret
 
 
@@ -41,6 +43,11 @@ class WebhookSettings(EnvSettings):
     concurrency: int = env("FIREBREAK_WEBHOOK_CONCURRENCY", 32, "Attempts in flight, per worker process.", gt=0)
     tick_seconds: float = env("FIREBREAK_WEBHOOK_TICK_SECONDS", 0.2,
                               "How often a sender looks for due deliveries and feeds to forward.", gt=0)
+    allowed_hosts: Annotated[tuple[str, ...], NoDecode] = env(
+        "FIREBREAK_WEBHOOK_ALLOWED_HOSTS", (),
+        "Hosts (names), addresses and networks (10.0.0.0/8) deliveries may reach although they are not public "
+        "(loopback, private, link-local...), comma-separated, for a private deployment; empty: only public "
+        "addresses.")
     kept_seconds: int = env("FIREBREAK_WEBHOOK_KEPT_SECONDS", 30 * 24 * 3600,
                             "How long a finished (delivered or failed) delivery is kept, in seconds.", ge=60)
 
@@ -57,6 +64,17 @@ class WebhookSettings(EnvSettings):
     def _split(cls, value: object) -> object:
         return tuple(value.split()) if isinstance(value, str) else value
 
+    @field_validator("allowed_hosts", mode="before")
+    @classmethod
+    def _split_hosts(cls, value: object) -> object:
+        return tuple(part.strip() for part in value.split(",") if part.strip()) if isinstance(value, str) else value
+
+    @field_validator("allowed_hosts", mode="after")
+    @classmethod
+    def _hosts(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        Allowed.of(value)  # raises ValueError naming the entry
+        return value
+
     @field_validator("secrets", mode="after")
     @classmethod
     def _secrets(cls, value: tuple[str, ...]) -> tuple[str, ...]:
@@ -64,8 +82,18 @@ class WebhookSettings(EnvSettings):
             raise ValueError("FIREBREAK_WEBHOOK_SECRET must be whsec_ followed by base64 of 24 to 64 bytes")
         return value
 
+    @property
+    def allowed(self) -> Allowed:
+        """The hosts and networks deliveries may reach although they are not public."""
+        return Allowed.of(self.allowed_hosts)
+
     @model_validator(mode="after")
     def _consistent(self) -> WebhookSettings:
+        if self.url:
+            try:
+                check_host(urlsplit(self.url).hostname or "", self.allowed)
+            except Refused as refused:
+                raise ValueError(f"FIREBREAK_WEBHOOK_URL: {refused}") from None
         if self.url and not 1 <= len(self.secrets) <= 2:
             raise ValueError("FIREBREAK_WEBHOOK_SECRET must hold one whsec_ secret (two, space-separated, while "
                              "rotating) when FIREBREAK_WEBHOOK_URL is set")

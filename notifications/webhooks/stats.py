@@ -9,7 +9,7 @@ from typing import Any
 from firebreak.matches import keys
 
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
-ATTEMPT_OUTCOMES = ("success", "http_error", "timeout", "network")
+ATTEMPT_OUTCOMES = ("success", "http_error", "timeout", "network", "refused")
 DELIVERY_OUTCOMES = ("succeeded", "retried", "failed")
 
 

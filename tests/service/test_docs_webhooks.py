@@ -50,7 +50,7 @@ def test_the_guides_receiver_verifies_a_real_delivery_and_refuses_a_forged_one(r
     try:
         with contextlib.redirect_stdout(None), private_service(
                 redis_url, tmp_path, queue, workers=1, FIREBREAK_WEBHOOK_URL=f"http://127.0.0.1:{port}/",
-                FIREBREAK_WEBHOOK_SECRET=secret) as svc:
+                FIREBREAK_WEBHOOK_SECRET=secret, FIREBREAK_WEBHOOK_ALLOWED_HOSTS="127.0.0.1") as svc:
             player = "wh-readme-" + secrets.token_hex(4)
 
             async def emit() -> str:

@@ -44,6 +44,7 @@ FAST = {  # retries within a test's time: 3 attempts a fraction of a second apar
     "FIREBREAK_WEBHOOK_RETRY_SECONDS": "0.2", "FIREBREAK_WEBHOOK_RETRY_CAP_SECONDS": "0.5",
     "FIREBREAK_WEBHOOK_TIMEOUT_SECONDS": "1", "FIREBREAK_WEBHOOK_LEASE_SECONDS": "3",
     "FIREBREAK_WEBHOOK_TICK_SECONDS": "0.05", "FIREBREAK_WEBHOOK_PER_ENDPOINT": "2",
+    "FIREBREAK_WEBHOOK_ALLOWED_HOSTS": "127.0.0.1",  # the receiver is local: not a public address
 }
 DELIVERIES = """query($ep: ID, $status: WebhookDeliveryStatus, $player: ID, $after: String) {
   webhookDeliveries(endpointId: $ep, status: $status, playerId: $player, first: 100, after: $after) { __typename
@@ -263,7 +264,7 @@ def test_forwarding_again_makes_no_delivery_twice(redis_url: str, redis: Redis) 
     async def scenario() -> tuple[int, int, int]:
         client = AsyncRedis.from_url(redis_url, decode_responses=True)
         try:
-            hooks = Webhooks(client, WebhookSettings(), queue)
+            hooks = Webhooks(client, WebhookSettings(allowed_hosts=("127.0.0.1",)), queue)
             await hooks.create("http://127.0.0.1:1/x", ["invited"])
             forwarder = Forwarder(client, client, queue, hooks.endpoints, hooks.deliveries)
             made = await forwarder(1e10)
