@@ -7,7 +7,9 @@ stored inside the log ("pre", a service step's events) keep only what a spectato
 the rest from the seed). Only an over match is exported: its seed, once known, tells every hidden card.
 
 `replay(document)` plays the log through the engine and returns the result the same way the service computes it
-(resigned seats rank last, an abandoned or cancelled match has no winner), so a reader can check a document.
+(resigned seats rank last, an abandoned or cancelled match has no winner), so a reader can check a document. End
+reasons are spelled as on every other surface (FINISHED, RESIGNED, ABANDONED, CANCELLED); a document exported before
+(finished...) is read too.
 """
 
 from __future__ import annotations
@@ -43,13 +45,25 @@ def public_log(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def reason_of(text: str) -> EndReason:
+    """An end reason as a document spells it: FINISHED, as every surface does (or finished, as the archive stores
+    it and documents exported before spelled it)."""
+    return EndReason[text] if text in EndReason.__members__ else EndReason(text)
+
+
+def spelled(result: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A result (archive.records.result_json's form) with its end reason spelled as every surface spells it."""
+    return None if result is None else {**result, "endReason": reason_of(result["endReason"]).name}
+
+
 def document(row: dict[str, Any]) -> dict[str, Any]:
-    """The export of an archive row (archive.records.match_row's columns)."""
+    """The export of an archive row (archive.records.match_row's columns); the end reasons spelled FINISHED,
+    RESIGNED... as the match's own endReason (the archive stores them in lower case)."""
     return {"format": FORMAT, "version": VERSION, "id": row["match_id"], "title": row["title"],
             "seatCount": row["seat_count"], "options": row["options"], "seed": int(row["seed"]),
             "seats": row["seats"], "createdAt": row["created_at"], "startedAt": row["started_at"],
-            "endedAt": row["ended_at"], "endReason": row["end_reason"], "finalVersion": row["final_version"],
-            "log": public_log(row["log"]), "result": row["result"]}
+            "endedAt": row["ended_at"], "endReason": reason_of(row["end_reason"]).name,
+            "finalVersion": row["final_version"], "log": public_log(row["log"]), "result": spelled(row["result"])}
 
 
 async def export(store: MatchStore, loaded: Loaded) -> dict[str, Any]:
@@ -72,7 +86,7 @@ def replay(doc: dict[str, Any]) -> dict[str, Any] | None:
     try:
         title = titles.get(doc["title"])
         seats, seed, options = int(doc["seatCount"]), int(doc["seed"]), dict(doc["options"])
-        reason = EndReason(doc["endReason"])
+        reason = reason_of(doc["endReason"])
         match = title.new_match(seats=seats, seed=seed, options=options)
         for entry in doc["log"]:
             history.step_events(match, entry)
@@ -83,7 +97,7 @@ def replay(doc: dict[str, Any]) -> dict[str, Any] | None:
             "status": MatchStatus.OVER.value, "reason": reason.value}
     loaded = Loaded(id=str(doc.get("id", "")), meta=meta, seats=records, version=match.version,
                     stored=match.to_dict(), engine=match)
-    return result_json(Reading.of(loaded, None).result())
+    return spelled(result_json(Reading.of(loaded, None).result()))
 
 
 def _record(seat: dict[str, Any]) -> SeatRecord:

@@ -133,7 +133,7 @@ class MatchExport(Answer):
     createdAt: float
     startedAt: float | None
     endedAt: float
-    endReason: Annotated[str, enum_of([reason.value for reason in EndReason])]
+    endReason: Annotated[str, enum_of([reason.name for reason in EndReason])]
     finalVersion: Annotated[int, d("How many steps the log holds.")]
     log: list[Annotated[JSON, d("One step: {seat, action} (with bot or takeover when the service chose it), {system: "
                                 "true} for a non-player step, or {service, events} for a step of the service's that "

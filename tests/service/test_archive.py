@@ -83,7 +83,7 @@ def test_a_finished_match_of_each_title_is_archived_once_and_its_export_replays_
             assert result is not None and list(result.winners) == doc["result"]["winners"]
             assert [(s.seat, s.total) for s in result.scores] == [(s["seat"], s["total"])
                                                                  for s in doc["result"]["scores"]]
-            assert doc["result"]["winners"] and doc["endReason"] == EndReason.FINISHED.value
+            assert doc["result"]["winners"] and doc["endReason"] == EndReason.FINISHED.name
 
     with_store(redis_url, QUEUE, work)
 
@@ -116,7 +116,7 @@ def test_resigned_and_cancelled_matches_are_archived_with_their_end_reason(datab
             assert loaded is not None and loaded.end_reason is reason
             assert await archive_match(database, store, loaded) is True
             doc = await export(store, (await ArchiveReader(database).load(played.match_id)) or loaded)
-            assert doc["endReason"] == reason.value and replay(doc) == doc["result"]
+            assert doc["endReason"] == doc["result"]["endReason"] == reason.name and replay(doc) == doc["result"]
         kept = await ArchiveReader(database).load(resigned.match_id)
         assert kept is not None
         doc = await export(store, kept)
