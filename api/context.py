@@ -172,9 +172,11 @@ class Context:
             return Caller(player=outcome.player.id, program=programmed(outcome))
         return Caller(token=self.token) if self.token else NOBODY
 
-    def check_not_blocked(self) -> None:
-        """Raise RATE_LIMITED while this client's credentials are refused for too many failures."""
-        if self.presented:
+    def check_not_blocked(self, credential: bool = False) -> None:
+        """Raise RATE_LIMITED while this client's credentials are refused for too many failures: for a request
+        that presents one, as its bearer credential or (credential=True) in its input (an invite code, a refresh
+        token, a JWT to link), right or wrong."""
+        if self.presented or credential:
             wait = self.services.limits.blocked_for(self.client)
             if wait > 0:
                 self.services.metrics.rate_limited("blocked")

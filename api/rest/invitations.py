@@ -66,7 +66,7 @@ async def answer_invitation(call: Call) -> Reply:
 async def join_by_code(call: Call) -> Reply:
     """Take a seat of a private match by its invite code; 201 with the seat's token (shown once)."""
     context = call.context
-    context.check_not_blocked()
+    context.check_not_blocked(credential=True)
     caller = await callers.playing_caller(call)
     body = call.form(R.JoinByCode)
     found = await invite_codes.match_of(call.services.store.redis, body.code)

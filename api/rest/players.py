@@ -55,7 +55,7 @@ async def sign_in_as_guest(call: Call) -> Reply:
 
 async def refresh_session(call: Call) -> Reply:
     """Swap a refresh token for a new session; an already used one signs its whole session out."""
-    call.context.check_not_blocked()
+    call.context.check_not_blocked(credential=True)
     try:
         session = await call.services.players.sessions.refresh(call.form(R.RefreshSession).refreshToken)
     except PlayerError as exc:

@@ -244,7 +244,7 @@ class LobbyMutation:
         services = info.context.services
         match_id = None if input.match_id is None else str(input.match_id)
         if input.code is not None:
-            info.context.check_not_blocked()
+            info.context.check_not_blocked(credential=True)
             found = await invite_codes.match_of(services.store.redis, input.code)
             if found is None or match_id not in (None, found):
                 await info.context.auth_failed()

@@ -307,7 +307,7 @@ class PlayersMutation:
     ) -> RefreshResult:
         """Swap a refresh token for a new session (a new access and refresh token; the old refresh token stops
         working). An already used one signs its whole session out (UNAUTHENTICATED, reason reused)."""
-        info.context.check_not_blocked()
+        info.context.check_not_blocked(credential=True)
         try:
             session = await info.context.services.players.sessions.refresh(input.refresh_token)
         except PlayerError as exc:
@@ -372,7 +372,7 @@ class PlayersMutation:
         principal = await info.context.player_or_refusal(session=True)
         if isinstance(principal, PlayerError):
             return cast(Unauthenticated | ForbiddenScope, player_problem(principal))
-        info.context.check_not_blocked()
+        info.context.check_not_blocked(credential=True)
         try:
             linked = await info.context.services.players.link_external(principal.player, input.token)
         except PlayerError as exc:
