@@ -447,20 +447,18 @@ def check_users(all_containers: list[Container]) -> None:
 
 
 def check_archive_volume(all_containers: list[Container]) -> None:
-    """Every container that mounts the archive sees one SQLite file there, owned by firebreak (the volume took the
-    image folder's owner when podman first filled it)."""
-    seen = {}
-    for c in all_containers:
-        if c.from_dockerfile:
-            seen[c.name] = exec_in(c, "sh", "-c", "ls -ln /var/lib/firebreak; stat -c '%u %n' /var/lib/firebreak"
-                                   ).stdout
-    if len(set(seen.values())) != 1 or f"{APP_UID} /var/lib/firebreak" not in next(iter(seen.values())):
-        raise Failed(f"the archive folder differs between containers or is not firebreak's: {seen}")
+    """Every container that mounts the archive sees the same files there, the folder and the SQLite file owned by
+    firebreak (the volume took the image folder's owner when podman first filled it)."""
+    seen = {c.name: exec_in(c, "sh", "-c", "stat -c '%u %n' /var/lib/firebreak /var/lib/firebreak/*").stdout
+            for c in all_containers if c.from_dockerfile}
     listing = next(iter(seen.values()))
-    if not re.search(rf"^-\S+\s+\d+\s+{APP_UID}\s.*\.(db|sqlite\d?)$", listing, re.M):
+    if len(set(seen.values())) != 1 or f"{APP_UID} /var/lib/firebreak\n" not in listing:
+        raise Failed(f"the archive folder differs between containers or is not firebreak's: {seen}")
+    if not re.search(rf"^{APP_UID} /var/lib/firebreak/\S+\.(db|sqlite\d?)$", listing, re.M):
         raise Failed(f"no SQLite file of firebreak's in the archive volume: {listing}")
+    files = [line.split("/")[-1] for line in listing.splitlines()[1:]]
     say(f"the archive volume: the same folder in {len(seen)} containers, owned by uid {APP_UID}, with "
-        f"{', '.join(line.split()[-1] for line in listing.splitlines() if line.startswith('-'))}")
+        f"{', '.join(files)}")
 
 
 def check_metrics_folder(all_containers: list[Container]) -> None:

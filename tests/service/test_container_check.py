@@ -3,7 +3,7 @@ with podman, runs docker-compose.yml's services from it (Redis, the API's two pr
 Fire match over GraphQL and a London match over REST through them to the end, runs every health check, and checks
 the user they run as and the archive volume the API and the workers share (docs/deployment-containers.md).
 
-1.5-3 minutes with its stand-in images cached, 4-7 on a new machine (apt-get install podman, then debootstrap).
+1.5-3 minutes with its stand-in images cached, 3-6 on a new machine (apt-get install podman, then debootstrap).
 Skipped, saying why, where podman cannot be installed or run (not root, no apt-get).
 """
 
