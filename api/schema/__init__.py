@@ -66,6 +66,13 @@ def _unexpected(error: GraphQLError) -> bool:
     return True
 
 
+def refusal(error: GraphQLError) -> str | None:
+    """The code of a refusal: an error our code raised on purpose, with its code (never a fault's), else None."""
+    code = (error.extensions or {}).get("code")
+    original = error.original_error
+    return code if isinstance(code, str) and (original is None or isinstance(original, GraphQLError)) else None
+
+
 class LimitedValidation(SchemaExtension):
     """Validate through `validated`, so that no rule of graphql-core's ever walks a document over the limits."""
 
@@ -97,8 +104,18 @@ class FirebreakSchema(strawberry.Schema):
     (matches.connections logs each outage once)."""
 
     def process_errors(self, errors: list[GraphQLError], execution_context: ExecutionContext | None = None) -> None:
-        """Log the errors of a request, except those of an unreachable Redis."""
-        super().process_errors([e for e in errors if not is_unavailable(e)], execution_context)
+        """Log the errors of a request: a refusal (an error of ours with its code) as one line, anything else as
+        strawberry does (with its traceback); nothing for an unreachable Redis."""
+        unexpected = []
+        for error in errors:
+            if is_unavailable(error):
+                continue
+            code = refusal(error)
+            if code is None:
+                unexpected.append(error)
+            else:
+                log.warning("refused %s at %s: %s", code, ".".join(map(str, error.path or ())) or "-", error.message)
+        super().process_errors(unexpected, execution_context)
 
     async def execute(self, query: str | None, variable_values: dict[str, Any] | None = None,
                       context_value: Any | None = None, root_value: Any | None = None,
