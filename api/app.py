@@ -27,12 +27,13 @@ from firebreak.api.cors import Cors
 from firebreak.api.explorer import graphiql_policy, offline_graphiql_html
 from firebreak.api.guard import Refusal, RequestGuard
 from firebreak.api.headers import AnswerHeaders
-from firebreak.api.metrics import Metrics
+from firebreak.api.metrics import Metrics, MetricsSettings
 from firebreak.api.middleware import Timing
 from firebreak.api.readiness import readiness
 from firebreak.api.rest.routes import http_error, rest_routes
 from firebreak.api.routing import IndexedRouter
 from firebreak.api.schema import fastpath, schema
+from firebreak.api.scrape import ScrapeAccess
 from firebreak.api.services import Services
 from firebreak.api.settings import API_SETTINGS
 from firebreak.api.unavailable import HEADERS, is_unavailable, is_unavailable_answer, unavailable_error
@@ -157,7 +158,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
             return JSONResponse(answer, status_code=503, headers=HEADERS)
         return JSONResponse(answer)
 
-    async def metrics_endpoint(_: Request) -> Response:
+    scrape = ScrapeAccess.from_settings(MetricsSettings.from_env())
+
+    async def metrics_endpoint(request: Request) -> Response:
+        if not scrape.allows(request):
+            return scrape.refused()
         # render() reads the job counts with a blocking client: off the event loop
         text = await anyio.to_thread.run_sync(metrics.render)
         return PlainTextResponse(text, media_type="text/plain; version=0.0.4")

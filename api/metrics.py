@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest, values
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily
 from prometheus_client.multiprocess import MultiProcessCollector, mark_process_dead
+from pydantic import field_validator
 from redis.exceptions import RedisError
 
 from firebreak.matches import connections, keys
@@ -31,6 +32,7 @@ from firebreak.matches.lifecycle import MatchStatus
 from firebreak.notifications.webhooks import stats as webhook_stats
 
 FOLDER = "PROMETHEUS_MULTIPROC_DIR"
+TOKEN_LENGTH = 24  # a shorter FIREBREAK_METRICS_TOKEN stops the start
 LIVE_FILE = re.compile(r"gauge_live[a-z]+_(\d+)\.db$")
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
@@ -243,7 +245,8 @@ def subscribed(metrics: Metrics | None, stream: str) -> contextlib.AbstractConte
 
 
 class MetricsSettings(EnvSettings):
-    """Where the API processes of one machine share their metrics (prometheus-client's multiprocess mode)."""
+    """Where the API processes of one machine share their metrics (prometheus-client's multiprocess mode), and who
+    may read them."""
 
     section: ClassVar[str] = "Metrics"
 
@@ -252,6 +255,18 @@ class MetricsSettings(EnvSettings):
                              "multiprocess mode): /metrics, answered by any of them, adds up all of them. It must "
                              "exist and be emptied before they start; `firebreak serve` makes one (or empties "
                              "this one). Empty: each process keeps its own metrics in memory.")
+    token: str = env("FIREBREAK_METRICS_TOKEN", "",
+                     f"The bearer token a scrape of /metrics must send, at least {TOKEN_LENGTH} characters (only its "
+                     "hash is kept); empty: /metrics answers only the machine itself (a request from a loopback "
+                     "address that no proxy forwarded).", secret=True)
+
+    @field_validator("token", mode="after")
+    @classmethod
+    def _long_enough(cls, value: str) -> str:
+        value = value.strip()
+        if value and len(value) < TOKEN_LENGTH:
+            raise ValueError(f"FIREBREAK_METRICS_TOKEN must be at least {TOKEN_LENGTH} characters")
+        return value
 
 
 def shared_folder() -> str:
