@@ -75,6 +75,8 @@ class Refusal(StrEnum):
     BAD_WEBHOOK = "BAD_WEBHOOK"
     RATED_NEEDS_PLAYER = "RATED_NEEDS_PLAYER"
     CURSOR_EXPIRED = "CURSOR_EXPIRED"
+    BAD_HANDLE = "BAD_HANDLE"
+    HANDLE_TAKEN = "HANDLE_TAKEN"
 
     @property
     def status(self) -> int:
@@ -226,6 +228,11 @@ ENTRIES: dict[Refusal, Entry] = {
     Refusal.CURSOR_EXPIRED: Entry(410, None, "The player's events after this cursor are no longer all kept (a feed "
                                              "keeps its newest 1000): read me.matches afresh and follow the events "
                                              "without a cursor (from now on), or with after \"0\" (the oldest kept)."),
+    Refusal.BAD_HANDLE: Entry(422, "BadHandle", "A handle must be 3 to 24 characters after NFKC, letters and digits "
+                                                "of one script and '-', '_', '.', starting and ending with a letter "
+                                                "or digit; reason says which rule it breaks."),
+    Refusal.HANDLE_TAKEN: Entry(409, "HandleTaken", "Another player holds this handle (handles are compared "
+                                                    "case-folded after NFKC); nothing changed."),
 }
 
 

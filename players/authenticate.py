@@ -8,7 +8,7 @@ configured. Nothing here logs a credential or puts one in an error.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import jwt
@@ -16,7 +16,7 @@ import jwt
 from firebreak.players.access import TOKEN, AccessTokens
 from firebreak.players.config import PlayerSettings
 from firebreak.players.directory import Directory
-from firebreak.players.errors import Reason, Unauthenticated
+from firebreak.players.errors import PlayerNotFound, Reason, Unauthenticated
 from firebreak.players.external import ExternalVerifier
 from firebreak.players.records import Player, Principal, Via
 from firebreak.players.sessions import ISSUER, Sessions
@@ -75,7 +75,7 @@ class Authenticator:
     @classmethod
     def build(cls, redis: Any, settings: PlayerSettings) -> Authenticator:
         """The players layer over a decode_responses client of the matches Redis (plain or Cluster)."""
-        directory = Directory(redis)
+        directory = Directory(redis, settings.handle_changes_per_day)
         return cls(directory, Sessions(redis, settings, directory), AccessTokens(redis, settings),
                    ExternalVerifier(settings) if settings.external else None)
 
@@ -86,7 +86,17 @@ class Authenticator:
         return await self.verify(credential, kind_of(credential))
 
     async def verify(self, credential: str, kind: Via | None) -> Principal:
-        """The principal a credential of a known kind (kind_of) proves (raise Unauthenticated)."""
+        """The principal a credential of a known kind (kind_of) proves, its player given a handle if it had none
+        yet (raise Unauthenticated)."""
+        principal = await self._verify(credential, kind)
+        if principal.player.handle:
+            return principal
+        try:
+            return replace(principal, player=await self.directory.with_handle(principal.player))
+        except PlayerNotFound:
+            raise Unauthenticated(Reason.UNKNOWN) from None
+
+    async def _verify(self, credential: str, kind: Via | None) -> Principal:
         if kind is Via.ACCESS_TOKEN:
             return await self.access.verify(credential)
         if kind is Via.SESSION:

@@ -54,6 +54,9 @@ class PlayerSettings(EnvSettings):
     jwks_timeout: float = env("FIREBREAK_JWKS_TIMEOUT", 5.0, "Seconds to fetch the key set.", gt=0)
     tokens_per_player: int = env("FIREBREAK_TOKENS_PER_PLAYER", 50,
                                  "Personal access tokens a player may hold.", gt=0)
+    handle_changes_per_day: int = env("FIREBREAK_HANDLE_CHANGES_PER_DAY", 3,
+                                      "Times a player may change handle in any 24 hours (the handle assigned at "
+                                      "sign-in is not counted).", gt=0)
     rate_registration_per_second: float = env("FIREBREAK_RATE_REGISTRATION_PER_SECOND", 0.1,
                                               "Guest sign-ins per second per client address; 0 turns the limit off.",
                                               ge=0)

@@ -1,5 +1,12 @@
 """Creating and finding players: a guest by its device, an operator's account by (issuer, subject); renaming a
-player; linking a guest to an external identity (it keeps its id, and so its matches)."""
+player; its handle (assigned at sign-in, or on the first read of a player made before handles, and changed at most
+so often a day); linking a guest to an external identity (it keeps its id, and so its matches).
+
+A handle is held by one key per uniqueness key (players/handles.py:key), set only where absent (atomic, whatever
+number of API processes), then written into the player's hash; a rename takes the new key first, then moves the
+player's hash from the old handle to the new one, then frees the old key. On a Cluster the two live in different
+slots, so a crash in between can leave a key whose player shows another handle: after HANDLE_GRACE seconds another
+player may take it over."""
 
 from __future__ import annotations
 
@@ -12,14 +19,26 @@ import orjson
 
 from firebreak.matches.connections import Script
 from firebreak.matches.store import hash_token, pairs
-from firebreak.players import keys
-from firebreak.players.errors import AlreadyLinked, BadDeviceId, BadName, IdentityTaken, PlayerNotFound
+from firebreak.players import handles, keys
+from firebreak.players.errors import (
+    AlreadyLinked,
+    BadDeviceId,
+    BadHandle,
+    BadName,
+    HandleChangesLimited,
+    HandleTaken,
+    IdentityTaken,
+    PlayerNotFound,
+)
 from firebreak.players.records import Identity, Player, PlayerKind
 
 NAME_MAX = 40
 DEVICE_MIN, DEVICE_MAX = 16, 200
 ID = re.compile(r"[0-9a-f]{16}\Z")  # a player's, a session family's or a token's id
 REMEMBERED = 10_000  # external identities whose player id a process keeps in memory (they never change)
+HANDLE_GRACE = 60.0  # seconds a handle's key is held for a player that does not show it (a rename under way)
+HANDLE_ATTEMPTS = 40  # handles tried when assigning one (4 random digits, more as they collide)
+DAY = 24 * 3600.0
 
 # KEYS[1]: a lookup key; ARGV[1]: a candidate value. Set it if absent; answer the value it holds.
 _CLAIM = """
@@ -33,6 +52,46 @@ return ARGV[1]
 _UNCLAIM = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
+"""
+
+# KEYS[1]: a handle's key; ARGV: the value to hold ("<player id> <since>"), the player id, a stale value it may
+# replace ('' for none). Keep the player's own hold, else set it if absent or stale; answer the value held.
+_TAKE_HANDLE = """
+local held = redis.call('GET', KEYS[1])
+if held and string.sub(held, 1, 17) == ARGV[2] .. ' ' then return held end
+if held and held ~= ARGV[3] then return held end
+redis.call('SET', KEYS[1], ARGV[1])
+return ARGV[1]
+"""
+
+# KEYS[1]: a handle's key; ARGV[1]: a player id. Free the key if that player holds it.
+_FREE_HANDLE = """
+local held = redis.call('GET', KEYS[1])
+if held and string.sub(held, 1, 17) == ARGV[1] .. ' ' then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+# KEYS: a player, its handle changes. ARGV: the handle it should hold now, the new one, now, the changes a day
+# allowed (0: an assignment, not counted), the window (s). Answer {'ok', fields...}, {'moved'} (it holds another
+# handle now), {'limited', oldest change} or {'unknown'}.
+_SET_HANDLE = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return {'unknown'} end
+local old = redis.call('HGET', KEYS[1], 'handle') or ''
+if old ~= ARGV[1] then return {'moved'} end
+local limit = tonumber(ARGV[4])
+if limit > 0 then
+  local now, window = tonumber(ARGV[3]), tonumber(ARGV[5])
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - window)
+  if redis.call('ZCARD', KEYS[2]) >= limit then
+    return {'limited', redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')[2]}
+  end
+  redis.call('ZADD', KEYS[2], now, ARGV[2] .. ' ' .. ARGV[3])
+  redis.call('EXPIRE', KEYS[2], math.ceil(window))
+end
+redis.call('HSET', KEYS[1], 'handle', ARGV[2])
+local fields = redis.call('HGETALL', KEYS[1])
+table.insert(fields, 1, 'ok')
+return fields
 """
 
 # KEYS[1]: a player; ARGV: name, kind, created, links, device. Create the player unless it exists; answer
@@ -96,8 +155,13 @@ def _links(identity: Identity | None) -> str:
 class Directory:
     """The players kept in Redis (a decode_responses client of the matches Redis, plain or Cluster)."""
 
-    def __init__(self, redis: Any) -> None:
+    def __init__(self, redis: Any, handle_changes_per_day: int = 3) -> None:
         self.redis = redis
+        self.handle_changes_per_day = handle_changes_per_day
+        self.draw = secrets.randbelow  # the random numbers of assigned handles (a test may fix them)
+        self._take_handle = Script(redis, _TAKE_HANDLE)
+        self._free_handle = Script(redis, _FREE_HANDLE)
+        self._set_handle = Script(redis, _SET_HANDLE)
         self._claim = Script(redis, _CLAIM)
         self._unclaim = Script(redis, _UNCLAIM)
         self._ensure = Script(redis, _ENSURE)
@@ -132,14 +196,108 @@ class Directory:
                              device: str) -> tuple[Player, bool]:
         reply = await self._ensure([keys.player(player_id)], [name, kind.value, repr(time.time()), _links(identity),
                                                               device])
-        return Player.from_fields(player_id, pairs(reply[1:])), bool(int(reply[0]))
+        player = await self.with_handle(Player.from_fields(player_id, pairs(reply[1:])))
+        return player, bool(int(reply[0]))
 
     async def get(self, player_id: str) -> Player | None:
-        """The player with that id, or None."""
+        """The player with that id (given a handle if it has none yet), or None."""
         if not ID.match(player_id):
             return None
         fields = await self.redis.hgetall(keys.player(player_id))
-        return Player.from_fields(player_id, fields) if fields else None
+        return await self.with_handle(Player.from_fields(player_id, fields)) if fields else None
+
+    async def by_handle(self, handle: str) -> Player | None:
+        """The player holding a handle (compared by its key), or None."""
+        wanted = handles.key(handles.problem(handle)[0])
+        held = await self.redis.get(keys.handle(wanted))
+        player = None if held is None else await self.get(held.partition(" ")[0])
+        return player if player is not None and handles.key(player.handle) == wanted else None
+
+    async def with_handle(self, player: Player) -> Player:
+        """The player, given a handle made of its display name (e.g. ann-4821) if it has none yet: a player made
+        before handles existed gets one on its first read (raise PlayerNotFound)."""
+        if player.handle:
+            return player
+        for attempt in range(HANDLE_ATTEMPTS):
+            digits = 4 + attempt // 4
+            number = self.draw(9 * 10 ** (digits - 1)) + 10 ** (digits - 1)
+            handle = handles.candidate(player.name, number, digits)
+            if not await self._take(player.id, handle):
+                continue
+            reply = await self._set_handle([keys.player(player.id), keys.handle_changes(player.id)],
+                                           ["", handle, repr(time.time()), 0, DAY])
+            if reply[0] == "ok":
+                return Player.from_fields(player.id, pairs(reply[1:]))
+            await self._free(player.id, handle)
+            if reply[0] == "moved":  # given one meanwhile (another read of the same player)
+                fields = await self.redis.hgetall(keys.player(player.id))
+                if fields:
+                    return Player.from_fields(player.id, fields)
+            raise PlayerNotFound("no such player")
+        raise HandleTaken("no free handle was found for this name")
+
+    async def change_handle(self, player_id: str, handle: str) -> Player:
+        """Give a player the handle asked for, freeing its old one (raise BadHandle, HandleTaken,
+        HandleChangesLimited, PlayerNotFound)."""
+        text, reason = handles.problem(handle)
+        if reason is not None:
+            raise BadHandle(reason)
+        player = await self.get(player_id)
+        if player is None:
+            raise PlayerNotFound("no such player")
+        if player.handle == text:
+            return player
+        same_key = handles.key(player.handle) == handles.key(text)
+        if not await self._take(player.id, text):
+            raise HandleTaken("another player holds this handle")
+        now = time.time()
+        reply = await self._set_handle([keys.player(player.id), keys.handle_changes(player.id)],
+                                       [player.handle, text, repr(now), self.handle_changes_per_day, DAY])
+        if reply[0] == "ok":
+            if not same_key:
+                await self._free(player.id, player.handle)
+            return Player.from_fields(player.id, pairs(reply[1:]))
+        if not same_key:
+            await self._free(player.id, text)
+        if reply[0] == "limited":
+            raise HandleChangesLimited(max(0.001, float(reply[1]) + DAY - now))
+        if reply[0] == "moved":
+            raise HandleTaken("the player's handle changed meanwhile: read it and try again")
+        raise PlayerNotFound("no such player")
+
+    async def update_profile(self, player_id: str, handle: str | None, name: str | None) -> Player:
+        """Change a player's handle and/or display name, each checked before either changes (raise BadHandle,
+        BadName, HandleTaken, HandleChangesLimited, PlayerNotFound)."""
+        if handle is not None and (reason := handles.problem(handle)[1]) is not None:
+            raise BadHandle(reason)
+        clean = None if name is None else clean_name(name)
+        player = await self.change_handle(player_id, handle) if handle is not None else await self.get(player_id)
+        if player is None:
+            raise PlayerNotFound("no such player")
+        if clean is not None and clean != player.name:
+            player = await self.with_handle(await self.rename(player_id, clean))
+        return player
+
+    async def _take(self, player_id: str, handle: str) -> bool:
+        """Hold a handle's key for a player unless another player holds it (one that does not show it, for longer
+        than HANDLE_GRACE, is taken over); whether the player holds it now."""
+        lookup = keys.handle(handles.key(handle))
+        mine = f"{player_id} {time.time()!r}"
+        held = str(await self._take_handle([lookup], [mine, player_id, ""]))
+        holder, _, since = held.partition(" ")
+        if holder == player_id:
+            return True
+        if time.time() - float(since or 0) < HANDLE_GRACE:
+            return False
+        shown = await self.redis.hget(keys.player(holder), "handle") if ID.match(holder) else None
+        if shown is not None and handles.key(shown) == handles.key(handle):
+            return False
+        held = str(await self._take_handle([lookup], [mine, player_id, held]))
+        return held.partition(" ")[0] == player_id
+
+    async def _free(self, player_id: str, handle: str) -> None:
+        if handle:
+            await self._free_handle([keys.handle(handles.key(handle))], [player_id])
 
     async def rename(self, player_id: str, name: str) -> Player:
         """Give a player a new display name (raise BadName, PlayerNotFound)."""

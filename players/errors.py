@@ -5,6 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 from firebreak.matches.refusals import Refusal
+from firebreak.players.handles import HandleReason, says
 
 
 class PlayerError(Exception):
@@ -108,3 +109,29 @@ class AlreadyLinked(PlayerError):
     """Raised when linking an external identity to a player already linked to a different one."""
 
     code = Refusal.ALREADY_LINKED
+
+
+class BadHandle(PlayerError):
+    """Raised when a handle breaks the grammar (players/handles.py); `reason` says which rule."""
+
+    code = Refusal.BAD_HANDLE
+
+    def __init__(self, reason: HandleReason) -> None:
+        super().__init__(says(reason))
+        self.reason = reason
+
+
+class HandleTaken(PlayerError):
+    """Raised when a handle (compared case-folded after NFKC) is another player's."""
+
+    code = Refusal.HANDLE_TAKEN
+
+
+class HandleChangesLimited(PlayerError):
+    """Raised when a player has changed handle as often as a day allows; `retry_after` says for how long (s)."""
+
+    code = Refusal.RATE_LIMITED
+
+    def __init__(self, retry_after: float) -> None:
+        super().__init__("a handle can be changed only so often a day")
+        self.retry_after = retry_after

@@ -2,8 +2,8 @@
 by the same Cluster rules).
 
 A player's keys share the {p:<player_id>} hash tag (one cluster slot), so each script over a player, its session
-families and its personal access tokens stays in one slot. The global lookups (a device, an external identity, the
-signing secret) are single keys, each in its own slot, that map to a player id; no script reads one of them
+families and its personal access tokens stays in one slot. The global lookups (a device, an external identity, a
+handle, the signing secret) are single keys, each in its own slot, that map to a player id; no script reads one of them
 together with a player's keys.
 """
 
@@ -13,7 +13,8 @@ import hashlib
 
 
 def player(player_id: str) -> str:
-    """Hash: name, kind, created, ver (token version), links (JSON [[issuer, subject], ...]), device (its hash)."""
+    """Hash: name, handle, kind, created, ver (token version), links (JSON [[issuer, subject], ...]), device (its
+    hash)."""
     return f"player:{{p:{player_id}}}"
 
 
@@ -42,6 +43,17 @@ def invitations(player_id: str) -> str:
     """Sorted set: the ids of the matches the player is invited to -> when invited (an index: each entry is checked
     against the match's own invited hash when listed, and dropped once stale)."""
     return f"player:{{p:{player_id}}}:invitations"
+
+
+def handle_changes(player_id: str) -> str:
+    """Sorted set: when the player changed handle in the last day (entry -> epoch seconds), for the daily limit."""
+    return f"player:{{p:{player_id}}}:handle-changes"
+
+
+def handle(handle_key: str) -> str:
+    """String "<player id> <epoch seconds>": the player holding the handle of that key (players/handles.py:key)
+    since then."""
+    return f"players:handle:{handle_key}"
 
 
 def device(device_hash: str) -> str:

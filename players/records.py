@@ -46,7 +46,7 @@ class Identity:
 @dataclass(frozen=True)
 class Player:
     """A player: id, display name, kind, when created (epoch seconds), token version (bumped by signing out
-    everywhere), and the external identities linked to it."""
+    everywhere), the external identities linked to it, and its handle ("" until one is assigned)."""
 
     id: str
     name: str
@@ -54,6 +54,7 @@ class Player:
     created: float
     token_version: int
     identities: tuple[Identity, ...] = ()
+    handle: str = ""
 
     @classmethod
     def from_fields(cls, player_id: str, fields: dict[str, str]) -> Player:
@@ -61,7 +62,8 @@ class Player:
         links = orjson.loads(fields.get("links") or "[]")
         return cls(id=player_id, name=fields["name"], kind=PlayerKind(fields["kind"]),
                    created=float(fields["created"]), token_version=int(fields["ver"]),
-                   identities=tuple(Identity(issuer, subject) for issuer, subject in links))
+                   identities=tuple(Identity(issuer, subject) for issuer, subject in links),
+                   handle=fields.get("handle", ""))
 
 
 @dataclass(frozen=True)

@@ -128,7 +128,8 @@ class Sessions:
                                    [hash_token(secret), self.settings.refresh_ttl])
         if not fields:
             raise PlayerNotFound("no such player")
-        return await self._session(Player.from_fields(player_id, pairs(fields)), family_id, secret, created)
+        player = await self.directory.with_handle(Player.from_fields(player_id, pairs(fields)))
+        return await self._session(player, family_id, secret, created)
 
     async def _session(self, player: Player, family_id: str, secret: str, created: bool) -> Session:
         now = int(time.time())
@@ -166,7 +167,8 @@ class Sessions:
             [hash_token(secret), hash_token(new_secret), self.settings.refresh_ttl, USED_KEPT])
         if reply[0] != "ok":
             raise _refused(reply[0])
-        return await self._session(Player.from_fields(player_id, pairs(reply[1:])), family_id, new_secret, False)
+        player = await self.directory.with_handle(Player.from_fields(player_id, pairs(reply[1:])))
+        return await self._session(player, family_id, new_secret, False)
 
     async def sign_out_principal(self, principal: Principal, everywhere: bool) -> None:
         """Sign out what a credential names: every session of its player (everywhere), else the credential's own

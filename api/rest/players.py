@@ -7,20 +7,21 @@ from __future__ import annotations
 from typing import Any
 
 from firebreak.api import leaderboards
+from firebreak.api.ratelimit import rate_limited
 from firebreak.api.rest import callers
 from firebreak.api.rest import requests as R
 from firebreak.api.rest.problems import player_refusal
 from firebreak.api.rest.ratings import rating_json
 from firebreak.api.rest.table import Auth, Call, Operation, Param, Reply
 from firebreak.matches.refusals import Refusal
-from firebreak.players.errors import PlayerError, Reason
+from firebreak.players.errors import HandleChangesLimited, PlayerError, Reason
 from firebreak.players.errors import Unauthenticated as Refused
 from firebreak.players.records import Player, Scope, Session, TokenInfo
 
 
 def player_json(player: Player) -> dict[str, Any]:
     """A player as others may see it."""
-    return {"id": player.id, "name": player.name, "kind": player.kind.name}
+    return {"id": player.id, "name": player.name, "handle": player.handle, "kind": player.kind.name}
 
 
 def session_json(session: Session) -> dict[str, Any]:
@@ -83,6 +84,19 @@ async def get_me(call: Call) -> Reply:
     rated = await leaderboards.ratings_of(call.services, principal.player.id)
     return Reply({**player_json(principal.player), "accessTokens": [token_json(t) for t in listing],
                   "ratings": [rating_json(rating) for rating in rated]})
+
+
+async def update_profile(call: Call) -> Reply:
+    """Change the signed-in player's handle and/or display name (a handle at most so often a day)."""
+    principal = await callers.principal(call, session=True)
+    body = call.form(R.UpdateProfile)
+    try:
+        player = await call.services.players.directory.update_profile(principal.player.id, body.handle, body.name)
+    except HandleChangesLimited as exc:
+        raise rate_limited(exc.retry_after) from None
+    except PlayerError as exc:
+        raise player_refusal(exc) from None
+    return Reply({"player": player_json(player)})
 
 
 async def list_tokens(call: Call) -> Reply:
@@ -154,6 +168,13 @@ OPERATIONS = [
     Operation("GET", "/v1/me", "getMe", "players", "The signed-in player",
               "The player of the bearer credential (a session's access token, a personal access token or the "
               "operator's JWT), its personal access tokens and its ratings.", get_me, response="Me", auth=Auth.PLAYER),
+    Operation("PATCH", "/v1/me", "updateProfile", "players", "Change the handle or display name",
+              "Change the signed-in player's handle (unique across the service, compared case-folded after NFKC: "
+              "the old one is freed at once) and/or display name; a member left out stays as it is, and a refused "
+              "one changes nothing. A handle can be changed FIREBREAK_HANDLE_CHANGES_PER_DAY times in any 24 hours "
+              "(429 RATE_LIMITED with Retry-After past that).", update_profile, response="ProfileUpdated",
+              body=R.UpdateProfile, example={"handle": "ann", "name": "Ann"}, auth=Auth.PLAYER, write=True,
+              codes=(*MANAGING, Refusal.BAD_HANDLE, Refusal.HANDLE_TAKEN, Refusal.BAD_NAME)),
     Operation("GET", "/v1/me/tokens", "listAccessTokens", "players", "List personal access tokens",
               "The player's live personal access tokens (never their secrets).", list_tokens,
               response="AccessTokenList", auth=Auth.PLAYER),

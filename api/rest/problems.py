@@ -8,7 +8,7 @@ from typing import Any
 from starlette.responses import JSONResponse
 
 from firebreak.matches.refusals import VERSIONED, Refusal, registered
-from firebreak.players.errors import PlayerError, PlayerNotFound, Reason, Unauthenticated
+from firebreak.players.errors import BadHandle, PlayerError, PlayerNotFound, Reason, Unauthenticated
 
 MEDIA_TYPE = "application/problem+json"
 TYPE_BASE = "/v1/docs#problem-"  # a problem's type: a URI reference to its entry in the served docs
@@ -89,6 +89,8 @@ def player_refusal(error: PlayerError) -> Problem:
     if isinstance(error, Unauthenticated):
         return Problem(Refusal.UNAUTHENTICATED.status, Refusal.UNAUTHENTICATED, error.message,
                        {"reason": error.reason.value}, {"WWW-Authenticate": challenge(error.reason)})
+    if isinstance(error, BadHandle):
+        return problem(Refusal.BAD_HANDLE, error.message, reason=error.reason.value)
     return for_code(error.code, error.message)
 
 

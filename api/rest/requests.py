@@ -286,6 +286,16 @@ class CreateAccessToken(Body):
                                 Refuse(Refusal.BAD_SCOPES)] = None
 
 
+class UpdateProfile(Body):
+    """A new handle and/or display name (a member left out is left as it is)."""
+
+    handle: Annotated[str | None, Field(description="3 to 24 characters after NFKC: letters and digits of one script "
+                                                    "and '-', '_', '.', starting and ending with a letter or digit "
+                                                    "(unique, compared case-folded).")] = None
+    name: Annotated[Annotated[str, Printable(1, NAME_MAX, True, Refusal.BAD_NAME)] | None,
+                    Field(description="1 to 40 printable characters once trimmed.")] = None
+
+
 class LinkIdentity(Body):
     """A JWT of the operator's identity provider for the account to link."""
 

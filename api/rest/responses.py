@@ -56,7 +56,9 @@ class Problem(Answer):
                                      "(unchanged).")] = None
     retryAfter: Annotated[float, d("RATE_LIMITED: seconds to wait.")] = 0.0
     reason: Annotated[str, d("UNAUTHENTICATED: why the credential was refused (missing, malformed, expired, invalid, "
-                             "algorithm, revoked, reused, unknown, not_configured, unavailable).")] = ""
+                             "algorithm, revoked, reused, unknown, not_configured, unavailable); BAD_HANDLE: the "
+                             "rule the handle breaks (too_short, too_long, characters, punctuation, "
+                             "mixed_script).")] = ""
     errors: Annotated[list[Fault], d("VALIDATION_FAILED (and a refusal of a bound): each place the request breaks "
                                      "its schema.")] = []
 
@@ -317,10 +319,11 @@ PLAYER_KINDS = enum_of([kind.name for kind in PlayerKind])
 
 
 class Player(Answer):
-    """A player: id, display name, GUEST or EXTERNAL."""
+    """A player: id, display name, handle, GUEST or EXTERNAL."""
 
     id: str
     name: str
+    handle: Annotated[str, d("The player's public handle, unique across the service (e.g. ann-4821).")]
     kind: Annotated[str, PLAYER_KINDS]
 
 
@@ -359,6 +362,7 @@ class Me(Answer):
 
     id: str
     name: str
+    handle: Annotated[str, d("The player's public handle, unique across the service (PATCH /v1/me changes it).")]
     kind: Annotated[str, PLAYER_KINDS]
     accessTokens: list[AccessToken]
     ratings: Annotated[list[Rating], d("The player's rating in every title they have played rated, by title id.")]
@@ -398,6 +402,12 @@ class AccessTokenRevoked(Answer):
     """The token stopped working."""
 
     id: str
+
+
+class ProfileUpdated(Answer):
+    """The player's profile as it now is."""
+
+    player: Player
 
 
 class IdentityLinked(Answer):

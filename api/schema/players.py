@@ -9,12 +9,15 @@ from typing import Annotated, cast
 import strawberry
 
 from firebreak.api.context import Info
+from firebreak.api.ratelimit import rate_limited
 from firebreak.api.schema.events import MyEventConnection, my_events_page
 from firebreak.api.schema.invitations import Invitation, my_invitations
 from firebreak.api.schema.mine import MyMatchConnection, my_matches
 from firebreak.api.schema.problems import (
     AlreadyLinked,
+    BadHandle,
     ForbiddenScope,
+    HandleTaken,
     IdentityTaken,
     InvalidInput,
     TokenNotFound,
@@ -26,7 +29,7 @@ from firebreak.api.schema.ratings import Rating, my_ratings
 from firebreak.api.schema.seeks import Seek, my_seeks
 from firebreak.api.schema.types import MatchStatus
 from firebreak.players import records
-from firebreak.players.errors import PlayerError, Reason
+from firebreak.players.errors import HandleChangesLimited, PlayerError, Reason
 from firebreak.players.errors import Unauthenticated as Refused
 from firebreak.players.records import Principal
 
@@ -53,17 +56,19 @@ class Scope(Enum):
 
 @strawberry.type
 class Player:
-    """A player as others may see it: id, display name and kind."""
+    """A player as others may see it: id, display name, handle and kind."""
 
     id: strawberry.ID = strawberry.field(description="The player's id (stable: a guest who links an account keeps "
                                                      "it).")
-    name: str = strawberry.field(description="The display name.")
+    name: str = strawberry.field(description="The display name (free text: two players may share one).")
+    handle: str = strawberry.field(description="The public handle, unique across the service (e.g. ann-4821).")
     kind: PlayerKind = strawberry.field(description="GUEST or EXTERNAL.")
 
     @classmethod
     def of(cls, player: records.Player) -> Player:
         """The GraphQL form of a player."""
-        return cls(id=strawberry.ID(player.id), name=player.name, kind=PlayerKind[player.kind.name])
+        return cls(id=strawberry.ID(player.id), name=player.name, handle=player.handle,
+                   kind=PlayerKind[player.kind.name])
 
 
 @strawberry.type
@@ -98,6 +103,11 @@ class Me:
     def name(self) -> str:
         """The display name."""
         return self.principal.player.name
+
+    @strawberry.field
+    def handle(self) -> str:
+        """The public handle, unique across the service (updateProfile changes it)."""
+        return self.principal.player.handle
 
     @strawberry.field
     def kind(self) -> PlayerKind:
@@ -199,6 +209,24 @@ class IdentityLinked:
     player: Player = strawberry.field(description="The player, now of kind EXTERNAL.")
 
 
+@strawberry.type
+class ProfileUpdated:
+    """The player's profile as it now is."""
+
+    player: Player = strawberry.field(description="The player, with its handle and name.")
+
+
+@strawberry.input
+class UpdateProfileInput:
+    """A new handle and/or display name (null or left out: left as it is)."""
+
+    handle: str | None = strawberry.field(default=None, description="3 to 24 characters after NFKC: letters and "
+                                                                    "digits of one script and '-', '_', '.', "
+                                                                    "starting and ending with a letter or digit "
+                                                                    "(unique, compared case-folded).")
+    name: str | None = strawberry.field(default=None, description="1 to 40 printable characters.")
+
+
 @strawberry.input
 class SignInAsGuestInput:
     """A display name and the device's id (a secret the app keeps: the same id signs the same guest in again)."""
@@ -260,6 +288,9 @@ RevokeAccessTokenResult = Annotated[
 LinkIdentityResult = Annotated[
     IdentityLinked | Unauthenticated | ForbiddenScope | IdentityTaken | AlreadyLinked,
     strawberry.union("LinkIdentityResult", description="Linked, or why not.")]
+UpdateProfileResult = Annotated[
+    ProfileUpdated | Unauthenticated | ForbiddenScope | InvalidInput | BadHandle | HandleTaken,
+    strawberry.union("UpdateProfileResult", description="The profile as it now is, or why it did not change.")]
 PlayersProblem = (Unauthenticated | ForbiddenScope | InvalidInput | TooManyTokens | TokenNotFound | IdentityTaken
                   | AlreadyLinked)
 
@@ -362,6 +393,26 @@ class PlayersMutation:
         except PlayerError as exc:
             return cast(TokenNotFound, player_problem(exc))
         return AccessTokenRevoked(id=input.id)
+
+    @strawberry.mutation
+    async def update_profile(
+        self, info: Info, input: Annotated[UpdateProfileInput, strawberry.argument(description="What changes.")],
+    ) -> UpdateProfileResult:
+        """Change the signed-in player's handle (unique, compared case-folded after NFKC: the old one is freed at
+        once) and/or display name; a refused one changes nothing. A handle can be changed
+        FIREBREAK_HANDLE_CHANGES_PER_DAY times in any 24 hours (RATE_LIMITED past that). Needs a session or the
+        operator's JWT (FORBIDDEN_SCOPE for a personal access token)."""
+        principal = await info.context.player_or_refusal(session=True)
+        if isinstance(principal, PlayerError):
+            return cast(Unauthenticated | ForbiddenScope, player_problem(principal))
+        directory = info.context.services.players.directory
+        try:
+            player = await directory.update_profile(principal.player.id, input.handle, input.name)
+        except HandleChangesLimited as exc:
+            raise rate_limited(exc.retry_after) from None
+        except PlayerError as exc:
+            return cast(InvalidInput | BadHandle | HandleTaken | Unauthenticated, player_problem(exc))
+        return ProfileUpdated(player=Player.of(player))
 
     @strawberry.mutation
     async def link_identity(

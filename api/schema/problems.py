@@ -5,6 +5,7 @@ from __future__ import annotations
 import strawberry
 
 from firebreak.matches.refusals import VERSIONED, Refusal, registered
+from firebreak.players.errors import BadHandle as HandleRefused
 from firebreak.players.errors import PlayerError, Reason
 from firebreak.players.errors import PlayerNotFound as PlayerGone
 from firebreak.players.errors import Unauthenticated as PlayersUnauthenticated
@@ -203,12 +204,25 @@ class RatedNeedsPlayer(Problem):
     """A rated match seats players and bots only: join it with a player credential."""
 
 
+@strawberry.type
+class BadHandle(Problem):
+    """The handle breaks the grammar (3-24 characters after NFKC, letters and digits of one script and '-', '_',
+    '.', starting and ending with a letter or digit); nothing changed."""
+
+    reason: str = strawberry.field(description="too_short, too_long, characters, punctuation or mixed_script.")
+
+
+@strawberry.type
+class HandleTaken(Problem):
+    """Another player holds this handle (compared case-folded after NFKC); nothing changed."""
+
+
 TYPES: dict[str, type[Problem]] = {kind.__name__: kind for kind in (
     MatchNotFound, Unauthorized, InvalidInput, SeatTaken, MatchStarted, IllegalAction, NotYourTurn, StaleVersion,
     MatchOver, MatchNotStarted, Unauthenticated, ForbiddenScope, AlreadySeated, TooManyTokens, TokenNotFound,
     IdentityTaken, AlreadyLinked, SeatTakenOver, SeatResigned, NotTakenOver, NotCreator, MatchNotOver,
     InviteCodeNotFound, PlayerNotFound, AlreadyInvited, InvitationNotFound, TooManySeeks, SeekNotFound,
-    SeekNotWaiting, AdminUnauthorized, WebhookNotFound, DeliveryNotFound, RatedNeedsPlayer)}
+    SeekNotWaiting, AdminUnauthorized, WebhookNotFound, DeliveryNotFound, RatedNeedsPlayer, BadHandle, HandleTaken)}
 
 
 def problem_type(code: str) -> type[Problem]:
@@ -224,6 +238,8 @@ def player_problem(error: PlayerError) -> Problem:
         error = PlayersUnauthenticated(Reason.UNKNOWN)
     if isinstance(error, PlayersUnauthenticated):
         return Unauthenticated(code=error.code, message=error.message, reason=error.reason.value)
+    if isinstance(error, HandleRefused):
+        return BadHandle(code=error.code, message=error.message, reason=error.reason.value)
     return problem_type(error.code)(code=error.code, message=error.message)
 
 

@@ -43,7 +43,9 @@ def test_every_script_runs_on_a_cluster_in_one_slot(cluster_url: str) -> None:
             me = await auth.authenticate(f"Bearer {session.access_token}")
             assert me.via is Via.SESSION
             renamed = await auth.directory.rename(me.player.id, "Ada L.")
-            assert renamed.name == "Ada L."
+            assert renamed.name == "Ada L." and session.player.handle.startswith("ada-")
+            handled = await auth.directory.change_handle(me.player.id, "ada.cluster")
+            assert handled.handle == "ada.cluster" and (await auth.directory.by_handle("ADA.cluster")) == handled
             second = await auth.sessions.refresh(session.refresh_token)
             assert (await refused(auth.sessions.refresh(session.refresh_token), session.refresh_token)).reason \
                 is Reason.REUSED

@@ -26,8 +26,9 @@ def test_the_guest_walk_through_runs_against_the_service(server: str) -> None:
                           capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-2000:])
     lines = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
-    me, seat, bot, signed_out = lines
-    assert me["kind"] == "GUEST" and me["name"] == "ann"
+    me, profile, seat, bot, signed_out = lines
+    assert me["kind"] == "GUEST" and me["name"] == "ann" and me["handle"].startswith("ann-")
+    assert profile["player"]["name"] == "Ann" and profile["player"]["handle"].startswith("ann.")
     assert seat["player"] == me["id"] and seat["token"]
     assert bot["id"] == me["id"] and [t["scopes"] for t in bot["accessTokens"]] == [["BOT"]]
     assert signed_out == {"everywhere": True}

@@ -41,7 +41,9 @@ def test_a_guest_signs_in_on_both_surfaces_and_reads_me(client: Client, server: 
     again = rest(server, "POST", "/v1/auth/guest", body={"name": "Another name", "deviceId": kept})
     assert again.status_code == 200, again.text
     session = again.json()
-    assert session["player"] == {"id": signed.player, "name": "Ada", "kind": "GUEST"}  # the same device's guest
+    assert session["player"] == {"id": signed.player, "name": "Ada", "kind": "GUEST",  # the same device's guest
+                                 "handle": session["player"]["handle"]}
+    assert session["player"]["handle"].startswith("ada-")
     assert session["accessTokenExpiresIn"] > 0 and session["refreshTokenExpiresIn"] > session["accessTokenExpiresIn"]
     assert rest(server, "GET", "/v1/me", session["accessToken"]).json()["id"] == signed.player
     assert client.gql(ME)["me"] is None  # no credential: nobody

@@ -1,0 +1,120 @@
+"""Player handles over HTTP: shown by me and GET /v1/me, changed by updateProfile and PATCH /v1/me (typed refusals,
+a daily limit), unique across API processes under concurrent requests."""
+
+from __future__ import annotations
+
+import secrets
+from concurrent.futures import ThreadPoolExecutor
+
+import httpx
+from redis import Redis
+
+from firebreak.players import handles, keys
+from tests.service.conftest import Client
+from tests.service.players_support import CREATE_TOKEN, guest, rest
+
+UPDATE = """mutation($input: UpdateProfileInput!) { updateProfile(input: $input) { __typename
+  ... on ProfileUpdated { player { id name handle kind } } ... on BadHandle { code reason message }
+  ... on Problem { code message } } }"""
+ME = "{ me { id name handle } }"
+
+
+def fresh(stem: str = "h") -> str:
+    """A handle no other test holds."""
+    return f"{stem}{secrets.token_hex(4)}"
+
+
+def test_a_guest_has_a_handle_on_both_surfaces(client: Client, server: str) -> None:
+    ann = guest(client, "Ann Smith")
+    me = client.gql(ME, token=ann.access)["me"]
+    assert me["handle"].startswith("ann-smith-") and me["handle"][10:].isdigit() and len(me["handle"]) == 14
+    got = rest(server, "GET", "/v1/me", ann.access)
+    assert got.status_code == 200 and got.json()["handle"] == me["handle"]
+    other = guest(client, "Ann Smith")
+    assert client.gql(ME, token=other.access)["me"]["handle"] != me["handle"]  # same name, another handle
+
+
+def test_update_profile_changes_handle_and_name_on_graphql(client: Client, redis: Redis) -> None:
+    ann = guest(client, "ann")
+    old = client.gql(ME, token=ann.access)["me"]["handle"]
+    wanted = fresh("Ann.")
+    done = client.gql(UPDATE, {"input": {"handle": wanted, "name": "Ann B."}}, token=ann.access)["updateProfile"]
+    assert done == {"__typename": "ProfileUpdated", "player": {"id": ann.player, "name": "Ann B.", "handle": wanted,
+                                                               "kind": "GUEST"}}
+    assert client.gql(ME, token=ann.access)["me"] == {"id": ann.player, "name": "Ann B.", "handle": wanted}
+    assert redis.get(keys.handle(handles.key(old))) is None  # the old handle is free
+    bob = guest(client, "bob")
+    taken = client.gql(UPDATE, {"input": {"handle": wanted.upper()}}, token=bob.access)["updateProfile"]
+    assert taken["__typename"] == "HandleTaken" and taken["code"] == "HANDLE_TAKEN"
+    mine = client.gql(UPDATE, {"input": {"handle": old}}, token=bob.access)["updateProfile"]
+    assert mine["player"]["handle"] == old
+
+
+def test_bad_handles_are_typed_refusals_that_change_nothing(client: Client, server: str) -> None:
+    ann = guest(client, "ann")
+    before = client.gql(ME, token=ann.access)["me"]
+    for bad, reason in [("ab", "too_short"), ("x" * 25, "too_long"), ("a b c", "characters"),
+                        ("ann-", "punctuation"), ("p\u0430ypal", "mixed_script")]:
+        answer = client.gql(UPDATE, {"input": {"handle": bad, "name": "changed"}}, token=ann.access)["updateProfile"]
+        assert answer["__typename"] == "BadHandle" and (answer["code"], answer["reason"]) == ("BAD_HANDLE", reason)
+        refused = rest(server, "PATCH", "/v1/me", ann.access, {"handle": bad, "name": "changed"})
+        assert refused.status_code == 422, refused.text
+        assert (refused.json()["code"], refused.json()["reason"]) == ("BAD_HANDLE", reason)
+    named = client.gql(UPDATE, {"input": {"name": " "}}, token=ann.access)["updateProfile"]
+    assert named["__typename"] == "InvalidInput" and named["code"] == "BAD_NAME"
+    assert client.gql(ME, token=ann.access)["me"] == before
+
+
+def test_patch_me_changes_the_profile_and_a_token_may_not(client: Client, server: str) -> None:
+    ann = guest(client, "ann")
+    wanted = fresh()
+    done = rest(server, "PATCH", "/v1/me", ann.access, {"handle": wanted})
+    assert done.status_code == 200, done.text
+    assert done.json()["player"] == {"id": ann.player, "name": "ann", "handle": wanted, "kind": "GUEST"}
+    bob = guest(client, "bob")
+    taken = rest(server, "PATCH", "/v1/me", bob.access, {"handle": wanted.upper()})
+    assert taken.status_code == 409 and taken.json()["code"] == "HANDLE_TAKEN"
+    token = client.gql(CREATE_TOKEN, {"input": {"name": "t", "scopes": ["PLAY"]}}, token=ann.access)
+    pat = token["createAccessToken"]["token"]
+    forbidden = rest(server, "PATCH", "/v1/me", pat, {"name": "x"})
+    assert forbidden.status_code == 403 and forbidden.json()["code"] == "FORBIDDEN_SCOPE"
+    scoped = client.gql(UPDATE, {"input": {"name": "x"}}, token=pat)["updateProfile"]
+    assert scoped["__typename"] == "ForbiddenScope"
+    nobody = client.gql(UPDATE, {"input": {"name": "x"}})["updateProfile"]
+    assert nobody["__typename"] == "Unauthenticated"
+    assert rest(server, "GET", "/v1/me", ann.access).json()["name"] == "ann"
+
+
+def test_handle_changes_are_rate_limited_per_day(client: Client, server: str) -> None:
+    ann = guest(client, "ann")
+    for _ in range(3):  # FIREBREAK_HANDLE_CHANGES_PER_DAY's default
+        assert rest(server, "PATCH", "/v1/me", ann.access, {"handle": fresh()}).status_code == 200
+    held = rest(server, "GET", "/v1/me", ann.access).json()["handle"]
+    limited = rest(server, "PATCH", "/v1/me", ann.access, {"handle": fresh()})
+    assert limited.status_code == 429 and limited.json()["code"] == "RATE_LIMITED"
+    assert 0 < limited.json()["retryAfter"] <= 86400 and int(limited.headers["retry-after"]) >= 1
+    answer = client.post(UPDATE, {"input": {"handle": fresh()}}, token=ann.access).json()
+    assert answer["errors"][0]["extensions"]["code"] == "RATE_LIMITED"
+    assert rest(server, "PATCH", "/v1/me", ann.access, {"name": "renamed"}).status_code == 200  # names: no limit
+    assert rest(server, "GET", "/v1/me", ann.access).json()["handle"] == held
+
+
+def test_racing_claims_across_two_api_processes_leave_one_holder(client: Client, server: str, second_server: str,
+                                                                 redis: Redis) -> None:
+    players = [guest(client, f"racer{n}") for n in range(16)]
+    wanted = fresh("Race")
+    spellings = [wanted, wanted.upper(), wanted.lower(), wanted.replace("a", "\uff41")]  # one handle, four spellings
+
+    def claim(n: int) -> httpx.Response:
+        base = (server, second_server)[n % 2]
+        return rest(base, "PATCH", "/v1/me", players[n].access, {"handle": spellings[n % 4]})
+
+    with ThreadPoolExecutor(len(players)) as pool:
+        answers = list(pool.map(claim, range(len(players))))
+    assert sorted(a.status_code for a in answers) == [200] + [409] * (len(players) - 1), [a.text for a in answers]
+    winner = next(n for n, a in enumerate(answers) if a.status_code == 200)
+    holder = redis.get(keys.handle(handles.key(wanted)))
+    assert holder is not None and holder.split(" ")[0] == players[winner].player
+    shown = [rest(server, "GET", "/v1/me", p.access).json()["handle"] for p in players]
+    assert sum(handles.key(h) == handles.key(wanted) for h in shown) == 1
+    assert len({handles.key(h) for h in shown}) == len(players)
