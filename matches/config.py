@@ -64,6 +64,8 @@ class Settings(EnvSettings):
                               "How often each worker's reconciler looks at the due-set (timers, lost jobs).", gt=0)
     stall_seconds: float = env("FIREBREAK_STALL_SECONDS", 10.0,
                                "A service step with no commit for this long is enqueued again.", gt=0)
+    rematch_offer_seconds: float = env("FIREBREAK_REMATCH_OFFER_SECONDS", 300.0,
+                                       "Seconds a rematch offer stands unanswered before it expires.", gt=0)
     abandoned_ttl: int = env("FIREBREAK_ABANDONED_TTL", 7 * 24 * 3600,
                              "Seconds after which an active match with no human action ends abandoned.", gt=0)
     automated_run_max: int = env("FIREBREAK_AUTOMATED_RUN_MAX", 20_000,

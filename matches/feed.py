@@ -9,7 +9,7 @@ Events carry ids and public facts only (never a view, a hand, an objective or a 
 its player may see with the player's own credential. The match events (yourTurn, matchStarted, matchEnded,
 seatTakenOver) are written by the players' index script (matches/mine.py) in the same atomic step as the
 player's index row, once per transition of that row (yourTurn: once per turn the match hands the player,
-matches/turns.py); the others (invited, rematchOffered, seekMatched) through
+matches/turns.py); the others (invited, the rematch offer's, seekMatched) through
 emit(), whose dedupe key makes a retry write nothing new.
 
 After an event is written, the player is put in the queue Redis's keys.feed_pending set, from which the webhooks'
@@ -40,7 +40,11 @@ class FeedType(StrEnum):
     MATCH_ENDED = "matchEnded"        # a match the player sits in ended (any reason)
     SEAT_TAKEN_OVER = "seatTakenOver"  # the player's clock ran out: the service's bot plays their seat
     INVITED = "invited"               # another player invited them to a match
-    REMATCH_OFFERED = "rematchOffered"  # a rematch of a match they played holds a seat for them
+    REMATCH_OFFERED = "rematchOffered"  # another person of a match they played offers a rematch (answer it)
+    REMATCH_ACCEPTED = "rematchAccepted"  # another person accepted the standing rematch offer
+    REMATCH_DECLINED = "rematchDeclined"  # another person declined the rematch offer: it is over
+    REMATCH_EXPIRED = "rematchExpired"  # the rematch offer expired unanswered: it is over
+    REMATCH_STARTED = "rematchStarted"  # every person accepted: the rematch exists (and holds their seat)
     SEEK_MATCHED = "seekMatched"      # their seek found a table: the match has started
 
 

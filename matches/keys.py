@@ -70,6 +70,12 @@ def rematch(match_id: str) -> str:
     return f"match:{{{match_id}}}:rematch"
 
 
+def rematch_offer(match_id: str) -> str:
+    """Hash in the over match's slot: its standing (or last) rematch offer, each person's answer and its expiry
+    (matches/rematch_offers.py)."""
+    return f"match:{{{match_id}}}:rematch-offer"
+
+
 def invited(match_id: str) -> str:
     """Hash in the waiting match's slot, with its time to live: invited player id -> JSON {at, by, name} (when,
     and by which player: null for the host token); the truth the players' invitation lists are checked against."""
@@ -164,6 +170,8 @@ MINE_PENDING = "mine:pending"  # sorted set on the queue Redis: match id -> when
 REMATCH_PENDING = "rematch:pending"  # sorted set on the queue Redis: over match id -> when a rematch call began
 # (matches/rematch.py's outbox: dropped once the rematch exists with every carried seat; the reconciler finishes
 # an entry older than stall_seconds, moving its score to when it may look again)
+REMATCH_OFFERS = "rematch:offers"  # sorted set on the queue Redis: over match id -> when its rematch offer expires
+# (matches/rematch_offers.py's timer: the reconciler hands each entry whose time has come to a job that expires it)
 
 
 # Matchmaking (matchmaking/): every key on the queue Redis (one plain server), so that one script may claim several

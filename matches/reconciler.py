@@ -18,6 +18,8 @@ active match the job finds nothing to do and sets the exact time; for a waiting 
 dropped, unless a write moved it meanwhile. A tick also hands the players' index updates a crash left undone
 (keys.MINE_PENDING entries older than stall_seconds: see matches/mine.py) to reindex jobs, and the rematches a
 crash left half-done (keys.REMATCH_PENDING entries as old: see matches/rematch.py) to jobs that finish them, and
+the rematch offers whose expiry has come (keys.REMATCH_OFFERS: see matches/rematch_offers.py) to jobs that end them,
+and
 the matches that ended (keys.finished_pending) to the jobs that rate and archive them (workers/finishing.py), and
 queues the matchmaking's passes over the pools of waiting seeks and the tables a crash left half-formed
 (matchmaking/tables.py).
@@ -40,6 +42,7 @@ from firebreak.matches.config import Settings
 from firebreak.matches.lifecycle import MatchStatus
 from firebreak.matches.mine import REINDEX_JOB
 from firebreak.matches.rematch import RESUME_JOB
+from firebreak.matches.rematch_offers import EXPIRE_JOB
 from firebreak.matches.scheduler import GUARD_TTL, enqueue_job, job_id
 
 FINISHED_JOB = "firebreak.workers.jobs.finished_all"  # by name: this layer never imports the workers package
@@ -105,9 +108,11 @@ class Reconciler:
 
     def rematches(self, now: float | None = None) -> list[str]:
         """Hand the rematches a crash left half-done (matches/rematch.py: outbox entries whose call began
-        stall_seconds ago) to jobs that finish them, each entry claimed until stall_seconds from now; return the
-        jobs."""
-        return self._drain(keys.REMATCH_PENDING, RESUME_JOB, "rematch", now)
+        stall_seconds ago) to jobs that finish them, and the rematch offers whose time has come
+        (matches/rematch_offers.py's timer) to jobs that expire them, each entry claimed until stall_seconds from
+        now; return the jobs."""
+        return self._drain(keys.REMATCH_PENDING, RESUME_JOB, "rematch", now) + self._drain(
+            keys.REMATCH_OFFERS, EXPIRE_JOB, "offer", now, age=0.0)
 
     def finished(self, now: float | None = None) -> list[str]:
         """Hand the matches that ended (or may have: keys.finished_pending entries, written before the write that

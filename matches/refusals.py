@@ -77,6 +77,7 @@ class Refusal(StrEnum):
     CURSOR_EXPIRED = "CURSOR_EXPIRED"
     BAD_HANDLE = "BAD_HANDLE"
     HANDLE_TAKEN = "HANDLE_TAKEN"
+    NO_REMATCH_OFFER = "NO_REMATCH_OFFER"
 
     @property
     def status(self) -> int:
@@ -233,6 +234,9 @@ ENTRIES: dict[Refusal, Entry] = {
                                                 "or digit; reason says which rule it breaks."),
     Refusal.HANDLE_TAKEN: Entry(409, "HandleTaken", "Another player holds this handle (handles are compared "
                                                     "case-folded after NFKC); nothing changed."),
+    Refusal.NO_REMATCH_OFFER: Entry(409, "NoRematchOffer", "No rematch offer of this match stands to accept or "
+                                                           "decline (none was made, or it was declined, expired or "
+                                                           "accepted by everyone): offerRematch makes one."),
 }
 
 

@@ -1,5 +1,6 @@
-"""Rematch: once a match is over, any seat holder asks for a new match of the same title, options, clock and seat
-count with the same occupants, the seat order rotated by one (old seat i sits at (i + 1) mod n).
+"""Rematch: once a match is over and every person of it accepted a rematch offer (matches/rematch_offers.py), a new
+match of the same title, options, clock, seat count and ratedness with the same occupants, the seat order rotated by
+one (old seat i sits at (i + 1) mod n).
 
 Every occupant is carried over, so the rematch starts at once: a bot seat gets a bot of the same level, a seat
 bound to a player is bound to the same player, and every person's seat keeps its seat token's hash, so an anonymous
@@ -7,16 +8,18 @@ seat's holder (a seat token, no player) plays the new match with the very token 
 new secret. The host token and host player of the old match are the new one's.
 
 Idempotent and race-safe across any number of API processes: the new match's id is claimed in the over match's
-slot by one atomic script (SET NX of keys.rematch, which checks the match is over and takes its time to live), then
-the match is created under that id (CREATE refuses an id already taken) and its seats claimed one by one (a seat
-already taken by an earlier or racing caller is skipped). Every caller, whichever wins the claim, goes through the
-same idempotent steps; until the new match exists the old one shows no rematch.
+slot by one atomic script (SET NX of keys.rematch, which checks the match is over and takes its time to live) when
+the offer is made, then, once the offer is accepted, the match is created under that id (CREATE refuses an id
+already taken) and its seats claimed one by one (a seat already taken by an earlier or racing caller is skipped).
+Every acceptance after the last one goes through the same idempotent steps; until the new match exists the old one
+shows no rematch.
 
-A process killed anywhere between the claim and the last seat leaves no half-done rematch: every call first writes an
-outbox entry ("rematch soon": keys.REMATCH_PENDING on the queue Redis, the old match's id scored by when), dropped
-once the new match exists with every carried seat. The next rematch call finishes a stranded one; failing that, the
-reconciler (every worker runs one) hands each entry older than stall_seconds to a job that takes the same steps
-(resume), so the rematch is created, seated and started with nobody asking again.
+A process killed anywhere between the last acceptance and the last seat leaves no half-done rematch: every
+acceptance first writes an outbox entry ("rematch soon": keys.REMATCH_PENDING on the queue Redis, the old match's
+id scored by when), dropped once the new match exists with every carried seat (or the offer still waits for
+others). The next acceptance finishes a stranded one; failing that, the reconciler (every worker runs one) hands
+each entry older than stall_seconds to a job that takes the same steps (resume) when the offer is accepted, so the
+rematch is created, seated and started with nobody asking again.
 """
 
 from __future__ import annotations
@@ -29,11 +32,10 @@ from dataclasses import dataclass
 from firebreak.domain import titles
 from firebreak.domain.errors import DomainError
 from firebreak.matches import connections, feed, keys, mine
-from firebreak.matches.callers import Caller
 from firebreak.matches.clocks import Clock
 from firebreak.matches.feed import FeedType
 from firebreak.matches.lifecycle import MatchStatus, SeatKind, SeatRecord
-from firebreak.matches.lobby import Lobby, LobbyError
+from firebreak.matches.lobby import RATED, Lobby, LobbyError
 from firebreak.matches.refusals import Refusal
 from firebreak.matches.store import Loaded
 
@@ -95,26 +97,6 @@ class Rematches:
         self._claim = connections.Script(self.store.redis, CLAIM)
         self._done = connections.Script(self.store.queue, mine.DONE)  # drop an outbox entry unless marked since
 
-    async def rematch(self, match_id: str, caller: Caller | str | None) -> Rematched:
-        """The rematch of an over match, created by the first caller and the same for every later one; the caller
-        must hold a seat of the old match (UNAUTHORIZED), which must be over (MATCH_NOT_OVER)."""
-        old = await self.store.load(match_id)
-        if old is None:
-            raise LobbyError(Refusal.MATCH_NOT_FOUND, f"no match {match_id!r}")
-        seat = old.seat_of(caller)
-        if seat is None:
-            raise LobbyError(Refusal.UNAUTHORIZED, "a rematch is asked for by one who held a seat of the match")
-        if old.status is not MatchStatus.OVER:
-            raise LobbyError(Refusal.MATCH_NOT_OVER, "the match is not over yet")
-        marked = await self.mark(old.id)  # a crash from here on is finished by the reconciler
-        new_id = await self.claim(old.id)
-        if new_id is None:  # gone (expired) between the load and the claim
-            await self.done(old.id, marked)
-            raise LobbyError(Refusal.MATCH_NOT_FOUND, f"no match {match_id!r}")
-        await self.finish(old, new_id)
-        await self.done(old.id, marked)
-        return Rematched(new_id, rotated(seat, old.seat_count))
-
     async def mark(self, match_id: str) -> float:
         """Write the over match's outbox entry before the claim (a crash leaves it to the reconciler); return the
         mark to hand to done."""
@@ -132,7 +114,7 @@ class Rematches:
         the entry. Returns the rematch's id (None: the old match is gone, or the rematch could not be made)."""
         old = await self.store.load(match_id)
         new_id = None
-        if old is not None and old.status is MatchStatus.OVER:
+        if old is not None and old.status is MatchStatus.OVER and await self._agreed(old.id):
             new_id = await self.claim(old.id)
             if new_id is not None:
                 try:
@@ -142,6 +124,14 @@ class Rematches:
                     new_id = None
         await self.done(match_id, mark)
         return new_id
+
+    async def _agreed(self, match_id: str) -> bool:
+        """Whether every person accepted the rematch (an offer accepted; or, with no offer, a claim made before
+        offers existed)."""
+        status = await self.store.redis.hget(keys.rematch_offer(match_id), "status")
+        if status is None:
+            return bool(await self.store.redis.exists(keys.rematch(match_id)))
+        return bool(status == "accepted")
 
     async def claim(self, match_id: str) -> str | None:
         """The rematch id of an over match, claimed now unless claimed before; None if the match is gone (or not
@@ -171,9 +161,9 @@ class Rematches:
                     if exc.code not in CARRIED_OVER:
                         raise
         for player, seat in mine.players(old).items():  # once each (the dedupe key), whoever finishes it
-            await feed.emit(self.store, player, FeedType.REMATCH_OFFERED,
+            await feed.emit(self.store, player, FeedType.REMATCH_STARTED,
                             {"matchId": new_id, "of": old.id, "title": old.meta["title"],
-                             "seat": rotated(seat, old.seat_count)}, f"rematch:{old.id}")
+                             "seat": rotated(seat, old.seat_count), "by": None}, f"rematchStarted:{old.id}")
 
     async def _create(self, old: Loaded, new_id: str) -> None:
         title = titles.get(old.meta["title"])
@@ -187,7 +177,7 @@ class Rematches:
         clock = Clock.from_json(old.meta.get("clock"))
         fresh = None if clock is None else Clock.new(clock.initial, clock.increment, count, clock.per_move)
         extra = {"hostHash": old.meta.get("hostHash", ""), "rematchOf": old.id}
-        for name in ("hostPlayer", "private"):
+        for name in ("hostPlayer", "private", RATED):  # a rated match's rematch is rated (all accepted it)
             if name in old.meta:
                 extra[name] = old.meta[name]
         await self.store.create(title.id, count, options, seed, match.to_dict(), fresh, match_id=new_id,

@@ -27,6 +27,7 @@ from firebreak.matches.config import Settings
 from firebreak.matches.lobby import Lobby
 from firebreak.matches.pipeline import Pipeline
 from firebreak.matches.rematch import Rematches
+from firebreak.matches.rematch_offers import Offers
 from firebreak.matches.scheduler import Scheduler
 from firebreak.matches.store import MatchStore
 from firebreak.matchmaking.seeks import Seeks
@@ -123,6 +124,13 @@ def rematch(match_id: str, mark: float) -> str | None:
     claimed at `mark`); return the rematch's id (None: nothing could be finished)."""
     return _once(lambda rt: Rematches(Lobby(rt.pipeline.store, rt.pipeline.scheduler)).resume(str(match_id),
                                                                                               float(mark)))
+
+
+def rematch_expire(match_id: str, mark: float) -> str:
+    """End an over match's rematch offer whose time has come and tell its players (the reconciler's timer entry,
+    claimed at `mark`); return the offer's status."""
+    return _once(lambda rt: Offers(Lobby(rt.pipeline.store, rt.pipeline.scheduler)).expire(str(match_id),
+                                                                                            float(mark)))
 
 
 def finished(match_id: str, claimed: float) -> str:

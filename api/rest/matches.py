@@ -15,6 +15,7 @@ from firebreak.matches.lobby import LobbyError
 from firebreak.matches.reading import Reading
 from firebreak.matches.refusals import Refusal
 from firebreak.matches.rematch import Rematches
+from firebreak.matches.rematch_offers import Offers
 from firebreak.matches.store import Loaded
 
 
@@ -76,10 +77,12 @@ async def get_match(call: Call) -> Reply:
     spectator; any other token is refused."""
     loaded = await read(call)
     body = match_json(Reading.of(loaded, await call.context.seat_in(loaded)))
-    found = None
+    found = offer = None
     if loaded.status is MatchStatus.OVER:
         found = await Rematches(call.services.lobby).rematch_of(loaded.id)
-    return Reply({**body, "rematch": None if found is None else {"id": found}})
+        offer = await Offers(call.services.lobby).read(loaded.id)
+    return Reply({**body, "rematch": None if found is None else {"id": found},
+                  "rematchOffer": None if offer is None else offer.to_json()})
 
 
 STATUS = Param("status", "query", choice(s.name for s in MatchStatus), "The matches of this status.",

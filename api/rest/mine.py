@@ -14,6 +14,7 @@ from firebreak.api.rest.table import Auth, Call, Operation, Param, Reply
 from firebreak.matches import mypage
 from firebreak.matches.lifecycle import MatchStatus
 from firebreak.matches.refusals import Refusal
+from firebreak.matches.rematch_offers import Offers
 from firebreak.ratings import ledger
 from firebreak.ratings.finisher import is_rated
 
@@ -41,7 +42,11 @@ async def list_my_matches(call: Call) -> Reply:
     except mypage.BadCursor as exc:
         raise problem(Refusal.BAD_CURSOR, str(exc)) from None
     changes = await leaderboards.changes(call.services, outcome.player.id, page.items)
-    return Reply({"items": [my_match_json(item, changes.get(item.reading.id)) for item in page.items],
+    offers = await Offers(call.services.lobby).read_many(
+        [item.reading.id for item in page.items if item.reading.status is MatchStatus.OVER])
+    return Reply({"items": [{**my_match_json(item, changes.get(item.reading.id)),
+                             "rematchOffer": None if (o := offers.get(item.reading.id)) is None else o.to_json()}
+                            for item in page.items],
                   "endCursor": page.end_cursor,
                   "hasNextPage": page.has_next_page})
 

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
 from firebreak.api.rest.problems import rest_codes
 from firebreak.domain.contract import OptionKind
+from firebreak.matches import rematch_offers
 from firebreak.matches.lifecycle import EndReason, MatchStatus
 from firebreak.matches.mypage import Outcome
 from firebreak.players.records import PlayerKind, Scope
@@ -199,6 +200,16 @@ class MatchRef(Answer):
     id: str
 
 
+class RematchOffer(Answer):
+    """A rematch offer of an over match (seats are the over match's; bot seats accept at once)."""
+
+    status: Annotated[str, enum_of([status.upper() for status in rematch_offers.STATUSES])]
+    by: Annotated[int, d("The seat that offered it.")]
+    accepted: Annotated[list[int], d("The seats that accepted (the offerer's and the bots' included).")]
+    declined: Annotated[list[int], d("The seat that declined it, if one did.")]
+    expiresAt: Annotated[float, d("When it expires unless everyone accepted by then (epoch seconds).")]
+
+
 class Match(Answer):
     """A match as the caller may see it (the GraphQL Match type's fields, events apart)."""
 
@@ -217,8 +228,10 @@ class Match(Answer):
     view: Annotated[JSON, d("The caller's view of the game (a spectator's without a seat token).")]
     legalActions: Annotated[list[JSON], d("The caller's legal actions now; submit any of them as is.")]
     result: MatchResult | None
-    rematch: Annotated[MatchRef | None, d("The match's rematch once one was asked for (GET /v1/matches/{id} "
-                                          "only).")] = None
+    rematch: Annotated[MatchRef | None, d("The match's rematch once every person accepted its offer (GET "
+                                          "/v1/matches/{id} only).")] = None
+    rematchOffer: Annotated[RematchOffer | None, d("The over match's rematch offer, standing or last (GET "
+                                                   "/v1/matches/{id} only).")] = None
 
 
 class MatchPage(Answer):
@@ -448,6 +461,8 @@ class MyMatch(Answer):
     rated: Annotated[bool, d("Whether the match is rated.")]
     ratingChange: Annotated[RatingChange | None, d("How the match moved the player's rating (null: not rated, not "
                                                    "over, not played out, or not applied yet).")]
+    rematchOffer: Annotated[RematchOffer | None, d("An over match's rematch offer, standing or last (GET "
+                                                   "/v1/me/matches only).")] = None
 
 
 class MyMatchPage(Answer):

@@ -18,6 +18,7 @@ from firebreak.api.rest.responses import (
     Answer,
     Match,
     RatingChange,
+    RematchOffer,
     d,
     enum_of,
 )
@@ -26,11 +27,12 @@ from firebreak.matchmaking.seeks import SeekStatus
 
 
 class Rematched(Answer):
-    """The rematch (the same for every caller) and the caller's seat in it."""
+    """The rematch (the same for every caller), the caller's seat in it, and its offer."""
 
-    matchId: str
+    matchId: Annotated[str, d("The rematch's id (the match exists once every person accepted).")]
     seat: Annotated[int, d("The caller's seat in the rematch.")]
-    match: Match
+    match: Annotated[Match | None, d("The rematch as the caller sees it; null until every person accepted.")]
+    offer: RematchOffer
 
 
 class PlayersInvited(Answer):

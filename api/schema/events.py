@@ -41,8 +41,16 @@ class MyEventType(Enum):
     INVITED = strawberry.enum_value(FeedType.INVITED.value, description="Another player (or a match's host) invited "
                                                                         "the player to a match.")
     REMATCH_OFFERED = strawberry.enum_value(FeedType.REMATCH_OFFERED.value,
-                                            description="A rematch of a match the player played holds a seat for "
-                                                        "them.")
+                                            description="Another person of a match the player played offers a "
+                                                        "rematch: accept or decline it.")
+    REMATCH_ACCEPTED = strawberry.enum_value(FeedType.REMATCH_ACCEPTED.value,
+                                             description="Another person accepted the standing rematch offer.")
+    REMATCH_DECLINED = strawberry.enum_value(FeedType.REMATCH_DECLINED.value,
+                                             description="Another person declined the rematch offer: it is over.")
+    REMATCH_EXPIRED = strawberry.enum_value(FeedType.REMATCH_EXPIRED.value,
+                                            description="The rematch offer expired unanswered: it is over.")
+    REMATCH_STARTED = strawberry.enum_value(FeedType.REMATCH_STARTED.value,
+                                            description="Every person accepted: the rematch exists and has started.")
     SEEK_MATCHED = strawberry.enum_value(FeedType.SEEK_MATCHED.value, description="The player's seek found a table: "
                                                                                   "the match has started.")
 
@@ -113,12 +121,29 @@ class InvitedEvent(MyEvent):
 
 @strawberry.type
 class RematchOfferedEvent(MyEvent):
-    """A rematch of a match the player played holds a seat for them."""
+    """Another person of a match the player played offers a rematch: accept it (acceptRematch) or decline it
+    (declineRematch) before expiresAt; the rematch is made once every person accepted."""
 
-    match_id: strawberry.ID = strawberry.field(description="The rematch.")
+    match_id: strawberry.ID = strawberry.field(description="The rematch's id (the match exists once every person "
+                                                           "accepted).")
+    of: strawberry.ID = strawberry.field(description="The finished match it follows (answer the offer on it).")
+    title: str = strawberry.field(description="Its title id.")
+    seat: int = strawberry.field(description="The seat it holds for the player.")
+    by: int | None = strawberry.field(description="The finished match's seat that offered it.")
+    expires_at: float | None = strawberry.field(description="When the offer expires (epoch seconds).")
+
+
+@strawberry.type
+class RematchAnsweredEvent(MyEvent):
+    """The rematch offer of a match the player played moved on: accepted or declined by another person
+    (rematchAccepted, rematchDeclined), expired (rematchExpired), or made (rematchStarted: the match exists)."""
+
+    match_id: strawberry.ID = strawberry.field(description="The rematch's id.")
     of: strawberry.ID = strawberry.field(description="The finished match it follows.")
     title: str = strawberry.field(description="Its title id.")
     seat: int = strawberry.field(description="The seat it holds for the player.")
+    by: int | None = strawberry.field(description="The finished match's seat that accepted or declined (null: "
+                                                  "expired, started).")
 
 
 @strawberry.type
@@ -132,6 +157,16 @@ class SeekMatchedEvent(MyEvent):
 def _match_facts(data: dict[str, Any]) -> dict[str, Any]:
     return {"match_id": strawberry.ID(str(data["matchId"])), "title": str(data["title"]), "seat": int(data["seat"]),
             "version": int(data["version"])}
+
+
+REMATCH_ANSWERS = (FeedType.REMATCH_ACCEPTED, FeedType.REMATCH_DECLINED, FeedType.REMATCH_EXPIRED,
+                   FeedType.REMATCH_STARTED)
+
+
+def _rematch_facts(data: dict[str, Any]) -> dict[str, Any]:
+    by = data.get("by")
+    return {"match_id": strawberry.ID(str(data["matchId"])), "of": strawberry.ID(str(data["of"])),
+            "title": str(data["title"]), "seat": int(data["seat"]), "by": None if by is None else int(by)}
 
 
 def of(event: FeedEvent) -> MyEvent:
@@ -153,14 +188,15 @@ def of(event: FeedEvent) -> MyEvent:
         return InvitedEvent(**base, match_id=strawberry.ID(str(data["matchId"])), title=str(data["title"]),
                             by=None if by is None else strawberry.ID(str(by)))
     if event.type is FeedType.REMATCH_OFFERED:
-        return RematchOfferedEvent(**base, match_id=strawberry.ID(str(data["matchId"])),
-                                   of=strawberry.ID(str(data["of"])), title=str(data["title"]), seat=int(data["seat"]))
+        return RematchOfferedEvent(**base, **_rematch_facts(data), expires_at=data.get("expiresAt"))
+    if event.type in REMATCH_ANSWERS:
+        return RematchAnsweredEvent(**base, **_rematch_facts(data))
     return SeekMatchedEvent(**base, seek_id=strawberry.ID(str(data["seekId"])),
                             match_id=strawberry.ID(str(data["matchId"])))
 
 
 EVENT_TYPES = (YourTurnEvent, MatchStartedEvent, MatchEndedEvent, SeatTakenOverEvent, InvitedEvent,
-               RematchOfferedEvent, SeekMatchedEvent)
+               RematchOfferedEvent, RematchAnsweredEvent, SeekMatchedEvent)
 """Every concrete event type (the schema lists them: no field returns them by name)."""
 
 
@@ -207,11 +243,12 @@ class EventsSubscription:
             description="Resume after this event id (null: from now on; \"0\": from the oldest kept).")] = None,
     ) -> AsyncGenerator[MyEvent, None]:
         """The signed-in player's events (yourTurn, matchStarted, matchEnded, seatTakenOver, invited,
-        rematchOffered, seekMatched) across their matches, as they happen; reconnect with the last id seen as
-        `after` to get every later event once. The player comes from the connection_init payload
-        ({"authorization": "Bearer ..."}): none or a bad one is error UNAUTHENTICATED; a bad `after` BAD_CURSOR;
-        one older than the oldest event kept CURSOR_EXPIRED. The stream ends with error UNAUTHENTICATED when the
-        credential expires or is revoked (sign in again, resume with the last id)."""
+        rematchOffered, rematchAccepted, rematchDeclined, rematchExpired, rematchStarted, seekMatched) across their
+        matches, as they happen; reconnect with the last id seen as `after` to get every later event once. The
+        player comes from the connection_init payload ({"authorization": "Bearer ..."}): none or a bad one is error
+        UNAUTHENTICATED; a bad `after` BAD_CURSOR; one older than the oldest event kept CURSOR_EXPIRED. The stream
+        ends with error UNAUTHENTICATED when the credential expires or is revoked (sign in again, resume with the
+        last id)."""
         context = info.context
         context.check_not_blocked()
         outcome = await context.player_or_refusal()

@@ -10,6 +10,7 @@ import strawberry
 from firebreak.api.bounds import MAX_EVENTS_PAGE
 from firebreak.api.context import Info
 from firebreak.api.leaderboards import exported
+from firebreak.api.schema.rematch_offer import RematchOffer
 from firebreak.api.schema.title import ScoreColumn, score_columns
 from firebreak.api.schema.types import JSON, MatchStatus
 from firebreak.api.snapshots import ViewTrail
@@ -19,6 +20,7 @@ from firebreak.matches import lifecycle
 from firebreak.matches.callers import Caller
 from firebreak.matches.reading import ClockReading, FinalResult, Reading, SeatReading
 from firebreak.matches.rematch import Rematches
+from firebreak.matches.rematch_offers import Offers
 from firebreak.matches.store import Loaded
 
 
@@ -298,6 +300,14 @@ class Match:
             return None
         found = await Rematches(info.context.services.lobby).rematch_of(self.read.id)
         return None if found is None else MatchLink(id=strawberry.ID(found))
+
+    @strawberry.field
+    async def rematch_offer(self, info: Info) -> RematchOffer | None:
+        """The over match's rematch offer, standing or last (offerRematch), else null."""
+        if self.read.status is not lifecycle.MatchStatus.OVER:
+            return None
+        offer = await Offers(info.context.services.lobby).read(self.read.id)
+        return None if offer is None else RematchOffer.of(offer)
 
     @strawberry.field
     async def export(self, info: Info) -> JSON | None:

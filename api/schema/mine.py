@@ -11,9 +11,11 @@ from firebreak.api import leaderboards
 from firebreak.api.bounds import MAX_PAGE
 from firebreak.api.context import Info
 from firebreak.api.schema.match import EndReason, Match, SeatInfo
+from firebreak.api.schema.rematch_offer import RematchOffer
 from firebreak.api.schema.types import MatchStatus
 from firebreak.matches import lifecycle, mypage
 from firebreak.matches.refusals import Refusal
+from firebreak.matches.rematch_offers import Offers
 from firebreak.ratings import ledger, model
 from firebreak.ratings.finisher import is_rated
 
@@ -142,6 +144,14 @@ class MyMatch:
         """How the match moved the player's rating (null: not rated, not over, not played out, or not applied yet:
         the workers apply it moments after the end)."""
         return None if self.change is None else RatingChange(change=self.change)
+
+    @strawberry.field
+    async def rematch_offer(self, info: Info) -> RematchOffer | None:
+        """An over match's rematch offer, standing or last (answer it with acceptRematch or declineRematch)."""
+        if self.item.reading.status is not lifecycle.MatchStatus.OVER:
+            return None
+        offer = await Offers(info.context.services.lobby).read(self.item.reading.id)
+        return None if offer is None else RematchOffer.of(offer)
 
     @strawberry.field
     def match(self) -> Match:

@@ -170,6 +170,11 @@ class InvitationNotFound(Problem):
 
 
 @strawberry.type
+class NoRematchOffer(Problem):
+    """No rematch offer of this match stands to accept or decline: offer one."""
+
+
+@strawberry.type
 class TooManySeeks(Problem):
     """The player already seeks in this pool, or holds the most open seeks allowed: cancel one first."""
 
@@ -220,7 +225,7 @@ class HandleTaken(Problem):
 TYPES: dict[str, type[Problem]] = {kind.__name__: kind for kind in (
     MatchNotFound, Unauthorized, InvalidInput, SeatTaken, MatchStarted, IllegalAction, NotYourTurn, StaleVersion,
     MatchOver, MatchNotStarted, Unauthenticated, ForbiddenScope, AlreadySeated, TooManyTokens, TokenNotFound,
-    IdentityTaken, AlreadyLinked, SeatTakenOver, SeatResigned, NotTakenOver, NotCreator, MatchNotOver,
+    IdentityTaken, AlreadyLinked, SeatTakenOver, SeatResigned, NotTakenOver, NotCreator, MatchNotOver, NoRematchOffer,
     InviteCodeNotFound, PlayerNotFound, AlreadyInvited, InvitationNotFound, TooManySeeks, SeekNotFound,
     SeekNotWaiting, AdminUnauthorized, WebhookNotFound, DeliveryNotFound, RatedNeedsPlayer, BadHandle, HandleTaken)}
 

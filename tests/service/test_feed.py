@@ -110,8 +110,8 @@ def test_a_player_joining_a_waiting_match_gets_no_event_until_it_starts(client: 
 
 
 def test_an_invitation_and_a_rematch_reach_the_players_feeds_once(client: Client, redis: Redis) -> None:
-    """invited: to the invited player, naming the match and who invited; rematchOffered: to each player of the
-    finished match once, however many of them ask for the rematch."""
+    """invited: to the invited player, naming the match and who invited; rematchOffered to the other player of the
+    finished match, rematchAccepted to the offerer, rematchStarted to each once, however many times they ask."""
     host, guest_player = guest(client, "feed host"), guest(client, "feed invitee")
     s = create(client, 2, 0)
     seat_player(client, s, host, 0)
@@ -126,8 +126,13 @@ def test_an_invitation_and_a_rematch_reach_the_players_feeds_once(client: Client
     for who in (host, guest_player, host):
         answer = client.gql(REMATCH, {"id": s.match_id}, who.access)["rematch"]
         assert answer["__typename"] == "Rematched", answer
+    assert [e["type"] for e in events(redis, host.player) if e["type"].startswith("rematch")] == [
+        "rematchAccepted", "rematchStarted"]  # the host offered: the guest accepted, and it was made
+    offered = [e for e in events(redis, guest_player.player) if e["type"] == "rematchOffered"]
+    assert len(offered) == 1, offered
+    assert offered[0]["of"] == s.match_id and offered[0]["seat"] == 0 and offered[0]["by"] == 0
+    assert offered[0]["matchId"] == answer["matchId"]
     for who, seat in ((host, 0), (guest_player, 1)):
-        offered = [e for e in events(redis, who.player) if e["type"] == "rematchOffered"]
-        assert len(offered) == 1, offered
-        assert offered[0]["of"] == s.match_id and offered[0]["seat"] == 1 - seat
-        assert offered[0]["matchId"] == answer["matchId"]
+        started = [e for e in events(redis, who.player) if e["type"] == "rematchStarted"]
+        assert len(started) == 1 and started[0]["matchId"] == answer["matchId"], started
+        assert started[0]["seat"] == 1 - seat

@@ -30,7 +30,7 @@ from firebreak.matches.pipeline import Pipeline
 from firebreak.matches.rematch import Rematches, carried
 from tests.service import support as h
 from tests.service.conftest import ROOT, Client
-from tests.service.test_rematch_invites import OLD, REMATCH, _finished
+from tests.service.test_rematch_invites import OLD, REMATCH, _finished, accepted_by_all
 from tests.service.test_seat_life import RESIGN
 
 ROUNDS = 3  # kills per test, each at another moment
@@ -133,14 +133,18 @@ def check_rematch_finished(c: Client, redis: Redis, old_id: str, ann_player: str
 
 def test_a_rematch_stranded_after_its_claim_or_half_seated_is_finished_by_the_reconciler(
         svc: h.Private, c: Client, redis: Redis) -> None:
-    """The caller dies right after the claim, or after creating the match and one seat: with nobody calling
-    rematch again, a worker's reconciler creates, seats and starts it."""
+    """The caller dies right after the last acceptance, or after creating the match and one seat: with nobody
+    answering again, a worker's reconciler creates, seats and starts it."""
     s, ann, _ = _finished(c, 2601)
 
-    async def claim_only(lobby: Lobby, _: Pipeline) -> str | None:
+    async def claim_only(lobby: Lobby, _: Pipeline) -> str | None:  # killed right after the last acceptance
         rematches = Rematches(lobby)
         await rematches.mark(s.match_id)
-        return await rematches.claim(s.match_id)
+        claimed = await rematches.claim(s.match_id)
+        old = await lobby.store.load(s.match_id)
+        assert old is not None
+        await accepted_by_all(lobby, old)
+        return claimed
 
     claimed = h.run(svc.settings, claim_only)
     assert check_rematch_finished(c, redis, s.match_id, ann.player) == claimed
@@ -153,6 +157,7 @@ def test_a_rematch_stranded_after_its_claim_or_half_seated_is_finished_by_the_re
         new_id = await rematches.claim(t.match_id)
         old = await lobby.store.load(t.match_id)
         assert new_id is not None and old is not None
+        await accepted_by_all(lobby, old)
         await rematches._create(old, new_id)
         created = await lobby.store.load(new_id)
         assert created is not None
@@ -165,8 +170,9 @@ def test_a_rematch_stranded_after_its_claim_or_half_seated_is_finished_by_the_re
 
 def test_an_api_killed_during_a_burst_of_rematch_calls_leaves_one_rematch_the_reconciler_starts(
         svc: h.Private, c: Client, redis: Redis, tmp_path: Path) -> None:
-    """kill -9 an API process at a random moment of ten concurrent rematch calls, several times: each time exactly
-    one rematch exists, with every occupant, started, and every call answered before the kill names it."""
+    """kill -9 an API process at a random moment of ten concurrent rematch calls (offers and acceptances of both
+    persons), several times: each time exactly one rematch exists, with every occupant, started (by the reconciler
+    when the kill came after the last acceptance), and every call answered before the kill names it."""
     rng = random.Random(2610)
     stranded = 0
     for n in range(ROUNDS):
@@ -179,6 +185,9 @@ def test_an_api_killed_during_a_burst_of_rematch_calls_leaves_one_rematch_the_re
                 return bool(redis.exists(keys.rematch(old)) or redis.zscore(keys.REMATCH_PENDING, old) is not None)
 
             answers = burst_then_kill(proc, calls, base, began, rng.uniform(0, 0.02))
+        if redis.hget(keys.rematch_offer(s.match_id), "status") != "accepted":  # killed before both agreed
+            for token in (ann.access, anonymous):  # answered again on the steady API
+                assert c.gql(REMATCH, {"id": s.match_id}, token)["rematch"]["__typename"] == "Rematched"
         new_id = redis.get(keys.rematch(s.match_id))
         status = None if new_id is None else redis.hget(keys.meta(new_id), "status")
         stranded += status != "active"

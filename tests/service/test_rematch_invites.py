@@ -18,13 +18,17 @@ from firebreak.matches.config import Settings
 from firebreak.matches.lobby import Lobby
 from firebreak.matches.pipeline import Pipeline
 from firebreak.matches.rematch import Rematches, carried
+from firebreak.matches.rematch_offers import Offers, persons
+from firebreak.matches.store import Loaded
 from tests.service import support as h
 from tests.service.conftest import Client
 from tests.service.players_support import JOIN, Signed, codes, guest, rest
 
 REMATCH = """mutation($id: ID!) { rematch(input: {matchId: $id}) { __typename
-  ... on Rematched { matchId seat match { id status you seatCount options seats { seat kind level player name } } }
+  ... on Rematched { matchId seat match { id status you seatCount options seats { seat kind level player name } }
+  offer { status by accepted declined expiresAt } }
   ... on Problem { code message } } }"""
+ACCEPT = REMATCH.replace("rematch(input", "acceptRematch(input")
 OLD = """query($id: ID!) { match(id: $id) { status rematch { id } } }"""
 CREATE = """mutation($input: CreateMatchInput!) { createMatch(input: $input) { __typename
   ... on MatchCreated { matchId hostToken inviteCode } ... on Problem { code message } } }"""
@@ -51,6 +55,15 @@ def _finished(c: Client, seed: int) -> tuple[h.Setup, Signed, str]:
     final = h.play_to_end(c, s, random.Random(seed)).final
     assert final["status"] == "OVER"
     return s, ann, anonymous
+
+
+async def accepted_by_all(lobby: Lobby, old: Loaded) -> None:
+    """Every person of the over match accepts its rematch offer, and nothing more (as if the process that took the
+    last acceptance died at once)."""
+    offers = Offers(lobby)
+    for n, seat in enumerate(persons(old)):
+        status, *_ = await offers._run(old, "accept" if n else "offer", seat)
+    assert status == "accepted"
 
 
 def _rematch_concurrently(bases: list[str], match_id: str, tokens: list[str]) -> list[dict[str, Any]]:
@@ -82,9 +95,13 @@ def test_ten_concurrent_rematch_calls_from_two_api_processes_make_one_rotated_ma
     assert len(new_ids) == 1, new_ids
     new_id = new_ids.pop()
     assert new_id != s.match_id
+    made = 0
     for token, answer in zip(tokens, answers, strict=True):
         assert answer["seat"] == (1 if token == ann.access else 2), answer  # seat i sits at (i + 1) mod n
-        assert answer["match"]["you"] == answer["seat"]
+        if answer["match"] is not None:  # the answers after both persons agreed (the first one only offered)
+            assert answer["match"]["you"] == answer["seat"] and answer["offer"]["status"] == "ACCEPTED"
+            made += 1
+    assert made >= 1, answers
     m = client.gql(h.STATE, {"id": new_id}, ann.access)["match"]
     assert m["status"] == "ACTIVE" and m["seatCount"] == 3 and m["you"] == 1  # started: every seat was carried
     seats = client.gql("""query($id: ID!) { match(id: $id) { seats { seat kind level player name } } }""",
@@ -108,7 +125,7 @@ def test_ten_concurrent_rematch_calls_from_two_api_processes_make_one_rotated_ma
 
 def test_a_rematch_claimed_or_half_created_by_a_killed_api_is_finished_by_the_next_call(
         client: Client, server: str, redis_url: str) -> None:
-    s, _, anonymous = _finished(client, 2502)
+    s, ann, anonymous = _finished(client, 2502)
     settings = Settings.from_env({"REDIS_URL": redis_url, "FIREBREAK_QUEUE": h.QUEUE})
 
     async def claim_only(lobby: Lobby, _: Pipeline) -> str | None:  # the API dies right after the claim
@@ -118,18 +135,24 @@ def test_a_rematch_claimed_or_half_created_by_a_killed_api_is_finished_by_the_ne
     assert claimed is not None
     assert client.gql(OLD, {"id": s.match_id})["match"]["rematch"] is None  # not created: not shown
     answer = rest(server, "POST", f"/v1/matches/{s.match_id}/rematch", anonymous)
+    assert answer.status_code == 200, answer.text  # an offer, the claimed id; ann has not accepted yet
+    assert answer.json()["matchId"] == claimed and answer.json()["match"] is None
+    assert answer.json()["offer"]["status"] == "OPEN" and answer.json()["offer"]["accepted"] == [1, 2]
+    answer = rest(server, "POST", f"/v1/matches/{s.match_id}/rematch-offer/accept", ann.access)
     assert answer.status_code == 200, answer.text
     assert answer.json()["matchId"] == claimed and answer.json()["match"]["status"] == "ACTIVE"
+    assert answer.headers["location"].endswith(f"/v1/matches/{claimed}")
     assert client.gql(OLD, {"id": s.match_id})["match"]["rematch"] == {"id": claimed}
 
     t, player, _ = _finished(client, 2503)
 
-    async def claim_and_create(lobby: Lobby, _: Pipeline) -> str:  # dies after creating, before the seats
+    async def claim_and_create(lobby: Lobby, _: Pipeline) -> str:  # dies after the last acceptance and the first seat
         rematches = Rematches(lobby)
         new_id = await rematches.claim(t.match_id)
         assert new_id is not None
         old = await lobby.store.load(t.match_id)
         assert old is not None
+        await accepted_by_all(lobby, old)
         await rematches._create(old, new_id)
         created = await lobby.store.load(new_id)
         assert created is not None
@@ -159,6 +182,15 @@ def test_rematch_refusals_are_typed_and_change_nothing(client: Client, server: s
     missing = rest(server, "POST", f"/v1/matches/{s.match_id}/rematch")
     assert missing.status_code == 401
     assert redis.get(keys.rematch(s.match_id)) is None
+    assert not redis.exists(keys.rematch_offer(s.match_id))
+    t, ann, anonymous = _finished(client, 2505)
+    for token in (ann.access, anonymous):  # no offer stands: nothing to accept or decline
+        answer = client.gql(ACCEPT, {"id": t.match_id}, token)["acceptRematch"]
+        assert (answer["__typename"], answer["code"]) == ("NoRematchOffer", "NO_REMATCH_OFFER"), answer
+        refused = rest(server, "POST", f"/v1/matches/{t.match_id}/rematch-offer/decline", token)
+        assert refused.status_code == 409 and refused.json()["code"] == "NO_REMATCH_OFFER", refused.text
+    assert not redis.exists(keys.rematch_offer(t.match_id))
+    assert client.gql(OLD, {"id": t.match_id})["match"] == {"status": "OVER", "rematch": None}
 
 
 def test_a_private_match_is_unlisted_and_reached_only_by_its_code_or_an_invitation(

@@ -33,7 +33,7 @@ from tests.service import support as h
 TIMEOUT = 60.0  # seconds: only so that a regression fails instead of hanging the suite
 OUTSIDE_REST = {"/healthz", "/readyz", "/metrics", "/graphql", "/", "/static"}  # GraphQL, operations, the web client
 MATCH_FIELDS = """id title status version seatCount options you toAct serviceToAct view legalActions endReason
-  rematch { id }
+  rematch { id } rematchOffer { status by accepted declined expiresAt }
   seats { seat taken name kind level takenOver resigned program player }
   clock { initialSeconds incrementSeconds perMoveSeconds seats { seat secondsLeft running takenOver } }
   result { endReason reason winners resigned columns { key label description }
