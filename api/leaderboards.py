@@ -24,10 +24,12 @@ class TitleNotFound(LookupError):
 
 @dataclass(frozen=True)
 class Named:
-    """A leaderboard entry with the name it shows: the player's display name, "<level> bot" for a bot level."""
+    """A leaderboard entry with the name it shows: the player's display name, "<level> bot" for a bot level; and
+    the player's handle (None: a bot level, or a player gone)."""
 
     entry: board.Entry
     name: str
+    handle: str | None = None
 
 
 @dataclass(frozen=True)
@@ -53,15 +55,15 @@ async def leaderboard(services: Services, title: str, first: int, after: str | N
 
     page = await db.run(read)
     names = await asyncio.gather(*(_name(services, entry.rating) for entry in page.items))
-    return NamedBoard([Named(entry, name) for entry, name in zip(page.items, names, strict=True)], page.end_cursor,
-                      page.has_next_page)
+    return NamedBoard([Named(entry, *named) for entry, named in zip(page.items, names, strict=True)],
+                      page.end_cursor, page.has_next_page)
 
 
-async def _name(services: Services, rating: board.Rating) -> str:
+async def _name(services: Services, rating: board.Rating) -> tuple[str, str | None]:
     if rating.bot_level is not None:
-        return f"{rating.bot_level} bot"
+        return f"{rating.bot_level} bot", None
     player = await services.players.directory.get(rating.key)
-    return "player" if player is None else player.name
+    return ("player", None) if player is None else (player.name, player.handle)
 
 
 async def ratings_of(services: Services, player: str) -> list[board.Rating]:
@@ -102,6 +104,10 @@ async def exported(services: Services, loaded: Loaded) -> dict[str, Any]:
     """The export of an over match (archive/export.py; raises NotArchivable before its end) with the rating changes
     it made, by seat (ratingChanges: [] for a match that was not rated, or not yet applied)."""
     document = await export(services.store, loaded)
+    for seat in document["seats"]:  # the handle now of each player seat (a handle may change; the id does not)
+        if seat.get("player"):
+            player = await services.players.directory.get(seat["player"])
+            seat["handle"] = None if player is None else player.handle
     changes: list[ledger.Change] = []
     if is_rated(loaded.meta):
         db = await services.database()

@@ -193,7 +193,7 @@ ENTRIES: dict[Refusal, Entry] = {
     Refusal.BAD_INVITE_CODE: Entry(404, "InviteCodeNotFound",
                                    "No waiting match has this invite code (a wrong code counts as a failed "
                                    "authentication: too many and the client is blocked for a while)."),
-    Refusal.PLAYER_NOT_FOUND: Entry(404, "PlayerNotFound", "No player has this id."),
+    Refusal.PLAYER_NOT_FOUND: Entry(404, "PlayerNotFound", "No player has this id (or handle)."),
     Refusal.ALREADY_INVITED: Entry(409, "AlreadyInvited", "The player is invited to this match already."),
     Refusal.INVITATION_NOT_FOUND: Entry(404, "InvitationNotFound",
                                         "The player has no open invitation to this match (never invited, already "

@@ -1,5 +1,5 @@
-"""Invitations by player id: the host of a waiting match (its host token, or the player who created it) invites
-players, who list their invitations and accept (a seat bound to them) or decline.
+"""Invitations by player id or handle: the host of a waiting match (its host token, or the player who created
+it) invites players, who list their invitations and accept (a seat bound to them) or decline.
 
 The match's invited hash (matches/invitations.py) is the truth; each player's list (keys.invitations, in the
 player's slot) is an index written after it and checked against it when read: an entry whose invitation was
@@ -9,6 +9,7 @@ they cannot be written in one script; a crash in between leaves an index entry t
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from firebreak.matches import feed
@@ -29,10 +30,12 @@ KEPT = 1000  # index entries a player keeps at most (the oldest are dropped)
 
 @dataclass(frozen=True)
 class Listed:
-    """An open invitation as its player lists it: the invitation and its (waiting) match."""
+    """An open invitation as its player lists it: the invitation, its (waiting) match and the inviter's handle now
+    (None: the host token invited, or the inviter is gone)."""
 
     invitation: Invitation
     match: Loaded
+    by_handle: str | None = None
 
 
 class PlayerInvitations:
@@ -44,9 +47,18 @@ class PlayerInvitations:
         self.directory = directory
         self.invitations = Invitations(lobby.store)
 
-    async def invite(self, match_id: str, caller: Caller, player_ids: list[str]) -> list[Invitation]:
-        """Invite players to a waiting match, all or none (LobbyError: MATCH_NOT_FOUND, NOT_CREATOR, MATCH_STARTED,
-        TOO_MANY_INVITATIONS, PLAYER_NOT_FOUND, ALREADY_SEATED, ALREADY_INVITED)."""
+    async def invite(self, match_id: str, caller: Caller, player_ids: list[str],
+                     handles: Sequence[str] = ()) -> list[Invitation]:
+        """Invite players, named by id or by handle, to a waiting match, all or none (LobbyError: MATCH_NOT_FOUND,
+        NOT_CREATOR, MATCH_STARTED, TOO_MANY_INVITATIONS, PLAYER_NOT_FOUND, ALREADY_SEATED, ALREADY_INVITED)."""
+        if len(handles) > MAX_AT_ONCE:
+            raise LobbyError(Refusal.TOO_MANY_INVITATIONS, f"name 1 to {MAX_AT_ONCE} distinct players")
+        player_ids = [*player_ids]
+        for handle in handles:
+            found = await self.directory.by_handle(handle)
+            if found is None:
+                raise LobbyError(Refusal.PLAYER_NOT_FOUND, f"no player has the handle {handle[:40]!r}")
+            player_ids.append(found.id)
         loaded = await self.store.load(match_id)
         if loaded is None:
             raise LobbyError(Refusal.MATCH_NOT_FOUND, f"no match {match_id!r}")
@@ -89,6 +101,8 @@ class PlayerInvitations:
         index = keys.invitations(player_id)
         match_ids: list[str] = await self.store.redis.zrevrange(index, 0, LISTED - 1)
         found = await self.invitations.several([(m, player_id) for m in match_ids])
+        inviters = {i.by for i in found if i is not None and i.by is not None}
+        handles = {by: (await self.directory.get(by)) for by in inviters}
         out: list[Listed] = []
         stale: list[str] = []
         for match_id, invitation in zip(match_ids, found, strict=True):
@@ -96,7 +110,8 @@ class PlayerInvitations:
             if invitation is None or loaded is None or loaded.status is not MatchStatus.WAITING:
                 stale.append(match_id)
             else:
-                out.append(Listed(invitation, loaded))
+                inviter = None if invitation.by is None else handles.get(invitation.by)
+                out.append(Listed(invitation, loaded, None if inviter is None else inviter.handle))
         if stale:
             await self.store.redis.zrem(index, *stale)
         return out

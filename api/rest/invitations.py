@@ -1,4 +1,4 @@
-"""REST invitations and private matches: invite players by id, list and answer one's invitations, and join a
+"""REST invitations and private matches: invite players by id or handle, list and answer one's invitations, and join a
 private match by its invite code (GraphQL's invitePlayers, me.invitations, answerInvitation, joinMatch(code))."""
 
 from __future__ import annotations
@@ -16,11 +16,18 @@ from firebreak.matches.invitations import Invitation
 from firebreak.matches.lobby import LobbyError
 from firebreak.matches.reading import Reading
 from firebreak.matches.refusals import Refusal
+from firebreak.players.invitations import Listed
 
 
 def sender_json(invitation: Invitation) -> dict[str, Any] | None:
     """Who sent an invitation (None: the host token's holder)."""
     return None if invitation.by is None else {"id": invitation.by, "name": invitation.by_name}
+
+
+def listed_sender_json(item: Listed) -> dict[str, Any] | None:
+    """Who sent a listed invitation, with the inviter's handle (None: the host token's holder)."""
+    sender = sender_json(item.invitation)
+    return None if sender is None else {**sender, "handle": item.by_handle}
 
 
 async def invite_players(call: Call) -> Reply:
@@ -30,7 +37,8 @@ async def invite_players(call: Call) -> Reply:
         raise problem(Refusal.UNAUTHORIZED, "inviting needs the match's host token or the player who created it")
     caller = await callers.playing_caller(call)
     try:
-        sent = await call.services.invitations.invite(call.params["id"], caller, call.form(R.InvitePlayers).playerIds)
+        body = call.form(R.InvitePlayers)
+        sent = await call.services.invitations.invite(call.params["id"], caller, body.playerIds, body.handles)
     except LobbyError as exc:
         if exc.code == Refusal.NOT_CREATOR:
             await call.context.token_refused(caller)
@@ -43,7 +51,7 @@ async def list_invitations(call: Call) -> Reply:
     """The signed-in player's open invitations, newest first."""
     principal = await callers.principal(call)
     listed = await call.services.invitations.listing(principal.player.id)
-    return Reply({"items": [{"match": match_json(Reading.of(item.match, None)), "from": sender_json(item.invitation),
+    return Reply({"items": [{"match": match_json(Reading.of(item.match, None)), "from": listed_sender_json(item),
                              "invitedAt": item.invitation.at} for item in listed]})
 
 
@@ -90,7 +98,8 @@ async def join_by_code(call: Call) -> Reply:
 MATCH_ID = Param("matchId", "path", str, "The id of the match of the invitation.", required=True)
 OPERATIONS = [
     Operation("POST", "/v1/matches/{id}/invitations", "invitePlayers", "invitations", "Invite players",
-              "Invite players by id to a waiting match, all or none (1 to 20 at a time); needs the match's host "
+              "Invite players by id (playerIds) or handle (handles) to a waiting match, all or none (1 to 20 at a "
+              "time); needs the match's host "
               "token or the credential of the player who created it. The invited see it in GET /v1/me/invitations "
               "and answer with POST /v1/me/invitations/{matchId}; it is how a private match is reached without "
               "its code.", invite_players, success=201, response="PlayersInvited", params=(PATH_ID,),

@@ -24,6 +24,7 @@ def entry_json(named: leaderboards.Named) -> dict[str, Any]:
     """One leaderboard entry (GraphQL's LeaderboardEntry) with its cursor."""
     rating = named.entry.rating
     return {"rank": rating.rank, "player": rating.player, "botLevel": rating.bot_level, "name": named.name,
+            "handle": named.handle,
             "rating": rating.display, "provisional": rating.provisional, "games": rating.games,
             "mu": rating.skill.mu, "sigma": rating.skill.sigma, "cursor": named.entry.cursor}
 

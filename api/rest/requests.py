@@ -215,11 +215,14 @@ class Act(Body):
 
 
 class InvitePlayers(Body):
-    """The players to invite (1 to 20 distinct ids)."""
+    """The players to invite, by id and/or by handle (1 to 20 distinct players in all)."""
 
-    playerIds: Annotated[list[str], Field(min_length=1, max_length=MAX_AT_ONCE, json_schema_extra={"uniqueItems": True},
-                                          description="1 to 20 distinct player ids."),
-                         AfterValidator(_distinct), Refuse(Refusal.TOO_MANY_INVITATIONS)]
+    playerIds: Annotated[list[str], Field(max_length=MAX_AT_ONCE, json_schema_extra={"uniqueItems": True},
+                                          description="Player ids (distinct)."),
+                         AfterValidator(_distinct), Refuse(Refusal.TOO_MANY_INVITATIONS)] = []
+    handles: Annotated[list[str], Field(max_length=MAX_AT_ONCE, json_schema_extra={"uniqueItems": True},
+                                        description="Player handles (compared case-folded)."),
+                       AfterValidator(_distinct), Refuse(Refusal.TOO_MANY_INVITATIONS)] = []
 
 
 class AnswerInvitation(Body):

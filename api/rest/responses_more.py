@@ -48,6 +48,7 @@ class Inviter(Answer):
 
     id: str
     name: str | None
+    handle: Annotated[str | None, d("The player's handle (null: the player is gone).")] = None
 
 
 class Invitation(Answer):
@@ -107,6 +108,7 @@ class ExportSeat(Answer):
                                  "match).")]
     name: str = ""
     player: str | None = None
+    handle: Annotated[str | None, d("The player's handle now (player seats; null: the player is gone).")] = None
     level: str | None = None
     program: bool = False
     control: Annotated[str | None, enum_of(["takenOver", "resigned", None], "Why the service played a person's seat "
@@ -154,6 +156,7 @@ class LeaderboardEntry(Answer):
     player: Annotated[str | None, d("The player's id (null: a bot level).")]
     botLevel: Annotated[str | None, d("The bot level rated here (null: a player).")]
     name: Annotated[str, d("The player's display name, or \"<level> bot\".")]
+    handle: Annotated[str | None, d("The player's handle (null: a bot level, or a player gone).")]
     rating: Annotated[int, RATING_VALUE]
     provisional: Annotated[bool, PROVISIONAL]
     games: Annotated[int, GAMES]

@@ -36,6 +36,8 @@ class Inviter:
 
     id: strawberry.ID = strawberry.field(description="The player's id.")
     name: str | None = strawberry.field(description="The player's display name when it invited.")
+    handle: str | None = strawberry.field(default=None, description="The player's handle (unique; null: the "
+                                                                    "player is gone).")
 
 
 @strawberry.type
@@ -53,7 +55,8 @@ async def my_invitations(info: Info, principal: Principal) -> list[Invitation]:
     listed = await info.context.services.invitations.listing(principal.player.id)
     return [Invitation(match=Match.of(item.match, None),
                        sender=None if item.invitation.by is None else Inviter(
-                           id=strawberry.ID(item.invitation.by), name=item.invitation.by_name),
+                           id=strawberry.ID(item.invitation.by), name=item.invitation.by_name,
+                           handle=item.by_handle),
                        invited_at=item.invitation.at) for item in listed]
 
 
@@ -62,7 +65,11 @@ class InvitePlayersInput:
     """The waiting match and the players to invite."""
 
     match_id: strawberry.ID = strawberry.field(description="The waiting match (you are its host).")
-    player_ids: list[strawberry.ID] = strawberry.field(description="1 to 20 distinct player ids.")
+    player_ids: list[strawberry.ID] = strawberry.field(default_factory=list, description="Players by id; with "
+                                                       "handles, 1 to 20 distinct players.")
+    handles: list[str] = strawberry.field(default_factory=list, description="Players by handle (compared "
+                                                                           "case-folded), as well as or instead of "
+                                                                           "by id.")
 
 
 @strawberry.input
@@ -120,15 +127,16 @@ class InvitationsMutation:
     async def invite_players(
         self, info: Info, input: Annotated[InvitePlayersInput, strawberry.argument(description="Who to invite.")],
     ) -> InvitePlayersResult:
-        """Invite players by id to a waiting match (all or none). Needs the match's host token, or the credential of
-        the player who created it; the invited see it in me.invitations, and join a private match so."""
+        """Invite players by id or handle to a waiting match (all or none). Needs the match's host token, or the
+        credential of the player who created it; the invited see it in me.invitations, and join a private match so."""
         info.context.check_not_blocked()
         caller = await info.context.playing_caller()
         if not isinstance(caller, Caller):
             return cast(Unauthenticated | ForbiddenScope, player_problem(caller))
         try:
             sent = await info.context.services.invitations.invite(str(input.match_id), caller,
-                                                                   [str(p) for p in input.player_ids])
+                                                                   [str(p) for p in input.player_ids],
+                                                                   input.handles)
         except LobbyError as exc:
             if exc.code == Refusal.NOT_CREATOR:
                 await info.context.token_refused(caller)

@@ -156,7 +156,7 @@ class InviteCodeNotFound(Problem):
 
 @strawberry.type
 class PlayerNotFound(Problem):
-    """No player has this id."""
+    """No player has this id (or handle)."""
 
 
 @strawberry.type

@@ -86,6 +86,11 @@ class LeaderboardEntry:
         return self.named.name
 
     @strawberry.field
+    def handle(self) -> str | None:
+        """The player's handle (unique; null: a bot level, or a player gone)."""
+        return self.named.handle
+
+    @strawberry.field
     def rating(self) -> int:
         """The displayed rating."""
         return self.named.entry.rating.display

@@ -118,3 +118,46 @@ def test_racing_claims_across_two_api_processes_leave_one_holder(client: Client,
     shown = [rest(server, "GET", "/v1/me", p.access).json()["handle"] for p in players]
     assert sum(handles.key(h) == handles.key(wanted) for h in shown) == 1
     assert len({handles.key(h) for h in shown}) == len(players)
+
+
+CREATE = """mutation { createMatch(input: {title: "greatfire", seats: 3}) { __typename
+  ... on MatchCreated { matchId hostToken } } }"""
+INVITE = """mutation($id: ID!, $handles: [String!]!, $ids: [ID!]! = []) {
+  invitePlayers(input: {matchId: $id, handles: $handles, playerIds: $ids}) { __typename
+  ... on PlayersInvited { playerIds } ... on Problem { code message } } }"""
+INVITED = "{ me { invitations { match { id } from { id name handle } } } }"
+CANCEL = """mutation($id: ID!) { cancelMatch(input: {matchId: $id}) { __typename } }"""
+
+
+def test_players_are_invited_by_handle_and_see_the_inviters_handle(client: Client, server: str) -> None:
+    ann, bob, cat = guest(client, "ann"), guest(client, "bob"), guest(client, "cat")
+    ann_handle = client.gql(ME, token=ann.access)["me"]["handle"]
+    bob_handle, cat_handle = (client.gql(ME, token=p.access)["me"]["handle"] for p in (bob, cat))
+    created = client.gql(CREATE, token=ann.access)["createMatch"]
+    match_id = created["matchId"]
+    unknown = client.gql(INVITE, {"id": match_id, "handles": [bob_handle, fresh("nobody")]}, ann.access)
+    assert unknown["invitePlayers"]["code"] == "PLAYER_NOT_FOUND"
+    twice = client.gql(INVITE, {"id": match_id, "handles": [bob_handle], "ids": [bob.player]}, ann.access)
+    assert twice["invitePlayers"]["code"] == "TOO_MANY_INVITATIONS"
+    sent = client.gql(INVITE, {"id": match_id, "handles": [bob_handle.upper()]}, ann.access)["invitePlayers"]
+    assert sent == {"__typename": "PlayersInvited", "playerIds": [bob.player]}
+    by_rest = rest(server, "POST", f"/v1/matches/{match_id}/invitations", ann.access, {"handles": [cat_handle]})
+    assert by_rest.status_code == 201 and by_rest.json()["playerIds"] == [cat.player], by_rest.text
+    missing = rest(server, "POST", f"/v1/matches/{match_id}/invitations", ann.access, {"handles": ["no-such-1"]})
+    assert (missing.status_code, missing.json()["code"]) == (404, "PLAYER_NOT_FOUND")
+    (listed,) = client.gql(INVITED, token=bob.access)["me"]["invitations"]
+    assert listed["from"] == {"id": ann.player, "name": "ann", "handle": ann_handle}
+    (item,) = rest(server, "GET", "/v1/me/invitations", cat.access).json()["items"]
+    assert item["from"] == {"id": ann.player, "name": "ann", "handle": ann_handle}
+
+
+def test_the_export_shows_each_players_handle(client: Client, server: str) -> None:
+    ann = guest(client, "ann")
+    ann_handle = client.gql(ME, token=ann.access)["me"]["handle"]
+    match_id = client.gql(CREATE, token=ann.access)["createMatch"]["matchId"]
+    assert rest(server, "POST", f"/v1/matches/{match_id}/seats", ann.access, {}).status_code == 201
+    assert client.gql(CANCEL, {"id": match_id}, ann.access)["cancelMatch"]["__typename"] != "NotCreator"
+    seats = rest(server, "GET", f"/v1/matches/{match_id}/export").json()["seats"]
+    (mine,) = [s for s in seats if s.get("player") == ann.player]
+    assert mine["handle"] == ann_handle and mine["name"] == "ann"
+    assert all("handle" not in s for s in seats if not s.get("player"))

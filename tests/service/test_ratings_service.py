@@ -23,7 +23,8 @@ JOIN = """mutation($id: ID!) { joinMatch(input: {matchId: $id}) { __typename
 MINE = """{ me { ratings { title value provisional games rank mu sigma }
   matches(status: OVER) { edges { node { id rated ratingChange { before after delta place provisional } } } } } }"""
 BOARD = """query($t: String!, $first: Int!, $after: String) { leaderboard(title: $t, first: $first, after: $after) {
-  edges { cursor node { rank player botLevel name rating provisional games } } pageInfo { endCursor hasNextPage } } }"""
+  edges { cursor node { rank player botLevel name handle rating provisional games } }
+  pageInfo { endCursor hasNextPage } } }"""
 
 
 def _created(c: Client, token: str | None, **input_: Any) -> dict[str, Any]:
@@ -86,6 +87,8 @@ def test_a_rated_match_moves_ratings_once_and_both_surfaces_show_them(redis_url:
         assert len(exported) == 3 and {e["key"] for e in exported} == {ann.player, "bot:random", "bot:greedy"}
         (own,) = [e for e in exported if e["key"] == ann.player]
         assert {k: v for k, v in own.items() if k not in ("seat", "key")} == change
+        (seat,) = [s for s in rest(base, "GET", f"/v1/matches/{rated}/export").json()["seats"] if s.get("player")]
+        assert seat["handle"] == _me(base, ann.access)["handle"]
         assert rest(base, "GET", f"/v1/matches/{unrated}/export").json()["ratingChanges"] == []
 
         data = c.gql(MINE, token=ann.access)["me"]
@@ -101,11 +104,14 @@ def test_a_rated_match_moves_ratings_once_and_both_surfaces_show_them(redis_url:
         assert {e["botLevel"] for e in entries[:2]} == {"random", "greedy"}
         assert {e["name"] for e in entries[:2]} == {"random bot", "greedy bot"}
         assert (entries[2]["player"], entries[2]["name"], entries[2]["rating"]) == (ann.player, "ann", mine["value"])
+        handle = _me(base, ann.access)["handle"]
+        assert [e["handle"] for e in entries] == [None, None, handle]  # beside the name; a bot level has none
         assert entries[0]["rating"] > 1500 and all(e["games"] == 1 and e["provisional"] for e in entries)
 
         board = rest(base, "GET", "/v1/titles/greatfire/leaderboard?first=5").json()
         assert [(e["rank"], e["player"], e["botLevel"], e["rating"]) for e in board["items"]] == [
             (e["rank"], e["player"], e["botLevel"], e["rating"]) for e in entries]
+        assert [e["handle"] for e in board["items"]] == [None, None, handle]
         assert rest(base, "GET", "/v1/titles/nope/leaderboard").status_code == 404
         bad = rest(base, "GET", "/v1/titles/greatfire/leaderboard?after=zz")
         assert (bad.status_code, bad.json()["code"]) == (422, "BAD_CURSOR")
