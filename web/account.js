@@ -1,25 +1,60 @@
-// The header's account corner: "Sign in as guest" (a display name) when nobody is signed in; the player's name,
-// a link to their matches and "Sign out" when someone is.
+// The header's account corner: "Sign in as guest" (a display name) when nobody is signed in; the player's name
+// and handle (which "Edit" changes, with the name), a link to their matches and "Sign out" when someone is.
 
 import { h } from './dom.js';
 import * as session from './session.js';
 import * as store from './store.js';
 
+/** The form that changes the player's handle and name; done() closes it. */
+function profileForm(player, done) {
+  const handle = h('input', { type: 'text', maxlength: 40, required: true, value: player.handle || '',
+    'aria-label': 'Handle', 'data-testid': 'profile-handle' });
+  const name = h('input', { type: 'text', maxlength: 40, required: true, value: player.name,
+    'aria-label': 'Display name', 'data-testid': 'profile-name' });
+  const save = h('button', { type: 'submit', class: 'small', 'data-testid': 'save-profile' }, 'Save');
+  const cancel = h('button', { type: 'button', class: 'small', 'data-testid': 'cancel-profile' }, 'Cancel');
+  const error = h('span', { class: 'account-error', 'data-testid': 'profile-error', role: 'status' });
+  const form = h('form', { class: 'sign-in', 'data-testid': 'profile-form' }, handle, name, save, cancel, error);
+  cancel.addEventListener('click', done);
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    save.disabled = true;
+    try {
+      await session.updateProfile(handle.value.trim() === player.handle ? null : handle.value,
+        name.value.trim() === player.name ? null : name.value);
+      done();
+    } catch (failure) {
+      error.textContent = failure.code === 'RATE_LIMITED' ? 'Handle changed too often today: try again later.'
+        : `Not saved: ${failure.message}`;
+      save.disabled = false;
+    }
+  });
+  return form;
+}
+
 /** Fill el with the account corner; it redraws itself when a player signs in or out. */
 export function mountAccount(el) {
+  let editing = false;
   const draw = () => {
     const player = session.player();
     if (player) {
+      if (!player.handle) session.reloadPlayer().catch(() => {}); // a session kept from before handles
       const out = h('button', { type: 'button', class: 'small', 'data-testid': 'sign-out' }, 'Sign out');
       out.addEventListener('click', async () => {
         out.disabled = true;
         await session.signOut();
       });
+      const edit = h('button', { type: 'button', class: 'small', 'data-testid': 'edit-profile' }, 'Edit');
+      edit.addEventListener('click', () => { editing = true; draw(); });
+      const who = editing ? profileForm(player, () => { editing = false; draw(); })
+        : h('span', {}, h('span', { class: 'who-am-i', 'data-testid': 'signed-in-as', 'data-player': player.id },
+          player.name), ' ', h('span', { class: 'my-handle', 'data-testid': 'my-handle' },
+          player.handle ? `@${player.handle}` : ''), ' ', edit);
       el.replaceChildren(h('a', { href: '#/me', class: 'mine-link', 'data-testid': 'my-matches-link' }, 'My matches'),
-        h('span', { class: 'who-am-i', 'data-testid': 'signed-in-as', 'data-player': player.id }, player.name),
-        out);
+        who, out);
       return;
     }
+    editing = false;
     const name = h('input', { type: 'text', maxlength: 40, required: true, placeholder: 'Your name',
       'data-testid': 'guest-name', value: store.playerName() });
     const submit = h('button', { type: 'submit', class: 'small', 'data-testid': 'sign-in' }, 'Sign in as guest');

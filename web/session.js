@@ -10,12 +10,16 @@ const DEVICE_KEY = 'firebreak.device';
 const SESSION_KEY = 'firebreak.session';
 const EARLY_MS = 60_000; // refresh this long before the access token expires (or at half its life, if sooner)
 
-const SESSION_FIELDS = 'accessToken accessTokenExpiresIn refreshToken player { id name kind }';
+const PLAYER_FIELDS = 'id name handle kind';
+const SESSION_FIELDS = `accessToken accessTokenExpiresIn refreshToken player { ${PLAYER_FIELDS} }`;
 const SIGN_IN = `mutation($input: SignInAsGuestInput!) { signInAsGuest(input: $input) { __typename
   ... on Session { ${SESSION_FIELDS} } ... on Problem { code message } } }`;
 const REFRESH = `mutation($input: RefreshSessionInput!) { refreshSession(input: $input) { __typename
   ... on Session { ${SESSION_FIELDS} } ... on Unauthenticated { code message reason } } }`;
 const SIGN_OUT = `mutation { signOut { __typename ... on Problem { code message } } }`;
+const UPDATE_PROFILE = `mutation($input: UpdateProfileInput!) { updateProfile(input: $input) { __typename
+  ... on ProfileUpdated { player { ${PLAYER_FIELDS} } } ... on BadHandle { reason } ... on Problem { code message } } }`;
+const ME = `{ me { ${PLAYER_FIELDS} } }`;
 
 const listeners = new Set();
 let refreshing = null; // the refresh in flight in this tab
@@ -45,7 +49,7 @@ export function deviceId() {
   return id;
 }
 
-/** The signed-in player {id, name, kind}, or null. */
+/** The signed-in player {id, name, handle, kind}, or null. */
 export function player() {
   const session = read();
   return session ? session.player : null;
@@ -116,6 +120,35 @@ export async function signOut() {
   }
   write(null);
   changed();
+}
+
+function keepPlayer(fresh) {
+  const session = read();
+  if (!session || session.player.id !== fresh.id) return;
+  write({ ...session, player: fresh });
+  changed();
+}
+
+/** Change the player's handle and/or display name (null: leave it); throws an Error saying why not (its code:
+ * BAD_HANDLE with reason, HANDLE_TAKEN, BAD_NAME, RATE_LIMITED). */
+export async function updateProfile(handle, name) {
+  const input = {};
+  if (handle !== null) input.handle = handle;
+  if (name !== null) input.name = name;
+  const r = (await call(UPDATE_PROFILE, { input })).updateProfile;
+  if (r.__typename !== 'ProfileUpdated') {
+    const error = new Error(r.message);
+    error.code = r.code;
+    throw error;
+  }
+  keepPlayer(r.player);
+  return r.player;
+}
+
+/** Read the player afresh (a session kept from before handles has none yet). */
+export async function reloadPlayer() {
+  const me = (await call(ME)).me;
+  if (me) keepPlayer(me);
 }
 
 /** Swap the refresh token for a new pair, one tab at a time; stale: the access token the caller found refused. */

@@ -189,3 +189,45 @@ def test_my_matches_pages_on_with_more(browser: Any, server: str) -> None:
         assert page.get_by_test_id("me-more").is_hidden()
         page.wait_for_timeout(3500)  # a poll reads every row shown again, not only the first page
         assert page.locator("[data-testid=me-match]").count() == 12
+
+
+def test_the_header_shows_the_handle_and_changes_it(browser: Any, server: str) -> None:
+    with opened(browser, server) as p:
+        page = p.page
+        sign_in(page, "Handle Hana")
+        shown = page.get_by_test_id("my-handle")
+        page.wait_for_function("() => /^@handle-hana-[0-9]{4}$/.test("
+                               "document.querySelector('[data-testid=my-handle]').textContent)")
+        assigned = shown.inner_text().removeprefix("@")
+        page.get_by_test_id("edit-profile").click()
+        page.get_by_test_id("profile-handle").fill("-bad-")
+        page.get_by_test_id("save-profile").click()
+        error = page.get_by_test_id("profile-error")
+        page.wait_for_function("() => document.querySelector('[data-testid=profile-error]').textContent !== ''")
+        assert "starts and ends with a letter or a digit" in error.inner_text()
+        wanted = f"hana.{player_suffix(page)}"
+        page.get_by_test_id("profile-handle").fill(wanted)
+        page.get_by_test_id("profile-name").fill("Hana H.")
+        page.get_by_test_id("save-profile").click()
+        page.get_by_test_id("signed-in-as").wait_for()
+        assert page.get_by_test_id("signed-in-as").inner_text() == "Hana H."
+        assert page.get_by_test_id("my-handle").inner_text() == f"@{wanted}"
+        session = json.loads(page.evaluate("() => localStorage.getItem('firebreak.session')"))
+        assert session["player"]["handle"] == wanted != assigned
+        page.reload()
+        page.get_by_test_id("my-handle").wait_for()
+        assert page.get_by_test_id("my-handle").inner_text() == f"@{wanted}"  # kept across a reload
+        page.evaluate("""() => {  // a session kept by the page before handles existed: its player has none
+          const kept = JSON.parse(localStorage.getItem('firebreak.session'));
+          delete kept.player.handle;
+          localStorage.setItem('firebreak.session', JSON.stringify(kept));
+        }""")
+        page.reload()
+        page.wait_for_function("h => document.querySelector('[data-testid=my-handle]')?.textContent === '@' + h",
+                               arg=wanted)
+
+
+def player_suffix(page: Any) -> str:
+    """Digits of this player's id: a handle no other run of the test holds."""
+    session = json.loads(page.evaluate("() => localStorage.getItem('firebreak.session')"))
+    return "".join(c for c in session["player"]["id"] if c.isdigit())[:6] or "0"
