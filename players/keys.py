@@ -20,7 +20,8 @@ def player(player_id: str) -> str:
 
 def family(player_id: str, family_id: str) -> str:
     """Hash with the refresh TTL: refresh (the current refresh secret's hash), ver (the player's token version when
-    the family began), gen (rotations so far). Gone once signed out, revoked or expired."""
+    the family began), gen (rotations so far), began (epoch seconds; the data export shows it). Gone once signed
+    out, revoked or expired."""
     return f"player:{{p:{player_id}}}:family:{family_id}"
 
 

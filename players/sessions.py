@@ -31,12 +31,13 @@ REFRESH_PREFIX = "fbr_"
 REFRESH = re.compile(r"fbr_([0-9a-f]{16})\.([0-9a-f]{16})\.([A-Za-z0-9_-]{43})\Z")
 USED_KEPT = 4096  # used refresh secrets a family remembers (an older one is refused without revoking)
 
-# KEYS: player, family. ARGV: refresh hash, ttl. Begin a family at the player's token version; answer {fields...}
-# of the player, or {} when there is no such player.
+# KEYS: player, family. ARGV: refresh hash, ttl, now. Begin a family at the player's token version; answer
+# {fields...} of the player, or {} when there is no such player.
 _BEGIN = """
 local fields = redis.call('HGETALL', KEYS[1])
 if #fields == 0 then return {} end
-redis.call('HSET', KEYS[2], 'refresh', ARGV[1], 'ver', redis.call('HGET', KEYS[1], 'ver'), 'gen', 0)
+redis.call('HSET', KEYS[2], 'refresh', ARGV[1], 'ver', redis.call('HGET', KEYS[1], 'ver'), 'gen', 0,
+           'began', ARGV[3])
 redis.call('EXPIRE', KEYS[2], tonumber(ARGV[2]))
 return fields
 """
@@ -125,7 +126,7 @@ class Sessions:
         """Begin a new session family for a player (raise PlayerNotFound)."""
         family_id, secret = new_id(), secrets.token_urlsafe(32)
         fields = await self._begin([keys.player(player_id), keys.family(player_id, family_id)],
-                                   [hash_token(secret), self.settings.refresh_ttl])
+                                   [hash_token(secret), self.settings.refresh_ttl, repr(time.time())])
         if not fields:
             raise PlayerNotFound("no such player")
         player = await self.directory.with_handle(Player.from_fields(player_id, pairs(fields)))

@@ -1,5 +1,6 @@
 // The header's account corner: "Sign in as guest" (a display name) when nobody is signed in; the player's name
-// and handle (which "Edit" changes, with the name), a link to their matches and "Sign out" when someone is.
+// and handle (which "Edit" changes, with the name, and where "Download my data" is), a link to their matches and
+// "Sign out" when someone is.
 
 import { h } from './dom.js';
 import * as session from './session.js';
@@ -14,8 +15,20 @@ function profileForm(player, done) {
   const save = h('button', { type: 'submit', class: 'small', 'data-testid': 'save-profile' }, 'Save');
   const cancel = h('button', { type: 'button', class: 'small', 'data-testid': 'cancel-profile' }, 'Cancel');
   const error = h('span', { class: 'account-error', 'data-testid': 'profile-error', role: 'status' });
-  const form = h('form', { class: 'sign-in', 'data-testid': 'profile-form' }, handle, name, save, cancel, error);
+  const download = h('button', { type: 'button', class: 'small', 'data-testid': 'download-data' },
+    'Download my data');
+  const form = h('form', { class: 'sign-in', 'data-testid': 'profile-form' }, handle, name, save, cancel, download,
+    error);
   cancel.addEventListener('click', done);
+  download.addEventListener('click', async () => {
+    download.disabled = true;
+    try {
+      window.location.assign(await session.exportUrl()); // an attachment: the page stays, the file downloads
+    } catch (failure) {
+      error.textContent = `No download: ${failure.message}`;
+    }
+    download.disabled = false;
+  });
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     save.disabled = true;

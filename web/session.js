@@ -20,6 +20,7 @@ const SIGN_OUT = `mutation { signOut { __typename ... on Problem { code message 
 const UPDATE_PROFILE = `mutation($input: UpdateProfileInput!) { updateProfile(input: $input) { __typename
   ... on ProfileUpdated { player { ${PLAYER_FIELDS} } } ... on BadHandle { reason } ... on Problem { code message } } }`;
 const ME = `{ me { ${PLAYER_FIELDS} } }`;
+const EXPORT = `{ me { export { __typename ... on DataExport { url } ... on Problem { code message } } } }`;
 
 const listeners = new Set();
 let refreshing = null; // the refresh in flight in this tab
@@ -143,6 +144,18 @@ export async function updateProfile(handle, name) {
   }
   keepPlayer(r.player);
   return r.player;
+}
+
+/** A one-time URL of everything kept about the player (GET /v1/me/export with a ticket: one download, within two
+ * minutes); throws an Error with the refusal's code. */
+export async function exportUrl() {
+  const r = (await call(EXPORT)).me.export;
+  if (r.__typename !== 'DataExport') {
+    const error = new Error(r.message);
+    error.code = r.code;
+    throw error;
+  }
+  return r.url;
 }
 
 /** Read the player afresh (a session kept from before handles has none yet). */

@@ -11,6 +11,7 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from firebreak.api.rest import (
+    account,
     actions,
     docs,
     export,
@@ -53,7 +54,8 @@ def _document(_titles: tuple[str, ...], limits: Limits) -> dict[str, Any]:
 OPERATIONS: list[Operation] = [*titles.OPERATIONS, *matches.OPERATIONS, *seats.OPERATIONS, *seats_life.OPERATIONS,
                                *actions.OPERATIONS, *players.OPERATIONS, *mine.OPERATIONS, *rematch.OPERATIONS,
                                *invitations.OPERATIONS, *export.OPERATIONS, *seeks.OPERATIONS, *ratings.OPERATIONS,
-                               *webhooks.OPERATIONS, *my_events.OPERATIONS, *docs.operations(document)]
+                               *webhooks.OPERATIONS, *my_events.OPERATIONS, *account.OPERATIONS,
+                               *docs.operations(document)]
 
 
 def rest_routes(services: Services) -> list[BaseRoute]:

@@ -10,6 +10,7 @@ import strawberry
 
 from firebreak.api.context import Info
 from firebreak.api.ratelimit import rate_limited
+from firebreak.api.schema.account import DataExportResult, data_export
 from firebreak.api.schema.events import MyEventConnection, my_events_page
 from firebreak.api.schema.invitations import Invitation, my_invitations
 from firebreak.api.schema.mine import MyMatchConnection, my_matches
@@ -158,6 +159,13 @@ class Me:
         """The player's past events, oldest first (the myEvents subscription follows new ones). A bad `after`:
         error BAD_CURSOR; one older than the oldest kept: CURSOR_EXPIRED."""
         return await my_events_page(info, self.principal.player.id, after, first)
+
+    @strawberry.field
+    async def export(self, info: Info) -> DataExportResult:
+        """Everything kept about the player, to download once: a one-time ticket and the URL of the REST stream
+        (GET /v1/me/export). Needs a session or the operator's JWT (FORBIDDEN_SCOPE for a personal access
+        token)."""
+        return await data_export(info, self.principal)
 
 
 @strawberry.type
