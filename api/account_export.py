@@ -79,29 +79,30 @@ def _dump(value: Any) -> bytes:
 
 
 async def sessions_of(services: Services, player: Player) -> list[dict[str, Any]]:
-    """The player's live session families: id, when it began (None for one begun before this was kept), when its
-    refresh token expires, and how many times it was refreshed (never a token or its hash)."""
+    """The player's live session families, from its index (players/keys.py:families; entries whose family is gone
+    are dropped on the way): id, when it began, when its refresh token expires, and how many times it was refreshed
+    (never a token or its hash)."""
     redis = services.store.redis
-    prefix = keys.family(player.id, "")
+    index = keys.families(player.id)
+    listed: list[tuple[str, float]] = await redis.zrange(index, 0, -1, withscores=True)
+    pipe = redis.pipeline(transaction=False)
+    for family_id, _ in listed:
+        pipe.hgetall(keys.family(player.id, family_id))
+        pipe.ttl(keys.family(player.id, family_id))
+    replies = await pipe.execute() if listed else []
     found: list[dict[str, Any]] = []
+    gone: list[str] = []
     now = time.time()
-    async for key in redis.scan_iter(match=f"{_glob(prefix)}*", count=500):
-        family_id = str(key)[len(prefix):]
-        if not ID.match(family_id):
-            continue  # the family's used-secrets set
-        fields = await redis.hgetall(key)
-        ttl = await redis.ttl(key)
-        if not fields or fields.get("ver") != str(player.token_version):
-            continue  # ended by signing out everywhere (it goes at its next use)
-        began = fields.get("began")
-        found.append({"id": family_id, "began": None if began is None else float(began),
-                      "refreshExpires": None if ttl < 0 else now + ttl, "refreshed": int(fields.get("gen", 0))})
-    return sorted(found, key=lambda s: (s["began"] or 0.0, s["id"]))
-
-
-def _glob(text: str) -> str:
-    """A key prefix with Redis' glob characters escaped (a player's hash tag holds braces only)."""
-    return "".join(f"\\{c}" if c in "*?[]\\" else c for c in text)
+    for n, (family_id, began) in enumerate(listed):
+        fields, ttl = replies[2 * n], replies[2 * n + 1]
+        if not fields:
+            gone.append(family_id)
+        elif fields.get("ver") == str(player.token_version):  # else ended by signing out everywhere
+            found.append({"id": family_id, "began": float(fields.get("began", began)),
+                          "refreshExpires": None if ttl < 0 else now + ttl, "refreshed": int(fields.get("gen", 0))})
+    if gone:
+        await redis.zrem(index, *gone)
+    return found
 
 
 async def rating_history(services: Services, player: str) -> AsyncIterator[dict[str, Any]]:

@@ -30,6 +30,12 @@ def family_used(player_id: str, family_id: str) -> str:
     return f"player:{{p:{player_id}}}:family:{family_id}:used"
 
 
+def families(player_id: str) -> str:
+    """Sorted set: the ids of the player's session families -> when each began (an index for the data export:
+    an entry whose family is gone is dropped when read; at most FAMILIES_KEPT, the newest)."""
+    return f"player:{{p:{player_id}}}:families"
+
+
 def token(player_id: str, token_id: str) -> str:
     """Hash (with a TTL when it expires): a personal access token's name, scopes, hash, created, expires."""
     return f"player:{{p:{player_id}}}:pat:{token_id}"

@@ -30,15 +30,18 @@ CLAIMS = ["sub", "ver", "sid", "iat", "exp", "iss", "aud"]
 REFRESH_PREFIX = "fbr_"
 REFRESH = re.compile(r"fbr_([0-9a-f]{16})\.([0-9a-f]{16})\.([A-Za-z0-9_-]{43})\Z")
 USED_KEPT = 4096  # used refresh secrets a family remembers (an older one is refused without revoking)
+FAMILIES_KEPT = 1000  # session families a player's index lists (the newest; the data export reads it)
 
-# KEYS: player, family. ARGV: refresh hash, ttl, now. Begin a family at the player's token version; answer
-# {fields...} of the player, or {} when there is no such player.
+# KEYS: player, family, the player's family index. ARGV: refresh hash, ttl, now, family id, most indexed. Begin a
+# family at the player's token version and index it; answer {fields...} of the player, or {} when there is none.
 _BEGIN = """
 local fields = redis.call('HGETALL', KEYS[1])
 if #fields == 0 then return {} end
 redis.call('HSET', KEYS[2], 'refresh', ARGV[1], 'ver', redis.call('HGET', KEYS[1], 'ver'), 'gen', 0,
            'began', ARGV[3])
 redis.call('EXPIRE', KEYS[2], tonumber(ARGV[2]))
+redis.call('ZADD', KEYS[3], ARGV[3], ARGV[4])
+redis.call('ZREMRANGEBYRANK', KEYS[3], 0, -tonumber(ARGV[5]) - 1)
 return fields
 """
 
@@ -53,8 +56,9 @@ table.insert(fields, 1, 'ok')
 return fields
 """
 
-# KEYS: player, family, the family's used hashes. ARGV: the presented secret's hash, the new one's, ttl, how many
-# used hashes to keep. Rotate when the presented secret is the family's live one: answer {'ok', player fields...}.
+# KEYS: player, family, the family's used hashes, the player's family index. ARGV: the presented secret's hash, the
+# new one's, ttl, how many used hashes to keep, now, family id. Rotate (and index a family begun before the index,
+# when it began unknown: now) when the presented secret is the family's live one: answer {'ok', player fields...}.
 # One already used revokes the family: {'reused'}. Else {'revoked'} (the family is gone or signed out everywhere)
 # or {'wrong'} (never this family's: refused, nothing revoked, so a guessed id cannot sign anyone out).
 _ROTATE = """
@@ -71,6 +75,7 @@ if family[1] == ARGV[1] then
   redis.call('ZREMRANGEBYRANK', KEYS[3], 0, -tonumber(ARGV[4]) - 1)
   redis.call('EXPIRE', KEYS[2], tonumber(ARGV[3]))
   redis.call('EXPIRE', KEYS[3], tonumber(ARGV[3]))
+  redis.call('ZADD', KEYS[4], 'NX', ARGV[5], ARGV[6])
   local fields = redis.call('HGETALL', KEYS[1])
   table.insert(fields, 1, 'ok')
   return fields
@@ -125,8 +130,9 @@ class Sessions:
     async def begin(self, player_id: str, created: bool = False) -> Session:
         """Begin a new session family for a player (raise PlayerNotFound)."""
         family_id, secret = new_id(), secrets.token_urlsafe(32)
-        fields = await self._begin([keys.player(player_id), keys.family(player_id, family_id)],
-                                   [hash_token(secret), self.settings.refresh_ttl, repr(time.time())])
+        fields = await self._begin(
+            [keys.player(player_id), keys.family(player_id, family_id), keys.families(player_id)],
+            [hash_token(secret), self.settings.refresh_ttl, repr(time.time()), family_id, FAMILIES_KEPT])
         if not fields:
             raise PlayerNotFound("no such player")
         player = await self.directory.with_handle(Player.from_fields(player_id, pairs(fields)))
@@ -164,8 +170,10 @@ class Sessions:
         player_id, family_id, secret = parsed.groups()
         new_secret = secrets.token_urlsafe(32)
         reply = await self._rotate(
-            [keys.player(player_id), keys.family(player_id, family_id), keys.family_used(player_id, family_id)],
-            [hash_token(secret), hash_token(new_secret), self.settings.refresh_ttl, USED_KEPT])
+            [keys.player(player_id), keys.family(player_id, family_id), keys.family_used(player_id, family_id),
+             keys.families(player_id)],
+            [hash_token(secret), hash_token(new_secret), self.settings.refresh_ttl, USED_KEPT, repr(time.time()),
+             family_id])
         if reply[0] != "ok":
             raise _refused(reply[0])
         player = await self.directory.with_handle(Player.from_fields(player_id, pairs(reply[1:])))

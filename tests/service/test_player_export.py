@@ -11,7 +11,7 @@ import orjson
 from redis import Redis
 
 from tests.service.conftest import Client
-from tests.service.players_support import CREATE_TOKEN, JOIN, Signed, guest, rest
+from tests.service.players_support import CREATE_TOKEN, JOIN, Signed, device, guest, rest
 from tests.service.support import Setup, create, wait_for
 
 EXPORT = """{ me { export { __typename ... on DataExport { url ticket expiresIn }
@@ -119,3 +119,21 @@ def test_a_long_history_is_exported_whole_across_pages(client: Client, server: s
 def httpx_get(url: str) -> httpx.Response:
     """A GET with no credential."""
     return httpx.get(url, timeout=30)
+
+
+def test_the_export_lists_the_live_sessions_only(client: Client, server: str, redis: Redis) -> None:
+    """Each sign-in begins a session listed by the export; one signed out is no longer listed (and leaves the
+    index), and signing out everywhere leaves none but the one begun after it."""
+    c = client
+    phone = device()
+    first = guest(c, "ann", phone)
+    second = guest(c, "ann", phone)
+    assert first.player == second.player
+    assert len(exported(server, second.access)["sessions"]) == 2
+    assert rest(server, "POST", "/v1/auth/sign-out", first.access).status_code == 200
+    listed = exported(server, second.access)["sessions"]
+    assert len(listed) == 1 and redis.zcard(f"player:{{p:{first.player}}}:families") == 1
+    assert second.refresh.split(".")[1] == listed[0]["id"]
+    assert rest(server, "POST", "/v1/auth/sign-out?everywhere=true", second.access).status_code == 200
+    third = guest(c, "ann", phone)
+    assert [s["id"] for s in exported(server, third.access)["sessions"]] == [third.refresh.split(".")[1]]
