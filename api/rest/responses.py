@@ -148,6 +148,8 @@ class SeatInfo(Answer):
     program: Annotated[bool, d("A human seat played by its player's program (joined with a personal access token "
                                "of the bot scope).")]
     player: Annotated[str | None, d("The id of the player the seat is bound to (null: none).")]
+    handle: Annotated[str | None, d("GET /v1/matches/{id}/seats/{seat} only: the handle of the player the seat is "
+                                    "bound to, as it is now (null: none).")] = None
 
 
 class SeatClock(Answer):

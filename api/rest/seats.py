@@ -60,7 +60,9 @@ async def get_seat(call: Call) -> Reply:
     seat = call.params["seat"]
     if not 0 <= seat < loaded.seat_count:
         raise problem(Refusal.SEAT_NOT_FOUND, f"seats of this match are 0-{loaded.seat_count - 1}")
-    return Reply(seat_json(Reading.of(loaded, None).seats()[seat]))
+    found = Reading.of(loaded, None).seats()[seat]
+    player = None if found.player is None else await call.services.players.directory.get(found.player)
+    return Reply({**seat_json(found), "handle": None if player is None else player.handle})
 
 
 # What the holder of a new seat does next: act (the match starts once every seat is taken), read the match as the

@@ -47,6 +47,14 @@ class SeatInfo:
         default=None, description="The id of the player the seat is bound to (null: an open seat, a bot, or a seat "
                                   "joined without a player credential).")
 
+    @strawberry.field
+    async def handle(self, info: Info) -> str | None:
+        """The handle of the player the seat is bound to, as it is now (null: no player, or one gone)."""
+        if self.player is None:
+            return None
+        player = await info.context.services.players.directory.get(str(self.player))
+        return None if player is None else player.handle
+
     @classmethod
     def of(cls, s: SeatReading) -> SeatInfo:
         """The GraphQL form of a seat as the read model has it."""

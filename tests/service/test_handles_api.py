@@ -161,3 +161,26 @@ def test_the_export_shows_each_players_handle(client: Client, server: str) -> No
     (mine,) = [s for s in seats if s.get("player") == ann.player]
     assert mine["handle"] == ann_handle and mine["name"] == "ann"
     assert all("handle" not in s for s in seats if not s.get("player"))
+
+
+SEATS = """query($id: ID!) { match(id: $id) { seats { seat name player handle } } }"""
+
+
+def test_a_seat_shows_its_players_handle_as_it_is_now(client: Client, server: str) -> None:
+    ann = guest(client, "ann")
+    match_id = client.gql(CREATE, token=ann.access)["createMatch"]["matchId"]
+    joined = rest(server, "POST", f"/v1/matches/{match_id}/seats", ann.access, {})
+    seat = joined.json()["seat"]
+    assert rest(server, "POST", f"/v1/matches/{match_id}/seats", None, {"name": "anon"}).status_code == 201
+    seats = {s["seat"]: s for s in client.gql(SEATS, {"id": match_id})["match"]["seats"]}
+    handle = client.gql(ME, token=ann.access)["me"]["handle"]
+    assert (seats[seat]["name"], seats[seat]["player"], seats[seat]["handle"]) == ("ann", ann.player, handle)
+    assert [s["handle"] for n, s in seats.items() if n != seat] == [None, None]  # a token's seat, an open seat
+    renamed = fresh("seated")
+    assert rest(server, "PATCH", "/v1/me", ann.access, {"handle": renamed}).status_code == 200
+    seats = {s["seat"]: s for s in client.gql(SEATS, {"id": match_id})["match"]["seats"]}
+    assert seats[seat]["handle"] == renamed  # the handle now, never a freed one another player may take
+    one = rest(server, "GET", f"/v1/matches/{match_id}/seats/{seat}").json()
+    assert (one["player"], one["handle"]) == (ann.player, renamed)
+    other = rest(server, "GET", f"/v1/matches/{match_id}/seats/{(seat + 1) % 3}").json()
+    assert other["handle"] is None

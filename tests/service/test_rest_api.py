@@ -297,7 +297,7 @@ def test_create_join_add_a_bot_read_and_list_over_rest(rest: Rest, gql: h.Client
     assert joined["seat"] == 2 and not joined["started"]
     assert rest.ok("GET", f"/v1/matches/{s.match_id}/seats/2", "SeatInfo") == \
         {"seat": 2, "taken": True, "name": "ann", "kind": "human", "level": None, "takenOver": False,
-         "resigned": False, "program": False, "player": None}
+         "resigned": False, "program": False, "player": None, "handle": None}
     assert rest.ok("GET", f"/v1/matches/{s.match_id}/seats/0", "SeatInfo")["taken"] is False
     rest.bot(s, "random")
     added = rest.bot(s, "greedy")
