@@ -10,7 +10,8 @@ import httpx
 import orjson
 from redis import Redis
 
-from tests.service.conftest import Client
+from firebreak.matches import keys as match_keys
+from tests.service.conftest import QUEUE, Client
 from tests.service.players_support import CREATE_TOKEN, JOIN, Signed, device, guest, rest
 from tests.service.support import Setup, create, wait_for
 
@@ -137,3 +138,19 @@ def test_the_export_lists_the_live_sessions_only(client: Client, server: str, re
     assert rest(server, "POST", "/v1/auth/sign-out?everywhere=true", second.access).status_code == 200
     third = guest(c, "ann", phone)
     assert [s["id"] for s in exported(server, third.access)["sessions"]] == [third.refresh.split(".")[1]]
+
+
+def test_a_match_redis_let_go_is_exported_from_the_archive(client: Client, server: str, redis: Redis) -> None:
+    """A finished match the workers archived and Redis then let go is still in the export, read from the archive."""
+    c = client
+    ann, bob = guest(c, "ann"), guest(c, "bob")
+    s = create(c, 2, 4803)
+    seat(c, s, ann, 0)
+    seat(c, s, bob, 1)
+    assert c.gql(RESIGN, {"input": {"matchId": s.match_id}}, bob.access)["resign"]["__typename"] == "Resignation"
+    wait_for(lambda: redis.zscore(match_keys.finished_pending(QUEUE), s.match_id) is None, "the match archived")
+    redis.delete(match_keys.archive(s.match_id), *match_keys.all_of(s.match_id))  # as its time to live would
+    assert rest(server, "GET", f"/v1/matches/{s.match_id}").status_code == 200  # served from the archive
+    found = [m for m in exported(server, ann.access)["matches"] if m["id"] == s.match_id]
+    assert len(found) == 1 and found[0]["status"] == "OVER" and found[0]["outcome"] == "WON"
+    assert found[0]["endReason"] == "RESIGNED" and [o["player"] for o in found[0]["others"]] == [bob.player]
