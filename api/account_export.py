@@ -23,7 +23,7 @@ import orjson
 from sqlalchemy import select
 
 from firebreak.api import leaderboards
-from firebreak.api.rest.invitations import sender_json
+from firebreak.api.rest.invitations import listed_sender_json
 from firebreak.api.rest.mine import my_match_json
 from firebreak.api.rest.ratings import rating_json
 from firebreak.api.rest.seeks import seek_json
@@ -150,6 +150,7 @@ async def matches_of(services: Services, player: str) -> AsyncIterator[dict[str,
     """Every match of the player (live ones in Redis, finished ones Redis let go from the archive) with its seats,
     result and the player's rating change, a page at a time."""
     after: str | None = None
+    handles: dict[str, str | None] = {}  # the other players' handles now, each read once
     while True:
         page = await mypage.page(services.store, player, None, PAGE, after)
         changes = await leaderboards.changes(services, player, page.items)
@@ -157,10 +158,21 @@ async def matches_of(services: Services, player: str) -> AsyncIterator[dict[str,
             entry = my_match_json(item, changes.get(item.reading.id))
             for dropped in ("cursor", "yourTurn", "clockDeadline", "version"):
                 entry.pop(dropped, None)
+            for other in entry["others"]:
+                if other["player"] is not None:
+                    other["handle"] = await _handle(services, other["player"], handles)
             yield entry
         if not page.has_next_page or page.end_cursor is None:
             return
         after = page.end_cursor
+
+
+async def _handle(services: Services, player: str, known: dict[str, str | None]) -> str | None:
+    """A player's handle now (None: the player is gone), read once per export."""
+    if player not in known:
+        found = await services.players.directory.get(player)
+        known[player] = None if found is None else found.handle
+    return known[player]
 
 
 async def document(services: Services, player: Player) -> AsyncIterator[bytes]:
@@ -177,7 +189,7 @@ async def document(services: Services, player: Player) -> AsyncIterator[bytes]:
                          for t in await services.players.access.listing(player.id)],
         "ratings": [rating_json(r) for r in await leaderboards.ratings_of(services, player.id)],
         "invitations": [{"matchId": item.match.id, "title": item.match.meta["title"],
-                         "from": sender_json(item.invitation), "invitedAt": item.invitation.at}
+                         "from": listed_sender_json(item), "invitedAt": item.invitation.at}
                         for item in await services.invitations.listing(player.id)],
         "seeks": [seek_json(seek, now) for seek in await services.seeks.of_player(player.id)],
         "pushRegistrations": [reg for hook in PUSH_REGISTRATIONS for reg in await hook(services, player.id)],

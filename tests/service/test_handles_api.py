@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import secrets
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import httpx
 from redis import Redis
@@ -12,6 +13,7 @@ from redis import Redis
 from firebreak.players import handles, keys
 from tests.service.conftest import Client
 from tests.service.players_support import CREATE_TOKEN, guest, rest
+from tests.service.support import wait_for
 
 UPDATE = """mutation($input: UpdateProfileInput!) { updateProfile(input: $input) { __typename
   ... on ProfileUpdated { player { id name handle kind } } ... on BadHandle { code reason message }
@@ -184,3 +186,28 @@ def test_a_seat_shows_its_players_handle_as_it_is_now(client: Client, server: st
     assert (one["player"], one["handle"]) == (ann.player, renamed)
     other = rest(server, "GET", f"/v1/matches/{match_id}/seats/{(seat + 1) % 3}").json()
     assert other["handle"] is None
+
+
+def test_the_players_own_export_shows_the_others_handles(client: Client, server: str) -> None:
+    ann, bob = guest(client, "ann"), guest(client, "bob")
+    ann_handle, bob_handle = (client.gql(ME, token=p.access)["me"]["handle"] for p in (ann, bob))
+    played = client.gql(CREATE, token=ann.access)["createMatch"]["matchId"]
+    for who in (ann, bob):
+        assert rest(server, "POST", f"/v1/matches/{played}/seats", who.access, {}).status_code == 201
+    invited = client.gql(CREATE, token=ann.access)["createMatch"]["matchId"]
+    assert client.gql(INVITE, {"id": invited, "handles": [bob_handle]}, ann.access)["invitePlayers"][
+        "__typename"] == "PlayersInvited"
+
+    def exported() -> Any:
+        got = rest(server, "GET", "/v1/me/export", bob.access)
+        assert got.status_code == 200, got.text
+        return got.json()
+
+    wait_for(lambda: played in {m["id"] for m in exported()["matches"]}, "the match in bob's index")
+    doc = exported()
+    (match,) = [m for m in doc["matches"] if m["id"] == played]
+    others = {o["player"]: o for o in match["others"]}
+    assert others[ann.player]["handle"] == ann_handle and others[ann.player]["name"] == "ann"
+    assert all("handle" not in o for o in match["others"] if o["player"] is None)
+    (invitation,) = doc["invitations"]
+    assert invitation["from"] == {"id": ann.player, "name": "ann", "handle": ann_handle}
