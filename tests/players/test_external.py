@@ -4,6 +4,7 @@ here; key rotation; the refetch throttle under a flood of unknown kids; linking 
 from __future__ import annotations
 
 import asyncio
+import re
 import secrets
 import time
 from collections.abc import Iterator
@@ -64,6 +65,7 @@ def test_an_operators_token_signs_in_a_player_created_on_first_sight(redis_url: 
         ids.append(principal.player.id)
         assert principal.via is Via.EXTERNAL and principal.player.kind is PlayerKind.EXTERNAL
         assert principal.player.name == "Ada Lovelace"
+        assert re.fullmatch(r"ada-lovelace-[1-9][0-9]{3}", principal.player.handle)  # a handle at first sight
         assert principal.player.identities == (Identity(ISSUER, sub),)
         again = await auth.authenticate(f"Bearer {jwks.sign(_claims(sub, name='Renamed'), 'k1')}")
         assert again.player == principal.player  # the same player; the name given at first sight stays
