@@ -64,6 +64,11 @@ class Settings(EnvSettings):
                               "How often each worker's reconciler looks at the due-set (timers, lost jobs).", gt=0)
     stall_seconds: float = env("FIREBREAK_STALL_SECONDS", 10.0,
                                "A service step with no commit for this long is enqueued again.", gt=0)
+    invite_url: str = env("FIREBREAK_INVITE_URL", "#/join/{code}",
+                          "The invite link of a private match, answered with its invite code: a template where "
+                          "{code} stands for the code, absolute (https://app.example/join/{code}) or relative to "
+                          "the service's base URL as the caller reached it (the default: the web client's "
+                          "#/join/CODE page).")
     rematch_offer_seconds: float = env("FIREBREAK_REMATCH_OFFER_SECONDS", 300.0,
                                        "Seconds a rematch offer stands unanswered before it expires.", gt=0)
     abandoned_ttl: int = env("FIREBREAK_ABANDONED_TTL", 7 * 24 * 3600,
@@ -106,6 +111,13 @@ class Settings(EnvSettings):
             name = "REDIS_URL" if info.field_name == "redis_url" else "QUEUE_REDIS_URL"
             raise ValueError(f"{name} must be a redis://, rediss:// or unix:// URL")
         return value
+
+    @field_validator("invite_url", mode="after")
+    @classmethod
+    def _invite_url(cls, value: str) -> str:
+        if "{code}" not in value:
+            raise ValueError("FIREBREAK_INVITE_URL must hold {code}, where the invite code goes")
+        return value.strip()
 
     @field_validator("rate_client_header", mode="after")
     @classmethod

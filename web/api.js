@@ -4,7 +4,7 @@ const RESULT_FIELDS = `endReason reason columns { key label description } scores
   winners`;
 const MATCH_FIELDS = `fragment MatchFields on Match {
   id title status version seatCount options mySeat: you toAct serviceToAct view legalActions
-  result { ${RESULT_FIELDS} } rematch { id }
+  result { ${RESULT_FIELDS} } rematch { id } rematchOffer { status by accepted declined expiresAt }
   clock { initialSeconds incrementSeconds seats { seat secondsLeft running takenOver } }
   seats { seat taken name kind level takenOver resigned player } }`;
 
@@ -32,8 +32,12 @@ export const RESIGN = `mutation($input: ResignInput!) { resign(input: $input) { 
   ... on Resignation { version } ... on Problem { code message } } }`;
 export const RECLAIM = `mutation($input: ReclaimSeatInput!) { reclaimSeat(input: $input) { __typename
   ... on SeatReclaimed { version } ... on Problem { code message } } }`;
-export const REMATCH = `mutation($input: RematchInput!) { rematch(input: $input) { __typename
-  ... on Rematched { matchId seat } ... on Problem { code message } } }`;
+const REMATCHED = '... on Rematched { matchId seat match { id } offer { status } } ... on Problem { code message }';
+export const REMATCH = `mutation($input: RematchInput!) { offerRematch(input: $input) { __typename ${REMATCHED} } }`;
+export const ACCEPT_REMATCH = `mutation($input: RematchInput!) { acceptRematch(input: $input) { __typename
+  ${REMATCHED} } }`;
+export const DECLINE_REMATCH = `mutation($input: RematchInput!) { declineRematch(input: $input) { __typename
+  ${REMATCHED} } }`;
 const MY_MATCH_FIELDS = `id title status version seat yourTurn lastActivity endReason winners outcome
   others { seat taken name kind level takenOver resigned }`;
 export const MY_MATCHES = `query($status: MatchStatus, $first: Int!, $after: String) { me { id name

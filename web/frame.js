@@ -99,8 +99,30 @@ function kept(page, name, part) {
   return part;
 }
 
+/** The rematch controls of a seat of an over match: go to the rematch once made; accept or decline a standing offer
+ * (or wait for the others once accepted); otherwise offer one, saying how the last offer ended. */
+function offerControls(page, d, button) {
+  const offer = d.rematchOffer;
+  if (d.rematch) return [button('rematch', 'Go to the rematch', () => page.rematch(), 'primary')];
+  if (offer && offer.status === 'OPEN') {
+    if (offer.accepted.includes(d.mySeat)) {
+      const waiting = d.seats.filter((s) => !offer.accepted.includes(s.seat)).map((s) => page.name(s.seat));
+      return [h('span', { 'data-testid': 'rematch-offer', 'data-offer': 'waiting' },
+        `Rematch offered: waiting for ${waiting.join(', ')} to accept.`)];
+    }
+    return [h('span', { 'data-testid': 'rematch-offer', 'data-offer': 'open' },
+      `${page.name(offer.by)} offers a rematch. `),
+      button('rematch-accept', 'Accept the rematch', () => page.acceptRematch(), 'primary'), ' ',
+      button('rematch-decline', 'Decline', () => page.declineRematch())];
+  }
+  const ended = { DECLINED: 'The rematch was declined. ', EXPIRED: 'The rematch offer expired. ' };
+  const said = offer && ended[offer.status] ? [h('span', { class: 'muted', 'data-testid': 'rematch-offer',
+    'data-offer': offer.status.toLowerCase() }, ended[offer.status])] : [];
+  return [...said, button('rematch', 'Offer a rematch', () => page.rematch(), 'primary')];
+}
+
 /** The caller's seat controls: resign (asked twice) while active, reclaim while the service's bot plays the seat,
- * rematch once over; the rematch's link once someone asked for it. Null when there is nothing to offer. */
+ * rematch offers once over; the rematch's link once made. Null when there is nothing to offer. */
 function seatPanel(page, state) {
   const d = state.match;
   const mine = page.mySeatInfo();
@@ -123,15 +145,13 @@ function seatPanel(page, state) {
   }
   if (d.status === 'OVER') {
     if (d.rematch) {
-      controls.push(h('span', { 'data-testid': 'rematch-asked' }, 'A rematch was asked for. '));
+      controls.push(h('span', { 'data-testid': 'rematch-asked' }, 'Everyone accepted the rematch. '));
       if (!mine) {
         controls.push(h('a', { href: `#/watch/${encodeURIComponent(d.rematch.id)}`, class: 'button',
           'data-testid': 'rematch-link' }, 'Watch the rematch'));
       }
     }
-    if (mine) {
-      controls.push(button('rematch', d.rematch ? 'Go to the rematch' : 'Rematch', () => page.rematch(), 'primary'));
-    }
+    if (mine) controls.push(...offerControls(page, d, button));
   }
   if (!controls.length) return null;
   return h('div', { class: 'panel seat-controls', 'data-testid': 'seat-controls' }, controls);

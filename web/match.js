@@ -2,7 +2,9 @@
 // client module (clients.js) draw it. It re-reads match(id) after every pushed step, so what it shows is
 // always one consistent version.
 
-import { ACT, MATCH, MATCH_EVENTS, RECLAIM, REMATCH, RESIGN, Subscription, loadTitle } from './api.js';
+import {
+  ACCEPT_REMATCH, ACT, DECLINE_REMATCH, MATCH, MATCH_EVENTS, RECLAIM, REMATCH, RESIGN, Subscription, loadTitle,
+} from './api.js';
 import { callerFor, gqlAs, tokenOf } from './caller.js';
 import { loadClient } from './clients.js';
 import { h, randomKey } from './dom.js';
@@ -11,6 +13,7 @@ import * as store from './store.js';
 
 const LOG_STEPS = 150; // steps of history shown in the log
 const WAIT_POLL_MS = 1500; // how often a waiting match is re-read (seat changes are not pushed)
+const OFFER_POLL_MS = 3000; // how often an over match with a standing rematch offer is re-read (answers are not pushed)
 const QUIET_MS = 15000; // re-read an active match after this long without a pushed step
 const CLOCK_TICK_MS = 1000;
 
@@ -191,6 +194,7 @@ class MatchPage {
         this.heard = Date.now();
         if (d && this.accept(d)) this.render();
       } while (this.again);
+      this.watchOffer();
     } catch (error) {
       this.notice = `Cannot refresh: ${error.message}`;
       frame.renderHead(this);
@@ -206,7 +210,10 @@ class MatchPage {
     if (old && d.version < old.version) return false;
     const seatsChanged = !old || JSON.stringify(old.seats) !== JSON.stringify(d.seats);
     const clockChanged = !old || JSON.stringify(old.clock) !== JSON.stringify(d.clock);
-    if (old && d.version === old.version && d.status === old.status && !seatsChanged && !clockChanged) return false;
+    const rematchChanged = !old || JSON.stringify([old.rematch, old.rematchOffer])
+      !== JSON.stringify([d.rematch, d.rematchOffer]);
+    if (old && d.version === old.version && d.status === old.status && !seatsChanged && !clockChanged
+      && !rematchChanged) return false;
     this.data = d;
     this.readAt = Date.now();
     return true;
@@ -306,17 +313,41 @@ class MatchPage {
       : null));
   }
 
-  /** Ask for a rematch (or find the one already asked for) and go to it. */
+  /** Offer a rematch (or accept the standing offer, or find the rematch made) and go to it once it exists. */
   async rematch() {
-    await this.seatAct(REMATCH, 'rematch', (r) => {
-      if (r.__typename !== 'Rematched') return null;
-      // The rematch keeps each person's credential: the same seat token, or the same player.
-      const rec = store.get(this.id) || {};
-      store.remember(r.matchId, this.caller && this.caller.kind === 'seat'
-        ? { seat: r.seat, token: rec.token, name: rec.name } : { seat: r.seat, player: true });
-      location.hash = `#/match/${encodeURIComponent(r.matchId)}`;
-      return 'Rematch…';
-    });
+    await this.seatAct(REMATCH, 'offerRematch', (r) => this.rematched(r));
+  }
+
+  /** Accept the standing rematch offer. */
+  async acceptRematch() {
+    await this.seatAct(ACCEPT_REMATCH, 'acceptRematch', (r) => this.rematched(r));
+  }
+
+  /** Decline the standing rematch offer (it ends for everyone). */
+  async declineRematch() {
+    await this.seatAct(DECLINE_REMATCH, 'declineRematch', (r) => (r.__typename === 'Rematched'
+      ? 'You declined the rematch.' : null));
+  }
+
+  /** Word an offer's answer; go to the rematch once every person accepted and it exists. */
+  rematched(r) {
+    if (r.__typename !== 'Rematched') return null;
+    // The rematch keeps each person's credential: the same seat token, or the same player.
+    const rec = store.get(this.id) || {};
+    store.remember(r.matchId, this.caller && this.caller.kind === 'seat'
+      ? { seat: r.seat, token: rec.token, name: rec.name } : { seat: r.seat, player: true });
+    if (!r.match) return 'Rematch offered: it starts once everyone accepts.';
+    location.hash = `#/match/${encodeURIComponent(r.matchId)}`;
+    return 'Rematch\u2026';
+  }
+
+  /** While the caller's seat of this over match may get or answer a rematch offer (none made yet), re-read it now
+   * and then: offers and their answers are no match steps, so nothing is pushed. */
+  watchOffer() {
+    const d = this.data;
+    if (this.offerWatch || !d || d.status !== 'OVER' || d.mySeat === null || d.rematch) return;
+    this.offerWatch = true;
+    this.later(() => { this.offerWatch = false; this.refresh(); }, OFFER_POLL_MS);
   }
 
   /** Send a seat mutation (resign, reclaim, rematch); done(result) words success (null: a refusal). */

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from firebreak.api import invite_links
 from firebreak.api.bounds import MAX_PAGE
 from firebreak.api.rest import requests as R
 from firebreak.api.rest.convert import match_json
@@ -69,6 +70,8 @@ async def create_match(call: Call) -> Reply:
     loaded = await call.services.store.load(created.match_id)
     assert loaded is not None
     return Reply({"matchId": created.match_id, "hostToken": created.host_token, "inviteCode": created.invite_code,
+                  "inviteUrl": invite_links.for_request(call.services.settings.invite_url, created.invite_code,
+                                                        call.request),
                   "match": match_json(Reading.of(loaded, None))}, 201, {"Location": location(created.match_id)})
 
 

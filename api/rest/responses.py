@@ -250,6 +250,8 @@ class MatchCreated(Answer):
     matchId: str
     hostToken: Annotated[str, d("Shown once: lets its holder add bots.")]
     inviteCode: Annotated[str | None, d("A private match's invite code, shown once (null: listed).")]
+    inviteUrl: Annotated[str | None, d("The invite code as a link to hand to friends (FIREBREAK_INVITE_URL: by "
+                                       "default the web client's #/join/CODE page; null: listed).")]
     match: Match
 
 

@@ -6,6 +6,7 @@ from typing import Annotated, cast
 
 import strawberry
 
+from firebreak.api import invite_links
 from firebreak.api.bounds import MAX_PAGE
 from firebreak.api.context import Info
 from firebreak.api.schema.match import Match
@@ -115,6 +116,9 @@ class MatchCreated:
     invite_code: str | None = strawberry.field(
         default=None, description="A private match's invite code, shown once (joinMatch(input: {code})); null for "
                                   "a listed match.")
+    invite_url: str | None = strawberry.field(
+        default=None, description="The invite code as a link to hand to friends (FIREBREAK_INVITE_URL: by default "
+                                  "the web client's #/join/CODE page); null for a listed match.")
     match: Match = strawberry.field(description="The new match.")
 
 
@@ -226,7 +230,9 @@ class LobbyMutation:
         loaded = await services.store.load(created.match_id)
         assert loaded is not None
         return MatchCreated(match_id=strawberry.ID(created.match_id), host_token=created.host_token,
-                            invite_code=created.invite_code, match=Match.of(loaded, None))
+                            invite_code=created.invite_code, match=Match.of(loaded, None),
+                            invite_url=invite_links.for_request(services.settings.invite_url, created.invite_code,
+                                                                info.context.request))
 
     @strawberry.mutation
     async def join_match(

@@ -31,7 +31,7 @@ REMATCH = """mutation($id: ID!) { rematch(input: {matchId: $id}) { __typename
 ACCEPT = REMATCH.replace("rematch(input", "acceptRematch(input")
 OLD = """query($id: ID!) { match(id: $id) { status rematch { id } } }"""
 CREATE = """mutation($input: CreateMatchInput!) { createMatch(input: $input) { __typename
-  ... on MatchCreated { matchId hostToken inviteCode } ... on Problem { code message } } }"""
+  ... on MatchCreated { matchId hostToken inviteCode inviteUrl } ... on Problem { code message } } }"""
 INVITE = """mutation($id: ID!, $players: [ID!]!) { invitePlayers(input: {matchId: $id, playerIds: $players}) {
   __typename ... on PlayersInvited { matchId playerIds invitedAt } ... on Problem { code message } } }"""
 ANSWER = """mutation($id: ID!, $accept: Boolean!) { answerInvitation(input: {matchId: $id, accept: $accept}) {
@@ -200,6 +200,11 @@ def test_a_private_match_is_unlisted_and_reached_only_by_its_code_or_an_invitati
                          host.access)["createMatch"]
     assert created["__typename"] == "MatchCreated" and created["inviteCode"], created
     match_id, code = created["matchId"], created["inviteCode"]
+    assert created["inviteUrl"] == f"{server}/#/join/{code}"  # the code as a link to the web client's join page
+    made = rest(server, "POST", "/v1/matches", host.access, {"title": "greatfire", "seats": 2, "private": True}).json()
+    assert made["inviteUrl"] == f"{server}/#/join/{made['inviteCode']}"
+    listed_one = rest(server, "POST", "/v1/matches", host.access, {"title": "greatfire", "seats": 2}).json()
+    assert listed_one["inviteCode"] is None and listed_one["inviteUrl"] is None
     assert code not in str(redis.keys("match:{code:*")) and redis.get(
         keys.invite_code(hashlib.sha256(code.encode()).hexdigest())) == match_id  # only its hash
     assert redis.zscore(keys.lobby("waiting"), match_id) is None
