@@ -303,7 +303,7 @@ class Match:
 
     @strawberry.field
     async def rematch(self, info: Info) -> MatchLink | None:
-        """The match's rematch once one was asked for (the rematch mutation), else null."""
+        """The match's rematch once every person accepted its offer (offerRematch, acceptRematch), else null."""
         if self.read.status is not lifecycle.MatchStatus.OVER:
             return None
         found = await Rematches(info.context.services.lobby).rematch_of(self.read.id)
