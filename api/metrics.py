@@ -30,6 +30,8 @@ from firebreak.matches import connections, keys
 from firebreak.matches.envsettings import EnvSettings, env
 from firebreak.matches.lifecycle import MatchStatus
 from firebreak.notifications.webhooks import stats as webhook_stats
+from firebreak.push import keys as push_keys
+from firebreak.push import stats as push_stats
 
 FOLDER = "PROMETHEUS_MULTIPROC_DIR"
 TOKEN_LENGTH = 24  # a shorter FIREBREAK_METRICS_TOKEN stops the start
@@ -115,6 +117,33 @@ class _WebhookCollector:
         yield forwarding
 
 
+class _PushCollector:
+    """Reads the workers' push figures from Redis at scrape time: attempts and pushes by outcome, pushes waiting."""
+
+    def __init__(self, redis: Any, queue: str) -> None:
+        self.redis = redis
+        self.queue = queue
+
+    def collect(self):  # type: ignore[no-untyped-def]
+        attempts = CounterMetricFamily("firebreak_push_attempts", "Push attempts (Web Push), by outcome (success, "
+                                       "gone: 404/410, rate_limited: 429, server_error: 5xx, ...)", labels=["outcome"])
+        pushes = CounterMetricFamily("firebreak_push_sends", "Pushes by what became of them (sent, retried, removed: "
+                                     "registration gone, failed, expired: TTL passed)", labels=["outcome"])
+        waiting = GaugeMetricFamily("firebreak_push_waiting", "Pushes made and not yet sent or given up")
+        try:
+            by_attempt, by_push = push_stats.read(self.redis)
+            for outcome, count in by_attempt.items():
+                attempts.add_metric([outcome], count)
+            for outcome, count in by_push.items():
+                pushes.add_metric([outcome], count)
+            waiting.add_metric([], float(self.redis.zcard(push_keys.due(self.queue))))
+        except (OSError, RedisError):
+            return  # Redis unreachable: the process's own metrics still render
+        yield attempts
+        yield pushes
+        yield waiting
+
+
 class _LobbyCollector:
     """Counts the live matches by status from the lobby sets at scrape time (a finished match's entry stops
     counting once the match has expired; an expired waiting match's entry counts until the lobby is next listed)."""
@@ -173,6 +202,7 @@ class Metrics:
         jobs = _JobCollector(redis_url, queue)
         self.registry.register(jobs)
         self.registry.register(_WebhookCollector(jobs.redis, queue))
+        self.registry.register(_PushCollector(jobs.redis, queue))
         self.registry.register(_LobbyCollector(jobs.redis, finished_ttl))
 
     def act(self, outcome: str) -> None:

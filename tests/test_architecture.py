@@ -9,7 +9,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 ALLOWED_THIRD_PARTY = {"pydantic"}
 FIRST_PARTY = {"domain", "matches", "players", "archive", "ratings", "notifications", "matchmaking", "api", "workers",
-               "integrations"}
+               "integrations", "push"}
 
 
 def _top(name: str) -> str:
@@ -97,9 +97,11 @@ def test_layers_point_inward() -> None:
         "archive": {"domain", "matches", "archive"},
         "ratings": {"domain", "matches", "archive", "ratings"},
         "notifications": {"domain", "matches", "players", "notifications"},
+        "push": {"domain", "matches", "players", "notifications", "push"},  # pushes to closed apps (issue 48)
         "matchmaking": {"domain", "matches", "players", "archive", "ratings", "notifications", "matchmaking"},
-        "api": {"domain", "matches", "players", "archive", "ratings", "notifications", "matchmaking", "api"},
-        "workers": {"domain", "matches", "players", "archive", "ratings", "notifications", "matchmaking", "workers"},
+        "api": {"domain", "matches", "players", "archive", "ratings", "notifications", "matchmaking", "push", "api"},
+        "workers": {"domain", "matches", "players", "archive", "ratings", "notifications", "matchmaking", "push",
+                    "workers"},
         "integrations": {"domain", "integrations"},  # the learning adapters (rl extra) sit on the engine only
     }
     offenders = {}

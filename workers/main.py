@@ -18,6 +18,7 @@ from types import FrameType
 from redis.exceptions import RedisError
 from rq import Queue, SimpleWorker
 
+from firebreak.archive.database import DatabaseSettings
 from firebreak.matches import connections, feed, reconciler
 from firebreak.matches.config import Settings
 from firebreak.matches.envsettings import read_all
@@ -25,6 +26,10 @@ from firebreak.matches.plugins import register_titles
 from firebreak.notifications.webhooks import sender
 from firebreak.notifications.webhooks.forwarder import forwarding
 from firebreak.notifications.webhooks.settings import WebhookSettings
+from firebreak.push import sender as push_sender
+from firebreak.push import vapid
+from firebreak.push.forwarder import pushing
+from firebreak.push.settings import PushSettings
 from firebreak.workers import jobs
 from firebreak.workers.settings import WORKER_SETTINGS
 
@@ -51,8 +56,9 @@ def main(argv: list[str] | None = None) -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     try:
         read = read_all(WORKER_SETTINGS)  # one error naming every bad variable
-        settings, webhooks = read[Settings], read[WebhookSettings]
+        settings, webhooks, push = read[Settings], read[WebhookSettings], read[PushSettings]
         register_titles(settings.titles)
+        keys = vapid.load(push, read[DatabaseSettings].data_dir)  # generated into the data folder when unset
     except ValueError as exc:
         parser.exit(2, f"workers.main: {exc}\n")
     try:
@@ -68,7 +74,9 @@ def main(argv: list[str] | None = None) -> None:
         reconciler.start(settings, cluster)  # every worker also re-enqueues what is due (matches/reconciler.py)
         # ...and forwards the feeds' events to the webhooks and sends them (notifications/webhooks/sender.py)
         sender.start(settings.queue_url, settings.queue, webhooks, tuple(t.value for t in feed.FeedType),
-                     forwarding(settings, webhooks, cluster))
+                     forwarding(settings, webhooks, cluster, pushing(settings.queue, push)))
+        # ...and sends the pushes that forwarding made (push/sender.py)
+        push_sender.start(settings.queue_url, settings.redis_url, cluster, settings.queue, push, keys)
     pause = RESTART_PAUSE
     while True:
         # SimpleWorker runs jobs in-process (no fork per job): bot moves answer in milliseconds. Jobs catch

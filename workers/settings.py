@@ -8,7 +8,8 @@ from firebreak.matches.config import Settings
 from firebreak.matches.envsettings import EnvSettings
 from firebreak.matchmaking.config import SeekSettings
 from firebreak.notifications.webhooks.settings import WebhookSettings
+from firebreak.push.settings import PushSettings
 from firebreak.workers.budget import BudgetSettings
 
 WORKER_SETTINGS: tuple[type[EnvSettings], ...] = (Settings, WebhookSettings, BudgetSettings, SeekSettings,
-                                                  DatabaseSettings)
+                                                  DatabaseSettings, PushSettings)

@@ -25,6 +25,7 @@ from firebreak.matches.lifecycle import MatchStatus
 from firebreak.matches.refusals import Refusal
 from firebreak.players.errors import Reason, Unauthenticated
 from firebreak.players.records import Principal
+from firebreak.push.watching import Watch
 
 BLOCK_MS = 10_000
 LEFT = "the seat token no longer holds a seat of this match"
@@ -75,25 +76,34 @@ class Subscription:
         if loaded is None:
             raise GraphQLError(f"no match {str(match_id)!r}", extensions={"code": Refusal.MATCH_NOT_FOUND.value})
         seat = await info.context.seat_in(loaded)
-        player = isinstance(await info.context.authenticate(), Principal)  # verified once already: memoized
+        principal = await info.context.authenticate()  # verified once already: memoized
+        player = isinstance(principal, Principal)
         guard = await _guard(info.context, loaded.id, seat, player)
         after = max(0, after_version)
-        with subscribed(info.context.services.metrics, "match"):
-            rows = await store.events_after(loaded.id, after)
-            trail = ViewTrail()
-            while True:
-                refused = None if guard is None else await guard.refused()
-                if refused is not None:
-                    raise _ended(refused, player)
-                for version, events in rows:
-                    yield MatchEvent(version=version, events=visible_to(events, seat), match_id=loaded.id,
-                                     viewer=seat, latest=version == rows[-1][0], trail=trail)
-                    after = version
-                if loaded.status is MatchStatus.OVER and after >= loaded.version:
-                    return
-                # this process's one reader of the match brings the next steps (no connection held per subscriber)
-                wait = BLOCK_MS / 1000 if guard is None else guard.wait(BLOCK_MS / 1000)
-                step = await fanout.next(loaded.id, after, wait)
-                if step.ended:
-                    return
-                rows = await store.events_after(loaded.id, after) if step.rows is None else step.rows
+        # a player looking at the match gets no push of it (push/watching.py)
+        watch = Watch(store.redis, principal.player.id, loaded.id) if isinstance(principal, Principal) else None
+        try:
+            with subscribed(info.context.services.metrics, "match"):
+                rows = await store.events_after(loaded.id, after)
+                trail = ViewTrail()
+                while True:
+                    refused = None if guard is None else await guard.refused()
+                    if refused is not None:
+                        raise _ended(refused, player)
+                    if watch is not None:
+                        await watch.refresh()
+                    for version, events in rows:
+                        yield MatchEvent(version=version, events=visible_to(events, seat), match_id=loaded.id,
+                                         viewer=seat, latest=version == rows[-1][0], trail=trail)
+                        after = version
+                    if loaded.status is MatchStatus.OVER and after >= loaded.version:
+                        return
+                    # this process's one reader of the match brings the next steps (no connection held per subscriber)
+                    wait = BLOCK_MS / 1000 if guard is None else guard.wait(BLOCK_MS / 1000)
+                    step = await fanout.next(loaded.id, after, wait)
+                    if step.ended:
+                        return
+                    rows = await store.events_after(loaded.id, after) if step.rows is None else step.rows
+        finally:
+            if watch is not None:
+                await watch.close()

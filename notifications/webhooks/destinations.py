@@ -83,9 +83,10 @@ class Allowed:
 
     names: frozenset[str] = frozenset()
     networks: tuple[Network, ...] = ()
+    setting: str = SETTING  # the variable that allows them, named by a refusal (push has its own)
 
     @classmethod
-    def of(cls, entries: Iterable[str]) -> Allowed:
+    def of(cls, entries: Iterable[str], setting: str = SETTING) -> Allowed:
         """From the setting's entries: host names, addresses and networks (10.0.0.0/8); raise ValueError for
         anything else."""
         names: set[str] = set()
@@ -98,10 +99,10 @@ class Allowed:
             except ValueError:
                 pass
             if not _NAME.match(entry) or literal(entry) is not None:
-                raise ValueError(f"{SETTING} takes host names, addresses and networks (10.0.0.0/8), comma-separated, "
+                raise ValueError(f"{setting} takes host names, addresses and networks (10.0.0.0/8), comma-separated, "
                                  f"not {entry[:60]!r}")
             names.add(entry)
-        return cls(frozenset(names), tuple(networks))
+        return cls(frozenset(names), tuple(networks), setting)
 
     def address(self, address: Address) -> bool:
         """Whether an address is in an allowed network (an IPv6 one also by the IPv4 address it carries)."""
@@ -118,7 +119,7 @@ def check_host(host: str, allowed: Allowed) -> None:
     if address is None:
         if name == "localhost" or name.endswith(".localhost"):
             raise Refused(f"the URL's host is localhost, a loopback address: deliveries may not go there unless "
-                          f"{SETTING} allows it")
+                          f"{allowed.setting} allows it")
         return
     _judge(address, allowed, "the URL's host is")
 
@@ -141,4 +142,5 @@ async def vetted(host: str, port: int, allowed: Allowed) -> str | None:
 def _judge(address: Address, allowed: Allowed, says: str) -> None:
     kind = forbidden(address)
     if kind is not None and not allowed.address(address):
-        raise Refused(f"{says} a {kind} address ({address}): deliveries may not go there unless {SETTING} allows it")
+        raise Refused(f"{says} a {kind} address ({address}): deliveries may not go there unless {allowed.setting} "
+                      "allows it")

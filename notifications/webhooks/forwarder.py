@@ -11,7 +11,7 @@ since the claim; a process killed mid-forward leaves it to come due when the lea
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -24,6 +24,8 @@ from firebreak.notifications.webhooks.deliveries import Deliveries, NewDelivery
 from firebreak.notifications.webhooks.endpoints import Endpoint, Endpoints
 from firebreak.notifications.webhooks.sender import Forward
 from firebreak.notifications.webhooks.settings import WebhookSettings
+
+Also = Callable[[str, float], Awaitable[int]]  # another room's step per claimed player (push/forwarder.py)
 
 BATCH = 100        # players one tick forwards at most
 EVENTS = 200       # events read per round trip
@@ -58,12 +60,13 @@ class Forwarder:
     """Turns the marked players' new feed events into deliveries."""
 
     def __init__(self, matches: Any, queue: Any, queue_name: str, endpoints: Endpoints,
-                 deliveries: Deliveries) -> None:
+                 deliveries: Deliveries, also: Also | None = None) -> None:
         self.matches = matches  # the matches Redis (the feeds, in their players' slots)
         self.queue = queue      # the queue Redis (the marks, the deliveries)
         self.pending_key = keys.feed_pending(queue_name)
         self.endpoints = endpoints
         self.deliveries = deliveries
+        self.also = also  # run for each claimed player too, under the same claim
         self._claim = connections.Script(queue, CLAIM)  # the pending set, claimed until a lease ends
         self._done = connections.Script(queue, DONE)  # a mark dropped unless an event came since the claim
         self._advance = connections.Script(matches, _ADVANCE)
@@ -78,6 +81,8 @@ class Forwarder:
         made = 0
         for player in players:
             made += await self.player(str(player), endpoints, now)
+            if self.also is not None:
+                await self.also(str(player), now)
             await self._done(keys=[self.pending_key], args=[str(player), lease])
         return made
 
@@ -96,8 +101,10 @@ class Forwarder:
             await self._advance(keys=[keys.feed_forwarded(player)], args=[cursor, feed.FEED_TTL])
 
 
-def forwarding(settings: Settings, webhooks: WebhookSettings, cluster: bool) -> Callable[[Any], Forward]:
-    """What the sender thread calls, on its own loop, to build its forwarding step over its queue client."""
+def forwarding(settings: Settings, webhooks: WebhookSettings, cluster: bool,
+               also: Callable[[Any, Any], Also] | None = None) -> Callable[[Any], Forward]:
+    """What the sender thread calls, on its own loop, to build its forwarding step over its queue client (also:
+    builds, from the matches and queue clients, a step run for each claimed player too)."""
     def build(queue: Any) -> Forward:
         shared = not cluster and settings.queue_url == settings.redis_url
         if shared:
@@ -108,6 +115,6 @@ def forwarding(settings: Settings, webhooks: WebhookSettings, cluster: bool) -> 
             matches = connections.async_client(settings.redis_url, decode_responses=True)
         known = tuple(t.value for t in feed.FeedType)
         return Forwarder(matches, queue, settings.queue, Endpoints(queue, webhooks, known, settings.queue),
-                         Deliveries(queue, webhooks, settings.queue))
+                         Deliveries(queue, webhooks, settings.queue), also(matches, queue) if also else None)
 
     return build

@@ -1,0 +1,125 @@
+"""Pushes sent by real worker processes (their webhooks forwarder makes them, their push sender sends them) to a
+real local push service that verifies VAPID and decrypts each payload (tests/service/push_service.py); a worker
+killed mid-send."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import secrets as random_secrets
+import signal
+from pathlib import Path
+from typing import Any
+
+import httpx
+from redis import Redis
+from redis.asyncio import Redis as AsyncRedis
+
+from firebreak.matches.feed import FeedType
+from firebreak.push import keys, vapid, watching
+from firebreak.push.settings import PushSettings
+from firebreak.push.subscriptions import Subscriptions
+from tests.service import support as h
+from tests.service.conftest import Client
+from tests.service.players_support import guest
+from tests.service.push_service import PushService, push_service
+from tests.service.support import private_service, wait_for
+from tests.service.test_my_matches import two_seats
+from tests.service.test_subscription import _open
+from tests.service.test_webhooks import _emit, metric
+
+FAST = {"FIREBREAK_PUSH_ALLOWED_HOSTS": "127.0.0.1", "FIREBREAK_PUSH_RETRY_SECONDS": "0.2",
+        "FIREBREAK_PUSH_RETRY_CAP_SECONDS": "0.5", "FIREBREAK_PUSH_TICK_SECONDS": "0.05",
+        "FIREBREAK_WEBHOOK_TICK_SECONDS": "0.05"}
+
+
+def register(redis_url: str, player: str, service: PushService, name: str) -> None:
+    """Register a new browser of the push service for a player, as the API does."""
+    browser = service.browser(name)
+
+    async def run() -> None:
+        client = AsyncRedis.from_url(redis_url, decode_responses=True)
+        try:
+            subs = Subscriptions(client, PushSettings(allowed_hosts=("127.0.0.1",)).allowed, 10)
+            await subs.add(player, service.endpoint(name), browser.p256dh, service.b64auth(browser))
+        finally:
+            await client.aclose()
+
+    asyncio.run(run())
+
+
+def payloads(service: PushService, name: str) -> list[dict[str, Any]]:
+    """The decrypted payloads an endpoint got with a valid VAPID authorization."""
+    return [g.payload for g in service.at(name) if g.payload is not None and not g.vapid_error]
+
+
+def test_workers_push_a_players_events_with_the_key_of_the_data_folder(redis_url: str, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    public = vapid.load(PushSettings(), data).public_key  # the key the workers find in FIREBREAK_DATA_DIR
+    with push_service(public) as service, private_service(redis_url, tmp_path, "push-w", workers=1, api=True,
+                                                          FIREBREAK_DATA_DIR=str(data), **FAST) as svc:
+        player = "push-w-" + random_secrets.token_hex(4)
+        register(redis_url, player, service, "w")
+        turn = _emit(redis_url, svc.settings, player, FeedType.YOUR_TURN, {"matchId": "m1", "seat": 0})
+        _emit(redis_url, svc.settings, player, FeedType.MATCH_STARTED, {"matchId": "m1"})  # not pushed
+        offer = _emit(redis_url, svc.settings, player, FeedType.REMATCH_OFFERED, {"matchId": "m0", "by": "p2"})
+        got = wait_for(lambda: len(payloads(service, "w")) == 2 and payloads(service, "w"), "two pushes")
+        assert sorted(p["eventId"] for p in got) == sorted([turn, offer])
+        assert {p["type"] for p in got} == {"yourTurn", "rematchOffered"}
+        assert all(g.vapid_error == "" for g in service.at("w"))
+        text = httpx.get(f"{svc.base}/metrics").text  # /metrics counts the sends by outcome
+        assert metric(text, "firebreak_push_sends_total", '{outcome="sent"}') >= 2
+        assert metric(text, "firebreak_push_attempts_total", '{outcome="success"}') >= 2
+
+
+def test_a_worker_killed_mid_send_leaves_the_push_to_be_sent_again(redis_url: str, redis: Redis,
+                                                                   tmp_path: Path) -> None:
+    """kill -9 of the only worker while the push service holds its answer: the push's lease ends, a new worker sends
+    it again (same payload, same Topic: at least once; the push service got it twice, which RFC 8030 allows, and the
+    Topic makes the second replace the first on a device that had not fetched it), and nothing is lost."""
+    data = tmp_path / "data"
+    public = vapid.load(PushSettings(), data).public_key
+    queue = "push-kill-" + random_secrets.token_hex(3)
+    with push_service(public) as service, private_service(
+            redis_url, tmp_path, queue, workers=1, FIREBREAK_DATA_DIR=str(data),
+            **{**FAST, "FIREBREAK_PUSH_TIMEOUT_SECONDS": "20", "FIREBREAK_PUSH_LEASE_SECONDS": "25"}) as svc:
+        service.hold.add("k")
+        player = "push-kill-" + random_secrets.token_hex(4)
+        register(redis_url, player, service, "k")
+        event = _emit(redis_url, svc.settings, player, FeedType.INVITED, {"matchId": "m1", "by": "p2"})
+        assert service.held.wait(60), "the worker never sent the push"
+        os.kill(svc.workers[0].pid, signal.SIGKILL)
+        svc.workers[0].wait(timeout=10)
+        service.release.set()
+        svc.start_worker()
+        wait_for(lambda: len(service.at("k")) == 2 and redis.zcard(keys.due(queue)) == 0,
+                 "the push sent again after the lease ended")
+        got = service.at("k")
+        assert [(g.payload or {}).get("eventId") for g in got] == [event, event]
+        assert got[0].headers["topic"] == got[1].headers["topic"] and not any(g.vapid_error for g in got)
+        assert redis.hget(keys.PUSH_COUNTER, "push:sent")
+
+
+def test_an_open_match_stream_marks_its_player_as_watching(client: Client, server: str, redis: Redis) -> None:
+    """A player's matchEvents subscription keeps the mark the push forwarder skips a match by (test_push.py shows
+    the skipping); the mark goes when the stream closes."""
+    ann = guest(client, "ann")
+    match_id = two_seats(client, ann, 0, bot=True).match_id
+    key = keys.watching(ann.player, match_id)
+
+    async def watch() -> None:
+        ws = await _open(server, ann.access)
+        try:
+            await ws.send(json.dumps({"id": "1", "type": "subscribe",
+                                      "payload": {"query": h.SUBSCRIBE, "variables": {"id": match_id, "after": 0}}}))
+            for _ in range(500):  # the stream is open once its first look at the match set the mark
+                if redis.exists(key):
+                    break
+                await asyncio.sleep(0.02)
+            assert redis.exists(key) and 0 < redis.ttl(key) <= watching.TTL
+        finally:
+            await ws.close()
+
+    asyncio.run(watch())
+    wait_for(lambda: not redis.exists(key), "the mark dropped when the stream closed")
