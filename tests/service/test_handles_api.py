@@ -211,3 +211,22 @@ def test_the_players_own_export_shows_the_others_handles(client: Client, server:
     assert all("handle" not in o for o in match["others"] if o["player"] is None)
     (invitation,) = doc["invitations"]
     assert invitation["from"] == {"id": ann.player, "name": "ann", "handle": ann_handle}
+
+
+def test_one_players_racing_renames_leave_one_handle_held(client: Client, server: str, second_server: str,
+                                                          redis: Redis) -> None:
+    ann = guest(client, "ann")
+    old = client.gql(ME, token=ann.access)["me"]["handle"]
+    wanted = [fresh(f"r{n}x") for n in range(8)]
+
+    def rename(n: int) -> httpx.Response:
+        return rest((server, second_server)[n % 2], "PATCH", "/v1/me", ann.access, {"handle": wanted[n]})
+
+    with ThreadPoolExecutor(len(wanted)) as pool:
+        answers = list(pool.map(rename, range(len(wanted))))
+    assert {a.status_code for a in answers} <= {200, 409, 429} and 200 in {a.status_code for a in answers}
+    held = rest(server, "GET", "/v1/me", ann.access).json()["handle"]
+    assert held in wanted
+    for handle in [old, *wanted]:  # the handle shown is held by the player; every other one is free
+        holder = redis.get(keys.handle(handles.key(handle)))
+        assert (holder is not None and holder.split(" ")[0] == ann.player) == (handle == held), handle
