@@ -10,7 +10,7 @@ from firebreak.api.fanout import Fanout
 from firebreak.api.feedhub import FeedHub
 from firebreak.api.ratelimit import Limits
 from firebreak.api.snapshots import Snapshots
-from firebreak.archive.database import Database
+from firebreak.archive.database import Database, DatabaseSettings
 from firebreak.archive.reader import ArchiveReader
 from firebreak.matches import connections
 from firebreak.matches.config import Settings
@@ -25,6 +25,7 @@ from firebreak.notifications.webhooks.service import Webhooks
 from firebreak.players.authenticate import Authenticator
 from firebreak.players.config import PlayerSettings
 from firebreak.players.invitations import PlayerInvitations
+from firebreak.push.service import Push
 
 SOCKET_TIMEOUT = 30.0  # seconds; the subscription blocks at most BLOCK_MS (10 s) per read
 
@@ -51,6 +52,7 @@ class Services:
     metrics: Any = field(default=None)  # api.metrics.Metrics, set by the app factory
     archive: Database | None = field(default=None)  # the archive (finished matches Redis let go): the store's attic
     feeds: FeedHub = field(default=None)  # type: ignore[assignment]  # set by connect: the players' feeds' reader
+    push: Push = field(default=None)  # type: ignore[assignment]  # set by connect: registrations, the VAPID key
 
     async def database(self) -> Database:
         """The archive's database (FIREBREAK_DATABASE_URL / FIREBREAK_DATA_DIR: ratings, finished matches), opened
@@ -78,7 +80,8 @@ class Services:
                    Snapshots(store), Fanout(store),
                    Authenticator.build(redises.matches, player_settings), SeatLife(store, scheduler),
                    Seeks(redises.queue, settings.queue), Webhooks.from_env(redises.queue, settings.queue),
-                   AdminCredential.from_env(), archive=archive, feeds=FeedHub(redises.matches, redises.cluster))
+                   AdminCredential.from_env(), archive=archive, feeds=FeedHub(redises.matches, redises.cluster),
+                   push=Push.from_env(redises.matches, DatabaseSettings.from_env().data_dir))
 
     @property
     def invitations(self) -> PlayerInvitations:

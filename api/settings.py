@@ -11,6 +11,7 @@ from firebreak.matches.envsettings import EnvSettings
 from firebreak.matchmaking.config import SeekSettings
 from firebreak.notifications.webhooks.settings import WebhookSettings
 from firebreak.players.config import PlayerSettings
+from firebreak.push.settings import PushSettings
 
 API_SETTINGS: tuple[type[EnvSettings], ...] = (Settings, PlayerSettings, WebhookSettings, SeekSettings, AdminSettings,
-                                               DatabaseSettings, MetricsSettings)
+                                               DatabaseSettings, MetricsSettings, PushSettings)

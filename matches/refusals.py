@@ -73,6 +73,7 @@ class Refusal(StrEnum):
     WEBHOOK_NOT_FOUND = "WEBHOOK_NOT_FOUND"
     DELIVERY_NOT_FOUND = "DELIVERY_NOT_FOUND"
     BAD_WEBHOOK = "BAD_WEBHOOK"
+    BAD_PUSH_SUBSCRIPTION = "BAD_PUSH_SUBSCRIPTION"
     RATED_NEEDS_PLAYER = "RATED_NEEDS_PLAYER"
     CURSOR_EXPIRED = "CURSOR_EXPIRED"
     BAD_HANDLE = "BAD_HANDLE"
@@ -222,6 +223,11 @@ ENTRIES: dict[Refusal, Entry] = {
                                                     "FIREBREAK_WEBHOOK_ALLOWED_HOSTS allows it), known event types, "
                                                     "and a description of at most 200 printable characters (at most "
                                                     "100 endpoints)."),
+    Refusal.BAD_PUSH_SUBSCRIPTION: Entry(422, "InvalidInput",
+                                         "A push registration needs a browser PushSubscription's http(s) endpoint "
+                                         "(not an internal address, unless FIREBREAK_PUSH_ALLOWED_HOSTS allows it), "
+                                         "keys.p256dh (a P-256 public key) and keys.auth (16 bytes), base64url; a "
+                                         "preference change names pushed kinds only."),
     Refusal.RATED_NEEDS_PLAYER: Entry(403, "RatedNeedsPlayer",
                                       "A rated match seats players and bots only: join it with a player credential "
                                       "(a signed-in session, a personal access token or the operator's JWT); "

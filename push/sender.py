@@ -108,13 +108,13 @@ class Sender:
             headers = {"authorization": self.vapid.authorization(sub.endpoint), "ttl": str(ttl),
                        "urgency": push.urgency, "topic": push.topic, "content-encoding": "aes128gcm",
                        "content-type": "application/octet-stream", "user-agent": USER_AGENT}
+            url = httpx.URL(sub.endpoint)
+            host = url.raw_host.decode("ascii")
         except Exception as exc:  # keys or an endpoint pywebpush or py_vapid will not take: never retried
             log.warning("push %s cannot be encrypted or signed: %s", push.id, type(exc).__name__)
             return None, 0.0, "invalid"
         try:
             async with asyncio.timeout(self.settings.timeout_seconds):
-                url = httpx.URL(sub.endpoint)
-                host = url.raw_host.decode("ascii")
                 address = await destinations.vetted(host, url.port or _PORTS[url.scheme], self.allowed)
                 extensions = {}
                 if address is not None:  # connect to the address checked, as the host (its name for TLS)

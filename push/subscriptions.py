@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+import httpx
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from firebreak.matches import feed
@@ -62,11 +63,16 @@ def check(endpoint: str, p256dh: str, auth: str, allowed: Allowed) -> None:
     is not a forbidden address, a P-256 public key (65 bytes, on the curve) and a 16-byte auth secret."""
     if not isinstance(endpoint, str) or not endpoint or len(endpoint) > MAX_ENDPOINT:
         raise PushError(f"endpoint must be a URL of at most {MAX_ENDPOINT} characters")
-    parts = urlsplit(endpoint)
-    if parts.scheme not in ("https", "http") or not parts.hostname or parts.username or parts.password:
+    try:
+        parts = urlsplit(endpoint)
+        httpx.URL(endpoint)  # what the sender will parse
+        host = parts.hostname
+    except (ValueError, httpx.InvalidURL):
+        raise PushError("endpoint is not a URL") from None
+    if parts.scheme not in ("https", "http") or not host or parts.username or parts.password:
         raise PushError("endpoint must be an https:// URL with a host")
     try:
-        check_host(parts.hostname, allowed)
+        check_host(host, allowed)
     except Refused as refused:
         raise PushError(f"endpoint: {refused}") from None
     point = _decode(p256dh, "p256dh")

@@ -25,6 +25,7 @@ TAGS = [
     {"name": "play", "description": "Submit actions and read what happened."},
     {"name": "players", "description": "Sign in, sessions, the signed-in player and its access tokens."},
     {"name": "seeks", "description": "Find opponents: seek a game, follow and cancel one's seeks."},
+    {"name": "push", "description": "Pushes to closed apps: register a browser's Web Push subscription, preferences."},
     {"name": "admin", "description": "The operator's admin API (Authorization: Bearer <FIREBREAK_ADMIN_TOKEN>): "
                                      "webhook endpoints and deliveries."},
     {"name": "docs", "description": "This document and its offline renderer."},

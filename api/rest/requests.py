@@ -330,6 +330,32 @@ class RotateWebhookSecret(Body):
     keepPrevious: bool = True
 
 
+class PushKeys(Body):
+    """A PushSubscription's keys, as its toJSON() gives them."""
+
+    p256dh: Annotated[str, Field(max_length=200, description="The browser's P-256 public key, base64url.")]
+    auth: Annotated[str, Field(max_length=100, description="The 16-byte auth secret, base64url.")]
+
+
+class RegisterPushSubscription(Body):
+    """A browser's PushSubscription (PushSubscription.toJSON(): endpoint and keys)."""
+
+    endpoint: Annotated[str, Field(max_length=2000, description="The push service URL the browser gave.")]
+    keys: PushKeys
+
+
+class UpdatePushPreferences(Body):
+    """Kinds turned on (true) or off (false); a kind left out stays as it is."""
+
+    yourTurn: bool | None = None
+    matchEnded: bool | None = None
+    invited: bool | None = None
+    rematchOffered: bool | None = None
+    seekMatched: bool | None = None
+    seatTakenOver: bool | None = None
+
+
 REQUESTS: list[type[Body]] = [CreateMatch, JoinMatch, AddBot, Act, InvitePlayers, AnswerInvitation, JoinByCode,
                               PlaceSeek, SignInAsGuest, RefreshSession, CreateAccessToken, LinkIdentity,
-                              CreateWebhookEndpoint, RotateWebhookSecret]
+                              CreateWebhookEndpoint, RotateWebhookSecret, RegisterPushSubscription,
+                              UpdatePushPreferences]

@@ -245,3 +245,48 @@ class WebhookRedelivered(Answer):
 
     delivery: WebhookDelivery
 
+
+
+class PushSubscription(Answer):
+    """One of the player's push registrations (a browser's PushSubscription; its keys are never shown again)."""
+
+    id: Annotated[str, Field(description="The registration's id (the same for the same endpoint).")]
+    endpoint: str
+    created: float
+
+
+class PushSubscriptionList(Answer):
+    """The player's push registrations, oldest first."""
+
+    items: list[PushSubscription]
+
+
+class PushSubscriptionRegistered(Answer):
+    """The registration made (or replaced, for an endpoint registered before)."""
+
+    subscription: PushSubscription
+
+
+class PushSubscriptionRemoved(Answer):
+    """Whether a registration was removed."""
+
+    id: str
+    removed: Annotated[bool, Field(description="false: the player had no registration with this id.")]
+
+
+class PushPreferences(Answer):
+    """Every pushed kind and whether the player wants it pushed."""
+
+    yourTurn: bool
+    matchEnded: bool
+    invited: bool
+    rematchOffered: bool
+    seekMatched: bool
+    seatTakenOver: bool
+
+
+class VapidPublicKey(Answer):
+    """The key browsers subscribe with."""
+
+    publicKey: Annotated[str, Field(description="The VAPID public key (an uncompressed P-256 point, base64url): "
+                                                "PushManager.subscribe's applicationServerKey.")]

@@ -20,6 +20,7 @@ from firebreak.api.rest import (
     mine,
     openapi,
     players,
+    push,
     ratings,
     rematch,
     seats,
@@ -55,6 +56,7 @@ OPERATIONS: list[Operation] = [*titles.OPERATIONS, *matches.OPERATIONS, *seats.O
                                *actions.OPERATIONS, *players.OPERATIONS, *mine.OPERATIONS, *rematch.OPERATIONS,
                                *invitations.OPERATIONS, *export.OPERATIONS, *seeks.OPERATIONS, *ratings.OPERATIONS,
                                *webhooks.OPERATIONS, *my_events.OPERATIONS, *account.OPERATIONS,
+                               *push.OPERATIONS,
                                *docs.operations(document)]
 
 

@@ -198,3 +198,18 @@ def test_the_vapid_key_is_generated_once_into_the_data_folder_and_never_shown(ke
         vapid.load(PushSettings(vapid_private_key="not-a-key"), keys_dir)
     assert "not-a-key" not in str(refused.value)
 
+
+
+def test_an_endpoint_that_is_not_a_url_is_refused(redis_url: str) -> None:
+    """A malformed URL (an unclosed IPv6 bracket, a bad port) is a PushError, never an unexpected error."""
+    browser_key = "B" + "A" * 86
+    player = "p-" + uuid.uuid4().hex
+
+    async def work(redis: Any) -> None:
+        subs = Subscriptions(redis, SETTINGS.allowed, 10)
+        for endpoint in ("http://[::1/push", "https://push.example:99999/x", "https://", "push.example/x"):
+            with pytest.raises(PushError):
+                await subs.add(player, endpoint, browser_key, "A" * 22)
+        assert await subs.all(player) == []
+
+    run(redis_url, work)

@@ -22,7 +22,7 @@ from firebreak.push.settings import PushSettings
 from firebreak.push.subscriptions import Subscriptions
 from tests.service import support as h
 from tests.service.conftest import Client
-from tests.service.players_support import guest
+from tests.service.players_support import guest, rest
 from tests.service.push_service import PushService, push_service
 from tests.service.support import private_service, wait_for
 from tests.service.test_my_matches import two_seats
@@ -123,3 +123,46 @@ def test_an_open_match_stream_marks_its_player_as_watching(client: Client, serve
 
     asyncio.run(watch())
     wait_for(lambda: not redis.exists(key), "the mark dropped when the stream closed")
+
+
+def test_a_player_registers_a_browser_over_rest_and_gets_pushes(redis_url: str, tmp_path: Path) -> None:
+    """The REST surface: the VAPID key served is the data folder's; a bad registration is refused with
+    BAD_PUSH_SUBSCRIPTION and stores nothing; a registered browser gets the player's pushes, as the preferences
+    say; a removed one gets nothing more."""
+    data = tmp_path / "data"
+    public = vapid.load(PushSettings(), data).public_key
+    with push_service(public) as service, private_service(redis_url, tmp_path, "push-rest", workers=1, api=True,
+                                                          FIREBREAK_DATA_DIR=str(data), **FAST) as svc:
+        assert svc.base is not None
+        key = rest(svc.base, "GET", "/v1/push/vapid-public-key")
+        assert key.status_code == 200 and key.json() == {"publicKey": public}
+        assert "PRIVATE" not in key.text
+        with svc.client() as c:
+            ann = guest(c, "ann")
+        browser = service.browser("rest")
+        good = {"endpoint": service.endpoint("rest"), "keys": {"p256dh": browser.p256dh,
+                                                               "auth": service.b64auth(browser)}}
+        for bad in ({**good, "endpoint": "http://10.0.0.1/push"}, {**good, "keys": {**good["keys"], "auth": "AAAA"}},
+                    {**good, "keys": {"p256dh": "B" * 87, "auth": good["keys"]["auth"]}}):
+            refused = rest(svc.base, "POST", "/v1/me/push-subscriptions", ann.access, bad)
+            assert refused.status_code == 422 and refused.json()["code"] == "BAD_PUSH_SUBSCRIPTION", refused.text
+        assert rest(svc.base, "POST", "/v1/me/push-subscriptions", None, good).status_code == 401
+        assert rest(svc.base, "GET", "/v1/me/push-subscriptions", ann.access).json() == {"items": []}
+        made = rest(svc.base, "POST", "/v1/me/push-subscriptions", ann.access, good)
+        assert made.status_code == 201, made.text
+        sub = made.json()["subscription"]
+        assert sub["endpoint"] == good["endpoint"] and "keys" not in sub
+        assert rest(svc.base, "GET", "/v1/me/push-subscriptions", ann.access).json()["items"] == [sub]
+        prefs = rest(svc.base, "PUT", "/v1/me/push-preferences", ann.access, {"matchEnded": False})
+        assert prefs.status_code == 200 and prefs.json()["matchEnded"] is False and prefs.json()["yourTurn"] is True
+        assert rest(svc.base, "PUT", "/v1/me/push-preferences", ann.access, {"x": True}).status_code == 422
+        assert rest(svc.base, "GET", "/v1/me/push-preferences", ann.access).json() == prefs.json()
+        _emit(redis_url, svc.settings, ann.player, FeedType.MATCH_ENDED, {"matchId": "m1"})  # turned off
+        turn = _emit(redis_url, svc.settings, ann.player, FeedType.YOUR_TURN, {"matchId": "m2", "seat": 0})
+        wait_for(lambda: payloads(service, "rest"), "the push")
+        assert [p["eventId"] for p in payloads(service, "rest")] == [turn]
+        gone = rest(svc.base, "DELETE", f"/v1/me/push-subscriptions/{sub['id']}", ann.access)
+        assert gone.json() == {"id": sub["id"], "removed": True}
+        again = rest(svc.base, "DELETE", f"/v1/me/push-subscriptions/{sub['id']}", ann.access)
+        assert again.json() == {"id": sub["id"], "removed": False}
+        assert rest(svc.base, "GET", "/v1/me/push-subscriptions", ann.access).json() == {"items": []}
