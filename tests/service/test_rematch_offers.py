@@ -1,7 +1,8 @@
 """A rematch is an offer every person accepts first (issue 48, section 3): offered, accepted and declined over
 GraphQL and REST by players and by an anonymous seat's token, bots accepting at once, the players told on their
-streams, the offer shown on the over match and in my matches, a rated match's rematch rated, and an offer nobody
-finished expired by a worker's timer (real API, real workers, real Redis)."""
+streams, the offer shown on the over match and in my matches, a rated match's rematch rated, concurrent answers of
+three people over two API processes making one match, and an offer nobody finished expired by a worker's timer (real
+API processes, real workers, real Redis). Killed API processes: test_rematch_faults.py."""
 
 from __future__ import annotations
 
@@ -81,9 +82,9 @@ def test_a_rematch_is_made_only_once_every_person_accepted(client: Client, serve
     assert (told[0]["matchId"], told[0]["of"], told[0]["seat"], told[0]["by"]) == (new_id, s.match_id, 2, 0)
     assert told[0]["expiresAt"] == offered["offer"]["expiresAt"]
     assert feed(redis, ann.player) == []  # the offerer is not told of their own offer
-    mine = client.gql(MY_OVER, token=cat.access)["me"]["matches"]["edges"]
-    assert {"id": s.match_id, "rematchOffer": {"status": "OPEN", "by": 0, "accepted": [0]}} in [
-        e["node"] for e in mine]
+    row = {"id": s.match_id, "rematchOffer": {"status": "OPEN", "by": 0, "accepted": [0]}}
+    h.wait_for(lambda: row in [e["node"] for e in client.gql(MY_OVER, token=cat.access)["me"]["matches"]["edges"]],
+               "my matches to show the over match with its offer")
     listed = rest(server, "GET", "/v1/me/matches?status=OVER", cat.access).json()["items"]
     assert [i["rematchOffer"]["status"] for i in listed if i["id"] == s.match_id] == ["OPEN"]
 
@@ -179,3 +180,39 @@ def test_an_offer_nobody_finished_expires_by_the_workers_timer_and_everyone_is_t
         late = answer(c, "acceptRematch", s.match_id, tokens[2])
         assert late["__typename"] == "NoRematchOffer", late
         assert redis.hget(keys.meta(offered["matchId"]), "status") is None  # never made
+
+
+def test_concurrent_accepts_of_three_people_from_two_api_processes_make_one_match(
+        client: Client, server: str, second_server: str, redis: Redis) -> None:
+    """ann offers; then cat and bob (an anonymous seat) accept, and ann offers again, four times each, all at once
+    over both API processes and both surfaces: exactly one rematch is made, started, and every answer names it."""
+    s, tokens, _ = finished(client, 4806)
+    first = answer(client, "offerRematch", s.match_id, tokens[0])
+    new_id = first["matchId"]
+
+    def call(n: int) -> Any:
+        token = tokens[n % 3]
+
+        async def send(http: Any) -> dict[str, Any]:
+            auth = {"authorization": f"Bearer {token}"}
+            if n % 2:  # every other one over REST
+                path = "rematch-offer" if n % 3 == 0 else "rematch-offer/accept"
+                reply = await http.post(f"/v1/matches/{s.match_id}/{path}", headers=auth)
+                assert reply.status_code == 200, reply.text
+                body: dict[str, Any] = reply.json()
+                return body
+            mutation = "offerRematch" if n % 3 == 0 else "acceptRematch"
+            reply = await http.post("/graphql", headers=auth,
+                                    json={"query": ANSWER % mutation, "variables": {"id": s.match_id}})
+            data: dict[str, Any] = reply.json()["data"][mutation]
+            return data
+        return send
+
+    answers = h.at_once([server, second_server], [call(n) for n in range(12)])
+    assert {a["matchId"] for a in answers} == {new_id}, answers
+    assert sum(a["match"] is not None for a in answers) >= 1
+    made = [key for key in redis.scan_iter("match:*:meta", count=1000) if redis.hget(key, "rematchOf") == s.match_id]
+    assert made == [keys.meta(new_id)], made  # one match, however many answered at once
+    assert h.state(client, new_id, tokens[2])["status"] == "ACTIVE"
+    assert client.gql(OFFER_ON, {"id": s.match_id})["match"]["rematchOffer"]["accepted"] == [0, 1, 2]
+    h.wait_for(lambda: redis.zscore(keys.REMATCH_PENDING, s.match_id) is None, "the outbox entry to be dropped")
