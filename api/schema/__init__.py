@@ -27,6 +27,7 @@ from firebreak.api.schema.lobby import LobbyMutation, LobbyQuery
 from firebreak.api.schema.plans import CACHED_DOCUMENTS, MAX_TOKENS, Plan, validated
 from firebreak.api.schema.play import PlayMutation, PlayQuery
 from firebreak.api.schema.players import PlayersMutation, PlayersQuery
+from firebreak.api.schema.push import PushMutation, PushQuery
 from firebreak.api.schema.ratings import RatingsQuery
 from firebreak.api.schema.rematch import RematchMutation
 from firebreak.api.schema.seats import SeatsMutation
@@ -39,16 +40,16 @@ from firebreak.matches.refusals import Refusal
 log = logging.getLogger("firebreak.api")
 
 @strawberry.type
-class Query(LobbyQuery, PlayQuery, PlayersQuery, RatingsQuery, WebhooksQuery):
-    """Reads: titles, the lobby, a match as the caller may see it, the signed-in player, the leaderboards, and (for
-    the operator) the webhooks."""
+class Query(LobbyQuery, PlayQuery, PlayersQuery, RatingsQuery, WebhooksQuery, PushQuery):
+    """Reads: titles, the lobby, a match as the caller may see it, the signed-in player, the leaderboards, (for
+    the operator) the webhooks, and the key browsers subscribe to pushes with."""
 
 
 @strawberry.type
 class Mutation(LobbyMutation, PlayMutation, PlayersMutation, SeatsMutation, RematchMutation, InvitationsMutation,
-               SeeksMutation, WebhooksMutation):
+               SeeksMutation, WebhooksMutation, PushMutation):
     """Writes: create, join and fill matches, act, sign in and out, a seat's life (resign, reclaim, leave, cancel),
-    rematch, invitations, seeks, and (for the operator) webhook endpoints."""
+    rematch, invitations, seeks, (for the operator) webhook endpoints, and push registrations."""
 
 
 @strawberry.type

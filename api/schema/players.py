@@ -26,6 +26,7 @@ from firebreak.api.schema.problems import (
     Unauthenticated,
     player_problem,
 )
+from firebreak.api.schema.push import PushPreferences, PushSubscription, my_push_preferences, my_push_subscriptions
 from firebreak.api.schema.ratings import Rating, my_ratings
 from firebreak.api.schema.seeks import Seek, my_seeks
 from firebreak.api.schema.types import MatchStatus
@@ -124,6 +125,17 @@ class Me:
     async def seeks(self, info: Info) -> list[Seek]:
         """The player's seeks, newest first: the open ones and those ended within the last day (seek, cancelSeek)."""
         return await my_seeks(info, self.principal)
+
+    @strawberry.field
+    async def push_subscriptions(self, info: Info) -> list[PushSubscription]:
+        """The browsers the player registered for pushes, oldest first (registerPushSubscription; never their
+        keys)."""
+        return await my_push_subscriptions(info, self.principal)
+
+    @strawberry.field
+    async def push_preferences(self, info: Info) -> PushPreferences:
+        """Which kinds of event are pushed to the player (updatePushPreferences)."""
+        return await my_push_preferences(info, self.principal)
 
     @strawberry.field
     async def access_tokens(self, info: Info) -> list[AccessToken]:

@@ -166,3 +166,41 @@ def test_a_player_registers_a_browser_over_rest_and_gets_pushes(redis_url: str, 
         again = rest(svc.base, "DELETE", f"/v1/me/push-subscriptions/{sub['id']}", ann.access)
         assert again.json() == {"id": sub["id"], "removed": False}
         assert rest(svc.base, "GET", "/v1/me/push-subscriptions", ann.access).json() == {"items": []}
+
+
+REGISTER = """mutation($input: RegisterPushSubscriptionInput!) { registerPushSubscription(input: $input) {
+  __typename ... on PushSubscriptionRegistered { subscription { id endpoint } } ... on Problem { code message } } }"""
+REMOVE = """mutation($id: ID!) { removePushSubscription(input: {id: $id}) { __typename
+  ... on PushSubscriptionRemoved { id removed } ... on Problem { code } } }"""
+PREFS = """mutation($input: UpdatePushPreferencesInput!) { updatePushPreferences(input: $input) { __typename
+  ... on PushPreferences { yourTurn matchEnded } ... on Problem { code } } }"""
+ME = "{ pushPublicKey me { pushSubscriptions { id endpoint } pushPreferences { yourTurn matchEnded } } }"
+
+
+def test_graphql_registers_lists_and_removes_push_subscriptions(redis_url: str, tmp_path: Path) -> None:
+    """The same over GraphQL: pushPublicKey, registerPushSubscription (InvalidInput BAD_PUSH_SUBSCRIPTION for a bad
+    one), me { pushSubscriptions pushPreferences }, updatePushPreferences, removePushSubscription."""
+    data = tmp_path / "data"
+    public = vapid.load(PushSettings(), data).public_key
+    with push_service(public) as service, private_service(redis_url, tmp_path, "push-gql", workers=0, api=True,
+                                                          FIREBREAK_DATA_DIR=str(data), **FAST) as svc, \
+            svc.client() as c:
+        ann = guest(c, "ann")
+        browser = service.browser("gql")
+        good = {"endpoint": service.endpoint("gql"), "keys": {"p256dh": browser.p256dh,
+                                                              "auth": service.b64auth(browser)}}
+        bad = c.gql(REGISTER, {"input": {**good, "keys": {**good["keys"], "auth": "AAAA"}}}, ann.access)
+        assert bad["registerPushSubscription"] == {"__typename": "InvalidInput", "code": "BAD_PUSH_SUBSCRIPTION",
+                                                   "message": "keys.auth must be 16 bytes (base64url)"}
+        assert c.gql(REGISTER, {"input": good})["registerPushSubscription"]["__typename"] == "Unauthenticated"
+        made = c.gql(REGISTER, {"input": good}, ann.access)["registerPushSubscription"]
+        assert made["__typename"] == "PushSubscriptionRegistered"
+        changed = c.gql(PREFS, {"input": {"matchEnded": False}}, ann.access)["updatePushPreferences"]
+        assert changed == {"__typename": "PushPreferences", "yourTurn": True, "matchEnded": False}
+        me = c.gql(ME, None, ann.access)
+        assert me["pushPublicKey"] == public
+        assert me["me"] == {"pushSubscriptions": [made["subscription"]],
+                            "pushPreferences": {"yourTurn": True, "matchEnded": False}}
+        removed = c.gql(REMOVE, {"id": made["subscription"]["id"]}, ann.access)["removePushSubscription"]
+        assert removed == {"__typename": "PushSubscriptionRemoved", "id": made["subscription"]["id"], "removed": True}
+        assert c.gql(ME, None, ann.access)["me"]["pushSubscriptions"] == []
