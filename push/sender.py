@@ -6,7 +6,8 @@ An attempt looks up the push's registration (gone: the push is dropped), encrypt
 Urgency and Topic (RFC 8030), to the address it checked (destinations.py, with FIREBREAK_PUSH_ALLOWED_HOSTS). 2xx
 sends it; 404 and 410 mean the subscription is gone: the registration is removed; 429 and 5xx, a timeout or a
 network error are retried after a backoff (or the Retry-After, if longer) until the last attempt; another status
-gives up at once. A push whose TTL passed before it could be sent is dropped (expired)."""
+gives up at once. A push whose TTL passed before it could be sent is dropped (expired). A native app's
+registration is sent to through FCM HTTP v1 instead (fcm.py), with the same outcomes."""
 
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ from pywebpush import WebPusher
 
 from firebreak.matches import connections
 from firebreak.notifications.webhooks import destinations
-from firebreak.push import stats
+from firebreak.push import fcm, stats
+from firebreak.push.fcm import Fcm
 from firebreak.push.queue import Claimed, Queue, retry_delay
 from firebreak.push.settings import PushSettings
 from firebreak.push.subscriptions import Subscription, Subscriptions
@@ -43,7 +45,8 @@ def encrypt(sub: Subscription, payload: str) -> bytes:
 class Sender:
     """Sends the due pushes with bounded concurrency (one per worker process)."""
 
-    def __init__(self, queue: Any, matches: Any, settings: PushSettings, vapid: Keys, queue_name: str) -> None:
+    def __init__(self, queue: Any, matches: Any, settings: PushSettings, vapid: Keys, queue_name: str,
+                 fcm: Fcm | None = None) -> None:
         self.redis = queue
         self.settings = settings
         self.vapid = vapid
@@ -52,6 +55,7 @@ class Sender:
         self.allowed = settings.allowed
         self.tasks: set[asyncio.Task[None]] = set()
         self.client = httpx.AsyncClient(follow_redirects=False, timeout=settings.timeout_seconds)
+        self.fcm = fcm  # None: FCM registrations' pushes fail (no service account set)
 
     async def tick(self, now: float | None = None) -> int:
         """Start an attempt for every due push there is room for; return how many started."""
@@ -84,7 +88,8 @@ class Sender:
             await self.queue.finish(push, done=True)
             await stats.record(self.redis, None, "expired")
             return
-        status, retry_after, outcome = await self.post(sub, push, left)
+        send = self.post_fcm if sub.kind == "fcm" else self.post
+        status, retry_after, outcome = await send(sub, push, left)
         if outcome == "success":
             final, done = "sent", True
         elif outcome == "gone":
@@ -138,6 +143,37 @@ class Sender:
             return status, retry_after, "rate_limited"
         return status, retry_after, "server_error" if status >= 500 else "http_error"
 
+    async def post_fcm(self, sub: Subscription, push: Claimed, ttl: int) -> tuple[int | None, float, str]:
+        """Send one push to a native app through FCM HTTP v1: (HTTP status or None, Retry-After seconds, outcome).
+        A 401 renews the access token once and sends again."""
+        if self.fcm is None:
+            return None, 0.0, "invalid"
+        body = fcm.message(sub.token, push.payload, push.topic, ttl, push.urgency)
+        try:
+            async with asyncio.timeout(self.settings.timeout_seconds):
+                for renew in (False, True):
+                    token = await self.fcm.token(renew)
+                    response = await self.client.post(self.fcm.url, json=body,
+                                                      headers={"authorization": f"Bearer {token}"})
+                    if response.status_code != 401:
+                        break
+        except TimeoutError:
+            return None, 0.0, "timeout"
+        except (OSError, httpx.HTTPError):
+            return None, 0.0, "network"
+        except Exception as exc:  # google-auth's refresh failed (the token endpoint refused or is away)
+            log.warning("FCM access token not obtained: %s", type(exc).__name__)
+            return None, 0.0, "network"
+        status = response.status_code
+        retry_after = _retry_after(response.headers.get("retry-after"))
+        if 200 <= status < 300:
+            return status, 0.0, "success"
+        if fcm.gone(status, response.content):
+            return status, 0.0, "gone"
+        if status == 429:
+            return status, retry_after, "rate_limited"
+        return status, retry_after, "server_error" if status >= 500 else "http_error"
+
     async def run(self, stop: threading.Event) -> None:
         """Tick every tick_seconds until stop is set; a failing tick (Redis away) is logged and retried."""
         try:
@@ -176,7 +212,9 @@ def start(queue_url: str, matches_url: str, cluster: bool, queue: str, settings:
                 connections.async_cluster_client(matches_url, decode_responses=True) if cluster
                 else connections.async_client(matches_url, decode_responses=True))
             try:
-                await Sender(redis, matches, settings, vapid, queue).run(stop)
+                sender = Fcm(fcm.service_account_info(settings.fcm_service_account), settings.fcm_endpoint) \
+                    if settings.fcm_service_account else None
+                await Sender(redis, matches, settings, vapid, queue, sender).run(stop)
             finally:
                 await redis.aclose()
                 if matches is not redis:

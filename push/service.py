@@ -37,6 +37,10 @@ class Push:
         """Register a browser's PushSubscription (PushError: refused, nothing stored)."""
         return await self.subscriptions.add(player, endpoint, p256dh, auth)
 
+    async def register_device(self, player: str, token: str) -> Subscription:
+        """Register a native app's FCM device token (PushError: refused, nothing stored)."""
+        return await self.subscriptions.add_fcm(player, token)
+
     async def listing(self, player: str) -> list[Subscription]:
         """The player's registrations, oldest first."""
         return await self.subscriptions.all(player)

@@ -10,6 +10,7 @@ from pydantic_settings import NoDecode
 
 from firebreak.matches.envsettings import EnvSettings, env
 from firebreak.notifications.webhooks.destinations import Allowed
+from firebreak.push.fcm import service_account_info
 
 ALLOWED_SETTING = "FIREBREAK_PUSH_ALLOWED_HOSTS"
 
@@ -24,6 +25,13 @@ class PushSettings(EnvSettings):
         "The VAPID private key (RFC 8292) pushes are signed with: a P-256 key as PEM or as base64url of its 32 raw "
         "bytes; empty: one generated on the first run into FIREBREAK_DATA_DIR/push-vapid.pem and kept there.",
         secret=True)
+    fcm_service_account: str = env(
+        "FIREBREAK_PUSH_FCM_SERVICE_ACCOUNT", "",
+        "The Firebase service account JSON (its content, or the path of a file holding it) FCM HTTP v1 pushes to "
+        "native apps are sent with (its token_uri gives the OAuth 2.0 access tokens); empty: no FCM.", secret=True)
+    fcm_endpoint: str = env("FIREBREAK_PUSH_FCM_ENDPOINT",
+                            "https://fcm.googleapis.com/v1/projects/{project}/messages:send",
+                            "The FCM HTTP v1 send URL; {project} stands for the service account's project_id.")
     vapid_subject: str = env("FIREBREAK_PUSH_VAPID_SUBJECT", "mailto:operator@firebreak.invalid",
                              "The VAPID sub claim: a mailto: or https: contact for the push services.")
     attempts: int = env("FIREBREAK_PUSH_ATTEMPTS", 6, "Attempts of one push before it is given up.", gt=0)
@@ -54,6 +62,13 @@ class PushSettings(EnvSettings):
             raise ValueError("FIREBREAK_PUSH_VAPID_SUBJECT must be a mailto: or https:// contact")
         return value
 
+    @field_validator("fcm_endpoint", mode="after")
+    @classmethod
+    def _fcm_endpoint(cls, value: str) -> str:
+        if not value.startswith(("https://", "http://")):
+            raise ValueError("FIREBREAK_PUSH_FCM_ENDPOINT must be an http(s) URL")
+        return value
+
     @field_validator("allowed_hosts", mode="before")
     @classmethod
     def _split_hosts(cls, value: object) -> object:
@@ -67,6 +82,8 @@ class PushSettings(EnvSettings):
 
     @model_validator(mode="after")
     def _consistent(self) -> PushSettings:
+        if self.fcm_service_account:
+            service_account_info(self.fcm_service_account)  # ValueError naming the variable, never its content
         if self.lease_seconds <= self.timeout_seconds:
             raise ValueError("FIREBREAK_PUSH_LEASE_SECONDS must exceed FIREBREAK_PUSH_TIMEOUT_SECONDS (an attempt "
                              "must end before its lease does)")
@@ -80,4 +97,5 @@ class PushSettings(EnvSettings):
     def __repr__(self) -> str:
         """The settings without the private key (a log line or a traceback never shows it)."""
         return (f"PushSettings(vapid_private_key=<{'set' if self.vapid_private_key else 'unset'}>, "
+                f"fcm_service_account=<{'set' if self.fcm_service_account else 'unset'}>, "
                 f"attempts={self.attempts}, timeout_seconds={self.timeout_seconds})")

@@ -8,6 +8,7 @@ import base64
 import binascii
 import hashlib
 import json
+import re
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -21,6 +22,9 @@ from firebreak.notifications.webhooks.destinations import Allowed, Refused, chec
 from firebreak.push import keys
 
 MAX_ENDPOINT = 2000
+MAX_TOKEN = 4096
+FCM_PREFIX = "fcm:"
+_TOKEN = re.compile(r"[A-Za-z0-9_:.-]{20,4096}\Z")
 
 
 class PushError(ValueError):
@@ -36,10 +40,18 @@ class Subscription:
     p256dh: str
     auth: str
     created: float
+    kind: str = "webpush"  # or "fcm": a native app's device token, in endpoint as fcm:<token>
+
+    @property
+    def token(self) -> str:
+        """An FCM registration's device token."""
+        return self.endpoint.removeprefix(FCM_PREFIX)
 
     def to_json(self) -> dict[str, Any]:
-        """Its public form (what the player who registered it sees): id, endpoint and when."""
-        return {"id": self.id, "endpoint": self.endpoint, "created": self.created}
+        """Its public form (what the player who registered it sees): id, kind, endpoint (a device token's first
+        characters only) and when."""
+        shown = self.endpoint if self.kind == "webpush" else FCM_PREFIX + self.token[:8] + "..."
+        return {"id": self.id, "kind": self.kind, "endpoint": shown, "created": self.created}
 
     def info(self) -> dict[str, Any]:
         """The subscription_info pywebpush encrypts to."""
@@ -122,6 +134,19 @@ class Subscriptions:
         await self.redis.set(keys.pushed(player), await feed.latest(self.redis, player), nx=True, ex=feed.FEED_TTL)
         return sub
 
+    async def add_fcm(self, player: str, token: str) -> Subscription:
+        """Register a native app's FCM device token for a player (PushError: refused, nothing stored)."""
+        if not isinstance(token, str) or not _TOKEN.match(token):
+            raise PushError("token must be an FCM registration token (20 to 4096 characters: letters, digits, "
+                            "'_', ':', '.', '-')")
+        endpoint = FCM_PREFIX + token
+        sub = Subscription(subscription_id(endpoint), endpoint, "", "", time.time(), "fcm")
+        record = json.dumps({"endpoint": endpoint, "p256dh": "", "auth": "", "created": sub.created, "kind": "fcm"},
+                            separators=(",", ":"))
+        await self.redis.eval(_ADD, 1, keys.subscriptions(player), sub.id, record, self.per_player)
+        await self.redis.set(keys.pushed(player), await feed.latest(self.redis, player), nx=True, ex=feed.FEED_TTL)
+        return sub
+
     async def all(self, player: str) -> list[Subscription]:
         """The player's registrations, oldest first."""
         rows = await self.redis.hgetall(keys.subscriptions(player))
@@ -135,14 +160,15 @@ class Subscriptions:
 
     async def remove(self, player: str, sub_id: str) -> bool:
         """Remove one registration (by id, or by its endpoint URL); whether it existed."""
-        if sub_id.startswith(("https://", "http://")):
+        if sub_id.startswith(("https://", "http://", FCM_PREFIX)):
             sub_id = subscription_id(sub_id)
         return bool(await self.redis.hdel(keys.subscriptions(player), sub_id))
 
 
 def _of(sub_id: str, raw: str) -> Subscription:
     data = json.loads(raw)
-    return Subscription(sub_id, data["endpoint"], data["p256dh"], data["auth"], float(data["created"]))
+    return Subscription(sub_id, data["endpoint"], data["p256dh"], data["auth"], float(data["created"]),
+                        data.get("kind", "webpush"))
 
 
 async def delete_all_for_player(redis: Any, player_id: str) -> None:

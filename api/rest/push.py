@@ -36,6 +36,18 @@ async def register(call: Call) -> Reply:
                  {"Location": f"/v1/me/push-subscriptions/{sub.id}"})
 
 
+async def register_device(call: Call) -> Reply:
+    """Register a native app's FCM device token for the signed-in player; 201."""
+    principal = await callers.principal(call)
+    body = call.form(R.RegisterPushDevice)
+    try:
+        sub = await call.services.push.register_device(principal.player.id, body.token)
+    except PushError as exc:
+        raise problem(Refusal.BAD_PUSH_SUBSCRIPTION, str(exc)) from None
+    return Reply({"subscription": subscription_json(sub)}, 201,
+                 {"Location": f"/v1/me/push-subscriptions/{sub.id}"})
+
+
 async def listing(call: Call) -> Reply:
     """The signed-in player's registrations."""
     principal = await callers.principal(call)
@@ -78,6 +90,13 @@ OPERATIONS = [
               response="PushSubscriptionRegistered", body=R.RegisterPushSubscription,
               example={"endpoint": "https://push.example/abc", "keys": {"p256dh": "BN...", "auth": "k3..."}},
               auth=Auth.PLAYER, write=True, codes=(Refusal.BAD_PUSH_SUBSCRIPTION,), headers=("Location",)),
+    Operation("POST", "/v1/me/push-devices", "registerPushDevice", "push", "Register a native app for pushes",
+              "Register a native app's FCM registration token for the signed-in player: their events are sent to "
+              "it through FCM HTTP v1 (when the operator set FIREBREAK_PUSH_FCM_SERVICE_ACCOUNT). It is listed "
+              "and removed with the browsers' registrations.", register_device, success=201,
+              response="PushSubscriptionRegistered", body=R.RegisterPushDevice,
+              example={"token": "dXk3x0examplex0token:APA91bExample"}, auth=Auth.PLAYER, write=True,
+              codes=(Refusal.BAD_PUSH_SUBSCRIPTION,), headers=("Location",)),
     Operation("GET", "/v1/me/push-subscriptions", "listPushSubscriptions", "push", "List my push registrations",
               "The signed-in player's registered browsers (never their keys).", listing,
               response="PushSubscriptionList", auth=Auth.PLAYER),

@@ -344,6 +344,12 @@ class RegisterPushSubscription(Body):
     keys: PushKeys
 
 
+class RegisterPushDevice(Body):
+    """A native app's FCM registration token."""
+
+    token: Annotated[str, Field(max_length=4096, description="The FCM registration token the app got.")]
+
+
 class UpdatePushPreferences(Body):
     """Kinds turned on (true) or off (false); a kind left out stays as it is."""
 
@@ -358,4 +364,4 @@ class UpdatePushPreferences(Body):
 REQUESTS: list[type[Body]] = [CreateMatch, JoinMatch, AddBot, Act, InvitePlayers, AnswerInvitation, JoinByCode,
                               PlaceSeek, SignInAsGuest, RefreshSession, CreateAccessToken, LinkIdentity,
                               CreateWebhookEndpoint, RotateWebhookSecret, RegisterPushSubscription,
-                              UpdatePushPreferences]
+                              RegisterPushDevice, UpdatePushPreferences]

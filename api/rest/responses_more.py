@@ -251,7 +251,8 @@ class PushSubscription(Answer):
     """One of the player's push registrations (a browser's PushSubscription; its keys are never shown again)."""
 
     id: Annotated[str, Field(description="The registration's id (the same for the same endpoint).")]
-    endpoint: str
+    kind: Annotated[str, Field(description="webpush (a browser) or fcm (a native app's device token).")]
+    endpoint: Annotated[str, Field(description="The push endpoint; for fcm, fcm: and the token's first characters.")]
     created: float
 
 

@@ -20,13 +20,16 @@ class PushSubscription:
     """One of the player's registered browsers (its keys are never shown again)."""
 
     id: strawberry.ID = strawberry.field(description="The registration's id (the same for the same endpoint).")
-    endpoint: str = strawberry.field(description="The push service URL the browser gave.")
+    kind: str = strawberry.field(description="webpush (a browser) or fcm (a native app's device token).")
+    endpoint: str = strawberry.field(description="The push service URL the browser gave; for fcm, fcm: and the "
+                                                 "token's first characters.")
     created: float = strawberry.field(description="When it was registered (Unix seconds).")
 
     @classmethod
     def of(cls, sub: Subscription) -> PushSubscription:
         """From the stored registration."""
-        return cls(id=strawberry.ID(sub.id), endpoint=sub.endpoint, created=sub.created)
+        shown = sub.to_json()
+        return cls(id=strawberry.ID(sub.id), kind=sub.kind, endpoint=shown["endpoint"], created=sub.created)
 
 
 @strawberry.type
@@ -62,6 +65,13 @@ class RegisterPushSubscriptionInput:
 
     endpoint: str = strawberry.field(description="The push service URL the browser gave.")
     keys: PushKeysInput = strawberry.field(description="Its keys (p256dh, auth).")
+
+
+@strawberry.input
+class RegisterPushDeviceInput:
+    """A native app's FCM registration token."""
+
+    token: str = strawberry.field(description="The FCM registration token the app got.")
 
 
 @strawberry.input
@@ -160,6 +170,22 @@ class PushMutation:
         try:
             sub = await info.context.services.push.register(principal.player.id, input.endpoint, input.keys.p256dh,
                                                             input.keys.auth)
+        except PushError as exc:
+            return _bad(exc)
+        return PushSubscriptionRegistered(subscription=PushSubscription.of(sub))
+
+    @strawberry.mutation
+    async def register_push_device(
+        self, info: Info, input: Annotated[RegisterPushDeviceInput, strawberry.argument(
+            description="The app's FCM token.")],
+    ) -> RegisterPushSubscriptionResult:
+        """Register a native app's FCM registration token for the signed-in player: their events are sent to it
+        through FCM HTTP v1 (when the operator set a service account). Listed and removed with the browsers'."""
+        principal = await info.context.player_or_refusal()
+        if isinstance(principal, PlayerError):
+            return cast(Unauthenticated, player_problem(principal))
+        try:
+            sub = await info.context.services.push.register_device(principal.player.id, input.token)
         except PushError as exc:
             return _bad(exc)
         return PushSubscriptionRegistered(subscription=PushSubscription.of(sub))

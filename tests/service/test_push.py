@@ -5,6 +5,7 @@ forwarder and the sender run in this process here; test_push_workers.py runs the
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import stat
 import uuid
@@ -16,12 +17,15 @@ import pytest
 from redis.asyncio import Redis as AsyncRedis
 
 from firebreak.matches import keys as match_keys
+from firebreak.matches.envsettings import SettingsError
 from firebreak.matches.feed import FeedType, payload
 from firebreak.push import keys, preferences, vapid
+from firebreak.push.fcm import Fcm
 from firebreak.push.forwarder import PushForwarder
 from firebreak.push.sender import Sender
 from firebreak.push.settings import PushSettings
 from firebreak.push.subscriptions import PushError, Subscriptions, delete_all_for_player
+from tests.service.fcm_service import fcm_service
 from tests.service.push_service import PushService, push_service
 
 SETTINGS = PushSettings(allowed_hosts=("127.0.0.1",), retry_seconds=0.01, retry_cap_seconds=0.05, attempts=3,
@@ -213,3 +217,53 @@ def test_an_endpoint_that_is_not_a_url_is_refused(redis_url: str) -> None:
         assert await subs.all(player) == []
 
     run(redis_url, work)
+
+
+def test_fcm_pushes_get_an_oauth_token_by_the_jwt_bearer_grant_and_have_the_v1_shape(redis_url: str,
+                                                                                    keys_dir: Path) -> None:
+    """FCM HTTP v1 against a local peer (tests/service/fcm_service.py): the access token comes from the service
+    account's token URI by an RS256 assertion the peer verifies; each message has the v1 shape, a collapse key per
+    match and string data; 404 UNREGISTERED removes the registration; 429 is retried."""
+    player, queue = "p-" + uuid.uuid4().hex, queue_name()
+    good, unregistered = "tok-good-" + "a" * 40, "tok-gone-" + "b" * 40
+    with fcm_service() as peer:
+        peer.answers[good] = [(429, "0"), (200, "")]
+        peer.answers[unregistered] = [(404, "")]
+        account = json.dumps(peer.service_account())
+        settings = PushSettings(fcm_service_account=account, fcm_endpoint=peer.endpoint(), retry_seconds=0.01,
+                                retry_cap_seconds=0.05, attempts=3, timeout_seconds=5, lease_seconds=10)
+        assert account not in repr(settings) and "BEGIN" not in repr(settings)
+
+        async def work(redis: Any) -> None:
+            subs = Subscriptions(redis, settings.allowed, settings.per_player)
+            with pytest.raises(PushError, match="FCM registration token"):
+                await subs.add_fcm(player, "short")
+            kept = await subs.add_fcm(player, good)
+            await subs.add_fcm(player, unregistered)
+            assert kept.to_json()["endpoint"] == "fcm:tok-good..." and good not in json.dumps(kept.to_json())
+            turn = await event(redis, player, FeedType.YOUR_TURN, matchId="m1", seat=0)
+            assert await PushForwarder(redis, redis, queue, subs)(player) == 2
+            sender = Sender(redis, redis, settings, vapid.load(settings, keys_dir), queue,
+                            Fcm(peer.service_account(), settings.fcm_endpoint))
+            for _ in range(200):
+                await sender.tick()
+                if sender.tasks:
+                    await asyncio.gather(*sender.tasks)
+                if not await sender.queue.waiting():
+                    break
+                await asyncio.sleep(0.02)
+            await sender.client.aclose()
+            assert peer.refused == [] and peer.grants and set(peer.grants) == {""}
+            sent = [m for m in peer.messages if m["token"] == good]
+            assert len(sent) == 2 and sent[0]["data"]["eventId"] == turn and sent[0]["data"]["type"] == "yourTurn"
+            assert sent[0]["android"]["priority"] == "HIGH" and 0 < int(sent[0]["android"]["ttl"][:-1]) <= 24 * 3600
+            assert sent[0]["android"]["collapse_key"] == sent[1]["apns"]["headers"]["apns-collapse-id"]
+            assert [s.id for s in await subs.all(player)] == [kept.id]  # the unregistered token went
+
+        run(redis_url, work)
+
+
+def test_a_bad_service_account_setting_is_refused_without_its_content() -> None:
+    with pytest.raises(SettingsError, match="FIREBREAK_PUSH_FCM_SERVICE_ACCOUNT") as refused:
+        PushSettings(fcm_service_account='{"private_key": "secret-material"}')
+    assert "secret-material" not in str(refused.value)

@@ -22,6 +22,7 @@ from firebreak.push.settings import PushSettings
 from firebreak.push.subscriptions import Subscriptions
 from tests.service import support as h
 from tests.service.conftest import Client
+from tests.service.fcm_service import fcm_service
 from tests.service.players_support import guest, rest
 from tests.service.push_service import PushService, push_service
 from tests.service.support import private_service, wait_for
@@ -204,3 +205,25 @@ def test_graphql_registers_lists_and_removes_push_subscriptions(redis_url: str, 
         removed = c.gql(REMOVE, {"id": made["subscription"]["id"]}, ann.access)["removePushSubscription"]
         assert removed == {"__typename": "PushSubscriptionRemoved", "id": made["subscription"]["id"], "removed": True}
         assert c.gql(ME, None, ann.access)["me"]["pushSubscriptions"] == []
+
+
+def test_workers_send_fcm_messages_to_a_native_app_registered_over_rest(redis_url: str, tmp_path: Path) -> None:
+    """A native app's FCM token registered over REST (POST /v1/me/push-devices) gets the player's events from real
+    workers through a local FCM HTTP v1 peer, whose token endpoint verified the service account's assertion."""
+    with fcm_service() as peer, private_service(
+            redis_url, tmp_path, "push-fcm", workers=1, api=True, FIREBREAK_DATA_DIR=str(tmp_path / "data"),
+            FIREBREAK_PUSH_FCM_SERVICE_ACCOUNT=json.dumps(peer.service_account()),
+            FIREBREAK_PUSH_FCM_ENDPOINT=peer.endpoint(), **FAST) as svc:
+        assert svc.base is not None
+        with svc.client() as c:
+            ann = guest(c, "ann")
+        token = "app-token-" + random_secrets.token_urlsafe(40)
+        refused = rest(svc.base, "POST", "/v1/me/push-devices", ann.access, {"token": "no good"})
+        assert refused.status_code == 422 and refused.json()["code"] == "BAD_PUSH_SUBSCRIPTION"
+        made = rest(svc.base, "POST", "/v1/me/push-devices", ann.access, {"token": token})
+        assert made.status_code == 201 and made.json()["subscription"]["kind"] == "fcm"
+        assert token not in made.text  # a device token is shown by its first characters only
+        invited = _emit(redis_url, svc.settings, ann.player, FeedType.INVITED, {"matchId": "m5", "by": "bob"})
+        sent = wait_for(lambda: [m for m in peer.messages if m["token"] == token], "the FCM message")
+        assert sent[0]["data"]["eventId"] == invited and sent[0]["data"]["type"] == "invited"
+        assert peer.refused == [] and set(peer.grants) == {""}
