@@ -5,6 +5,7 @@
 import { h } from './dom.js';
 import * as session from './session.js';
 import * as store from './store.js';
+import { notifySwitch } from './notify.js';
 
 /** The form that changes the player's handle and name; done() closes it. */
 function profileForm(player, done) {
@@ -64,7 +65,7 @@ export function mountAccount(el) {
           player.name), ' ', h('span', { class: 'my-handle', 'data-testid': 'my-handle' },
           player.handle ? `@${player.handle}` : ''), ' ', edit);
       el.replaceChildren(h('a', { href: '#/me', class: 'mine-link', 'data-testid': 'my-matches-link' }, 'My matches'),
-        who, out);
+        who, notifySwitch(), out);
       return;
     }
     editing = false;
