@@ -138,8 +138,8 @@ def _title_words() -> set[str]:
 def _service_files() -> list[Path]:
     """The code that must serve any title without naming one: api/, matches/, players/, the archive, ratings,
     notifications, matchmaking, workers/, integrations/ and generic domain/."""
-    files = [p for package in ("api", "matches", "players", "archive", "ratings", "notifications", "matchmaking",
-                               "workers", "integrations")
+    files = [p for package in ("api", "matches", "players", "archive", "ratings", "notifications", "push",
+                               "matchmaking", "workers", "integrations")
              for p in (ROOT / package).rglob("*.py")]
     return files + [p for p in (ROOT / "domain").glob("*.py") if p.name != "titles.py"]
 

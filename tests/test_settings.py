@@ -24,8 +24,8 @@ from firebreak.workers.budget import BudgetSettings
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "docs" / "reference" / "settings.md"
-PACKAGES = ("domain", "matches", "players", "archive", "ratings", "notifications", "matchmaking", "api", "workers",
-            "integrations")
+PACKAGES = ("domain", "matches", "players", "archive", "ratings", "notifications", "push", "matchmaking", "api",
+            "workers", "integrations")
 SECRET = "s3cr3t-value-nobody-may-see"
 
 
