@@ -7,7 +7,8 @@ hand the bound socket to uvicorn. uvicorn's own `--fd` wraps a descriptor as an 
 asyncio sets TCP_NODELAY only on connections accepted from a socket it knows to be TCP: every answer (headers and body
 written apart) then waited for the client's delayed ACK, about 40 ms a request on a keep-alive connection. Here the
 descriptor becomes a socket of its real family (`socket.socket(fileno=...)` asks the kernel), so each accepted
-connection gets TCP_NODELAY as under `uvicorn --port`; with --workers N the same socket goes to each process.
+connection gets TCP_NODELAY as under `uvicorn --port`; with --workers N the same socket goes to each process, and
+each process dies with the one that started it (even after a kill -9 of that one).
 """
 
 from __future__ import annotations
@@ -17,6 +18,11 @@ import os
 import socket
 import sys
 
+import uvicorn
+from uvicorn.supervisors import multiprocess
+
+from firebreak.matches.embedded import die_with_parent
+
 APP = "firebreak.api.app:create_app"
 
 
@@ -25,14 +31,28 @@ def served_socket(fd: int) -> socket.socket:
     return socket.socket(fileno=os.dup(fd))
 
 
+class _ServerProcess(multiprocess.Process):
+    """One of uvicorn's server processes (--workers N) that dies with the process supervising it: killed with
+    kill -9, `firebreak api --workers N` would otherwise leave its server processes serving the port, orphaned."""
+
+    def __init__(self, config: uvicorn.Config, sockets: list[socket.socket]) -> None:
+        self.supervisor = os.getpid()  # made in the supervisor; the object travels to the child with its target
+        super().__init__(config, sockets)
+
+    def target(self, sockets: list[socket.socket] | None = None) -> None:
+        """Arm the parent-death signal, then serve as uvicorn's process does."""
+        arm = die_with_parent(parent=self.supervisor)
+        if arm is not None:
+            arm()
+        super().target(sockets)
+
+
 def run(sock: socket.socket, workers: int = 1) -> None:
     """Serve the API on the listening socket until stopped (SIGTERM, Ctrl-C); workers > 1: that many processes."""
-    import uvicorn
-    from uvicorn.supervisors import Multiprocess
-
     config = uvicorn.Config(APP, factory=True, workers=workers, access_log=False)
     if workers > 1:
-        Multiprocess(config, sockets=[sock]).run()  # each process serves a copy of the socket
+        multiprocess.Process = _ServerProcess  # type: ignore[misc]  # what Multiprocess starts (this process only)
+        multiprocess.Multiprocess(config, sockets=[sock]).run()  # each process serves a copy of the socket
     else:
         uvicorn.Server(config).run(sockets=[sock])
 

@@ -197,14 +197,15 @@ def process_alive(pid: int) -> bool:
 PR_SET_PDEATHSIG = 1  # prctl(2): the signal a child gets when the thread that started it dies
 
 
-def die_with_parent() -> Callable[[], None] | None:
+def die_with_parent(parent: int | None = None) -> Callable[[], None] | None:
     """A preexec_fn (Linux) that has the child sent SIGTERM when this process dies, even by kill -9, so no child
     outlives its supervisor holding its port or data folder; None elsewhere. Call it (not the result) before each
-    start: it notes this process's pid, which the child compares with its parent's in case this died meanwhile."""
+    start: it notes this process's pid, which the child compares with its parent's in case this died meanwhile.
+    (A child already started calls it with its parent's pid, then calls the result itself.)"""
     if not sys.platform.startswith("linux"):
         return None
     prctl = ctypes.CDLL(None, use_errno=True).prctl  # looked up before the fork, not in the child
-    parent = os.getpid()
+    parent = os.getpid() if parent is None else parent
 
     def arm() -> None:
         prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)

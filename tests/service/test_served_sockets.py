@@ -16,6 +16,7 @@ import pytest
 
 from firebreak.apiserver import served_socket
 from firebreak.matches.embedded import free_port
+from tests.service import support as h
 from tests.service.conftest import service_env
 from tests.service.test_cli import running
 from tests.service.test_serve import serve_env
@@ -154,3 +155,28 @@ def test_a_handed_over_descriptor_is_served_as_the_tcp_socket_it_is(listening: s
     finally:
         served.close()
     assert listening.getsockname()[1] > 0
+
+
+def alive(pid: int) -> bool:
+    """Whether a process runs with this pid (a zombie counts as gone)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (FileNotFoundError, IndexError):
+        return False
+
+
+def test_the_server_processes_of_api_workers_die_with_it_even_after_kill_9(redis_url: str, tmp_path: Path) -> None:
+    """Killed with kill -9, `firebreak api --workers 2` takes its server processes with it: they no longer serve the
+    port (uvicorn's own processes were left running, orphaned, each serving the port)."""
+    port = free_port()
+    args = ["api", "--port", str(port), "--workers", "2"]
+    with running(args, service_env(redis_url), tmp_path / "api.log", f"http://127.0.0.1:{port}") as process:
+        servers = h.wait_for(lambda: [pid for pid in descendants(process.pid)[1:]
+                                      if "multiprocessing.spawn" in Path(f"/proc/{pid}/cmdline").read_text()] or None,
+                             "the two server processes", deadline=30)
+        assert len(servers) == 2, servers
+        process.kill()
+        process.wait()
+        h.wait_for(lambda: not any(alive(pid) for pid in servers), "the server processes to exit", deadline=30)
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", port), timeout=2).close()
