@@ -98,6 +98,13 @@ def check(endpoint: str, p256dh: str, auth: str, allowed: Allowed) -> None:
         raise PushError("keys.auth must be 16 bytes (base64url)")
 
 
+def check_token(token: str) -> None:
+    """Raise PushError unless this looks like an FCM registration token."""
+    if not isinstance(token, str) or not _TOKEN.match(token):
+        raise PushError("token must be an FCM registration token (20 to 4096 characters: letters, digits, '_', ':', "
+                        "'.', '-')")
+
+
 # KEYS: the player's registrations; ARGV: id, record, most kept. Adds (or replaces) one, dropping the oldest beyond.
 _ADD = """
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
@@ -136,9 +143,7 @@ class Subscriptions:
 
     async def add_fcm(self, player: str, token: str) -> Subscription:
         """Register a native app's FCM device token for a player (PushError: refused, nothing stored)."""
-        if not isinstance(token, str) or not _TOKEN.match(token):
-            raise PushError("token must be an FCM registration token (20 to 4096 characters: letters, digits, "
-                            "'_', ':', '.', '-')")
+        check_token(token)
         endpoint = FCM_PREFIX + token
         sub = Subscription(subscription_id(endpoint), endpoint, "", "", time.time(), "fcm")
         record = json.dumps({"endpoint": endpoint, "p256dh": "", "auth": "", "created": sub.created, "kind": "fcm"},

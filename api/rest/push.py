@@ -88,7 +88,9 @@ OPERATIONS = [
               "to it while the app is closed. The same endpoint again replaces it; past "
               "FIREBREAK_PUSH_SUBSCRIPTIONS_PER_PLAYER the oldest goes.", register, success=201,
               response="PushSubscriptionRegistered", body=R.RegisterPushSubscription,
-              example={"endpoint": "https://push.example/abc", "keys": {"p256dh": "BN...", "auth": "k3..."}},
+              example={"endpoint": "https://push.example/abc", "keys": {
+                  "p256dh": "BD4hcFgjLdXC-xirGZxvUiNCh1Tk4_lTemtNZoYSqhEJRwBnHsvaBoo4f3Yf0bMKUurNXjLSOtrZfTfssiPVo0E",
+                  "auth": "gBqRFphIBwdhJhTNV6LY9w"}},
               auth=Auth.PLAYER, write=True, codes=(Refusal.BAD_PUSH_SUBSCRIPTION,), headers=("Location",)),
     Operation("POST", "/v1/me/push-devices", "registerPushDevice", "push", "Register a native app for pushes",
               "Register a native app's FCM registration token for the signed-in player: their events are sent to "

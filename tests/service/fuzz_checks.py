@@ -14,6 +14,9 @@ match itself, which no document can state (positive_data_acceptance, the fuzzer 
 - BAD_WEBHOOK on createWebhookEndpoint for a URL whose host is an internal address (127.0.0.1, 0, localhost...):
   which addresses deliveries may reach is the deployment's to allow (FIREBREAK_WEBHOOK_ALLOWED_HOSTS), not the
   schema's.
+- BAD_PUSH_SUBSCRIPTION on registerPushSubscription and registerPushDevice for a body the registration check
+  refuses (firebreak.push.subscriptions): whether p256dh is a point of P-256, whether the endpoint's host is an
+  internal address, whether a string is an FCM token shape; no schema says the first two.
 
 Every other schema-valid request refused with a 4xx other than 401, 403, 404, 409 and 429 (which depend on
 credentials, what exists and the match's state, as schemathesis's own check allows) fails the run."""
@@ -30,6 +33,7 @@ from schemathesis.specs.openapi.checks import ensure_resource_availability, use_
 
 from firebreak.matches.refusals import registered
 from firebreak.notifications.webhooks.destinations import Allowed, Refused, check_host
+from firebreak.push.subscriptions import PushError, check, check_token
 
 TOLERATED: dict[str, set[str]] = {
     "POST /v1/matches/{id}/seats": {"BAD_SEAT"},
@@ -145,7 +149,8 @@ def positive_data_acceptance_but_the_match(ctx: Any, response: Any, case: Any) -
         code = response.json().get("code")
     except ValueError:
         code = None
-    if tolerated(case.operation.label, status, code) or (code == "BAD_WEBHOOK" and internal_webhook(case)):
+    if tolerated(case.operation.label, status, code) or (code == "BAD_WEBHOOK" and internal_webhook(case)) \
+            or (code == "BAD_PUSH_SUBSCRIPTION" and refused_push(case)):
         return None
     raise AssertionError(f"valid data refused: {status} {code} ({case.operation.label})")
 
@@ -157,5 +162,21 @@ def internal_webhook(case: Any) -> bool:
     try:
         check_host(urlsplit(str(case.body.get("url", "")).strip()).hostname or "", Allowed())
     except (Refused, ValueError):
+        return True
+    return False
+
+
+def refused_push(case: Any) -> bool:
+    """Whether the case registers a browser subscription or a device token the registration check refuses."""
+    body = case.body if isinstance(case.body, dict) else {}
+    try:
+        if case.operation.label == "POST /v1/me/push-subscriptions":
+            keys = body.get("keys") if isinstance(body.get("keys"), dict) else {}
+            check(str(body.get("endpoint", "")), str(keys.get("p256dh", "")), str(keys.get("auth", "")), Allowed())
+        elif case.operation.label == "POST /v1/me/push-devices":
+            check_token(str(body.get("token", "")))
+        else:
+            return False
+    except PushError:
         return True
     return False
