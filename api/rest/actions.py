@@ -52,7 +52,8 @@ async def events(call: Call) -> Reply:
     loaded = await read(call)
     viewer = await call.context.seat_in(loaded)
     limit = max(1, min(call.params["limit"], MAX_EVENTS_PAGE))
-    rows = await call.services.store.events_after(loaded.id, max(0, call.params["afterVersion"]), limit)
+    after = min(max(0, call.params["afterVersion"]), MAX_VERSION)  # past any version: an empty page, not Redis's error
+    rows = await call.services.store.events_after(loaded.id, after, limit)
     return Reply({"items": [{"version": v, "events": visible_to(e, viewer)} for v, e in rows]})
 
 
@@ -64,6 +65,7 @@ IDEMPOTENCY_KEY = Param("Idempotency-Key", "header", KEY,
 PREFER = Param("Prefer", "header", str,
                "Optional: return=minimal (RFC 7240) answers the version and events only, without the match (a "
                "cheaper answer for a client that reads the match another way).")
+MAX_VERSION = 2**53  # no match reaches it; a stream id's part must stay within 64 bits
 AFTER_VERSION = Param("afterVersion", "query", int, "Steps after this version.", default=0)
 LIMIT = Param("limit", "query", int, f"At most this many steps (1-{MAX_EVENTS_PAGE}).",
               default=200)

@@ -224,6 +224,17 @@ class InvitePlayers(Body):
                                         description="Player handles (compared case-folded)."),
                        AfterValidator(_distinct), Refuse(Refusal.TOO_MANY_INVITATIONS)] = []
 
+    model_config = ConfigDict(json_schema_extra={"anyOf": [
+        {"required": ["playerIds"], "properties": {"playerIds": {"minItems": 1}}},
+        {"required": ["handles"], "properties": {"handles": {"minItems": 1}}}]})
+
+    @model_validator(mode="after")
+    def _someone(self) -> InvitePlayers:
+        """At least one player, by id or by handle (the schema's anyOf says the same to a client)."""
+        if not self.playerIds and not self.handles:
+            raise PydanticCustomError(Refusal.TOO_MANY_INVITATIONS.value, "name 1 to 20 distinct players")
+        return self
+
 
 class AnswerInvitation(Body):
     """accept: true takes a seat bound to the player, false declines; a display name (left out: the player's)."""

@@ -455,3 +455,25 @@ def test_reads_with_absurd_arguments_are_clamped_not_failed(c: h.RecordingClient
         assert isinstance(m["events"], list)
     for match_id in ("", "x" * 10_000, "ZZZ", "0123456789ABCDEF"):
         assert c.gql("query($id: ID!) { match(id: $id) { id } }", {"id": match_id})["match"] is None
+
+
+def test_a_step_page_after_any_version_is_an_empty_page_not_a_500(server: str, c: h.RecordingClient, redis: Redis,
+                                                                  active: h.Setup) -> None:
+    """afterVersion past 64 bits (the fuzzer's 332680902666481434624) made Redis refuse the stream id: a 500."""
+    before = snapshot(c, redis, active)
+    for after in (2**53, 332680902666481434624, 10**40):
+        answer = httpx.get(f"{server}/v1/matches/{active.match_id}/events", params={"afterVersion": after})
+        assert (answer.status_code, answer.json()) == (200, {"items": []}), answer.text
+    assert snapshot(c, redis, active) == before
+
+
+def test_an_invitation_naming_nobody_is_refused_as_the_document_says(server: str, waiting: h.Setup) -> None:
+    """With handles beside ids both lists may be left out, so `{}` fitted the schema and was refused anyway: the
+    document now asks for one of them, non-empty, and the refusal is the documented one."""
+    document = httpx.get(f"{server}/v1/openapi.json").json()
+    schema = document["components"]["schemas"]["InvitePlayers"]
+    assert {"required": ["playerIds"], "properties": {"playerIds": {"minItems": 1}}} in schema["anyOf"]
+    for body in ({}, {"playerIds": [], "handles": []}):
+        answer = httpx.post(f"{server}/v1/matches/{waiting.match_id}/invitations", json=body,
+                            headers={"authorization": f"Bearer {waiting.host}"})
+        assert answer.status_code == 422 and answer.json()["code"] == "TOO_MANY_INVITATIONS", answer.text
