@@ -74,7 +74,7 @@ def filled(path: str, match_id: str) -> str:
     """A path template with plausible values: the match, a title, a seat, ids of the right shape."""
     values = {"id": "greatfire" if path.startswith("/v1/titles/") else match_id, "title": "greatfire", "seat": "0",
               "matchId": match_id, "tokenId": "0123456789abcdef", "endpointId": "0123456789abcdef",
-              "deliveryId": "0123456789abcdef"}
+              "deliveryId": "0123456789abcdef", "subscriptionId": "0123456789abcdef"}
     for name, value in values.items():
         path = path.replace("{" + name + "}", value)
     assert "{" not in path, path
