@@ -22,6 +22,7 @@ import httpx
 from pywebpush import WebPusher
 
 from firebreak.matches import connections
+from firebreak.notifications import outbound
 from firebreak.notifications.webhooks import destinations
 from firebreak.push import fcm, stats
 from firebreak.push.fcm import Fcm
@@ -32,7 +33,6 @@ from firebreak.push.vapid import Keys
 
 log = logging.getLogger("firebreak.push")
 
-_PORTS = {"http": 80, "https": 443}
 RETRY_AFTER_CAP = 3600.0  # the longest Retry-After honoured
 USER_AGENT = "Firebreak-Push/1"
 
@@ -54,7 +54,8 @@ class Sender:
         self.subscriptions = Subscriptions(matches, settings.allowed, settings.per_player)
         self.allowed = settings.allowed
         self.tasks: set[asyncio.Task[None]] = set()
-        self.client = httpx.AsyncClient(follow_redirects=False, timeout=settings.timeout_seconds)
+        self.client = httpx.AsyncClient(follow_redirects=False, timeout=settings.timeout_seconds)  # FCM's endpoint
+        self.clients = outbound.OriginClients(settings.timeout_seconds, settings.concurrency)  # push services
         self.fcm = fcm  # None: FCM registrations' pushes fail (no service account set)
 
     async def tick(self, now: float | None = None) -> int:
@@ -113,20 +114,15 @@ class Sender:
             headers = {"authorization": self.vapid.authorization(sub.endpoint), "ttl": str(ttl),
                        "urgency": push.urgency, "topic": push.topic, "content-encoding": "aes128gcm",
                        "content-type": "application/octet-stream", "user-agent": USER_AGENT}
-            url = httpx.URL(sub.endpoint)
-            host = url.raw_host.decode("ascii")
+            httpx.URL(sub.endpoint).raw_host.decode("ascii")
         except Exception as exc:  # keys or an endpoint pywebpush or py_vapid will not take: never retried
             log.warning("push %s cannot be encrypted or signed: %s", push.id, type(exc).__name__)
             return None, 0.0, "invalid"
         try:
             async with asyncio.timeout(self.settings.timeout_seconds):
-                address = await destinations.vetted(host, url.port or _PORTS[url.scheme], self.allowed)
-                extensions = {}
-                if address is not None:  # connect to the address checked, as the host (its name for TLS)
-                    headers["host"] = url.netloc.decode("ascii")
-                    extensions = {"sni_hostname": host}
-                    url = url.copy_with(host=address)
-                response = await self.client.post(url, content=body, headers=headers, extensions=extensions)
+                url, named, extensions = await outbound.pinned(sub.endpoint, self.allowed)
+                response = await self.clients.get(sub.endpoint).post(url, content=body, headers={**headers, **named},
+                                                                     extensions=extensions)
         except TimeoutError:
             return None, 0.0, "timeout"
         except destinations.Refused:
@@ -134,7 +130,7 @@ class Sender:
         except (OSError, httpx.HTTPError):
             return None, 0.0, "network"
         status = response.status_code
-        retry_after = _retry_after(response.headers.get("retry-after"))
+        retry_after = outbound.retry_after(response.headers.get("retry-after"))
         if 200 <= status < 300:
             return status, 0.0, "success"
         if status in (404, 410):
@@ -165,7 +161,7 @@ class Sender:
             log.warning("FCM access token not obtained: %s", type(exc).__name__)
             return None, 0.0, "network"
         status = response.status_code
-        retry_after = _retry_after(response.headers.get("retry-after"))
+        retry_after = outbound.retry_after(response.headers.get("retry-after"))
         if 200 <= status < 300:
             return status, 0.0, "success"
         if fcm.gone(status, response.content):
@@ -189,14 +185,7 @@ class Sender:
             with contextlib.suppress(Exception):
                 await asyncio.gather(*self.tasks, return_exceptions=True)
             await self.client.aclose()
-
-
-def _retry_after(value: str | None) -> float:
-    """The seconds a Retry-After header asks for (0: none, or an HTTP date, which is not honoured)."""
-    try:
-        return max(0.0, float(value)) if value else 0.0
-    except ValueError:
-        return 0.0
+            await self.clients.aclose()
 
 
 def start(queue_url: str, matches_url: str, cluster: bool, queue: str, settings: PushSettings,

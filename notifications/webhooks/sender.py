@@ -25,6 +25,7 @@ from typing import Any
 import httpx
 
 from firebreak.matches import connections
+from firebreak.notifications import outbound
 from firebreak.notifications.webhooks import destinations, signing, stats
 from firebreak.notifications.webhooks.deliveries import Claimed, Deliveries, retry_delay
 from firebreak.notifications.webhooks.endpoints import Endpoint, Endpoints
@@ -33,7 +34,6 @@ from firebreak.notifications.webhooks.settings import WebhookSettings
 log = logging.getLogger("firebreak.webhooks")
 
 PRUNE_SECONDS = 600.0   # how often a sender drops the indexes' expired entries
-_PORTS = {"http": 80, "https": 443}
 RETRY_AFTER_CAP = 3600.0  # the longest Retry-After honoured
 
 Forward = Callable[[float], Awaitable[int]]
@@ -52,19 +52,8 @@ class Sender:
         self.in_flight: dict[str, int] = {}
         self.tasks: set[asyncio.Task[None]] = set()
         self.allowed = settings.allowed
-        self.clients: dict[str, httpx.AsyncClient] = {}  # one per endpoint origin: see http()
+        self.clients = outbound.OriginClients(settings.timeout_seconds, settings.concurrency)  # one per origin
         self._pruned = 0.0
-
-    def http(self, origin: str) -> httpx.AsyncClient:
-        """The HTTP client of one endpoint origin (scheme, host, port): its connections go to the addresses checked
-        for that host, so a connection made for one host is never reused for another at the same address."""
-        client = self.clients.get(origin)
-        if client is None:
-            client = self.clients[origin] = httpx.AsyncClient(
-                follow_redirects=False, timeout=self.settings.timeout_seconds,
-                limits=httpx.Limits(max_connections=self.settings.concurrency * 2,
-                                    max_keepalive_connections=self.settings.concurrency))
-        return client
 
     async def tick(self, now: float | None = None) -> int:
         """Forward new feed events, then start an attempt for every due delivery with a free slot; return how
@@ -110,18 +99,12 @@ class Sender:
         try:
             async with asyncio.timeout(self.settings.timeout_seconds):
                 headers = signing.headers(claimed.id, sent, claimed.payload, endpoint.secrets)
-                url = httpx.URL(endpoint.url)
-                host, origin = url.raw_host.decode("ascii"), f"{url.scheme}://{url.netloc.decode('ascii')}"
-                address = await destinations.vetted(host, url.port or _PORTS[url.scheme], self.allowed)
-                extensions = {}
-                if address is not None:  # connect to the address checked, as the host (its name for TLS)
-                    headers["host"] = url.netloc.decode("ascii")
-                    extensions = {"sni_hostname": host}
-                    url = url.copy_with(host=address)
-                async with self.http(origin).stream("POST", url, content=claimed.payload.encode(), headers=headers,
-                                                    extensions=extensions) as response:
+                url, named, extensions = await outbound.pinned(endpoint.url, self.allowed)
+                async with self.clients.get(endpoint.url).stream("POST", url, content=claimed.payload.encode(),
+                                                                 headers={**headers, **named},
+                                                                 extensions=extensions) as response:
                     status = response.status_code
-                    retry_after = _retry_after(response.headers.get("retry-after"))
+                    retry_after = outbound.retry_after(response.headers.get("retry-after"))
             outcome = "success" if 200 <= status < 300 else "http_error"
             if outcome != "success":
                 error = f"HTTP {status}"
@@ -165,16 +148,7 @@ class Sender:
                 task.cancel()
             with contextlib.suppress(Exception):
                 await asyncio.gather(*self.tasks, return_exceptions=True)
-            for client in self.clients.values():
-                await client.aclose()
-
-
-def _retry_after(value: str | None) -> float:
-    """The seconds a Retry-After header asks for (0: none, or an HTTP date, which is not honoured)."""
-    try:
-        return max(0.0, float(value)) if value else 0.0
-    except ValueError:
-        return 0.0
+            await self.clients.aclose()
 
 
 def start(queue_url: str, queue: str, settings: WebhookSettings, known_types: tuple[str, ...],
