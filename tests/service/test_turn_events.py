@@ -6,6 +6,7 @@ and the webhooks. Real Redis, API, workers and webhook receiver; the players act
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -116,6 +117,14 @@ def check_every_surface(svc: Private, c: Client, redis: Redis, rx: Receiver, sec
 
         sse = asyncio.run(ev.sse(svc.base, who.access, after="0", until=ended))
         ws = asyncio.run(ev.ws(svc.base, who.access, after="0", until=ended))
+        # webhook deliveries are sent concurrently and retried, so they may arrive in any order: wait for every owed
+        # turn as well as matchEnded (a turn still missing then fails below, naming it)
+        def delivered(who: Signed = who, want: list[int] = want) -> bool:
+            events = hooked(rx, secret, who)
+            return ended(events) and set(want) <= set(turns_of(events, match_id))
+
+        with contextlib.suppress(AssertionError):
+            wait_for(delivered, "every owed turn and matchEnded through the webhooks")
         wait_for(lambda who=who: ended(hooked(rx, secret, who)), "the webhooks' matchEnded")
         surfaces = {"live": live[seat], "sse": sse.events, "myEvents": ws.events, "me.events": me_events(c, who),
                     "webhooks": hooked(rx, secret, who)}
