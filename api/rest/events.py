@@ -72,6 +72,6 @@ OPERATIONS = [
               "Last-Event-ID (or ?after=) to get every later event once; none: from now on. A cursor that is not one "
               "of the player's events: 422 BAD_CURSOR; one older than the oldest kept: 410 CURSOR_EXPIRED. The "
               "stream ends with an `error` event when the credential expires or is revoked.",
-              stream_my_events, media="text/event-stream", params=(AFTER, LAST_EVENT_ID), auth=Auth.PLAYER,
-              codes=(Refusal.BAD_CURSOR, Refusal.CURSOR_EXPIRED)),
+              stream_my_events, response="MyEvent", media="text/event-stream", params=(AFTER, LAST_EVENT_ID),
+              auth=Auth.PLAYER, codes=(Refusal.BAD_CURSOR, Refusal.CURSOR_EXPIRED)),
 ]

@@ -84,6 +84,8 @@ def _operation(operation: Operation) -> dict[str, Any]:
         out["security"] = [{}, {"bearer": []}]
     text = operation.media != "application/json"
     schema = ref(operation.response) if operation.response else {"type": "string" if text else "object"}
+    if text and operation.response:  # a stream of messages: each one's data is a document of that schema
+        schema = {"type": "string", "contentMediaType": operation.media, "contentSchema": ref(operation.response)}
     success: dict[str, Any] = {"description": operation.summary, "content": {operation.media: {"schema": schema}}}
     if operation.headers:
         success["headers"] = {name: HEADERS[name] for name in operation.headers}

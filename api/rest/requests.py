@@ -375,4 +375,4 @@ class UpdatePushPreferences(Body):
 REQUESTS: list[type[Body]] = [CreateMatch, JoinMatch, AddBot, Act, InvitePlayers, AnswerInvitation, JoinByCode,
                               PlaceSeek, SignInAsGuest, RefreshSession, CreateAccessToken, LinkIdentity,
                               CreateWebhookEndpoint, RotateWebhookSecret, RegisterPushSubscription,
-                              RegisterPushDevice, UpdatePushPreferences]
+                              RegisterPushDevice, UpdatePushPreferences, UpdateProfile]
