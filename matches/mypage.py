@@ -164,6 +164,12 @@ async def page(store: MatchStore, player: str, status: MatchStatus | None, first
     return Page(items, end, more)
 
 
+async def turn_count(store: MatchStore, player: str) -> int:
+    """How many of the player's live matches wait on the player to act (the badge): the size of the index's turn
+    part, which the page lists first (one ZCARD, whatever the player's number of matches)."""
+    return int(await store.redis.zcard(keys.mine_part(player, TURN)))
+
+
 Entry = tuple[str, str, str, str]  # part, match id, score, the stored row ('': none)
 
 

@@ -13,6 +13,7 @@ from firebreak.api.rest import requests as R
 from firebreak.api.rest.problems import player_refusal
 from firebreak.api.rest.ratings import rating_json
 from firebreak.api.rest.table import Auth, Call, Operation, Param, Reply
+from firebreak.matches import mypage
 from firebreak.matches.refusals import Refusal
 from firebreak.players.errors import HandleChangesLimited, PlayerError, Reason
 from firebreak.players.errors import Unauthenticated as Refused
@@ -82,8 +83,9 @@ async def get_me(call: Call) -> Reply:
     principal = await callers.principal(call)
     listing = await call.services.players.access.listing(principal.player.id)
     rated = await leaderboards.ratings_of(call.services, principal.player.id)
+    waiting = await mypage.turn_count(call.services.store, principal.player.id)
     return Reply({**player_json(principal.player), "accessTokens": [token_json(t) for t in listing],
-                  "ratings": [rating_json(rating) for rating in rated]})
+                  "ratings": [rating_json(rating) for rating in rated], "yourTurnCount": waiting})
 
 
 async def update_profile(call: Call) -> Reply:
@@ -167,7 +169,8 @@ OPERATIONS = [
               sign_out, response="SignedOut", params=(EVERYWHERE,), auth=Auth.PLAYER, write=True, codes=MANAGING),
     Operation("GET", "/v1/me", "getMe", "players", "The signed-in player",
               "The player of the bearer credential (a session's access token, a personal access token or the "
-              "operator's JWT), its personal access tokens and its ratings.", get_me, response="Me", auth=Auth.PLAYER),
+              "operator's JWT), its personal access tokens, its ratings and yourTurnCount (the badge: how many of "
+              "its live matches wait on it to act).", get_me, response="Me", auth=Auth.PLAYER),
     Operation("PATCH", "/v1/me", "updateProfile", "players", "Change the handle or display name",
               "Change the signed-in player's handle (unique across the service, compared case-folded after NFKC: "
               "the old one is freed at once) and/or display name; a member left out stays as it is, and a refused "

@@ -383,6 +383,8 @@ class Me(Answer):
     kind: Annotated[str, PLAYER_KINDS]
     accessTokens: list[AccessToken]
     ratings: Annotated[list[Rating], d("The player's rating in every title they have played rated, by title id.")]
+    yourTurnCount: Annotated[int, d("How many of the player's live matches wait on the player to act (the "
+                                    "matches GET /v1/me/matches lists first); a yourTurn event raises it.")]
 
 
 class Session(Answer):

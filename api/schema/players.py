@@ -30,6 +30,7 @@ from firebreak.api.schema.push import PushPreferences, PushSubscription, my_push
 from firebreak.api.schema.ratings import Rating, my_ratings
 from firebreak.api.schema.seeks import Seek, my_seeks
 from firebreak.api.schema.types import MatchStatus
+from firebreak.matches import mypage
 from firebreak.players import records
 from firebreak.players.errors import HandleChangesLimited, PlayerError, Reason
 from firebreak.players.errors import Unauthenticated as Refused
@@ -147,6 +148,12 @@ class Me:
     async def ratings(self, info: Info) -> list[Rating]:
         """The player's rating and leaderboard rank in every title they have played rated, by title id."""
         return await my_ratings(info, self.principal.player.id)
+
+    @strawberry.field
+    async def your_turn_count(self, info: Info) -> int:
+        """How many of the player's live matches wait on the player to act (the badge): those `matches` lists
+        first; a yourTurn event raises it. One cheap read of the my-matches index."""
+        return await mypage.turn_count(info.context.services.store, self.principal.player.id)
 
     @strawberry.field
     async def matches(
