@@ -1,10 +1,10 @@
 """The pushes being sent, on the queue Redis: one hash per push and one due set, sent at least once.
 
 A push's id is derived from its registration and its feed event, so making it twice (a forwarder re-run after a
-crash) makes nothing new. An attempt claims a push by moving its due entry to the end of a lease (one script, the
-attempt counted) and records the outcome only while it holds that lease: a sender killed mid-send leaves the push
-to come due when the lease ends, and it is sent again (the one duplicate the protocol allows: the push service may
-get it twice, and its Topic makes the second replace the first if the device has not fetched it yet)."""
+crash) makes nothing new. Its due entry is leased and its outcome recorded as notifications/leases.py tells (the
+webhook deliveries' queue too): a sender killed mid-send leaves the push to come due when the lease ends, and it is
+sent again (the one duplicate the protocol allows: the push service may get it twice, and its Topic makes the second
+replace the first if the device has not fetched it yet)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from firebreak.notifications import leases
+from firebreak.notifications.leases import Leases
 from firebreak.push import keys
 from firebreak.push.message import Message
 from firebreak.push.settings import PushSettings
@@ -29,8 +31,7 @@ def push_id(sub_id: str, event_id: str) -> str:
 def retry_delay(settings: PushSettings, failures: int, rng: random.Random | None = None) -> float:
     """The wait after the failures-th failed attempt: doubling from retry_seconds up to retry_cap_seconds, times a
     jitter of 0.8 to 1.2."""
-    base = min(settings.retry_cap_seconds, settings.retry_seconds * 2.0 ** max(0, failures - 1))
-    return base * (rng or random).uniform(0.8, 1.2)
+    return leases.backoff(settings.retry_seconds, settings.retry_cap_seconds, failures, rng)
 
 
 @dataclass(frozen=True)
@@ -81,28 +82,13 @@ end
 return made
 """.replace("GRACE", str(GRACE))
 
-# KEYS: the due set; ARGV: now, how many, the lease's end, push key prefix.
-_CLAIM = """
-local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
-local out = {}
-for _, id in ipairs(ids) do
-  local key = ARGV[4] .. id
-  if redis.call('EXISTS', key) == 0 then
-    redis.call('ZREM', KEYS[1], id)
-  else
-    redis.call('ZADD', KEYS[1], ARGV[3], id)
-    local attempt = redis.call('HINCRBY', key, 'attempts', 1)
+# What a claim returns of each push (see notifications/leases.py).
+_CLAIMED = """
     local f = redis.call('HMGET', key, 'player', 'sub', 'payload', 'topic', 'ttl', 'urgency', 'created')
-    out[#out + 1] = {id, attempt, f[1], f[2], f[3], f[4], f[5], f[6], f[7]}
-  end
-end
-return out
-"""
+    out[#out + 1] = {id, attempt, f[1], f[2], f[3], f[4], f[5], f[6], f[7]}"""
 
-# KEYS: the due set, the push; ARGV: id, lease, outcome (done, retry), next attempt. Only while the lease holds.
-_FINISH = """
-local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if not score or tonumber(score) ~= tonumber(ARGV[2]) then return 0 end
+# KEYS: (the due set, the push); ARGV: (id, lease), outcome (done, retry), next attempt.
+_OUTCOME = """
 if ARGV[3] == 'done' then
   redis.call('ZREM', KEYS[1], ARGV[1])
   redis.call('DEL', KEYS[2])
@@ -120,6 +106,7 @@ class Queue:
         self.redis = redis
         self.queue = queue
         self.prefix = keys.push(queue, "")
+        self.leases = Leases(redis, _CLAIMED, _OUTCOME)
 
     async def create(self, pushes: list[NewPush], now: float) -> int:
         """Store the pushes that do not exist yet, due now; return how many were made."""
@@ -133,16 +120,15 @@ class Queue:
 
     async def claim(self, count: int, now: float, lease_seconds: float) -> list[Claimed]:
         """Claim up to count due pushes until now + lease_seconds."""
-        lease = repr(now + lease_seconds)
-        rows = await self.redis.eval(_CLAIM, 1, keys.due(self.queue), repr(now), count, lease, self.prefix)
+        lease, rows = await self.leases.claim(keys.due(self.queue), self.prefix, count, now, lease_seconds)
         return [Claimed(str(r[0]), int(r[1]), str(r[2]), str(r[3]), str(r[4]), str(r[5]), int(r[6]), str(r[7]),
                         float(r[8]), lease) for r in rows]
 
     async def finish(self, claimed: Claimed, done: bool, next_at: float = 0.0) -> bool:
         """Record an attempt's outcome (done: sent or dropped; else retried at next_at) while it holds the lease;
         whether it still did."""
-        return bool(await self.redis.eval(_FINISH, 2, keys.due(self.queue), keys.push(self.queue, claimed.id),
-                                          claimed.id, claimed.lease, "done" if done else "retry", repr(next_at)))
+        return await self.leases.finish(keys.due(self.queue), keys.push(self.queue, claimed.id), claimed.id,
+                                        claimed.lease, args=("done" if done else "retry", repr(next_at)))
 
     async def waiting(self) -> int:
         """How many pushes are not done."""

@@ -2,11 +2,11 @@
 
 A delivery's id is derived from its endpoint, player and event (the same on every retry: it is the webhook-id),
 so forwarding an event twice makes nothing new. Each endpoint has a due set (delivery id -> when the next
-attempt is due). An attempt claims its delivery by moving its due entry to the end of a lease (in one script,
-with the attempt counted), and records its outcome only while it still holds that lease: a sender killed mid-send
-leaves the entry to come due when the lease ends, and the delivery is sent again. Once delivered or given up
-(after the last attempt) a delivery is kept for WebhookSettings.kept_seconds, the failed ones also in an index of
-their own, for the operator to look at and redeliver.
+attempt is due), leased as notifications/leases.py tells (the pushes' queue too): an attempt records its outcome
+only while it still holds its lease, and a sender killed mid-send leaves the entry to come due when the lease ends,
+and the delivery is sent again. Once delivered or given up (after the last attempt) a delivery is kept for
+WebhookSettings.kept_seconds, the failed ones also in an index of their own, for the operator to look at and
+redeliver.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ from enum import StrEnum
 from typing import Any
 
 from firebreak.matches import connections, keys
+from firebreak.notifications import leases
+from firebreak.notifications.leases import Leases
 from firebreak.notifications.webhooks.settings import WebhookSettings
 
 BATCH = 500          # entries one script call goes through at most (abandon, prune)
@@ -51,8 +53,7 @@ def endpoint_of(delivery: str) -> str | None:
 def retry_delay(settings: WebhookSettings, failures: int, rng: random.Random | None = None) -> float:
     """The wait after the failures-th failed attempt: retry_seconds doubling per failure up to retry_cap_seconds,
     times a jitter of 0.8 to 1.2 (so that an endpoint back from an outage is not hit by every delivery at once)."""
-    base = min(settings.retry_cap_seconds, settings.retry_seconds * 2.0 ** max(0, failures - 1))
-    return base * (rng or random).uniform(0.8, 1.2)
+    return leases.backoff(settings.retry_seconds, settings.retry_cap_seconds, failures, rng)
 
 
 @dataclass(frozen=True)
@@ -160,31 +161,16 @@ end
 return made
 """
 
-# KEYS: an endpoint's due set; ARGV: now, how many, the lease's end, delivery key prefix.
-_CLAIM = """
-local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
-local out = {}
-for _, id in ipairs(ids) do
-  local key = ARGV[4] .. id
-  if redis.call('EXISTS', key) == 0 then
-    redis.call('ZREM', KEYS[1], id)
-  else
-    redis.call('ZADD', KEYS[1], ARGV[3], id)
-    local attempt = redis.call('HINCRBY', key, 'attempts', 1)
+# What a claim returns of each delivery, marked sending (see notifications/leases.py).
+_CLAIMED = """
     redis.call('HSET', key, 'status', 'sending', 'lastAt', ARGV[1], 'next', ARGV[3])
     out[#out + 1] = id
     out[#out + 1] = attempt
-    out[#out + 1] = redis.call('HGET', key, 'payload')
-  end
-end
-return out
-"""
+    out[#out + 1] = redis.call('HGET', key, 'payload')"""
 
-# KEYS: the endpoint's due set, the delivery, the failed index; ARGV: id, lease, outcome (retry, succeeded,
-# failed), next attempt, now, HTTP status, error, latency, kept seconds. Only while the attempt holds the lease.
-_FINISH = """
-local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if not score or tonumber(score) ~= tonumber(ARGV[2]) then return 0 end
+# KEYS: (the endpoint's due set, the delivery), the failed index; ARGV: (id, lease), outcome (retry, succeeded,
+# failed), next attempt, now, HTTP status, error, latency, kept seconds.
+_OUTCOME = """
 if redis.call('EXISTS', KEYS[2]) == 0 then
   redis.call('ZREM', KEYS[1], ARGV[1])
   return 0
@@ -252,8 +238,7 @@ class Deliveries:
         self.settings = settings
         self.queue = queue  # the deployment's queue: each has webhooks of its own
         self._create = connections.Script(redis, _CREATE)
-        self._claim = connections.Script(redis, _CLAIM)
-        self._finish = connections.Script(redis, _FINISH)
+        self.leases = Leases(redis, _CLAIMED, _OUTCOME)
         self._redeliver = connections.Script(redis, _REDELIVER)
         self._abandon = connections.Script(redis, _ABANDON)
         self._prune = connections.Script(redis, _PRUNE)
@@ -274,9 +259,9 @@ class Deliveries:
 
     async def claim(self, endpoint_id: str, count: int, now: float) -> list[Claimed]:
         """Claim up to `count` of an endpoint's due deliveries for one attempt each, until now + lease_seconds."""
-        lease = repr(now + self.settings.lease_seconds)
-        raw = await self._claim(keys=[keys.webhook_due(self.queue, endpoint_id)],
-                                args=[repr(now), count, lease, keys.webhook_delivery(self.queue, "")])
+        lease, raw = await self.leases.claim(keys.webhook_due(self.queue, endpoint_id),
+                                             keys.webhook_delivery(self.queue, ""), count, now,
+                                             self.settings.lease_seconds)
         return [Claimed(str(raw[i]), endpoint_id, int(raw[i + 1]), str(raw[i + 2]), lease)
                 for i in range(0, len(raw), 3)]
 
@@ -284,12 +269,11 @@ class Deliveries:
                      status: int | None = None, error: str = "", latency: float = 0.0) -> bool:
         """Record an attempt's outcome ("retry" at next_at, "succeeded" or "failed") if it still holds its lease;
         return whether it did."""
-        done = await self._finish(
-            keys=[keys.webhook_due(self.queue, claimed.endpoint), keys.webhook_delivery(self.queue, claimed.id),
-                  keys.webhook_failed(self.queue)],
-            args=[claimed.id, claimed.lease, outcome, repr(next_at), repr(now), "" if status is None else status,
-                  error[:300], repr(latency), self.settings.kept_seconds])
-        return bool(done)
+        return await self.leases.finish(
+            keys.webhook_due(self.queue, claimed.endpoint), keys.webhook_delivery(self.queue, claimed.id), claimed.id,
+            claimed.lease, more_keys=(keys.webhook_failed(self.queue),),
+            args=(outcome, repr(next_at), repr(now), "" if status is None else status, error[:300], repr(latency),
+                  self.settings.kept_seconds))
 
     async def get(self, delivery: str) -> Delivery | None:
         """One delivery, or None (never made, or no longer kept)."""
