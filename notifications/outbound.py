@@ -1,12 +1,17 @@
 """What every request the service sends to an address someone registered shares (webhook deliveries, Web Push):
-the address checked before each attempt and connected to as checked, one HTTP client per origin, and the Retry-After
-an answer asks for."""
+the address checked before each attempt and connected to as checked, one HTTP client per origin, the Retry-After
+an answer asks for, and the senders' tick loop."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import email.utils
+import logging
 import math
+import threading
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx
@@ -79,3 +84,21 @@ def retry_after(value: str | None, now: float | None = None) -> float:
     if when.tzinfo is None:
         return 0.0
     return max(0.0, when.timestamp() - (time.time() if now is None else now))
+
+
+async def tick_until(stop: threading.Event, tick: Callable[[], Awaitable[object]], seconds: float,
+                     tasks: set[asyncio.Task[None]], log: logging.Logger, what: str) -> None:
+    """Call tick every `seconds` until stop is set (a failing tick, Redis away, is logged and retried); then cancel
+    the attempts still in tasks (they come due again when their lease ends) and wait for them."""
+    try:
+        while not stop.is_set():
+            try:
+                await tick()
+            except Exception:
+                log.exception("%s tick failed; retrying in %.1f s", what, seconds)
+            await asyncio.sleep(seconds)
+    finally:
+        for task in list(tasks):
+            task.cancel()
+        with contextlib.suppress(Exception):
+            await asyncio.gather(*tasks, return_exceptions=True)

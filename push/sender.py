@@ -12,7 +12,6 @@ registration is sent to through FCM HTTP v1 instead (fcm.py), with the same outc
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import threading
 import time
@@ -173,17 +172,8 @@ class Sender:
     async def run(self, stop: threading.Event) -> None:
         """Tick every tick_seconds until stop is set; a failing tick (Redis away) is logged and retried."""
         try:
-            while not stop.is_set():
-                try:
-                    await self.tick()
-                except Exception:
-                    log.exception("push sender tick failed; retrying in %.1f s", self.settings.tick_seconds)
-                await asyncio.sleep(self.settings.tick_seconds)
+            await outbound.tick_until(stop, self.tick, self.settings.tick_seconds, self.tasks, log, "push sender")
         finally:
-            for task in list(self.tasks):  # unfinished attempts come due again when their lease ends
-                task.cancel()
-            with contextlib.suppress(Exception):
-                await asyncio.gather(*self.tasks, return_exceptions=True)
             await self.client.aclose()
             await self.clients.aclose()
 

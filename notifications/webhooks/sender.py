@@ -15,7 +15,6 @@ killed mid-send holds the delivery only until its lease ends; then another sende
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import threading
 import time
@@ -137,17 +136,9 @@ class Sender:
     async def run(self, stop: threading.Event) -> None:
         """Tick every tick_seconds until stop is set; a failing tick (Redis away) is logged and retried."""
         try:
-            while not stop.is_set():
-                try:
-                    await self.tick()
-                except Exception:
-                    log.exception("webhook sender tick failed; retrying in %.1f s", self.settings.tick_seconds)
-                await asyncio.sleep(self.settings.tick_seconds)
+            await outbound.tick_until(stop, self.tick, self.settings.tick_seconds, self.tasks, log,
+                                      "webhook sender")
         finally:
-            for task in list(self.tasks):  # unfinished attempts come due again when their lease ends
-                task.cancel()
-            with contextlib.suppress(Exception):
-                await asyncio.gather(*self.tasks, return_exceptions=True)
             await self.clients.aclose()
 
 
