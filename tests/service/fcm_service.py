@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -22,7 +22,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
-from firebreak.matches.embedded import free_port
+from tests.service.http_peer import QuietHandler, http_peer
 
 PROJECT = "firebreak-test"
 SCOPE = "https://www.googleapis.com/auth/firebase.messaging"
@@ -102,10 +102,7 @@ class FcmService:
 
 
 def _handler(peer: FcmService) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, format: str, *args: Any) -> None:  # quiet
-            pass
-
+    class Handler(QuietHandler):
         def _answer(self, status: int, body: Any, retry_after: str = "") -> None:
             data = json.dumps(body).encode()
             with contextlib.suppress(OSError):
@@ -162,14 +159,6 @@ def _handler(peer: FcmService) -> type[BaseHTTPRequestHandler]:
 def fcm_service() -> Iterator[FcmService]:
     """The peer on a free local port, stopped after the block."""
     state = FcmService()
-    port = free_port()
-    server = ThreadingHTTPServer(("127.0.0.1", port), _handler(state))
-    server.daemon_threads = True
-    state.base = f"http://127.0.0.1:{port}"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with http_peer(_handler(state)) as base:
+        state.base = base
         yield state
-    finally:
-        server.shutdown()
-        server.server_close()

@@ -13,7 +13,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 import http_ece
@@ -22,7 +22,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
-from firebreak.matches.embedded import free_port
+from tests.service.http_peer import QuietHandler, http_peer
 
 
 def b64(raw: bytes) -> str:
@@ -123,10 +123,7 @@ class PushService:
 
 
 def _handler(service: PushService) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, format: str, *args: Any) -> None:  # quiet
-            pass
-
+    class Handler(QuietHandler):
         def do_POST(self) -> None:
             body = self.rfile.read(int(self.headers.get("content-length", 0)))
             headers = {k.lower(): v for k, v in self.headers.items()}
@@ -162,15 +159,6 @@ def _handler(service: PushService) -> type[BaseHTTPRequestHandler]:
 def push_service(vapid_key: str) -> Iterator[PushService]:
     """A push service on a free local port trusting one VAPID public key, stopped after the block."""
     state = PushService(vapid_key=vapid_key)
-    port = free_port()
-    server = ThreadingHTTPServer(("127.0.0.1", port), _handler(state))
-    server.daemon_threads = True
-    state.base = f"http://127.0.0.1:{port}"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with http_peer(_handler(state), state.release.set) as base:
+        state.base = base
         yield state
-    finally:
-        state.release.set()
-        server.shutdown()
-        server.server_close()

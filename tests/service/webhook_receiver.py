@@ -8,10 +8,9 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from http.server import BaseHTTPRequestHandler
 
-from firebreak.matches.embedded import free_port
+from tests.service.http_peer import QuietHandler, http_peer
 
 SLOW_SECONDS = 0.5
 
@@ -47,10 +46,7 @@ class Receiver:
 
 
 def _handler(receiver: Receiver) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, format: str, *args: Any) -> None:  # quiet
-            pass
-
+    class Handler(QuietHandler):
         def do_POST(self) -> None:
             body = self.rfile.read(int(self.headers.get("content-length", 0)))
             with receiver.lock:
@@ -84,16 +80,11 @@ def _handler(receiver: Receiver) -> type[BaseHTTPRequestHandler]:
 def receiver() -> Iterator[Receiver]:
     """A receiver on a free local port, stopped after the block."""
     state = Receiver()
-    port = free_port()
-    server = ThreadingHTTPServer(("127.0.0.1", port), _handler(state))
-    server.daemon_threads = True
-    state.base = f"http://127.0.0.1:{port}"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield state
-    finally:
+
+    def release() -> None:
         state.stopping.set()
         state.release.set()
-        server.shutdown()
-        server.server_close()
+
+    with http_peer(_handler(state), release) as base:
+        state.base = base
+        yield state
