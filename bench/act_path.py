@@ -10,7 +10,7 @@ interleaved rounds; --profile NAME prints a cProfile of that path's last round.
 
 Run: python -m bench.act_path [--acts 800] [--rounds 2] [--paths pipeline,graphql,rest,rest-minimal] [--title london]
          [--players] [--profile graphql --sort cumulative [--profile-out F]] [--origin https://app.example]
-         [--gc-young 700] [--instructions] [--protocol 2|3]
+         [--gc-young 700] [--instructions] [--protocol 2|3] [--push-subscribed [--settle 3]]
 
 --instructions runs the bench under valgrind's callgrind (bench/instructions.py) and prints the instructions the
 app runs per act on each path, the same from run to run whatever the machine's load (about 50 times slower: a few
@@ -20,6 +20,11 @@ Each round also prints the garbage collector's collections (per 1000 acts, their
 
 --players binds every seat to a signed-in guest player (acting with its access token), so each act also writes the
 players' my-matches rows and feed events (matches/mine.py, matches/feed.py); by default seats are anonymous.
+
+--push-subscribed (issue 48) instead starts the service as users do (the API by `firebreak api`, a worker, a Redis)
+and a loopback push service, and plays signed-in players with every seat subscribed to Web Push against players
+subscribed nowhere, interleaved, printing per act the API's, the worker's and Redis's CPU and the ratio push/none
+with its spread (bench/act_push.py): e.g. --push-subscribed --paths rest --acts 400 --rounds 6.
 """
 
 from __future__ import annotations
@@ -62,8 +67,10 @@ SEATS = 4
 class Table:
     """One match played by the bench: its id, seat tokens and the engine's mirror of it."""
 
-    def __init__(self, client: httpx.AsyncClient, seed: int, players: bool = False, title: str = "greatfire") -> None:
+    def __init__(self, client: httpx.AsyncClient, seed: int, players: bool = False, title: str = "greatfire",
+                 device: str = "act-path-bench-device") -> None:
         self.client = client
+        self.device = device  # the guest players' device ids: another prefix, other players
         self.title = title
         self.seed = seed
         self.players = players  # seats bound to signed-in players (acting with their access tokens), not anonymous
@@ -82,7 +89,7 @@ class Table:
         self.tokens = {}
         if self.players and not self.accesses:
             for n in range(SEATS):
-                device = f"act-path-bench-device-{n}"
+                device = f"{self.device}-{n}"
                 session = await self._graphql(GUEST, {"input": {"name": f"p{n}", "deviceId": device}})
                 self.accesses.append(session["signInAsGuest"]["accessToken"])
         for n in range(SEATS):
@@ -127,7 +134,7 @@ class AppClock:
         return self.counter.counting() if self.counter else contextlib.nullcontext()
 
 
-async def _act(path: str, table: Table, services: Any, rng: random.Random, clock: AppClock,
+async def play_act(path: str, table: Table, services: Any, rng: random.Random, clock: AppClock,
                floor_client: httpx.AsyncClient | None = None) -> None:
     """One act along the path, checked accepted, then applied to the mirror."""
     if table.mirror is None or table.mirror.is_over():
@@ -214,7 +221,8 @@ async def run(args: argparse.Namespace, redis_url: str) -> tuple[dict[str, list[
             rng = random.Random(args.seed)
 
             def step(path: str) -> Awaitable[None]:
-                return _act(path, tables[path if path in FLOORS else "service"], built[0], rng, clock, floors_client)
+                table = tables[path if path in FLOORS else "service"]
+                return play_act(path, table, built[0], rng, clock, floors_client)
 
             for path in args.paths:  # warm every path up
                 for _ in range(50):
@@ -270,10 +278,24 @@ def main() -> int:
     parser.add_argument("--protocol", type=int, choices=(2, 3), default=connections.PROTOCOL,
                         help=f"the Redis protocol the app's clients speak (default: the service's, RESP"
                              f"{connections.PROTOCOL})")
+    parser.add_argument("--push-subscribed", action="store_true",
+                        help="the served comparison of issue 48 (bench/act_push.py): the API, a worker and a push "
+                             "service started, every seat's player subscribed to Web Push against none, "
+                             "interleaved; --paths from graphql, rest, rest-minimal (default rest)")
+    parser.add_argument("--settle", type=float, default=3.0,
+                        help="with --push-subscribed: seconds the worker is given after each round at least")
     parser.add_argument("--instructions", action="store_true",
                         help="count the app's instructions per act under callgrind (needs valgrind and a C compiler)")
     args = parser.parse_args()
     connections.PROTOCOL = args.protocol
+    if args.push_subscribed:
+        if args.instructions or args.profile:
+            parser.error("--push-subscribed measures the served processes: no --instructions or --profile")
+        if args.paths == list(PATHS):
+            args.paths = ["rest"]
+        from bench import act_push  # it imports this module
+
+        return act_push.main(args)
     if args.players and "pipeline" in args.paths:
         parser.error("--players: the pipeline path acts with seat tokens; leave it out of --paths")
     if unknown := set(args.paths) - set(PATHS):

@@ -68,8 +68,10 @@ class LocalService:
 
     appendfsync None: the system redis-server without an append-only file; else the embedded one with it on."""
 
-    def __init__(self, api_processes: int, appendfsync: str | None = None, api_prefix: tuple[str, ...] = ()) -> None:
+    def __init__(self, api_processes: int, appendfsync: str | None = None, api_prefix: tuple[str, ...] = (),
+                 settings: dict[str, str] | None = None) -> None:
         self.api_processes = api_processes
+        self.settings = settings or {}  # more settings for the API and the worker (environment variables)
         self.api_prefix = api_prefix  # before the API's command line (callgrind's, to count its instructions)
         if appendfsync is None:
             self.tmp = tempfile.TemporaryDirectory(prefix="firebreak-bench-")
@@ -125,7 +127,7 @@ class LocalService:
             raise BenchError(f"Redis did not start: {exc}") from None
         env = dict(os.environ)
         env.update({**redis_env, "FIREBREAK_QUEUE": QUEUE, "PYTHONPATH": str(ROOT)})
-        env.update(BENCH_SETTINGS)
+        env.update({**BENCH_SETTINGS, **self.settings})
         self._spawn("worker", [sys.executable, "-m", "firebreak.workers.main"], env)
         self._spawn("api", [*self.api_prefix, *api_command(self.port, self.api_processes)], env)
         self.wait_ready("/readyz", "api", timeout)
@@ -202,10 +204,12 @@ class ClusterService(LocalService):
 
 @contextlib.contextmanager
 def local_service(api_processes: int, appendfsync: str | None = None, layout: str = "single",
-                  api_prefix: tuple[str, ...] = (), timeout: float = 30.0) -> Iterator[LocalService]:
-    """A started LocalService (layout "cluster": a ClusterService) that is stopped however the block ends."""
+                  api_prefix: tuple[str, ...] = (), timeout: float = 30.0,
+                  settings: dict[str, str] | None = None) -> Iterator[LocalService]:
+    """A started LocalService (layout "cluster": a ClusterService) that is stopped however the block ends (settings:
+    more environment variables for the API and the worker, the single layout only)."""
     service = (ClusterService(api_processes) if layout == "cluster"
-               else LocalService(api_processes, appendfsync, api_prefix))
+               else LocalService(api_processes, appendfsync, api_prefix, settings))
     try:
         service.start(timeout)
         yield service
