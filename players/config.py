@@ -29,6 +29,11 @@ class PlayerSettings(EnvSettings):
     access_ttl: int = env("FIREBREAK_ACCESS_TOKEN_TTL", 15 * 60, "Seconds an access token is valid.", gt=0)
     refresh_ttl: int = env("FIREBREAK_REFRESH_TOKEN_TTL", 30 * 24 * 3600,
                            "Seconds a session family lives after its last refresh.", gt=0)
+    refresh_reuse_grace: float = env("FIREBREAK_REFRESH_REUSE_GRACE_SECONDS", 5.0,
+                                     "Seconds after a refresh during which the refresh token it swapped, presented "
+                                     "again (two tabs refreshing at once, a retried request), answers the same "
+                                     "successor instead of revoking the session; 0: strict (any reuse revokes).",
+                                     ge=0)
     leeway: float = env("FIREBREAK_JWT_LEEWAY", 10.0, "Seconds of clock skew allowed on exp, nbf and iat.", ge=0)
     jwt_issuer: Stripped = env("FIREBREAK_JWT_ISSUER", "",
                                "The operator's identity provider: the iss its tokens carry (with "

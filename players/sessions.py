@@ -4,10 +4,19 @@ A session family begins at sign-in and carries one live refresh token. Refreshin
 new access token); presenting one already swapped revokes the whole family (refresh-token rotation, OAuth 2.0
 Security BCP / RFC 6819). A family records the player's token version when it began: signing out everywhere bumps
 that version, which stops every access token and every family of the player at once.
+
+Two tabs (or a retry after a lost answer) may present the same refresh token at once: a reuse of the token that was
+just rotated (the immediately previous one) within FIREBREAK_REFRESH_REUSE_GRACE_SECONDS of its rotation answers the
+same successor (and a fresh access token) instead of revoking the family; a reuse after the window, or of an older
+token, still revokes. No refresh secret is kept: a successor's secret is derived from the presented one
+(successor()), so a reuse in the window recomputes it, and the hash the family keeps of its live secret verifies it.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import re
 import secrets
 import time
@@ -57,12 +66,14 @@ return fields
 """
 
 # KEYS: player, family, the family's used hashes, the player's family index. ARGV: the presented secret's hash, the
-# new one's, ttl, how many used hashes to keep, now, family id. Rotate (and index a family begun before the index,
-# when it began unknown: now) when the presented secret is the family's live one: answer {'ok', player fields...}.
-# One already used revokes the family: {'reused'}. Else {'revoked'} (the family is gone or signed out everywhere)
-# or {'wrong'} (never this family's: refused, nothing revoked, so a guessed id cannot sign anyone out).
+# hash of its successor's, ttl, how many used hashes to keep, now, family id, the reuse grace (seconds). Rotate (and
+# index a family begun before the index, when it began unknown: now) when the presented secret is the family's live
+# one, keeping the presented hash as the previous one and when it was rotated: answer {'ok', player fields...}. The
+# previous one again within the grace, its successor being the live one: the same answer, nothing rotated. One
+# already used otherwise revokes the family: {'reused'}. Else {'revoked'} (the family is gone or signed out
+# everywhere) or {'wrong'} (never this family's: refused, nothing revoked, so a guessed id cannot sign anyone out).
 _ROTATE = """
-local family = redis.call('HMGET', KEYS[2], 'refresh', 'ver', 'gen')
+local family = redis.call('HMGET', KEYS[2], 'refresh', 'ver', 'gen', 'prev', 'rotated')
 if not family[1] then return {'revoked'} end
 if redis.call('HGET', KEYS[1], 'ver') ~= family[2] then
   redis.call('DEL', KEYS[2], KEYS[3])
@@ -70,12 +81,19 @@ if redis.call('HGET', KEYS[1], 'ver') ~= family[2] then
 end
 if family[1] == ARGV[1] then
   local gen = tonumber(family[3]) + 1
-  redis.call('HSET', KEYS[2], 'refresh', ARGV[2], 'gen', gen)
+  redis.call('HSET', KEYS[2], 'refresh', ARGV[2], 'gen', gen, 'prev', ARGV[1], 'rotated', ARGV[5])
   redis.call('ZADD', KEYS[3], gen, ARGV[1])
   redis.call('ZREMRANGEBYRANK', KEYS[3], 0, -tonumber(ARGV[4]) - 1)
   redis.call('EXPIRE', KEYS[2], tonumber(ARGV[3]))
   redis.call('EXPIRE', KEYS[3], tonumber(ARGV[3]))
   redis.call('ZADD', KEYS[4], 'NX', ARGV[5], ARGV[6])
+  local fields = redis.call('HGETALL', KEYS[1])
+  table.insert(fields, 1, 'ok')
+  return fields
+end
+local grace = tonumber(ARGV[7])
+if family[4] == ARGV[1] and family[1] == ARGV[2] and grace > 0
+   and tonumber(ARGV[5]) - tonumber(family[5]) <= grace then
   local fields = redis.call('HGETALL', KEYS[1])
   table.insert(fields, 1, 'ok')
   return fields
@@ -161,19 +179,28 @@ class Sessions:
             raise _refused(reply[0])
         return Principal(Player.from_fields(player_id, pairs(reply[1:])), Via.SESSION, session_id=family_id)
 
+    async def successor(self, family_id: str, secret: str) -> str:
+        """The refresh secret that follows a presented one in its family: HMAC-SHA256 under the signing key (so
+        only the service can work it out), the same every time it is asked (a reuse within the grace window answers
+        the same successor without the service keeping any secret)."""
+        key = (await self.signing_key()).encode()
+        digest = hmac.new(key, f"refresh\n{family_id}\n{secret}".encode(), hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
     async def refresh(self, refresh_token: str) -> Session:
-        """Swap a refresh token for a new session of the same family (the old token stops working); an already
-        used one revokes the whole family (raise Unauthenticated)."""
+        """Swap a refresh token for a new session of the same family (the old token stops working); the one just
+        swapped, again within the reuse grace, answers the same successor; another already used one revokes the
+        whole family (raise Unauthenticated)."""
         parsed = REFRESH.match(refresh_token)
         if parsed is None:
             raise Unauthenticated(Reason.MALFORMED)
         player_id, family_id, secret = parsed.groups()
-        new_secret = secrets.token_urlsafe(32)
+        new_secret = await self.successor(family_id, secret)
         reply = await self._rotate(
             [keys.player(player_id), keys.family(player_id, family_id), keys.family_used(player_id, family_id),
              keys.families(player_id)],
             [hash_token(secret), hash_token(new_secret), self.settings.refresh_ttl, USED_KEPT, repr(time.time()),
-             family_id])
+             family_id, repr(self.settings.refresh_reuse_grace)])
         if reply[0] != "ok":
             raise _refused(reply[0])
         player = await self.directory.with_handle(Player.from_fields(player_id, pairs(reply[1:])))

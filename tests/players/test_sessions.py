@@ -11,11 +11,15 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
+from firebreak.players import keys
 from firebreak.players.authenticate import Authenticator
+from firebreak.players.config import PlayerSettings
 from firebreak.players.errors import Reason, Unauthenticated
 from firebreak.players.records import Session, Via
-from firebreak.players.sessions import AUDIENCE, ISSUER
+from firebreak.players.sessions import AUDIENCE, ISSUER, REFRESH
 from tests.players.support import device, hand_signed, refused, run
+
+STRICT = PlayerSettings.from_env({"FIREBREAK_REFRESH_REUSE_GRACE_SECONDS": "0"})  # any reuse revokes
 
 
 async def _signed_in(auth: Authenticator) -> Session:
@@ -96,6 +100,7 @@ def test_refresh_rotates_the_token(redis_url: str) -> None:
 
 
 def test_reusing_a_refresh_token_revokes_the_whole_family(redis_url: str) -> None:
+    """With a grace of 0 (strict), even the token just swapped revokes the family when presented again."""
     async def body(auth: Authenticator) -> None:
         first = await _signed_in(auth)
         elsewhere = await auth.sessions.sign_in_as_guest("Ada", device())
@@ -106,6 +111,54 @@ def test_reusing_a_refresh_token_revokes_the_whole_family(redis_url: str) -> Non
             is Reason.REVOKED
         await refused(auth.authenticate(f"Bearer {second.access_token}"), second.access_token)
         assert (await auth.authenticate(f"Bearer {elsewhere.access_token}")).player == elsewhere.player
+
+    run(redis_url, body, STRICT)
+
+
+def test_the_token_just_swapped_again_within_the_grace_answers_the_same_successor(redis_url: str) -> None:
+    """Two tabs refreshing with one token: the second gets the successor the first got (and an access token of
+    its own); the successor goes on working; a token older than the one just swapped still revokes."""
+    async def body(auth: Authenticator) -> None:
+        first = await _signed_in(auth)
+        second = await auth.sessions.refresh(first.refresh_token)
+        again = await auth.sessions.refresh(first.refresh_token)
+        assert again.refresh_token == second.refresh_token and again.session_id == first.session_id
+        assert (await auth.authenticate(f"Bearer {again.access_token}")).player.id == first.player.id
+        third = await auth.sessions.refresh(again.refresh_token)
+        assert third.refresh_token not in (first.refresh_token, second.refresh_token)
+        error = await refused(auth.sessions.refresh(first.refresh_token), first.refresh_token)
+        assert error.reason is Reason.REUSED  # older than the one just swapped: the family is revoked
+        await refused(auth.sessions.refresh(third.refresh_token), third.refresh_token)
+        await refused(auth.authenticate(f"Bearer {third.access_token}"), third.access_token)
+
+    run(redis_url, body)
+
+
+def test_a_reuse_after_the_grace_window_revokes(redis_url: str) -> None:
+    async def body(auth: Authenticator) -> None:
+        first = await _signed_in(auth)
+        second = await auth.sessions.refresh(first.refresh_token)
+        family = keys.family(first.player.id, first.session_id)
+        rotated = float(await auth.sessions.redis.hget(family, "rotated"))
+        grace = auth.sessions.settings.refresh_reuse_grace
+        await auth.sessions.redis.hset(family, "rotated", repr(rotated - grace - 1))  # the window has passed
+        error = await refused(auth.sessions.refresh(first.refresh_token), first.refresh_token)
+        assert error.reason is Reason.REUSED
+        await refused(auth.sessions.refresh(second.refresh_token), second.refresh_token)
+
+    run(redis_url, body)
+
+
+def test_no_refresh_secret_is_kept(redis_url: str) -> None:
+    """The family keeps hashes only: neither the live secret nor the one just swapped is in Redis."""
+    async def body(auth: Authenticator) -> None:
+        first = await _signed_in(auth)
+        second = await auth.sessions.refresh(first.refresh_token)
+        stored = " ".join(f"{k} {v}" for k, v in (await auth.sessions.redis.hgetall(
+            keys.family(first.player.id, first.session_id))).items())
+        for token in (first.refresh_token, second.refresh_token):
+            match = REFRESH.match(token)
+            assert match is not None and match.group(3) not in stored
 
     run(redis_url, body)
 
@@ -123,7 +176,17 @@ def test_a_refresh_token_with_a_wrong_secret_is_refused_without_revoking(redis_u
     run(redis_url, body)
 
 
-def test_concurrent_refreshes_with_one_token_exactly_one_wins(redis_url: str) -> None:
+def test_concurrent_refreshes_with_one_token_all_get_the_one_successor(redis_url: str) -> None:
+    async def body(auth: Authenticator) -> None:
+        session = await _signed_in(auth)
+        outcomes = await asyncio.gather(*(auth.sessions.refresh(session.refresh_token) for _ in range(10)))
+        assert len({o.refresh_token for o in outcomes}) == 1 and outcomes[0].refresh_token != session.refresh_token
+        assert (await auth.sessions.refresh(outcomes[0].refresh_token)).player.id == session.player.id
+
+    run(redis_url, body)
+
+
+def test_strict_concurrent_refreshes_with_one_token_exactly_one_wins(redis_url: str) -> None:
     async def body(auth: Authenticator) -> None:
         session = await _signed_in(auth)
         outcomes = await asyncio.gather(*(auth.sessions.refresh(session.refresh_token) for _ in range(10)),
@@ -136,7 +199,7 @@ def test_concurrent_refreshes_with_one_token_exactly_one_wins(redis_url: str) ->
         await refused(auth.sessions.refresh(won[0].refresh_token), won[0].refresh_token)
         await refused(auth.authenticate(f"Bearer {won[0].access_token}"), won[0].access_token)
 
-    run(redis_url, body)
+    run(redis_url, body, STRICT)
 
 
 def test_sign_out_ends_one_session(redis_url: str) -> None:
