@@ -9,7 +9,8 @@ over HTTP, one act at a time: every player of the "push" table has registered a 
 table's players none. Each round plays --acts acts of every path on each table, in alternating order, and prints
 per act: the API's CPU (creating and joining a new match left out), the worker's and Redis's CPU from the first
 act until the pushes are all sent (their idle CPU, measured before the rounds, taken off), and the pushes the
-service got. Then the ratio push/none of each, as mean (min-max) over the rounds."""
+service got. Then the ratio push/none of each and of the three together, as mean (min-max) over the rounds, and
+the worker's CPU per push sent."""
 
 from __future__ import annotations
 
@@ -36,6 +37,7 @@ DRAIN_LIMIT = 120.0    # seconds a round's pushes may take to be sent at most
 REGISTER = """mutation($input: RegisterPushSubscriptionInput!) { registerPushSubscription(input: $input) {
   __typename } }"""
 ROLES = ("api", "worker", "redis")
+RATIOS = (*ROLES, "all")  # all: the three together
 
 
 class Cpu:
@@ -144,7 +146,8 @@ async def run(args: argparse.Namespace, service: harness.LocalService, peer: Ser
             await bench.setup()
             print("idle CPU taken off, per second: " + ", ".join(f"{role} {bench.idle[role] * 1e3:.1f} ms"
                                                                   for role in ("worker", "redis")))
-            ratios: dict[str, dict[str, list[float]]] = {path: {role: [] for role in ROLES} for path in args.paths}
+            ratios: dict[str, dict[str, list[float]]] = {path: {role: [] for role in RATIOS} for path in args.paths}
+            per_push: dict[str, list[float]] = {path: [] for path in args.paths}  # the worker's extra CPU per push
             pushes = 0.0
             for round_ in range(args.rounds):
                 for path in args.paths:
@@ -154,17 +157,26 @@ async def run(args: argparse.Namespace, service: harness.LocalService, peer: Ser
                         print(f"round {round_ + 1} {path:<13} {mode:<5} the API {figures['api']:>6.0f} µs CPU per "
                               f"act, the worker {figures['worker']:.0f} µs, Redis {figures['redis']:.0f} µs; "
                               f"{figures['pushes']:.2f} pushes per act")
-                    for role in ROLES:
+                    for figures in got.values():
+                        figures["all"] = sum(figures[role] for role in ROLES)
+                    for role in RATIOS:
                         base = got["none"][role]
                         ratios[path][role].append(got["push"][role] / base if base > 0 else math.nan)
                     pushes += got["push"]["pushes"]
+                    if got["push"]["pushes"]:
+                        per_push[path].append((got["push"]["worker"] - got["none"]["worker"])
+                                              / got["push"]["pushes"])
         finally:
             await bench.redis.aclose()
     if not pushes:
         raise harness.BenchError("the subscribed players got no push: the push table played no turn's end")
-    print(f"push/none, mean (min-max) over {args.rounds} rounds of {args.acts} acts:")
+    print(f"push/none, mean (min-max) over {args.rounds} rounds of {args.acts} acts (all: the three together), and "
+          "the worker's CPU per push sent (the difference per act over the pushes per act):")
     for path in args.paths:
-        print(f"  {path:<13} " + ", ".join(f"{role} {_spread(ratios[path][role])}" for role in ROLES))
+        spent = per_push[path]
+        print(f"  {path:<13} " + ", ".join(f"{role} {_spread(ratios[path][role])}" for role in RATIOS)
+              + (f"; the worker {statistics.mean(spent):.0f} µs per push ({min(spent):.0f}-{max(spent):.0f})"
+                 if spent else ""))
 
 
 def main(args: argparse.Namespace) -> int:
