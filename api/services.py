@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import functools
+import time
 from dataclasses import dataclass, field
 from typing import Any
+
+import anyio
 
 from firebreak.api.admin import AdminCredential
 from firebreak.api.fanout import Fanout
@@ -17,6 +21,7 @@ from firebreak.matches.config import Settings
 from firebreak.matches.lobby import Lobby
 from firebreak.matches.pipeline import Pipeline
 from firebreak.matches.ratelimit import RateLimiter
+from firebreak.matches.reconciler import DELETE_ACCOUNT_JOB
 from firebreak.matches.scheduler import Scheduler
 from firebreak.matches.seatlife import SeatLife
 from firebreak.matches.store import MatchStore
@@ -24,8 +29,11 @@ from firebreak.matchmaking.seeks import Seeks
 from firebreak.notifications.webhooks.service import Webhooks
 from firebreak.players.authenticate import Authenticator
 from firebreak.players.config import PlayerSettings
+from firebreak.players.deletion import Deletions
 from firebreak.players.invitations import PlayerInvitations
+from firebreak.players.records import Principal
 from firebreak.push.service import Push
+from firebreak.social.guards import GuardedInvitations
 
 SOCKET_TIMEOUT = 30.0  # seconds; the subscription blocks at most BLOCK_MS (10 s) per read
 
@@ -53,6 +61,7 @@ class Services:
     archive: Database | None = field(default=None)  # the archive (finished matches Redis let go): the store's attic
     feeds: FeedHub = field(default=None)  # type: ignore[assignment]  # set by connect: the players' feeds' reader
     push: Push = field(default=None)  # type: ignore[assignment]  # set by connect: registrations, the VAPID key
+    deletions: Deletions = field(default=None)  # type: ignore[assignment]  # set by connect: accounts' deletion
 
     async def database(self) -> Database:
         """The archive's database (FIREBREAK_DATABASE_URL / FIREBREAK_DATA_DIR: ratings, finished matches), opened
@@ -75,18 +84,32 @@ class Services:
         player_settings = player_settings or PlayerSettings.from_env()
         archive = Database.from_settings()  # FIREBREAK_DATABASE_URL, else a SQLite file in FIREBREAK_DATA_DIR
         store.attic = ArchiveReader(archive)
+        players = Authenticator.build(redises.matches, player_settings)
+        deletions = Deletions(redises.matches, redises.queue, players.directory,
+                              player_settings.deletion_reauth_seconds)
         return cls(settings, redises, store, scheduler, Lobby(store, scheduler), Pipeline(store, scheduler),
                    Limits(settings, RateLimiter(redises.queue), player_settings),
                    Snapshots(store), Fanout(store),
-                   Authenticator.build(redises.matches, player_settings), SeatLife(store, scheduler),
+                   players, SeatLife(store, scheduler),
                    Seeks(redises.queue, settings.queue), Webhooks.from_env(redises.queue, settings.queue),
                    AdminCredential.from_env(), archive=archive, feeds=FeedHub(redises.matches, redises.cluster),
-                   push=Push.from_env(redises.matches, DatabaseSettings.from_env().data_dir))
+                   push=Push.from_env(redises.matches, DatabaseSettings.from_env().data_dir), deletions=deletions)
+
+    async def delete_account(self, principal: Principal) -> float:
+        """Delete the principal's account: the first stage at once (players/deletion.py; raise Reauthenticate), then
+        the job that does the rest queued (the reconciler queues it anyway should this process die first); return
+        when the deletion was asked."""
+        at = await self.deletions.request(principal)
+        player = principal.player.id
+        await anyio.to_thread.run_sync(functools.partial(
+            self.scheduler.queue.enqueue, DELETE_ACCOUNT_JOB, player, job_id=f"delete-{player}-{time.time_ns()}",
+            result_ttl=600, failure_ttl=7 * 24 * 3600, job_timeout=600))
+        return at
 
     @property
     def invitations(self) -> PlayerInvitations:
         """The invitations by player id over the lobby and the players' directory (both surfaces')."""
-        return PlayerInvitations(self.lobby, self.players.directory)
+        return GuardedInvitations(self.lobby, self.players.directory)  # never to one who blocks the inviter
 
     async def open(self) -> None:
         """Connect what must be connected before requests come (a cluster client's view of the cluster)."""

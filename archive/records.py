@@ -34,15 +34,17 @@ class NotArchivable(RuntimeError):
 
 
 def public_seats(loaded: Loaded) -> list[dict[str, Any]]:
-    """Who sat where, public facts only (never a token hash): a player's id, a bot's level, or an anonymous seat (a
-    person who joined without a player credential); control says why the service played a person's seat."""
+    """Who sat where, public facts only (never a token hash): a player's id, a bot's level, an anonymous seat (a
+    person who joined without a player credential), or a deleted player's seat (no id: players/deletion.py);
+    control says why the service played a person's seat."""
     out: list[dict[str, Any]] = []
     for seat in range(loaded.seat_count):
         record = loaded.seats.get(seat)
         if record is None:
             out.append({"seat": seat, "kind": "open"})
             continue
-        kind = "bot" if record.kind is SeatKind.BOT else "anonymous" if record.player is None else "player"
+        kind = ("bot" if record.kind is SeatKind.BOT else "deleted" if record.deleted
+                else "anonymous" if record.player is None else "player")
         out.append({"seat": seat, "kind": kind, "name": record.name, "player": record.player,
                     "level": record.level, "program": record.program,
                     "control": None if record.control is None else record.control.value})

@@ -170,6 +170,9 @@ MINE_PENDING = "mine:pending"  # sorted set on the queue Redis: match id -> when
 REMATCH_PENDING = "rematch:pending"  # sorted set on the queue Redis: over match id -> when a rematch call began
 # (matches/rematch.py's outbox: dropped once the rematch exists with every carried seat; the reconciler finishes
 # an entry older than stall_seconds, moving its score to when it may look again)
+DELETIONS_PENDING = "players:deletions"  # sorted set on the queue Redis: player id -> when its account's deletion
+# was asked (players/deletion.py's outbox: dropped once every part of the deletion is done; the reconciler hands an
+# entry older than stall_seconds to a job that finishes it, workers/account_deletion.py)
 REMATCH_OFFERS = "rematch:offers"  # sorted set on the queue Redis: over match id -> when its rematch offer expires
 # (matches/rematch_offers.py's timer: the reconciler hands each entry whose time has come to a job that expires it)
 

@@ -4,7 +4,9 @@ Stored as before: the values are the strings in the meta hash and the Lua script
 JSON object ({name, kind, level, tokenHash} for a person, {name, kind, level} for a bot); a person's seat bound to a
 player also holds "player" (the player's id) and, when joined through a credential made for a program, "program":
 true; "control" is on a person's seat that the service plays for them (taken over, or resigned), "level" then
-the bot that plays it. Records written before players existed have no player, and read as unbound.
+the bot that plays it; "deleted": true on the seat of a player whose account was deleted (it then holds no player,
+no token hash and the name players/deletion.py gives). Records written before players existed have no player, and
+read as unbound.
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ class SeatRecord:
     player: str | None = None
     program: bool = False
     control: SeatControl | None = None
+    deleted: bool = False
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SeatRecord:
@@ -66,7 +69,7 @@ class SeatRecord:
         control = data.get("control")
         return cls(data["name"], SeatKind(data["kind"]), data.get("level"), data.get("tokenHash"),
                    player=data.get("player"), program=bool(data.get("program", False)),
-                   control=None if control is None else SeatControl(control))
+                   control=None if control is None else SeatControl(control), deleted=bool(data.get("deleted", False)))
 
     def to_json(self) -> dict[str, Any]:
         """The stored record (a bot's has no tokenHash; an unbound seat no player; only a program's a program;
@@ -80,6 +83,8 @@ class SeatRecord:
             out["program"] = True
         if self.control is not None:
             out["control"] = self.control.value
+        if self.deleted:
+            out["deleted"] = True
         return out
 
     @property
@@ -91,6 +96,10 @@ class SeatRecord:
     def person(self) -> bool:
         """Whether a person still holds the seat: a human seat not resigned (a taken-over one counts)."""
         return self.kind is SeatKind.HUMAN and self.control is not SeatControl.RESIGNED
+
+    def erased(self, name: str) -> SeatRecord:
+        """The record once its player's account is deleted: named `name`, bound to no player, with no token."""
+        return replace(self, name=name, player=None, token_hash=None, deleted=True)
 
     def controlled(self, control: SeatControl | None, level: str | None) -> SeatRecord:
         """The record once the service plays the seat with a bot of `level` (control None: its owner again)."""

@@ -43,6 +43,7 @@ class SeatReading:
     program: bool = False  # a person's seat played by its player's program (a bot-scoped access token)
     player: str | None = None  # the id of the player the seat is bound to (None: a seat of its token alone)
     control: SeatControl | None = None
+    deleted: bool = False  # the seat of a player who deleted their account since (players/deletion.py)
 
 
 @dataclass(frozen=True)
@@ -124,7 +125,7 @@ class Reading:
                 out.append(SeatReading(seat, taken=False))
             else:
                 out.append(SeatReading(seat, True, record.name, record.kind, record.level, record.program,
-                                       record.player, record.control))
+                                       record.player, record.control, record.deleted))
         return out
 
     def clock(self) -> ClockReading | None:

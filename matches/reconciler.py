@@ -21,7 +21,8 @@ crash left half-done (keys.REMATCH_PENDING entries as old: see matches/rematch.p
 the rematch offers whose expiry has come (keys.REMATCH_OFFERS: see matches/rematch_offers.py) to jobs that end them,
 and
 the matches that ended (keys.finished_pending) to the jobs that rate and archive them (workers/finishing.py), and
-queues the matchmaking's passes over the pools of waiting seeks and the tables a crash left half-formed
+the account deletions a crash left half-done (keys.DELETIONS_PENDING: players/deletion.py) to jobs that finish them,
+and queues the matchmaking's passes over the pools of waiting seeks and the tables a crash left half-formed
 (matchmaking/tables.py).
 """
 
@@ -49,6 +50,7 @@ FINISHED_JOB = "firebreak.workers.jobs.finished_all"  # by name: this layer neve
 FINISHED_PER_JOB = 50  # finished matches one job handles at most (an RQ job's own cost shared, each well in time)
 MATCH_SEEKS_JOB = "firebreak.workers.jobs.match_seeks"  # a matching pass over one pool of seeks (matchmaking/tables.py)
 FORM_TABLE_JOB = "firebreak.workers.jobs.form_table"  # finish forming a table a crash left half-formed
+DELETE_ACCOUNT_JOB = "firebreak.workers.jobs.delete_account"  # the rest of an account's deletion (players/deletion.py)
 
 log = logging.getLogger("firebreak.reconciler")
 
@@ -99,7 +101,14 @@ class Reconciler:
             job = self._ensure_job(raw.decode(), again)
             if job:
                 enqueued.append(job)
-        return enqueued + self.reindex(now) + self.rematches(now) + self.finished(now) + self.seeks(now)
+        return (enqueued + self.reindex(now) + self.rematches(now) + self.finished(now) + self.seeks(now)
+                + self.deletions(now))
+
+    def deletions(self, now: float | None = None) -> list[str]:
+        """Hand the account deletions whose rest is not done stall_seconds after they were asked (a crash, or a job
+        that waits: workers/account_deletion.py) to jobs that finish them, each entry claimed until stall_seconds
+        from now; return the jobs."""
+        return self._drain(keys.DELETIONS_PENDING, DELETE_ACCOUNT_JOB, "delete", now)
 
     def reindex(self, now: float | None = None) -> list[str]:
         """Hand the players' index updates a crash left undone (matches/mine.py: outbox entries whose change began

@@ -79,6 +79,17 @@ class Refusal(StrEnum):
     BAD_HANDLE = "BAD_HANDLE"
     HANDLE_TAKEN = "HANDLE_TAKEN"
     NO_REMATCH_OFFER = "NO_REMATCH_OFFER"
+    NOT_ACCEPTED = "NOT_ACCEPTED"
+    NOT_YOURSELF = "NOT_YOURSELF"
+    ALREADY_FRIENDS = "ALREADY_FRIENDS"
+    FRIEND_NOT_FOUND = "FRIEND_NOT_FOUND"
+    FRIEND_REQUEST_NOT_FOUND = "FRIEND_REQUEST_NOT_FOUND"
+    TOO_MANY_FRIENDS = "TOO_MANY_FRIENDS"
+    TOO_MANY_FRIEND_REQUESTS = "TOO_MANY_FRIEND_REQUESTS"
+    TOO_MANY_BLOCKS = "TOO_MANY_BLOCKS"
+    PLAYER_BLOCKED = "PLAYER_BLOCKED"
+    BAD_SEARCH = "BAD_SEARCH"
+    REAUTHENTICATE = "REAUTHENTICATE"
 
     @property
     def status(self) -> int:
@@ -243,6 +254,32 @@ ENTRIES: dict[Refusal, Entry] = {
     Refusal.NO_REMATCH_OFFER: Entry(409, "NoRematchOffer", "No rematch offer of this match stands to accept or "
                                                            "decline (none was made, or it was declined, expired or "
                                                            "accepted by everyone): offerRematch makes one."),
+    Refusal.NOT_ACCEPTED: Entry(409, "NotAccepted",
+                                "The other player does not take this from you now (a friend request, an invitation, a "
+                                "rematch offer); the service does not say why (their lists may be full, or they may "
+                                "take none from you). Nothing changed."),
+    Refusal.NOT_YOURSELF: Entry(422, "InvalidInput", "A player cannot befriend or block themselves."),
+    Refusal.ALREADY_FRIENDS: Entry(409, "AlreadyFriends", "The two players are friends already; nothing changed."),
+    Refusal.FRIEND_NOT_FOUND: Entry(404, "FriendNotFound", "This player is not your friend; nothing changed."),
+    Refusal.FRIEND_REQUEST_NOT_FOUND: Entry(404, "FriendRequestNotFound",
+                                            "No friend request between you and this player waits for this answer "
+                                            "(never made, or answered, cancelled or ended by a block)."),
+    Refusal.TOO_MANY_FRIENDS: Entry(409, "TooManyFriends", "You have as many friends, with the friend requests you "
+                                                           "sent, as FIREBREAK_FRIENDS_MAX allows: remove one (or "
+                                                           "cancel a request) first."),
+    Refusal.TOO_MANY_FRIEND_REQUESTS: Entry(409, "TooManyFriendRequests",
+                                            "You have as many friend requests waiting for an answer as "
+                                            "FIREBREAK_FRIEND_REQUESTS_MAX allows: cancel one first."),
+    Refusal.TOO_MANY_BLOCKS: Entry(409, "TooManyBlocks", "You block as many players as FIREBREAK_BLOCKS_MAX allows: "
+                                                         "unblock one first."),
+    Refusal.PLAYER_BLOCKED: Entry(409, "PlayerBlocked", "You block this player: unblock them first; nothing "
+                                                        "changed."),
+    Refusal.BAD_SEARCH: Entry(422, None, "A search prefix is 1 to 24 characters a handle may hold (letters, digits, "
+                                         "'-', '_', '.'); it is compared case-folded, as handles are."),
+    Refusal.REAUTHENTICATE: Entry(403, "Reauthenticate",
+                                  "Deleting the account needs a recent sign-in: sign in again (a new session, or a "
+                                  "fresh token of the operator's provider) and ask within "
+                                  "FIREBREAK_DELETION_REAUTH_SECONDS. Nothing changed."),
 }
 
 

@@ -159,6 +159,11 @@ class Offers:
         """Decline the standing offer, which ends it for everyone (NO_REMATCH_OFFER: none stands)."""
         return await self._act("decline", match_id, caller)
 
+    async def refuses(self, old: Loaded, seat: int) -> bool:
+        """Whether another person of the over match does not take an offer from this seat (none here;
+        social/guards.py fills it in)."""
+        return False
+
     async def read(self, match_id: str) -> Offer | None:
         """The over match's offer (None: none was made)."""
         return parse(await self.store.redis.hgetall(keys.rematch_offer(match_id)), time.time())
@@ -186,6 +191,11 @@ class Offers:
                                                    "match")
         if old.status is not MatchStatus.OVER:
             raise LobbyError(Refusal.MATCH_NOT_OVER, "the match is not over yet")
+        if action != "decline" and any(record.deleted for record in old.seats.values()):
+            raise LobbyError(Refusal.NO_REMATCH_OFFER, "a player of this match has deleted their account: no "
+                                                       "rematch of it can be made")
+        if action == "offer" and await self.refuses(old, seat):  # last of the checks: it tells nothing more
+            raise LobbyError(Refusal.NOT_ACCEPTED, "a player of this match does not take a rematch offer from you now")
         new_id = await self.rematches.claim(old.id)
         if new_id is None:
             raise LobbyError(Refusal.MATCH_NOT_FOUND, f"no match {match_id!r}")

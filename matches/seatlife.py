@@ -73,6 +73,13 @@ class SeatLife:
         takeover bot plays the seat to the end."""
         return await self._step(match_id, seat, self._resignation)
 
+    async def resign_erased(self, match_id: str, seat: int, player: str, name: str) -> SeatStep:
+        """Resign the seat of a player whose account is deleted, its record erased in the same step
+        (SeatRecord.erased; matches/erasure.py). NOT_TAKEN_OVER when the seat is no longer that player's."""
+        def build(loaded: Loaded, at: int, record: SeatRecord) -> Change | None:
+            return None if record.player != player else self._resignation(loaded, at, record.erased(name))
+        return await self._step(match_id, seat, build)
+
     async def reclaim(self, match_id: str, seat: int) -> SeatStep:
         """Take back a seat the service plays since its clock ran out; its clock restarts (Clock.reclaimed)."""
         return await self._step(match_id, seat, self._reclaim)

@@ -106,7 +106,7 @@ class Authenticator:
                 raise Unauthenticated(Reason.NOT_CONFIGURED)
             claimed = await self.external.verify(credential)
             player, _ = await self.directory.external(claimed.identity, claimed.name)
-            return Principal(player, Via.EXTERNAL)
+            return Principal(player, Via.EXTERNAL, issued=claimed.issued)
         raise Unauthenticated(Reason.MALFORMED)
 
     async def link_external(self, player: Player, token: str) -> Player:

@@ -62,6 +62,10 @@ class PlayerSettings(EnvSettings):
     handle_changes_per_day: int = env("FIREBREAK_HANDLE_CHANGES_PER_DAY", 3,
                                       "Times a player may change handle in any 24 hours (the handle assigned at "
                                       "sign-in is not counted).", gt=0)
+    deletion_reauth_seconds: float = env("FIREBREAK_DELETION_REAUTH_SECONDS", 300.0,
+                                         "Deleting an account needs a sign-in (a session begun, or an operator's "
+                                         "token issued) at most this many seconds ago; an older one is refused "
+                                         "with REAUTHENTICATE.", gt=0)
     rate_registration_per_second: float = env("FIREBREAK_RATE_REGISTRATION_PER_SECOND", 0.1,
                                               "Guest sign-ins per second per client address; 0 turns the limit off.",
                                               ge=0)

@@ -19,7 +19,7 @@ import orjson
 
 from firebreak.matches.connections import Script
 from firebreak.matches.store import hash_token, pairs
-from firebreak.players import handles, keys
+from firebreak.players import handle_index, handles, keys
 from firebreak.players.errors import (
     AlreadyLinked,
     BadDeviceId,
@@ -35,6 +35,7 @@ from firebreak.players.records import Identity, Player, PlayerKind
 NAME_MAX = 40
 DEVICE_MIN, DEVICE_MAX = 16, 200
 ID = re.compile(r"[0-9a-f]{16}\Z")  # a player's, a session family's or a token's id
+DELETED_RETRIES = 3  # fresh ids a sign-in tries when the id its lookup held was of a deleted account
 REMEMBERED = 10_000  # external identities whose player id a process keeps in memory (they never change)
 HANDLE_GRACE = 60.0  # seconds a handle's key is held for a player that does not show it (a rename under way)
 HANDLE_ATTEMPTS = 40  # handles tried when assigning one (4 random digits, more as they collide)
@@ -49,7 +50,7 @@ return ARGV[1]
 """
 
 # KEYS[1]: a lookup key; ARGV[1]: a value. Delete the key if it holds that value.
-_UNCLAIM = """
+UNCLAIM = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 """
@@ -65,7 +66,7 @@ return ARGV[1]
 """
 
 # KEYS[1]: a handle's key; ARGV[1]: a player id. Free the key if that player holds it.
-_FREE_HANDLE = """
+FREE_HANDLE = """
 local held = redis.call('GET', KEYS[1])
 if held and string.sub(held, 1, 17) == ARGV[1] .. ' ' then return redis.call('DEL', KEYS[1]) end
 return 0
@@ -94,9 +95,11 @@ table.insert(fields, 1, 'ok')
 return fields
 """
 
-# KEYS[1]: a player; ARGV: name, kind, created, links, device. Create the player unless it exists; answer
-# {1 if created else 0, its fields...}.
+# KEYS: a player, its deletion mark; ARGV: name, kind, created, links, device. Create the player unless it exists;
+# answer {1 if created else 0, its fields...}, or {-1} when that player's account was deleted (its id is never
+# used again: players/deletion.py).
 _ENSURE = """
+if redis.call('EXISTS', KEYS[2]) == 1 then return {-1} end
 local created = 0
 if redis.call('EXISTS', KEYS[1]) == 0 then
   redis.call('HSET', KEYS[1], 'name', ARGV[1], 'kind', ARGV[2], 'created', ARGV[3], 'ver', '0',
@@ -160,14 +163,18 @@ class Directory:
         self.handle_changes_per_day = handle_changes_per_day
         self.draw = secrets.randbelow  # the random numbers of assigned handles (a test may fix them)
         self._take_handle = Script(redis, _TAKE_HANDLE)
-        self._free_handle = Script(redis, _FREE_HANDLE)
+        self._free_handle = Script(redis, FREE_HANDLE)
         self._set_handle = Script(redis, _SET_HANDLE)
         self._claim = Script(redis, _CLAIM)
-        self._unclaim = Script(redis, _UNCLAIM)
+        self._unclaim = Script(redis, UNCLAIM)
         self._ensure = Script(redis, _ENSURE)
         self._rename = Script(redis, _RENAME)
         self._link = Script(redis, _LINK)
         self._known: dict[Identity, str] = {}  # external identity -> player id, as claimed in Redis
+
+    def forget_identity(self, identity: Identity) -> None:
+        """Drop this process's memory of an identity's player (its account was deleted)."""
+        self._known.pop(identity, None)
 
     async def claim(self, key: str, candidate: str) -> str:
         """Set a lookup key to candidate unless it holds a value already; return the value it holds."""
@@ -178,24 +185,42 @@ class Directory:
         clean = clean_name(name)
         device = device_hash(device_id)
         # The device is claimed first, then its player created if missing: a crash in between leaves a claim whose
-        # player the next sign-in creates, never a player no device leads to.
-        player_id = await self.claim(keys.device(device), new_id())
-        return await self._ensure_player(player_id, clean, PlayerKind.GUEST, None, device)
+        # player the next sign-in creates, never a player no device leads to. A claim still naming a deleted
+        # account (a sign-in racing the deletion, which frees the claim) is freed here and the device claimed anew.
+        lookup = keys.device(device)
+        for _attempt in range(DELETED_RETRIES):
+            player_id = await self.claim(lookup, new_id())
+            found = await self._ensure_player(player_id, clean, PlayerKind.GUEST, None, device)
+            if found is not None:
+                return found
+            await self._unclaim([lookup], [player_id])
+        raise PlayerNotFound("no such player")
 
     async def external(self, identity: Identity, name: str) -> tuple[Player, bool]:
         """The player of an external identity, created (named so) on first sight; and whether it was."""
-        player_id = self._known.get(identity)
-        if player_id is None:
-            player_id = await self.claim(keys.external(identity.issuer, identity.subject), new_id())
-            if len(self._known) >= REMEMBERED:
-                self._known.clear()
-            self._known[identity] = player_id
-        return await self._ensure_player(player_id, name, PlayerKind.EXTERNAL, identity, "")
+        lookup = keys.external(identity.issuer, identity.subject)
+        for _attempt in range(DELETED_RETRIES):
+            player_id = self._known.get(identity)
+            if player_id is None:
+                player_id = await self.claim(lookup, new_id())
+                if len(self._known) >= REMEMBERED:
+                    self._known.clear()
+                self._known[identity] = player_id
+            found = await self._ensure_player(player_id, name, PlayerKind.EXTERNAL, identity, "")
+            if found is not None:
+                return found
+            self._known.pop(identity, None)  # the account was deleted: the identity starts a new player
+            await self._unclaim([lookup], [player_id])
+        raise PlayerNotFound("no such player")
 
     async def _ensure_player(self, player_id: str, name: str, kind: PlayerKind, identity: Identity | None,
-                             device: str) -> tuple[Player, bool]:
-        reply = await self._ensure([keys.player(player_id)], [name, kind.value, repr(time.time()), _links(identity),
-                                                              device])
+                             device: str) -> tuple[Player, bool] | None:
+        """The player of that id, created unless it exists, and whether it was; None when its account was
+        deleted."""
+        reply = await self._ensure([keys.player(player_id), keys.deleted(player_id)],
+                                   [name, kind.value, repr(time.time()), _links(identity), device])
+        if int(reply[0]) == -1:
+            return None
         player = await self.with_handle(Player.from_fields(player_id, pairs(reply[1:])))
         return player, bool(int(reply[0]))
 
@@ -227,6 +252,7 @@ class Directory:
             reply = await self._set_handle([keys.player(player.id), keys.handle_changes(player.id)],
                                            ["", handle, repr(time.time()), 0, DAY])
             if reply[0] == "ok":
+                await handle_index.put(self.redis, player.id, "", handle)
                 return Player.from_fields(player.id, pairs(reply[1:]))
             await self._free(player.id, handle)
             if reply[0] == "moved":  # given one meanwhile (another read of the same player)
@@ -254,6 +280,7 @@ class Directory:
         reply = await self._set_handle([keys.player(player.id), keys.handle_changes(player.id)],
                                        [player.handle, text, repr(now), self.handle_changes_per_day, DAY])
         if reply[0] == "ok":
+            await handle_index.put(self.redis, player.id, player.handle, text)  # the old entry goes
             if not same_key:
                 await self._free(player.id, player.handle)
             return Player.from_fields(player.id, pairs(reply[1:]))

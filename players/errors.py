@@ -127,6 +127,13 @@ class HandleTaken(PlayerError):
     code = Refusal.HANDLE_TAKEN
 
 
+class Reauthenticate(PlayerError):
+    """Raised when deleting an account with a credential of a sign-in that is not recent (or a personal access
+    token, which never may)."""
+
+    code = Refusal.REAUTHENTICATE
+
+
 class HandleChangesLimited(PlayerError):
     """Raised when a player has changed handle as often as a day allows; `retry_after` says for how long (s)."""
 

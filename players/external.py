@@ -37,6 +37,7 @@ class Claimed:
 
     identity: Identity
     name: str
+    issued: float | None = None  # auth_time, else iat (epoch seconds), when the token carries one
 
 
 class KeySet:
@@ -118,8 +119,10 @@ class ExternalVerifier:
         subject = claims["sub"]
         if not isinstance(subject, str) or not 0 < len(subject) <= SUBJECT_MAX:
             raise Unauthenticated(Reason.INVALID)
-        return Claimed(Identity(self.settings.jwt_issuer, subject), self._name(claims.get(self.settings.jwt_name_claim),
-                                                                               subject))
+        issued = claims.get("auth_time", claims.get("iat"))
+        return Claimed(Identity(self.settings.jwt_issuer, subject),
+                       self._name(claims.get(self.settings.jwt_name_claim), subject),
+                       float(issued) if isinstance(issued, int | float) and not isinstance(issued, bool) else None)
 
     @staticmethod
     def _name(claimed: object, subject: str) -> str:

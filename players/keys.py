@@ -75,3 +75,10 @@ def external(issuer: str, subject: str) -> str:
 
 
 SIGNING_SECRET = "players:signing-secret"  # string: the access tokens' HS256 key, when no setting gives one
+
+
+def deleted(player_id: str) -> str:
+    """String, kept for good: the player's account was deleted (players/deletion.py). While the deletion is under
+    way it holds JSON {at, handle, device, links}: what the deletion job needs to free the player's lookups; once
+    done, {at} alone. No sign-in may create a player of that id again (the sign-in scripts read it)."""
+    return f"player:{{p:{player_id}}}:deleted"

@@ -68,14 +68,16 @@ class Player:
 
 @dataclass(frozen=True)
 class Principal:
-    """Who a request acts for: the player, how it was authenticated, what it may do, and which session family
-    (a session's access token) or personal access token (a token) it came with."""
+    """Who a request acts for: the player, how it was authenticated, what it may do, which session family (a
+    session's access token) or personal access token (a token) it came with, and for an operator's token when its
+    person signed in (the deletion of an account asks for a recent sign-in)."""
 
     player: Player
     via: Via
     scopes: frozenset[Scope] = ALL_SCOPES
     session_id: str | None = None
     token_id: str | None = None
+    issued: float | None = None  # an operator's token: when its person signed in (auth_time, else iat), if it says
 
     def require(self, scope: Scope) -> None:
         """Raise ForbiddenScope unless this principal may do what needs that scope."""

@@ -30,17 +30,20 @@ def is_rated(meta: dict[str, str]) -> bool:
     return meta.get(RATED) == "1"
 
 
-def seat_key(record: SeatRecord) -> str | None:
-    """The rating key a seat is rated under: its player's id, bot:<level> for a bot; None for a person's seat
-    bound to no player."""
+def seat_key(record: SeatRecord, seat: int = 0) -> str | None:
+    """The rating key a seat is rated under: its player's id, bot:<level> for a bot, deleted:<seat> for the seat of
+    a player who deleted their account (never stored: ratings/ledger.py); None for a person's seat bound to no
+    player."""
     if record.kind is SeatKind.BOT:
         return None if record.level is None else model.bot_key(record.level)
+    if record.deleted:
+        return model.deleted_key(seat)
     return record.player
 
 
 def seat_keys(seats: Seats) -> dict[int, str] | None:
     """Every seat's rating key (None when a seat has none)."""
-    out = {seat: seat_key(record) for seat, record in seats.items()}
+    out = {seat: seat_key(record, seat) for seat, record in seats.items()}
     if any(key is None for key in out.values()):
         return None
     return {seat: key for seat, key in out.items() if key is not None}

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from sqlalchemy import Connection, RowMapping, insert, select, update
+from sqlalchemy import Connection, RowMapping, delete, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from firebreak.archive.database import Database
@@ -54,7 +54,9 @@ class Change:
 def apply(db: Database, rated: RatedMatch) -> bool:
     """Apply the match to its players' ratings in one transaction; return False (and change nothing) when it was
     applied before."""
-    keys = sorted(set(rated.seats.values()))
+    keys = sorted({key for key in rated.seats.values() if not model.is_deleted(key)})
+    if not keys:  # every seat's player deleted their account: nothing to keep
+        return False
     with db.write() as conn:
         _ensure(conn, rated.title, keys, rated.at)
         rows = conn.execute(select(ratings).where(ratings.c.title == rated.title, ratings.c.key.in_(keys))
@@ -65,16 +67,26 @@ def apply(db: Database, rated: RatedMatch) -> bool:
             return False
         before = {row["key"]: model.Skill(row["mu"], row["sigma"]) for row in rows}
         games = {row["key"]: row["games"] + 1 for row in rows}
+        for key in rated.seats.values():  # a deleted player's seat: rated as a newcomer, kept nowhere
+            if model.is_deleted(key):
+                before[key], games[key] = model.Skill(), 1
         after = model.rate(before, rated.seats, rated.places)
         conn.execute(insert(rating_changes), [
             {"match_id": rated.match_id, "seat": seat, "title": rated.title, "key": key,
              "place": rated.places[seat], "mu_before": before[key].mu, "sigma_before": before[key].sigma,
              "mu_after": after[key].mu, "sigma_after": after[key].sigma, "games_after": games[key], "at": rated.at}
-            for seat, key in sorted(rated.seats.items())])
+            for seat, key in sorted(rated.seats.items()) if not model.is_deleted(key)])
         for key in keys:
             conn.execute(update(ratings).where(ratings.c.title == rated.title, ratings.c.key == key)
                          .values(mu=after[key].mu, sigma=after[key].sigma, games=games[key], updated=rated.at))
     return True
+
+
+def forget(conn: Connection, key: str) -> int:
+    """Take a key (a deleted player's id) off every leaderboard: its ratings and its rating changes go (the other
+    seats' changes in its matches stay, theirs); return how many rows went."""
+    gone = conn.execute(delete(rating_changes).where(rating_changes.c.key == key)).rowcount
+    return int(gone) + int(conn.execute(delete(ratings).where(ratings.c.key == key)).rowcount)
 
 
 def _ensure(conn: Connection, title: str, keys: list[str], at: float) -> None:

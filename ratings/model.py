@@ -27,6 +27,7 @@ DISPLAY_BASE = 1500  # a newcomer's displayed rating
 ELO_PER_MU = 400 / (math.log(10) * math.sqrt(2) * BETA)  # about 29.5 displayed points per point of mu
 PROVISIONAL_GAMES = 10  # a rating is provisional until this many rated matches
 BOT_PREFIX = "bot:"  # a bot level's rating key: bot:<level> (player ids never contain a colon)
+DELETED_PREFIX = "deleted:"  # the key of a deleted player's seat in a match rated after the deletion: never stored
 
 _MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=BETA)
 
@@ -57,6 +58,18 @@ def provisional(games: int) -> bool:
 def bot_key(level: str) -> str:
     """The rating key of a bot level (one rating per title and level)."""
     return f"{BOT_PREFIX}{level}"
+
+
+def deleted_key(seat: int) -> str:
+    """The rating key of a seat whose player deleted their account before the match was rated: rated as a
+    newcomer, and never stored (ratings/ledger.py), so the others' ratings still move and nothing of the deleted
+    player is kept."""
+    return f"{DELETED_PREFIX}{seat}"
+
+
+def is_deleted(key: str) -> bool:
+    """Whether a rating key is a deleted player's seat's (deleted_key)."""
+    return key.startswith(DELETED_PREFIX)
 
 
 def bot_level(key: str) -> str | None:

@@ -1,6 +1,6 @@
 // The header's account corner: "Sign in as guest" (a display name) when nobody is signed in; the player's name
-// and handle (which "Edit" changes, with the name, and where "Download my data" is), a link to their matches and
-// "Sign out" when someone is.
+// and handle (which "Edit" changes, with the name, and where "Download my data" and "Delete my account" are), a
+// link to their matches and "Sign out" when someone is.
 
 import { h } from './dom.js';
 import * as session from './session.js';
@@ -18,9 +18,12 @@ function profileForm(player, done) {
   const error = h('span', { class: 'account-error', 'data-testid': 'profile-error', role: 'status' });
   const download = h('button', { type: 'button', class: 'small', 'data-testid': 'download-data' },
     'Download my data');
+  const remove = h('button', { type: 'button', class: 'small danger', 'data-testid': 'delete-account' },
+    'Delete my account');
   const form = h('form', { class: 'sign-in', 'data-testid': 'profile-form' }, handle, name, save, cancel, download,
-    error);
+    remove, error);
   cancel.addEventListener('click', done);
+  remove.addEventListener('click', () => form.replaceWith(deletionForm(player, done)));
   download.addEventListener('click', async () => {
     download.disabled = true;
     try {
@@ -41,6 +44,34 @@ function profileForm(player, done) {
       error.textContent = failure.code === 'RATE_LIMITED' ? 'Handle changed too often today: try again later.'
         : `Not saved: ${failure.message}`;
       save.disabled = false;
+    }
+  });
+  return form;
+}
+
+/** The confirmation of an account's deletion: the player types their handle, then it is deleted for good. */
+function deletionForm(player, done) {
+  const typed = h('input', { type: 'text', maxlength: 40, required: true, autocomplete: 'off',
+    'aria-label': `Type ${player.handle} to confirm`, placeholder: player.handle, 'data-testid': 'confirm-handle' });
+  const confirm = h('button', { type: 'submit', class: 'small danger', 'data-testid': 'confirm-delete',
+    disabled: true }, 'Delete for good');
+  const cancel = h('button', { type: 'button', class: 'small', 'data-testid': 'cancel-delete' }, 'Keep it');
+  const error = h('span', { class: 'account-error', 'data-testid': 'delete-error', role: 'status' });
+  const form = h('form', { class: 'sign-in', 'data-testid': 'delete-form' },
+    h('span', {}, 'Your matches stay in other players\' histories as "Deleted player"; the rest goes. Type your handle:'),
+    typed, confirm, cancel, error);
+  typed.addEventListener('input', () => { confirm.disabled = typed.value.trim() !== player.handle; });
+  cancel.addEventListener('click', done);
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    if (typed.value.trim() !== player.handle) return;
+    confirm.disabled = true;
+    try {
+      await session.deleteAccount();
+      done(); // signed out: the corner redraws as the sign-in form
+    } catch (failure) {
+      error.textContent = `Not deleted: ${failure.message}`;
+      confirm.disabled = false;
     }
   });
   return form;

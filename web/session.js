@@ -21,6 +21,8 @@ const UPDATE_PROFILE = `mutation($input: UpdateProfileInput!) { updateProfile(in
   ... on ProfileUpdated { player { ${PLAYER_FIELDS} } } ... on BadHandle { reason } ... on Problem { code message } } }`;
 const ME = `{ me { ${PLAYER_FIELDS} } }`;
 const EXPORT = `{ me { export { __typename ... on DataExport { url } ... on Problem { code message } } } }`;
+const DELETE_ACCOUNT = `mutation { deleteAccount { __typename ... on AccountDeleted { deletedAt }
+  ... on Problem { code message } } }`;
 
 const listeners = new Set();
 let refreshing = null; // the refresh in flight in this tab
@@ -156,6 +158,30 @@ export async function exportUrl() {
     throw error;
   }
   return r.url;
+}
+
+/** Delete the player's account for good. The service asks for a recent sign-in (REAUTHENTICATE): this guest then
+ * signs in again with its device (a new session) and asks once more. Afterwards this browser forgets the session
+ * and the device id, so the next sign-in is a new guest. Throws an Error with the refusal's code. */
+export async function deleteAccount() {
+  const me = player();
+  if (!me) throw new Error('not signed in');
+  let r = (await call(DELETE_ACCOUNT)).deleteAccount;
+  if (r.__typename === 'Reauthenticate') {
+    const again = (await gql(SIGN_IN, { input: { name: me.name, deviceId: deviceId() } })).signInAsGuest;
+    if (again.__typename !== 'Session' || again.player.id !== me.id) throw new Error('could not sign in again');
+    keep(again);
+    r = (await call(DELETE_ACCOUNT)).deleteAccount;
+  }
+  if (r.__typename !== 'AccountDeleted') {
+    const error = new Error(r.message);
+    error.code = r.code;
+    throw error;
+  }
+  write(null);
+  localStorage.removeItem(DEVICE_KEY);
+  changed();
+  return r.deletedAt;
 }
 
 /** Read the player afresh (a session kept from before handles has none yet). */

@@ -32,7 +32,7 @@ from firebreak.matches.scheduler import Scheduler
 from firebreak.matches.store import MatchStore
 from firebreak.matchmaking.seeks import Seeks
 from firebreak.matchmaking.tables import Matcher
-from firebreak.workers import finishing
+from firebreak.workers import account_deletion, finishing
 from firebreak.workers.budget import budget_from_env
 
 log = logging.getLogger("firebreak.workers")
@@ -161,6 +161,13 @@ def finished_all(match_ids: list[str], claimed: float) -> dict[str, str]:
             raise failure
         return outcomes
     return _once(run)
+
+
+def delete_account(player: str, claimed: float | None = None) -> str:
+    """Do the rest of a player's account deletion (workers/account_deletion.py): queued by the API at once, and by
+    the reconciler for an outbox entry a crash left (claimed until `claimed`); return "deleted", "waiting" (the
+    entry stays, and a later claim runs it again) or "unknown"."""
+    return _once(lambda rt: account_deletion.delete_account(rt, str(player)))
 
 
 def match_seeks(pool: str) -> int:

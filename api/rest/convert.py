@@ -43,7 +43,7 @@ def seat_json(seat: SeatReading) -> dict[str, Any]:
     return {"seat": seat.seat, "taken": seat.taken, "name": seat.name,
             "kind": None if seat.kind is None else seat.kind.value, "level": seat.level,
             "takenOver": seat.control is SeatControl.TAKEN_OVER, "resigned": seat.control is SeatControl.RESIGNED,
-            "program": seat.program, "player": seat.player}
+            "program": seat.program, "player": seat.player, "deleted": seat.deleted}
 
 
 def clock_json(clock: ClockReading | None) -> dict[str, Any] | None:

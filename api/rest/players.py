@@ -101,6 +101,16 @@ async def update_profile(call: Call) -> Reply:
     return Reply({"player": player_json(player)})
 
 
+async def delete_account(call: Call) -> Reply:
+    """Delete the signed-in player's account (players/deletion.py); 202: the workers finish the rest."""
+    principal = await callers.principal(call, session=True)
+    try:
+        at = await call.services.delete_account(principal)
+    except PlayerError as exc:
+        raise player_refusal(exc) from None
+    return Reply({"deletedAt": at}, 202)
+
+
 async def list_tokens(call: Call) -> Reply:
     """The player's live personal access tokens, oldest first."""
     principal = await callers.principal(call)
@@ -178,6 +188,15 @@ OPERATIONS = [
               "(429 RATE_LIMITED with Retry-After past that).", update_profile, response="ProfileUpdated",
               body=R.UpdateProfile, example={"handle": "ann", "name": "Ann"}, auth=Auth.PLAYER, write=True,
               codes=(*MANAGING, Refusal.BAD_HANDLE, Refusal.HANDLE_TAKEN, Refusal.BAD_NAME)),
+    Operation("DELETE", "/v1/me", "deleteAccount", "players", "Delete my account",
+              "Delete the signed-in player's account, for good. Needs a session begun (or an operator's JWT issued) "
+              "at most FIREBREAK_DELETION_REAUTH_SECONDS ago (403 REAUTHENTICATE otherwise: sign in again, then ask), "
+              "never a personal access token. At once: every session, refresh token and personal access token stops "
+              "working, and the handle, the device and the operator's identity are freed (the same device signs in "
+              "as a new guest). Then, within moments: live seats resign, waiting seats are left, seeks cancelled, "
+              "invitations dropped, pushes, events and ratings removed; finished matches keep the seat, shown as a "
+              "deleted player (docs/guides/players.md).", delete_account, success=202, response="AccountDeleted",
+              auth=Auth.PLAYER, write=True, codes=(*MANAGING, Refusal.REAUTHENTICATE)),
     Operation("GET", "/v1/me/tokens", "listAccessTokens", "players", "List personal access tokens",
               "The player's live personal access tokens (never their secrets).", list_tokens,
               response="AccessTokenList", auth=Auth.PLAYER),

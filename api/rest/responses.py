@@ -148,6 +148,8 @@ class SeatInfo(Answer):
     program: Annotated[bool, d("A human seat played by its player's program (joined with a personal access token "
                                "of the bot scope).")]
     player: Annotated[str | None, d("The id of the player the seat is bound to (null: none).")]
+    deleted: Annotated[bool, d("The seat's player deleted their account since: the seat shows a deleted player, "
+                               "with no player id or handle.")] = False
     handle: Annotated[str | None, d("GET /v1/matches/{id}/seats/{seat} only: the handle of the player the seat is "
                                     "bound to, as it is now (null: none).")] = None
 
@@ -427,6 +429,13 @@ class ProfileUpdated(Answer):
     """The player's profile as it now is."""
 
     player: Player
+
+
+class AccountDeleted(Answer):
+    """The account is deleted: every credential of it stopped working at once; the workers finish the rest within
+    moments."""
+
+    deletedAt: Annotated[float, d("When the deletion was asked (epoch seconds).")]
 
 
 class IdentityLinked(Answer):

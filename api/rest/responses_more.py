@@ -102,10 +102,10 @@ class ExportSeat(Answer):
     """Who sat in a seat."""
 
     seat: int
-    kind: Annotated[str, enum_of(["player", "bot", "anonymous", "open"],
+    kind: Annotated[str, enum_of(["player", "bot", "anonymous", "deleted", "open"],
                                  "player: bound to a player (player holds the id); bot: a bot of `level`; anonymous: "
-                                 "a person who joined without a player credential; open: never taken (a cancelled "
-                                 "match).")]
+                                 "a person who joined without a player credential; deleted: a player who deleted "
+                                 "their account since (no id); open: never taken (a cancelled match).")]
     name: str = ""
     player: str | None = None
     handle: Annotated[str | None, d("The player's handle now (player seats; null: the player is gone).")] = None
@@ -284,6 +284,8 @@ class PushPreferences(Answer):
     rematchOffered: bool
     seekMatched: bool
     seatTakenOver: bool
+    friendRequested: bool
+    friendAccepted: bool
 
 
 class VapidPublicKey(Answer):

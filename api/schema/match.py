@@ -46,6 +46,9 @@ class SeatInfo:
     player: strawberry.ID | None = strawberry.field(
         default=None, description="The id of the player the seat is bound to (null: an open seat, a bot, or a seat "
                                   "joined without a player credential).")
+    deleted: bool = strawberry.field(
+        default=False, description="The seat's player deleted their account since: the seat shows a deleted player, "
+                                   "with no player id or handle.")
 
     @strawberry.field
     async def handle(self, info: Info) -> str | None:
@@ -61,7 +64,7 @@ class SeatInfo:
         return cls(seat=s.seat, taken=s.taken, name=s.name, kind=s.kind, level=s.level,
                    taken_over=s.control is lifecycle.SeatControl.TAKEN_OVER,
                    resigned=s.control is lifecycle.SeatControl.RESIGNED, program=s.program,
-                   player=None if s.player is None else strawberry.ID(s.player))
+                   player=None if s.player is None else strawberry.ID(s.player), deleted=s.deleted)
 
 
 @strawberry.enum

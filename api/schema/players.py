@@ -10,10 +10,11 @@ import strawberry
 
 from firebreak.api.context import Info
 from firebreak.api.ratelimit import rate_limited
-from firebreak.api.schema.account import DataExportResult, data_export
+from firebreak.api.schema.account import DataExportResult, DeleteAccountResult, data_export, delete_account
 from firebreak.api.schema.events import MyEventConnection, my_events_page
 from firebreak.api.schema.invitations import Invitation, my_invitations
 from firebreak.api.schema.mine import MyMatchConnection, my_matches
+from firebreak.api.schema.player import Player, PlayerKind
 from firebreak.api.schema.problems import (
     AlreadyLinked,
     BadHandle,
@@ -29,22 +30,20 @@ from firebreak.api.schema.problems import (
 from firebreak.api.schema.push import PushPreferences, PushSubscription, my_push_preferences, my_push_subscriptions
 from firebreak.api.schema.ratings import Rating, my_ratings
 from firebreak.api.schema.seeks import Seek, my_seeks
+from firebreak.api.schema.social import (
+    BlockedPlayer,
+    Friend,
+    FriendRequests,
+    my_blocks,
+    my_friend_requests,
+    my_friends,
+)
 from firebreak.api.schema.types import MatchStatus
 from firebreak.matches import mypage
 from firebreak.players import records
 from firebreak.players.errors import HandleChangesLimited, PlayerError, Reason
 from firebreak.players.errors import Unauthenticated as Refused
 from firebreak.players.records import Principal
-
-
-@strawberry.enum
-class PlayerKind(Enum):
-    """How a player signs in."""
-
-    # players.records.PlayerKind member for member (same names, same values)
-    GUEST = strawberry.enum_value(records.PlayerKind.GUEST.value, description="A guest, signed in by a device id.")
-    EXTERNAL = strawberry.enum_value(records.PlayerKind.EXTERNAL.value,
-                                     description="An account of the operator's identity provider (its JWT).")
 
 
 @strawberry.enum
@@ -55,23 +54,6 @@ class Scope(Enum):
     PLAY = strawberry.enum_value(records.Scope.PLAY.value, description="Join matches and act in the player's seats.")
     BOT = strawberry.enum_value(records.Scope.BOT.value, description="The same, as a program: seats it joins are "
                                                                      "flagged program (ratings can tell).")
-
-
-@strawberry.type
-class Player:
-    """A player as others may see it: id, display name, handle and kind."""
-
-    id: strawberry.ID = strawberry.field(description="The player's id (stable: a guest who links an account keeps "
-                                                     "it).")
-    name: str = strawberry.field(description="The display name (free text: two players may share one).")
-    handle: str = strawberry.field(description="The public handle, unique across the service (e.g. ann-4821).")
-    kind: PlayerKind = strawberry.field(description="GUEST or EXTERNAL.")
-
-    @classmethod
-    def of(cls, player: records.Player) -> Player:
-        """The GraphQL form of a player."""
-        return cls(id=strawberry.ID(player.id), name=player.name, handle=player.handle,
-                   kind=PlayerKind[player.kind.name])
 
 
 @strawberry.type
@@ -137,6 +119,22 @@ class Me:
     async def push_preferences(self, info: Info) -> PushPreferences:
         """Which kinds of event are pushed to the player (updatePushPreferences)."""
         return await my_push_preferences(info, self.principal)
+
+    @strawberry.field
+    async def friends(self, info: Info) -> list[Friend]:
+        """The player's friends, oldest friendship first: presence (online, else last seen) and live public
+        matches to watch (requestFriend, removeFriend)."""
+        return await my_friends(info, self.principal)
+
+    @strawberry.field
+    async def friend_requests(self, info: Info) -> FriendRequests:
+        """The player's pending friend requests, both ways (acceptFriend, declineFriend, cancelFriendRequest)."""
+        return await my_friend_requests(info, self.principal)
+
+    @strawberry.field
+    async def blocks(self, info: Info) -> list[BlockedPlayer]:
+        """The players the player blocks, most recent first (blockPlayer, unblockPlayer; nobody else sees it)."""
+        return await my_blocks(info, self.principal)
 
     @strawberry.field
     async def access_tokens(self, info: Info) -> list[AccessToken]:
@@ -440,6 +438,20 @@ class PlayersMutation:
         except PlayerError as exc:
             return cast(InvalidInput | BadHandle | HandleTaken | Unauthenticated, player_problem(exc))
         return ProfileUpdated(player=Player.of(player))
+
+    @strawberry.mutation
+    async def delete_account(self, info: Info) -> DeleteAccountResult:
+        """Delete the signed-in player's account, for good. Needs a session begun (or an operator's JWT issued) at
+        most FIREBREAK_DELETION_REAUTH_SECONDS ago (REAUTHENTICATE otherwise: sign in again, then ask), never a
+        personal access token (FORBIDDEN_SCOPE). At once: every session, refresh token and personal access token
+        stops working, and the handle, the device and the operator's identity are freed (the same device signs in
+        as a new guest). Then, within moments: live seats resign, waiting seats are left, seeks cancelled,
+        invitations dropped, pushes, events and ratings removed; finished matches keep the seat, shown as a deleted
+        player."""
+        principal = await info.context.player_or_refusal(session=True)
+        if isinstance(principal, PlayerError):
+            return cast(Unauthenticated | ForbiddenScope, player_problem(principal))
+        return await delete_account(info, principal)
 
     @strawberry.mutation
     async def link_identity(

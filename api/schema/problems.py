@@ -210,6 +210,47 @@ class RatedNeedsPlayer(Problem):
 
 
 @strawberry.type
+class NotAccepted(Problem):
+    """The other player does not take this from you now (a friend request, an invitation, a rematch offer); the
+    service does not say why. Nothing changed."""
+
+
+@strawberry.type
+class AlreadyFriends(Problem):
+    """The two players are friends already; nothing changed."""
+
+
+@strawberry.type
+class FriendNotFound(Problem):
+    """This player is not your friend; nothing changed."""
+
+
+@strawberry.type
+class FriendRequestNotFound(Problem):
+    """No friend request between you and this player waits for this answer; nothing changed."""
+
+
+@strawberry.type
+class TooManyFriends(Problem):
+    """You have as many friends (with the requests you sent) as allowed: remove one first."""
+
+
+@strawberry.type
+class TooManyFriendRequests(Problem):
+    """You have as many friend requests waiting for an answer as allowed: cancel one first."""
+
+
+@strawberry.type
+class TooManyBlocks(Problem):
+    """You block as many players as allowed: unblock one first."""
+
+
+@strawberry.type
+class PlayerBlocked(Problem):
+    """You block this player: unblock them first; nothing changed."""
+
+
+@strawberry.type
 class BadHandle(Problem):
     """The handle breaks the grammar (3-24 characters after NFKC, letters and digits of one script and '-', '_',
     '.', starting and ending with a letter or digit); nothing changed."""
@@ -222,12 +263,18 @@ class HandleTaken(Problem):
     """Another player holds this handle (compared case-folded after NFKC); nothing changed."""
 
 
+@strawberry.type
+class Reauthenticate(Problem):
+    """Deleting the account needs a recent sign-in: sign in again and ask again; nothing changed."""
+
+
 TYPES: dict[str, type[Problem]] = {kind.__name__: kind for kind in (
     MatchNotFound, Unauthorized, InvalidInput, SeatTaken, MatchStarted, IllegalAction, NotYourTurn, StaleVersion,
     MatchOver, MatchNotStarted, Unauthenticated, ForbiddenScope, AlreadySeated, TooManyTokens, TokenNotFound,
     IdentityTaken, AlreadyLinked, SeatTakenOver, SeatResigned, NotTakenOver, NotCreator, MatchNotOver, NoRematchOffer,
     InviteCodeNotFound, PlayerNotFound, AlreadyInvited, InvitationNotFound, TooManySeeks, SeekNotFound,
-    SeekNotWaiting, AdminUnauthorized, WebhookNotFound, DeliveryNotFound, RatedNeedsPlayer, BadHandle, HandleTaken)}
+    SeekNotWaiting, AdminUnauthorized, WebhookNotFound, DeliveryNotFound, RatedNeedsPlayer, BadHandle, HandleTaken,
+    Reauthenticate)}
 
 
 def problem_type(code: str) -> type[Problem]:
@@ -235,6 +282,11 @@ def problem_type(code: str) -> type[Problem]:
     refusal = registered(code)
     name = None if refusal is None else refusal.graphql
     return TYPES[name] if name is not None else InvalidInput
+
+
+TYPES.update({kind.__name__: kind for kind in (  # the social room's (social/)
+    NotAccepted, AlreadyFriends, FriendNotFound, FriendRequestNotFound, TooManyFriends, TooManyFriendRequests,
+    TooManyBlocks, PlayerBlocked)})
 
 
 def player_problem(error: PlayerError) -> Problem:

@@ -55,6 +55,7 @@ CLAIMS = (
     Claim("docs/getting-started.md", "The same match over REST", "sh", "tests/service/test_docs_first_match.py"),
     Claim("docs/guides/bots.md", "Writing a bot against the API", "sh", "tests/service/test_docs_bots.py"),
     Claim("docs/guides/players.md", "Players and sign-in", "sh", "tests/service/test_docs_players.py"),
+    Claim("docs/guides/players.md", "Deleting an account", "sh", "tests/service/test_account_deletion.py"),
     Claim("docs/guides/seeks.md", "Finding opponents: seeks", "sh", "tests/service/test_docs_seeks.py"),
     Claim("docs/guides/webhooks.md", "Webhooks for your push service", "python",
           "tests/service/test_docs_webhooks.py"),
