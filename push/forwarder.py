@@ -19,6 +19,7 @@ from firebreak.push.message import message
 from firebreak.push.queue import NewPush, Queue
 from firebreak.push.settings import PushSettings
 from firebreak.push.subscriptions import Subscriptions
+from firebreak.push.watching import watched
 
 EVENTS = 200  # events read per round trip
 
@@ -51,7 +52,7 @@ class PushForwarder:
                 if msg is None or not wants.get(event.type.value, False) or event.at + msg.ttl < now:
                     continue
                 match = event.data.get("matchId")
-                if match and await self.matches.exists(keys.watching(player, str(match))):
+                if match and await watched(self.matches, player, str(match)):
                     continue
                 pushes += [NewPush(player, sub.id, event.id, msg) for sub in subs]
             made += await self.queue.create(pushes, now)

@@ -22,8 +22,9 @@ def pushed(player_id: str) -> str:
 
 
 def watching(player_id: str, match_id: str) -> str:
-    """String with a short TTL: the player has this match open (a live stream refreshes it)."""
-    return f"player:{{p:{player_id}}}:watching:{match_id}"
+    """Sorted set with a short TTL: the player's live streams on this match -> until when each is counted as open
+    (each refreshes its own entry and drops it when it closes: push/watching.py)."""
+    return f"player:{{p:{player_id}}}:watchers:{match_id}"
 
 
 def due(queue: str) -> str:

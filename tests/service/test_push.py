@@ -8,6 +8,7 @@ import asyncio
 import json
 import os
 import stat
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -151,7 +152,8 @@ def test_preferences_and_an_open_match_hold_a_push_back(redis_url: str, service:
         with pytest.raises(PushError, match="not a pushed kind"):
             await preferences.update(redis, player, {"yourTurn": False, "nonsense": True})
         assert (await preferences.read(redis, player))["yourTurn"] is True  # the refused change changed nothing
-        await redis.set(keys.watching(player, "open"), "1", ex=30)
+        await redis.zadd(keys.watching(player, "open"), {"a-stream": time.time() + 30})
+        await redis.zadd(keys.watching(player, "closed"), {"a-dead-stream": time.time() - 1})  # aged out
         await event(redis, player, FeedType.MATCH_ENDED, matchId="m1")
         await event(redis, player, FeedType.YOUR_TURN, matchId="open")
         kept = await event(redis, player, FeedType.YOUR_TURN, matchId="closed")

@@ -9,6 +9,7 @@ import json
 import os
 import secrets as random_secrets
 import signal
+import time
 from pathlib import Path
 from typing import Any
 
@@ -102,28 +103,36 @@ def test_a_worker_killed_mid_send_leaves_the_push_to_be_sent_again(redis_url: st
         assert redis.hget(keys.PUSH_COUNTER, "push:sent")
 
 
-def test_an_open_match_stream_marks_its_player_as_watching(client: Client, server: str, redis: Redis) -> None:
-    """A player's matchEvents subscription keeps the mark the push forwarder skips a match by (test_push.py shows
-    the skipping); the mark goes when the stream closes."""
+def test_open_match_streams_mark_their_player_as_watching_until_the_last_closes(
+        client: Client, server: str, redis: Redis) -> None:
+    """A player's matchEvents subscriptions (two tabs) keep the mark the push forwarder skips a match by
+    (test_push.py shows the skipping): closing one tab leaves the match watched, closing the other ends it."""
     ann = guest(client, "ann")
     match_id = two_seats(client, ann, 0, bot=True).match_id
     key = keys.watching(ann.player, match_id)
 
     async def watch() -> None:
-        ws = await _open(server, ann.access)
+        tabs = [await _open(server, ann.access) for _ in range(2)]
         try:
-            await ws.send(json.dumps({"id": "1", "type": "subscribe",
-                                      "payload": {"query": h.SUBSCRIBE, "variables": {"id": match_id, "after": 0}}}))
-            for _ in range(500):  # the stream is open once its first look at the match set the mark
-                if redis.exists(key):
+            for ws in tabs:
+                await ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": {
+                    "query": h.SUBSCRIBE, "variables": {"id": match_id, "after": 0}}}))
+            for _ in range(500):  # each stream is open once its first look at the match counted it
+                if redis.zcard(key) == 2:
                     break
                 await asyncio.sleep(0.02)
-            assert redis.exists(key) and 0 < redis.ttl(key) <= watching.TTL
+            assert redis.zcard(key) == 2 and 0 < redis.ttl(key) <= watching.TTL
+            await tabs[0].close()
+            for _ in range(500):
+                if redis.zcard(key) == 1:
+                    break
+                await asyncio.sleep(0.02)
+            assert redis.zcard(key) == 1 and redis.zcount(key, time.time(), "+inf") == 1  # the other tab still counts
         finally:
-            await ws.close()
+            await tabs[1].close()
 
     asyncio.run(watch())
-    wait_for(lambda: not redis.exists(key), "the mark dropped when the stream closed")
+    wait_for(lambda: not redis.exists(key), "the mark dropped when the last stream closed")
 
 
 def test_a_player_registers_a_browser_over_rest_and_gets_pushes(redis_url: str, tmp_path: Path) -> None:
