@@ -18,6 +18,7 @@ from graphql import (
 )
 from graphql.utilities import get_operation_ast
 
+from firebreak.matches import keys
 from firebreak.matches.config import Settings
 from firebreak.matches.ratelimit import Charge, Rate, RateLimiter, Verdict, client_bucket, token_bucket
 from firebreak.matches.refusals import Refusal
@@ -90,6 +91,14 @@ class Limits:
         """Take one guest sign-in from the client's registrations bucket (FIREBREAK_RATE_REGISTRATION_*)."""
         return await self.limiter.take([Charge(client_bucket(client, "registrations"),
                                                self.players.registration_rate)])
+
+    async def export(self, player: str) -> Verdict:
+        """Take one data export from the player's exports bucket (FIREBREAK_RATE_EXPORTS_*; its key names the
+        player only by a hash)."""
+        rate = self.players.export_rate
+        if not rate.enabled:
+            return Verdict(True, 0.0)
+        return await self.limiter.take([Charge(keys.rate_bucket("exports", f"player:{hash_token(player)}"), rate)])
 
     async def auth_failed(self, client: str) -> Verdict:
         """Count a failed authentication; once the client has none left, block its credentials until refilled."""

@@ -62,6 +62,11 @@ class PlayerSettings(EnvSettings):
     handle_changes_per_day: int = env("FIREBREAK_HANDLE_CHANGES_PER_DAY", 3,
                                       "Times a player may change handle in any 24 hours (the handle assigned at "
                                       "sign-in is not counted).", gt=0)
+    rate_exports_per_hour: float = env("FIREBREAK_RATE_EXPORTS_PER_HOUR", 12.0,
+                                       "Data exports (GET /v1/me/export) a player may download an hour, after a "
+                                       "burst of FIREBREAK_RATE_EXPORTS_BURST; 0 turns the limit off.", ge=0)
+    rate_exports_burst: int = env("FIREBREAK_RATE_EXPORTS_BURST", 3,
+                                  "The burst of data exports a player may download at once.", ge=0)
     deletion_reauth_seconds: float = env("FIREBREAK_DELETION_REAUTH_SECONDS", 300.0,
                                          "Deleting an account needs a sign-in (a session begun, or an operator's "
                                          "token issued) at most this many seconds ago; an older one is refused "
@@ -109,6 +114,12 @@ class PlayerSettings(EnvSettings):
     def algorithms(self) -> tuple[str, ...]:
         """The algorithms an operator's JWT may be signed with."""
         return self.jwt_algorithms or (("HS256",) if self.jwt_secret else ("RS256",))
+
+    @property
+    def export_rate(self) -> Rate:
+        """The token bucket the API charges a player for each data export it downloads (each reads the player's
+        whole history)."""
+        return Rate(self.rate_exports_per_hour / 3600, self.rate_exports_burst)
 
     @property
     def registration_rate(self) -> Rate:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from starlette.responses import Response, StreamingResponse
 
 from firebreak.api.account_export import PATH, document, redeem_ticket
+from firebreak.api.ratelimit import rate_limited
 from firebreak.api.rest import callers
 from firebreak.api.rest.problems import player_refusal
 from firebreak.api.rest.table import Auth, Call, Operation, Param, Reply
@@ -30,6 +31,9 @@ async def _player(call: Call) -> Player:
 async def export_me(call: Call) -> Reply | Response:
     """Everything kept about the signed-in player, as one JSON document written piece by piece."""
     player = await _player(call)
+    verdict = await call.services.limits.export(player.id)
+    if not verdict.allowed:  # each export reads the whole history: a player gets a few an hour
+        raise rate_limited(verdict.retry_after)
     headers = {"Content-Disposition": f'attachment; filename="firebreak-{player.id}.json"',
                "Cache-Control": "no-store"}
     return StreamingResponse(document(call.services, player), media_type="application/json", headers=headers)
@@ -45,6 +49,8 @@ OPERATIONS = [
               "the events still kept and every match with its seats and result. Streamed: the document is written "
               "as it is read, a page of matches at a time. Needs a session (or the operator's JWT): a personal "
               "access token is refused (403 FORBIDDEN_SCOPE), since the export holds the whole account; or, "
-              "instead of a bearer credential, a one-time ticket from GraphQL (?ticket=, used once, two minutes).",
-              export_me, params=(TICKET,), auth=Auth.PLAYER, codes=(Refusal.FORBIDDEN_SCOPE,)),
+              "instead of a bearer credential, a one-time ticket from GraphQL (?ticket=, used once, two minutes). "
+              "A player downloads FIREBREAK_RATE_EXPORTS_PER_HOUR exports an hour after a burst of "
+              "FIREBREAK_RATE_EXPORTS_BURST (429 RATE_LIMITED with Retry-After past that).",
+              export_me, params=(TICKET,), auth=Auth.PLAYER, codes=(Refusal.FORBIDDEN_SCOPE, Refusal.RATE_LIMITED)),
 ]

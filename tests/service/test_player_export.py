@@ -154,3 +154,18 @@ def test_a_match_redis_let_go_is_exported_from_the_archive(client: Client, serve
     found = [m for m in exported(server, ann.access)["matches"] if m["id"] == s.match_id]
     assert len(found) == 1 and found[0]["status"] == "OVER" and found[0]["outcome"] == "WON"
     assert found[0]["endReason"] == "RESIGNED" and [o["player"] for o in found[0]["others"]] == [bob.player]
+
+
+def test_a_player_gets_a_few_exports_an_hour(client: Client, server: str) -> None:
+    """Each export reads the player's whole history: after FIREBREAK_RATE_EXPORTS_BURST (3) downloads the next is
+    refused (429 RATE_LIMITED with Retry-After), whether asked with the bearer credential or a ticket; another
+    player is not held back."""
+    ann, bob = guest(client, "ann"), guest(client, "bob")
+    for _ in range(3):
+        assert rest(server, "GET", "/v1/me/export", ann.access).status_code == 200
+    refused = rest(server, "GET", "/v1/me/export", ann.access)
+    assert refused.status_code == 429 and refused.json()["code"] == "RATE_LIMITED", refused.text
+    assert 0 < float(refused.headers["retry-after"]) <= 3600 / 12 + 1
+    url = client.gql("{ me { export { ... on DataExport { url } } } }", token=ann.access)["me"]["export"]["url"]
+    assert httpx.get(f"{server}{url}", timeout=30).status_code == 429
+    assert rest(server, "GET", "/v1/me/export", bob.access).status_code == 200
