@@ -26,6 +26,7 @@ from firebreak.matches.store import Loaded
 from firebreak.players.authenticate import player_credential
 from firebreak.players.errors import ForbiddenScope, PlayerError, Reason, Unauthenticated
 from firebreak.players.records import Principal, Scope, Via
+from firebreak.social import presence
 
 PLAYING = frozenset({Scope.PLAY, Scope.BOT})  # a personal access token with either may join and act
 
@@ -108,6 +109,7 @@ class Context:
             self.check_not_blocked()
             try:
                 outcome = await self.services.players.verify(*found)
+                await presence.touch(self.services.store.redis, outcome.player.id)  # a dict look-up most times
             except Unauthenticated as refused:
                 outcome = refused
         self._resolved = (credential, outcome)

@@ -25,6 +25,7 @@ from firebreak.matches import feed, keys
 from firebreak.matches.feed import FeedEvent, cursor_order
 from firebreak.matches.refusals import Refusal
 from firebreak.players.errors import Reason, Unauthenticated
+from firebreak.social import presence
 
 CURSOR = re.compile(r"\d{1,19}-\d{1,19}\Z")
 PAGE = 100          # events one catch-up read takes
@@ -128,6 +129,7 @@ async def follow(hub: FeedHub, redis: object, player: str, cursor: str,
             if refused is not None:
                 yield refused
                 return
+            await presence.touch(redis, player)  # an open stream keeps its player online (social/presence.py)
             got = await listener.next(cursor, guard.wait(WAIT))
             if got is None:  # further behind than the hub keeps: read the stream
                 got = await feed.read(redis, player, cursor, PAGE)

@@ -27,12 +27,13 @@ from firebreak.matchmaking.config import SeekSettings
 from firebreak.notifications.webhooks.settings import WebhookSettings
 from firebreak.players.config import PlayerSettings
 from firebreak.push.settings import PushSettings
+from firebreak.social.config import SocialSettings
 from firebreak.workers.budget import BudgetSettings
 
 # Every settings model of the service, in the reference's order
 ALL_SETTINGS: tuple[type[EnvSettings], ...] = (Settings, PlayerSettings, AdminSettings, WebhookSettings, PushSettings,
-                                               SeekSettings, BudgetSettings, DatabaseSettings, ServerSettings,
-                                               MetricsSettings)
+                                               SeekSettings, SocialSettings, BudgetSettings, DatabaseSettings,
+                                               ServerSettings, MetricsSettings)
 OUTPUT = Path("docs") / "reference" / "settings.md"  # relative to the working directory (the checkout's root)
 COMMAND = "python -m firebreak.settings_reference"
 

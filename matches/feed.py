@@ -9,7 +9,8 @@ Events carry ids and public facts only (never a view, a hand, an objective or a 
 its player may see with the player's own credential. The match events (yourTurn, matchStarted, matchEnded,
 seatTakenOver) are written by the players' index script (matches/mine.py) in the same atomic step as the
 player's index row, once per transition of that row (yourTurn: once per turn the match hands the player,
-matches/turns.py); the others (invited, the rematch offer's, seekMatched) through
+matches/turns.py); the others (invited, the rematch offer's, seekMatched, the friends' (social/friends.py))
+through
 emit(), whose dedupe key makes a retry write nothing new.
 
 After an event is written, the player is put in the queue Redis's keys.feed_pending set, from which the webhooks'
@@ -46,6 +47,8 @@ class FeedType(StrEnum):
     REMATCH_EXPIRED = "rematchExpired"  # the rematch offer expired unanswered: it is over
     REMATCH_STARTED = "rematchStarted"  # every person accepted: the rematch exists (and holds their seat)
     SEEK_MATCHED = "seekMatched"      # their seek found a table: the match has started
+    FRIEND_REQUESTED = "friendRequested"  # another player asks to be their friend (answer it)
+    FRIEND_ACCEPTED = "friendAccepted"  # a player accepted their friend request: they are friends now
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """Which waiting seeks of one pool may sit at one table, and the tables to form from them (pure functions: no I/O).
 
-Two seeks are compatible when they are of different players and, if both are rated, their ratings differ by at
+Two seeks are compatible when they are of different players, neither of whom blocks the other (social/blocks.py:
+the pairs `apart`), and, if both are rated, their ratings differ by at
 most the wider of their two bands; a seek's band widens with the time it has waited (SeekSettings: band +
 band_growth * seconds waited, capped at band_max unless 0), so a long waiter accepts ever wider opponents and is
 not starved. An unrated seek (rating None: a new player, or ratings not in use) is compatible with any.
@@ -25,9 +26,10 @@ def band(seek: Seek, now: float, settings: SeekSettings) -> float:
     return min(wide, settings.band_max) if settings.band_max > 0 else wide
 
 
-def compatible(a: Seek, b: Seek, now: float, settings: SeekSettings) -> bool:
-    """Whether two seeks may sit at one table now."""
-    if a.player == b.player:
+def compatible(a: Seek, b: Seek, now: float, settings: SeekSettings,
+               apart: frozenset[frozenset[str]] = frozenset()) -> bool:
+    """Whether two seeks may sit at one table now (never when their players are a pair kept apart: a block)."""
+    if a.player == b.player or frozenset((a.player, b.player)) in apart:
         return False
     if a.rating is None or b.rating is None:
         return True
@@ -42,18 +44,20 @@ class Planned:
     bots: int
 
 
-def plan(seeks: list[Seek], seats: int, now: float, settings: SeekSettings) -> list[Planned]:
-    """The tables to form now from a pool's waiting seeks (any order; seeks past their time are left out)."""
+def plan(seeks: list[Seek], seats: int, now: float, settings: SeekSettings,
+         apart: frozenset[frozenset[str]] = frozenset()) -> list[Planned]:
+    """The tables to form now from a pool's waiting seeks (any order; seeks past their time are left out), never
+    seating a pair of players kept apart."""
     waiting = sorted((s for s in seeks if s.expires > now), key=lambda s: (s.created, s.id))
     placed: set[str] = set()
     tables = []
     for anchor in waiting:
         if anchor.id in placed:
             continue
-        group = _gather(anchor, [s for s in waiting if s.id not in placed], seats, now, settings)
+        group = _gather(anchor, [s for s in waiting if s.id not in placed], seats, now, settings, apart)
         if len(group) < seats and anchor.wants_bots(now):
             group = _gather(anchor, [s for s in waiting if s.id not in placed and s.wants_bots(now)], seats, now,
-                            settings)
+                            settings, apart)
         elif len(group) < seats:
             continue
         tables.append(Planned(tuple(group), seats - len(group)))
@@ -61,11 +65,12 @@ def plan(seeks: list[Seek], seats: int, now: float, settings: SeekSettings) -> l
     return tables
 
 
-def _gather(anchor: Seek, candidates: list[Seek], seats: int, now: float, settings: SeekSettings) -> list[Seek]:
+def _gather(anchor: Seek, candidates: list[Seek], seats: int, now: float, settings: SeekSettings,
+            apart: frozenset[frozenset[str]]) -> list[Seek]:
     group = [anchor]
     for other in candidates:
         if len(group) == seats:
             break
-        if other.id != anchor.id and all(compatible(member, other, now, settings) for member in group):
+        if other.id != anchor.id and all(compatible(member, other, now, settings, apart) for member in group):
             group.append(other)
     return group

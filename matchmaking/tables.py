@@ -42,6 +42,7 @@ from firebreak.matches.reconciler import MATCH_SEEKS_JOB
 from firebreak.matches.rematch import CARRIED_OVER
 from firebreak.matchmaking.band import Planned, plan
 from firebreak.matchmaking.seeks import Seek, Seeks, SeekStatus
+from firebreak.social.blocks import apart
 
 log = logging.getLogger("firebreak.matchmaking")
 
@@ -179,7 +180,8 @@ class Matcher:
         except KeyError:  # a title this worker does not serve (FIREBREAK_TITLES differs): another worker's pool
             return []
         claimed = []
-        for table in plan(live, live[0].pool.seats, now, self.seeks.settings):
+        kept_apart = await apart(self.store.redis, [seek.player for seek in live])  # blocks, either way
+        for table in plan(live, live[0].pool.seats, now, self.seeks.settings, kept_apart):
             table_id = await self.claim(table, now)
             if table_id is not None:
                 claimed.append((table_id, now))

@@ -50,7 +50,8 @@ class PlayerInvitations:
     async def invite(self, match_id: str, caller: Caller, player_ids: list[str],
                      handles: Sequence[str] = ()) -> list[Invitation]:
         """Invite players, named by id or by handle, to a waiting match, all or none (LobbyError: MATCH_NOT_FOUND,
-        NOT_CREATOR, MATCH_STARTED, TOO_MANY_INVITATIONS, PLAYER_NOT_FOUND, ALREADY_SEATED, ALREADY_INVITED)."""
+        NOT_CREATOR, MATCH_STARTED, TOO_MANY_INVITATIONS, PLAYER_NOT_FOUND, ALREADY_SEATED, ALREADY_INVITED,
+        NOT_ACCEPTED: refuses)."""
         if len(handles) > MAX_AT_ONCE:
             raise LobbyError(Refusal.TOO_MANY_INVITATIONS, f"name 1 to {MAX_AT_ONCE} distinct players")
         player_ids = [*player_ids]
@@ -79,6 +80,8 @@ class PlayerInvitations:
         if by is not None:
             inviter = await self.directory.get(by)
             by_name = None if inviter is None else inviter.name
+        if await self.refuses(loaded, caller, wanted):  # last of the checks: it tells nothing the others would not
+            raise LobbyError(Refusal.NOT_ACCEPTED, "a player named does not take invitations from you now")
         at = time.time()
         outcome, which = await self.invitations.invite(loaded.id, wanted, by, by_name, at)
         if outcome == "started":
@@ -95,6 +98,10 @@ class PlayerInvitations:
                             {"matchId": loaded.id, "title": loaded.meta["title"], "by": by},
                             f"invited:{loaded.id}:{at!r}")
         return [Invitation(loaded.id, p, at, by, by_name) for p in wanted]
+
+    async def refuses(self, loaded: Loaded, caller: Caller, invited: Sequence[str]) -> bool:
+        """Whether an invited player does not take this invitation (none here; social/guards.py fills it in)."""
+        return False
 
     async def listing(self, player_id: str) -> list[Listed]:
         """The player's open invitations, newest first (stale index entries are dropped on the way)."""

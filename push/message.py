@@ -30,9 +30,11 @@ KINDS: dict[FeedType, Kind] = {
     FeedType.REMATCH_OFFERED: Kind(300, "high"),   # an offer expires (FIREBREAK_REMATCH_OFFER_SECONDS)
     FeedType.SEEK_MATCHED: Kind(600, "high"),
     FeedType.SEAT_TAKEN_OVER: Kind(3600, "high"),
+    FeedType.FRIEND_REQUESTED: Kind(7 * 24 * 3600, "normal"),  # who asked (id and handle): public facts only
+    FeedType.FRIEND_ACCEPTED: Kind(24 * 3600, "normal"),
 }
 PUSHED = tuple(kind.value for kind in KINDS)  # the kinds a player may turn on or off
-FACTS = ("matchId", "titleId", "seat", "by", "result", "reason", "rematchId", "code")  # kept when too long
+FACTS = ("matchId", "titleId", "seat", "by", "handle", "result", "reason", "rematchId", "code")  # kept when too long
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 ALLOWED_THIRD_PARTY = {"pydantic"}
 FIRST_PARTY = {"domain", "matches", "players", "archive", "ratings", "notifications", "matchmaking", "api", "workers",
-               "integrations", "push"}
+               "integrations", "push", "social"}
 
 
 def _top(name: str) -> str:
@@ -98,10 +98,14 @@ def test_layers_point_inward() -> None:
         "ratings": {"domain", "matches", "archive", "ratings"},
         "notifications": {"domain", "matches", "players", "notifications"},
         "push": {"domain", "matches", "players", "notifications", "push"},  # pushes to closed apps (issue 48)
-        "matchmaking": {"domain", "matches", "players", "archive", "ratings", "notifications", "matchmaking"},
-        "api": {"domain", "matches", "players", "archive", "ratings", "notifications", "matchmaking", "push", "api"},
+        # friends, blocks, search, presence (issue 49), below matchmaking (seeks keep blocked pairs apart)
+        "social": {"domain", "matches", "players", "archive", "ratings", "social"},
+        "matchmaking": {"domain", "matches", "players", "archive", "ratings", "notifications", "matchmaking",
+                        "social"},
+        "api": {"domain", "matches", "players", "archive", "ratings", "notifications", "matchmaking", "push", "social",
+                "api"},
         "workers": {"domain", "matches", "players", "archive", "ratings", "notifications", "matchmaking", "push",
-                    "workers"},
+                    "social", "workers"},
         "integrations": {"domain", "integrations"},  # the learning adapters (rl extra) sit on the engine only
     }
     offenders = {}
@@ -139,7 +143,7 @@ def _service_files() -> list[Path]:
     """The code that must serve any title without naming one: api/, matches/, players/, the archive, ratings,
     notifications, matchmaking, workers/, integrations/ and generic domain/."""
     files = [p for package in ("api", "matches", "players", "archive", "ratings", "notifications", "push",
-                               "matchmaking", "workers", "integrations")
+                               "social", "matchmaking", "workers", "integrations")
              for p in (ROOT / package).rglob("*.py")]
     return files + [p for p in (ROOT / "domain").glob("*.py") if p.name != "titles.py"]
 

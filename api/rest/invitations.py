@@ -106,7 +106,7 @@ OPERATIONS = [
               body=R.InvitePlayers, example={"playerIds": ["0123456789abcdef"]}, auth=Auth.REQUIRED, write=True,
               codes=(Refusal.MATCH_NOT_FOUND, Refusal.NOT_CREATOR, Refusal.MATCH_STARTED, Refusal.PLAYER_NOT_FOUND,
                      Refusal.ALREADY_INVITED, Refusal.ALREADY_SEATED, Refusal.TOO_MANY_INVITATIONS,
-                     Refusal.FORBIDDEN_SCOPE)),
+                     Refusal.FORBIDDEN_SCOPE, Refusal.NOT_ACCEPTED)),
     Operation("GET", "/v1/me/invitations", "listInvitations", "invitations", "List my invitations",
               "The signed-in player's open invitations to waiting matches, newest first (answered ones, and those "
               "whose match started or expired, are gone).", list_invitations, response="InvitationList",

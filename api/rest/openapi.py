@@ -26,6 +26,7 @@ TAGS = [
     {"name": "players", "description": "Sign in, sessions, the signed-in player and its access tokens."},
     {"name": "seeks", "description": "Find opponents: seek a game, follow and cancel one's seeks."},
     {"name": "push", "description": "Pushes to closed apps: register a browser's Web Push subscription, preferences."},
+    {"name": "social", "description": "Players who know each other: search, public profiles, friends, blocks."},
     {"name": "admin", "description": "The operator's admin API (Authorization: Bearer <FIREBREAK_ADMIN_TOKEN>): "
                                      "webhook endpoints and deliveries."},
     {"name": "docs", "description": "This document and its offline renderer."},

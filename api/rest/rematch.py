@@ -15,6 +15,7 @@ from firebreak.matches.lobby import LobbyError
 from firebreak.matches.reading import Reading
 from firebreak.matches.refusals import Refusal
 from firebreak.matches.rematch_offers import Answered, Offers
+from firebreak.social.guards import GuardedOffers
 
 Step = Callable[[Offers, str, Caller], Awaitable[Answered]]
 
@@ -26,7 +27,7 @@ async def _answer(call: Call, step: Step) -> Reply:
     context.check_not_blocked()
     caller = await callers.playing_caller(call)
     try:
-        answered = await step(Offers(call.services.lobby), call.params["id"], caller)
+        answered = await step(GuardedOffers(call.services.lobby), call.params["id"], caller)
     except LobbyError as exc:
         if exc.code == Refusal.UNAUTHORIZED:
             await context.token_refused(caller)
@@ -67,7 +68,7 @@ OFFER = ("Offer a new match of the same title, options, clock, seat count and ra
          "stands, accept it. The other persons are told (rematchOffered) and answer; bot seats accept at once; the "
          "match is made, and starts, once every person accepted (match is then set, with a Location header); the "
          "offer expires after FIREBREAK_REMATCH_OFFER_SECONDS. ")
-CODES = (Refusal.MATCH_NOT_FOUND, Refusal.MATCH_NOT_OVER, Refusal.FORBIDDEN_SCOPE)
+CODES = (Refusal.MATCH_NOT_FOUND, Refusal.MATCH_NOT_OVER, Refusal.FORBIDDEN_SCOPE, Refusal.NOT_ACCEPTED)
 ANSWER_CODES = (*CODES, Refusal.NO_REMATCH_OFFER)
 
 OPERATIONS = [

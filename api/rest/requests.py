@@ -370,9 +370,21 @@ class UpdatePushPreferences(Body):
     rematchOffered: bool | None = None
     seekMatched: bool | None = None
     seatTakenOver: bool | None = None
+    friendRequested: bool | None = None
+    friendAccepted: bool | None = None
+
+
+class PlayerRef(Body):
+    """The other player, by id or by handle (both: they must name the same player)."""
+
+    playerId: Annotated[str | None, Field(max_length=64, description="The player's id.")] = None
+    handle: Annotated[str | None, Field(max_length=100, description="The player's handle (compared case-folded).")] = (
+        None)
+
+    model_config = ConfigDict(json_schema_extra={"anyOf": [{"required": ["playerId"]}, {"required": ["handle"]}]})
 
 
 REQUESTS: list[type[Body]] = [CreateMatch, JoinMatch, AddBot, Act, InvitePlayers, AnswerInvitation, JoinByCode,
                               PlaceSeek, SignInAsGuest, RefreshSession, CreateAccessToken, LinkIdentity,
                               CreateWebhookEndpoint, RotateWebhookSecret, RegisterPushSubscription,
-                              RegisterPushDevice, UpdatePushPreferences, UpdateProfile]
+                              RegisterPushDevice, UpdatePushPreferences, UpdateProfile, PlayerRef]

@@ -104,12 +104,23 @@ class SeekMatchedEvent(Answer):
     matchId: Annotated[str, d("The match it found.")]
 
 
+class FriendEvent(Answer):
+    """Another player asked to be the player's friend (friendRequested: accept or decline it), or accepted the
+    player's friend request (friendAccepted: they are friends now)."""
+
+    id: ID
+    type: Literal["friendRequested", "friendAccepted"]
+    at: AT
+    by: Annotated[str, d("The other player's id.")]
+    handle: Annotated[str, d("The other player's handle then.")]
+
+
 KINDS = (ReadyEvent, MatchFactsEvent, MatchEndedEvent, SeatTakenOverEvent, InvitedEvent, RematchEvent,
-         SeekMatchedEvent)
+         SeekMatchedEvent, FriendEvent)
 
 
 class MyEvent(RootModel[Annotated[ReadyEvent | MatchFactsEvent | MatchEndedEvent | SeatTakenOverEvent | InvitedEvent
-                                  | RematchEvent | SeekMatchedEvent, Field(discriminator="type")]]):
+                                  | RematchEvent | SeekMatchedEvent | FriendEvent, Field(discriminator="type")]]):
     """One event of the player's own stream (the data of a GET /v1/me/events message): its kind by `type`."""
 
 

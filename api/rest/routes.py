@@ -26,6 +26,7 @@ from firebreak.api.rest import (
     seats,
     seats_life,
     seeks,
+    social,
     titles,
     webhooks,
 )
@@ -56,7 +57,7 @@ OPERATIONS: list[Operation] = [*titles.OPERATIONS, *matches.OPERATIONS, *seats.O
                                *actions.OPERATIONS, *players.OPERATIONS, *mine.OPERATIONS, *rematch.OPERATIONS,
                                *invitations.OPERATIONS, *export.OPERATIONS, *seeks.OPERATIONS, *ratings.OPERATIONS,
                                *webhooks.OPERATIONS, *my_events.OPERATIONS, *account.OPERATIONS,
-                               *push.OPERATIONS,
+                               *push.OPERATIONS, *social.OPERATIONS,
                                *docs.operations(document)]
 
 

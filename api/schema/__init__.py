@@ -32,6 +32,7 @@ from firebreak.api.schema.ratings import RatingsQuery
 from firebreak.api.schema.rematch import RematchMutation
 from firebreak.api.schema.seats import SeatsMutation
 from firebreak.api.schema.seeks import SeeksMutation
+from firebreak.api.schema.social import SocialMutation, SocialQuery
 from firebreak.api.schema.subscription import Subscription as MatchSubscription
 from firebreak.api.schema.webhooks import WebhooksMutation, WebhooksQuery
 from firebreak.api.unavailable import StoreUnavailable, is_unavailable
@@ -40,16 +41,17 @@ from firebreak.matches.refusals import Refusal
 log = logging.getLogger("firebreak.api")
 
 @strawberry.type
-class Query(LobbyQuery, PlayQuery, PlayersQuery, RatingsQuery, WebhooksQuery, PushQuery):
+class Query(LobbyQuery, PlayQuery, PlayersQuery, RatingsQuery, WebhooksQuery, PushQuery, SocialQuery):
     """Reads: titles, the lobby, a match as the caller may see it, the signed-in player, the leaderboards, (for
-    the operator) the webhooks, and the key browsers subscribe to pushes with."""
+    the operator) the webhooks, the key browsers subscribe to pushes with, and players' public profiles and
+    search."""
 
 
 @strawberry.type
 class Mutation(LobbyMutation, PlayMutation, PlayersMutation, SeatsMutation, RematchMutation, InvitationsMutation,
-               SeeksMutation, WebhooksMutation, PushMutation):
+               SeeksMutation, WebhooksMutation, PushMutation, SocialMutation):
     """Writes: create, join and fill matches, act, sign in and out, a seat's life (resign, reclaim, leave, cancel),
-    rematch, invitations, seeks, (for the operator) webhook endpoints, and push registrations."""
+    rematch, invitations, seeks, (for the operator) webhook endpoints, push registrations, friends and blocks."""
 
 
 @strawberry.type

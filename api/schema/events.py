@@ -51,6 +51,10 @@ class MyEventType(Enum):
                                             description="The rematch offer expired unanswered: it is over.")
     REMATCH_STARTED = strawberry.enum_value(FeedType.REMATCH_STARTED.value,
                                             description="Every person accepted: the rematch exists and has started.")
+    FRIEND_REQUESTED = strawberry.enum_value(FeedType.FRIEND_REQUESTED.value,
+                                             description="Another player asks to be the player's friend.")
+    FRIEND_ACCEPTED = strawberry.enum_value(FeedType.FRIEND_ACCEPTED.value,
+                                            description="A player accepted the player's friend request.")
     SEEK_MATCHED = strawberry.enum_value(FeedType.SEEK_MATCHED.value, description="The player's seek found a table: "
                                                                                   "the match has started.")
 
@@ -154,6 +158,15 @@ class SeekMatchedEvent(MyEvent):
     match_id: strawberry.ID = strawberry.field(description="The match it found.")
 
 
+@strawberry.type
+class FriendEvent(MyEvent):
+    """Another player asked to be the player's friend (friendRequested: acceptFriend or declineFriend), or accepted
+    the player's request (friendAccepted: they are friends now)."""
+
+    by: strawberry.ID = strawberry.field(description="The other player's id.")
+    handle: str = strawberry.field(description="The other player's handle then.")
+
+
 def _match_facts(data: dict[str, Any]) -> dict[str, Any]:
     return {"match_id": strawberry.ID(str(data["matchId"])), "title": str(data["title"]), "seat": int(data["seat"]),
             "version": int(data["version"])}
@@ -191,12 +204,14 @@ def of(event: FeedEvent) -> MyEvent:
         return RematchOfferedEvent(**base, **_rematch_facts(data), expires_at=data.get("expiresAt"))
     if event.type in REMATCH_ANSWERS:
         return RematchAnsweredEvent(**base, **_rematch_facts(data))
+    if event.type in (FeedType.FRIEND_REQUESTED, FeedType.FRIEND_ACCEPTED):
+        return FriendEvent(**base, by=strawberry.ID(str(data["by"])), handle=str(data.get("handle", "")))
     return SeekMatchedEvent(**base, seek_id=strawberry.ID(str(data["seekId"])),
                             match_id=strawberry.ID(str(data["matchId"])))
 
 
 EVENT_TYPES = (YourTurnEvent, MatchStartedEvent, MatchEndedEvent, SeatTakenOverEvent, InvitedEvent,
-               RematchOfferedEvent, RematchAnsweredEvent, SeekMatchedEvent)
+               RematchOfferedEvent, RematchAnsweredEvent, SeekMatchedEvent, FriendEvent)
 """Every concrete event type (the schema lists them: no field returns them by name)."""
 
 

@@ -17,6 +17,7 @@ from firebreak.api.schema.problems import (
     InvitationNotFound,
     MatchNotFound,
     MatchStarted,
+    NotAccepted,
     NotCreator,
     PlayerNotFound,
     SeatTaken,
@@ -103,7 +104,7 @@ class InvitationAnswered:
 
 InvitePlayersResult = Annotated[
     PlayersInvited | MatchNotFound | NotCreator | MatchStarted | PlayerNotFound | AlreadyInvited | AlreadySeated
-    | InvalidInput | Unauthenticated | ForbiddenScope,
+    | InvalidInput | NotAccepted | Unauthenticated | ForbiddenScope,
     strawberry.union("InvitePlayersResult", description="The players invited, or why none was."),
 ]
 AnswerInvitationResult = Annotated[
@@ -112,7 +113,7 @@ AnswerInvitationResult = Annotated[
     strawberry.union("AnswerInvitationResult", description="The answer taken, or why not."),
 ]
 InvitationProblem = (MatchNotFound | NotCreator | MatchStarted | PlayerNotFound | AlreadyInvited | AlreadySeated
-                     | InvalidInput | InvitationNotFound | SeatTaken)
+                     | InvalidInput | InvitationNotFound | SeatTaken | NotAccepted)
 
 
 def _problem(exc: LobbyError) -> InvitationProblem:

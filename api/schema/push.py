@@ -42,13 +42,16 @@ class PushPreferences:
     rematch_offered: bool = strawberry.field(description="Pushed when another person of a match offers a rematch.")
     seek_matched: bool = strawberry.field(description="Pushed when a seek of theirs found a table.")
     seat_taken_over: bool = strawberry.field(description="Pushed when their clock ran out and a bot plays their seat.")
+    friend_requested: bool = strawberry.field(description="Pushed when another player asks to be their friend.")
+    friend_accepted: bool = strawberry.field(description="Pushed when a player accepted their friend request.")
 
     @classmethod
     def of(cls, kinds: dict[str, bool]) -> PushPreferences:
         """From the kinds' settings."""
         return cls(your_turn=kinds["yourTurn"], match_ended=kinds["matchEnded"], invited=kinds["invited"],
                    rematch_offered=kinds["rematchOffered"], seek_matched=kinds["seekMatched"],
-                   seat_taken_over=kinds["seatTakenOver"])
+                   seat_taken_over=kinds["seatTakenOver"], friend_requested=kinds["friendRequested"],
+                   friend_accepted=kinds["friendAccepted"])
 
 
 @strawberry.input
@@ -97,6 +100,8 @@ class UpdatePushPreferencesInput:
     rematch_offered: bool | None = _change("another person of a match offers a rematch")
     seek_matched: bool | None = _change("a seek of theirs found a table")
     seat_taken_over: bool | None = _change("their clock ran out and a bot plays their seat")
+    friend_requested: bool | None = _change("another player asks to be their friend")
+    friend_accepted: bool | None = _change("a player accepted their friend request")
 
 
 @strawberry.type
@@ -125,7 +130,8 @@ UpdatePushPreferencesResult = Annotated[
     strawberry.union("UpdatePushPreferencesResult", description="The preferences as they now are, or why they did "
                                                                 "not change.")]
 _KINDS = {"your_turn": "yourTurn", "match_ended": "matchEnded", "invited": "invited",
-          "rematch_offered": "rematchOffered", "seek_matched": "seekMatched", "seat_taken_over": "seatTakenOver"}
+          "rematch_offered": "rematchOffered", "seek_matched": "seekMatched", "seat_taken_over": "seatTakenOver",
+          "friend_requested": "friendRequested", "friend_accepted": "friendAccepted"}
 
 
 async def my_push_subscriptions(info: Info, principal: Principal) -> list[PushSubscription]:

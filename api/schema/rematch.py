@@ -15,6 +15,7 @@ from firebreak.api.schema.problems import (
     MatchNotFound,
     MatchNotOver,
     NoRematchOffer,
+    NotAccepted,
     Unauthenticated,
     Unauthorized,
     player_problem,
@@ -25,6 +26,7 @@ from firebreak.matches.callers import Caller
 from firebreak.matches.lobby import LobbyError
 from firebreak.matches.refusals import Refusal
 from firebreak.matches.rematch_offers import Answered, Offers
+from firebreak.social.guards import GuardedOffers
 
 
 @strawberry.input
@@ -51,7 +53,8 @@ class Rematched:
 
 
 RematchResult = Annotated[
-    Rematched | MatchNotFound | Unauthorized | MatchNotOver | NoRematchOffer | Unauthenticated | ForbiddenScope,
+    Rematched | MatchNotFound | Unauthorized | MatchNotOver | NoRematchOffer | NotAccepted | Unauthenticated
+    | ForbiddenScope,
     strawberry.union("RematchResult", description="The rematch and its offer, or why not."),
 ]
 
@@ -66,11 +69,11 @@ async def _answer(info: Info, match_id: strawberry.ID, step: Step) -> RematchRes
         return cast(Unauthenticated | ForbiddenScope, player_problem(caller))
     services = info.context.services
     try:
-        answered = await step(Offers(services.lobby), str(match_id), caller)
+        answered = await step(GuardedOffers(services.lobby), str(match_id), caller)
     except LobbyError as exc:
         if exc.code == Refusal.UNAUTHORIZED:
             await info.context.token_refused(caller)
-        return cast(MatchNotFound | Unauthorized | MatchNotOver | NoRematchOffer,
+        return cast(MatchNotFound | Unauthorized | MatchNotOver | NoRematchOffer | NotAccepted,
                     problem_type(exc.code)(code=exc.code, message=str(exc)))
     rematched = answered.rematched
     match = None

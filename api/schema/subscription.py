@@ -26,6 +26,7 @@ from firebreak.matches.refusals import Refusal
 from firebreak.players.errors import Reason, Unauthenticated
 from firebreak.players.records import Principal
 from firebreak.push.watching import Watch
+from firebreak.social import presence
 
 BLOCK_MS = 10_000
 LEFT = "the seat token no longer holds a seat of this match"
@@ -92,6 +93,8 @@ class Subscription:
                         raise _ended(refused, player)
                     if watch is not None:
                         await watch.refresh()
+                    if isinstance(principal, Principal):  # an open stream keeps its player online
+                        await presence.touch(store.redis, principal.player.id)
                     for version, events in rows:
                         yield MatchEvent(version=version, events=visible_to(events, seat), match_id=loaded.id,
                                          viewer=seat, latest=version == rows[-1][0], trail=trail)

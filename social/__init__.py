@@ -1,0 +1,1 @@
+"""Players who know each other: search by handle, public profiles, friends with presence, and blocks."""
