@@ -18,6 +18,7 @@ from graphql import (
 )
 from graphql.utilities import get_operation_ast
 
+from firebreak.chat.config import ChatSettings
 from firebreak.matches import keys
 from firebreak.matches.config import Settings
 from firebreak.matches.ratelimit import Charge, Rate, RateLimiter, Verdict, client_bucket, token_bucket
@@ -76,6 +77,7 @@ class Limits:
         s = self.settings
         self.client_rate = Rate(s.rate_client_per_second, s.rate_client_burst)
         self.token_rate = Rate(s.rate_token_per_second, s.rate_token_burst)
+        self.chat_rate = ChatSettings.from_env().rate
 
     async def mutations(self, client: str, token: str | None, count: int) -> Verdict:
         """Take `count` mutations from the client's bucket and, with a token, from the token's (a limit that is off
@@ -99,6 +101,10 @@ class Limits:
         if not rate.enabled:
             return Verdict(True, 0.0)
         return await self.limiter.take([Charge(keys.rate_bucket("exports", f"player:{hash_token(player)}"), rate)])
+
+    async def chat(self, sender: str) -> Verdict:
+        """Take one chat message from the sender's bucket (FIREBREAK_CHAT_*; sender: api/chat.py's who())."""
+        return await self.limiter.take([Charge(keys.rate_bucket("chat", sender), self.chat_rate)])
 
     async def auth_failed(self, client: str) -> Verdict:
         """Count a failed authentication; once the client has none left, block its credentials until refilled."""

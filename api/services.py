@@ -10,12 +10,14 @@ from typing import Any
 import anyio
 
 from firebreak.api.admin import AdminCredential
+from firebreak.api.chat_hub import ChatHub
 from firebreak.api.fanout import Fanout
 from firebreak.api.feedhub import FeedHub
 from firebreak.api.ratelimit import Limits
 from firebreak.api.snapshots import Snapshots
 from firebreak.archive.database import Database, DatabaseSettings
 from firebreak.archive.reader import ArchiveReader
+from firebreak.chat.store import ChatStore
 from firebreak.matches import connections
 from firebreak.matches.config import Settings
 from firebreak.matches.lobby import Lobby
@@ -62,6 +64,8 @@ class Services:
     feeds: FeedHub = field(default=None)  # type: ignore[assignment]  # set by connect: the players' feeds' reader
     push: Push = field(default=None)  # type: ignore[assignment]  # set by connect: registrations, the VAPID key
     deletions: Deletions = field(default=None)  # type: ignore[assignment]  # set by connect: accounts' deletion
+    chat: ChatStore = field(default=None)  # type: ignore[assignment]  # set by connect: chat beside the board
+    chat_hub: ChatHub = field(default=None)  # type: ignore[assignment]  # set by connect: chat streams' readers
 
     async def database(self) -> Database:
         """The archive's database (FIREBREAK_DATABASE_URL / FIREBREAK_DATA_DIR: ratings, finished matches), opened
@@ -85,6 +89,7 @@ class Services:
         archive = Database.from_settings()  # FIREBREAK_DATABASE_URL, else a SQLite file in FIREBREAK_DATA_DIR
         store.attic = ArchiveReader(archive)
         players = Authenticator.build(redises.matches, player_settings)
+        chat = ChatStore(redises.matches)
         deletions = Deletions(redises.matches, redises.queue, players.directory,
                               player_settings.deletion_reauth_seconds)
         return cls(settings, redises, store, scheduler, Lobby(store, scheduler), Pipeline(store, scheduler),
@@ -93,7 +98,8 @@ class Services:
                    players, SeatLife(store, scheduler),
                    Seeks(redises.queue, settings.queue), Webhooks.from_env(redises.queue, settings.queue),
                    AdminCredential.from_env(), archive=archive, feeds=FeedHub(redises.matches, redises.cluster),
-                   push=Push.from_env(redises.matches, DatabaseSettings.from_env().data_dir), deletions=deletions)
+                   push=Push.from_env(redises.matches, DatabaseSettings.from_env().data_dir), deletions=deletions,
+                   chat=chat, chat_hub=ChatHub(chat))
 
     async def delete_account(self, principal: Principal) -> float:
         """Delete the principal's account: the first stage at once (players/deletion.py; raise Reauthenticate), then
@@ -118,6 +124,7 @@ class Services:
     async def close(self) -> None:
         """Release the connections."""
         await self.fanout.close()
+        await self.chat_hub.close()
         await self.feeds.close()
         await self.redises.aclose()
         if self.archive is not None:

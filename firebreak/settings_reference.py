@@ -20,6 +20,7 @@ from pydantic.fields import FieldInfo
 from firebreak.api.admin import AdminSettings
 from firebreak.api.metrics import MetricsSettings
 from firebreak.archive.database import DatabaseSettings
+from firebreak.chat.config import ChatSettings
 from firebreak.matches.config import Settings
 from firebreak.matches.embedded import ServerSettings
 from firebreak.matches.envsettings import EnvSettings, is_secret, variable
@@ -32,7 +33,7 @@ from firebreak.workers.budget import BudgetSettings
 
 # Every settings model of the service, in the reference's order
 ALL_SETTINGS: tuple[type[EnvSettings], ...] = (Settings, PlayerSettings, AdminSettings, WebhookSettings, PushSettings,
-                                               SeekSettings, SocialSettings, BudgetSettings, DatabaseSettings,
+                                               SeekSettings, SocialSettings, ChatSettings, BudgetSettings, DatabaseSettings,
                                                ServerSettings, MetricsSettings)
 OUTPUT = Path("docs") / "reference" / "settings.md"  # relative to the working directory (the checkout's root)
 COMMAND = "python -m firebreak.settings_reference"

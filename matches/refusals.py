@@ -90,6 +90,9 @@ class Refusal(StrEnum):
     PLAYER_BLOCKED = "PLAYER_BLOCKED"
     BAD_SEARCH = "BAD_SEARCH"
     REAUTHENTICATE = "REAUTHENTICATE"
+    BAD_MESSAGE = "BAD_MESSAGE"
+    CHAT_NOT_ALLOWED = "CHAT_NOT_ALLOWED"
+    MUTED = "MUTED"
 
     @property
     def status(self) -> int:
@@ -280,6 +283,16 @@ ENTRIES: dict[Refusal, Entry] = {
                                   "Deleting the account needs a recent sign-in: sign in again (a new session, or a "
                                   "fresh token of the operator's provider) and ask within "
                                   "FIREBREAK_DELETION_REAUTH_SECONDS. Nothing changed."),
+    Refusal.BAD_MESSAGE: Entry(422, "BadMessage", "A chat message is plain text of 1 to 500 characters after NFC "
+                                                  "normalisation, with no control character but a line break and no "
+                                                  "bidirectional control, or a known preset (not both); reason says "
+                                                  "which rule it breaks. Nothing was sent."),
+    Refusal.CHAT_NOT_ALLOWED: Entry(403, "ChatNotAllowed", "This channel is not the caller's: the seats' channel is "
+                                                           "read and written by the match's seated persons only; "
+                                                           "the spectators' channel is written by signed-in players "
+                                                           "without a seat (seats read it)."),
+    Refusal.MUTED: Entry(403, "Muted", "The operator has muted this player: no chat until the mute ends (until says "
+                                       "when)."),
 }
 
 

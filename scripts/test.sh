@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh --tests
-.venv/bin/python -m ruff check firebreak domain matches players archive ratings notifications push social matchmaking api workers integrations bench scripts tests examples
+.venv/bin/python -m ruff check firebreak domain matches players archive ratings notifications push social chat moderation matchmaking api workers integrations bench scripts tests examples
 .venv/bin/python -m mypy
 .venv/bin/python -m mypy --strict examples/python/bot.py
 # Two test processes (pytest-xdist), each given whole files, so a module's servers are started once: 11-13 minutes

@@ -9,7 +9,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 ALLOWED_THIRD_PARTY = {"pydantic"}
 FIRST_PARTY = {"domain", "matches", "players", "archive", "ratings", "notifications", "matchmaking", "api", "workers",
-               "integrations", "push", "social"}
+               "integrations", "push", "social", "chat", "moderation"}
 
 
 def _top(name: str) -> str:
@@ -102,10 +102,13 @@ def test_layers_point_inward() -> None:
         "social": {"domain", "matches", "players", "archive", "ratings", "social"},
         "matchmaking": {"domain", "matches", "players", "archive", "ratings", "notifications", "matchmaking",
                         "social"},
+        # chat beside the board, and the operator's moderation (issue 49)
+        "chat": {"domain", "matches", "players", "archive", "chat"},
+        "moderation": {"domain", "matches", "players", "archive", "moderation"},
         "api": {"domain", "matches", "players", "archive", "ratings", "notifications", "matchmaking", "push", "social",
-                "api"},
+                "chat", "moderation", "api"},
         "workers": {"domain", "matches", "players", "archive", "ratings", "notifications", "matchmaking", "push",
-                    "social", "workers"},
+                    "social", "chat", "moderation", "workers"},
         "integrations": {"domain", "integrations"},  # the learning adapters (rl extra) sit on the engine only
     }
     offenders = {}
@@ -143,7 +146,7 @@ def _service_files() -> list[Path]:
     """The code that must serve any title without naming one: api/, matches/, players/, the archive, ratings,
     notifications, matchmaking, workers/, integrations/ and generic domain/."""
     files = [p for package in ("api", "matches", "players", "archive", "ratings", "notifications", "push",
-                               "social", "matchmaking", "workers", "integrations")
+                               "social", "chat", "moderation", "matchmaking", "workers", "integrations")
              for p in (ROOT / package).rglob("*.py")]
     return files + [p for p in (ROOT / "domain").glob("*.py") if p.name != "titles.py"]
 

@@ -4,7 +4,8 @@ A job takes one player whose deletion was asked (the API queues it at once; the 
 entry of keys.DELETIONS_PENDING older than stall_seconds) and does, in order, each part idempotent:
 1. seal the account again and free its lookups (in case the request's process died before doing it);
 2. every match of the player's index: a standing rematch offer is declined, then the player's seat is left
-   (waiting), resigned (active) or erased (over): matches/erasure.py;
+   (waiting), resigned (active) or erased (over): matches/erasure.py; its chat messages, there and where it
+   watched, become "message removed" (chat/store.py, and the archived ones: chat/archive.py);
 3. its friends, friend requests and blocks both ways (social/forget.py) and its entry in the handles' search index;
    the invitations it received are dropped, and the events naming it in the invited players' and co-players'
    feeds; its seeks cancelled and their records deleted;
@@ -26,6 +27,9 @@ import time
 from typing import Any
 
 from firebreak.archive import erasure as archive_erasure
+from firebreak.chat import archive as chat_archive
+from firebreak.chat import keys as chat_keys
+from firebreak.chat.store import ChatStore
 from firebreak.matches import keys
 from firebreak.matches.callers import Caller
 from firebreak.matches.erasure import Erasure
@@ -71,6 +75,9 @@ async def delete_account(rt: Any, player: str) -> str:
             await offers.decline(match_id, Caller(player=player))
         await erasure.erase(match_id, player)
 
+    chat = ChatStore(store.redis)  # its messages, where it sat and where it watched, become "message removed"
+    for match_id in sorted({*match_ids, *await chat.chatted(player)}):
+        await chat.erase(match_id, player, DELETED_NAME)
     for match_id in await store.redis.zrange(player_keys.invitations(player), 0, -1):
         await store.redis.hdel(keys.invited(match_id), player)
     await erasure.scrub_feeds(player)
@@ -80,6 +87,7 @@ async def delete_account(rt: Any, player: str) -> str:
     over = [m for m in match_ids if (loaded := await store.load(m)) is not None and loaded.status is MatchStatus.OVER]
     await rt.db.run(ledger_forget, rt.db, player)
     await rt.db.run(archive_erasure.erase_player, rt.db, player, DELETED_NAME)
+    await rt.db.run(chat_archive.erase_player, rt.db, player, DELETED_NAME)
     unarchived = await rt.db.run(archive_erasure.unarchived, rt.db, over)
     if unarchived and time.time() - mark.at < GIVE_UP_STALLS * settings.stall_seconds:
         waiting = True
@@ -88,7 +96,7 @@ async def delete_account(rt: Any, player: str) -> str:
         return "waiting"
 
     await store.redis.delete(keys.feed(player), keys.feed_seen(player), keys.feed_forwarded(player),
-                             *Index.keys(player))
+                             chat_keys.chatted(player), *Index.keys(player))
     await push_subscriptions.delete_all_for_player(store.redis, player)  # again: a push sent meanwhile moved its cursor
     await deletions.finish(player)
     await store.queue.zrem(keys.DELETIONS_PENDING, player)

@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 
 from firebreak.archive.database import Database
 from firebreak.archive.records import archive_match
+from firebreak.chat.finisher import archive_chat
 from firebreak.matches import connections, keys
 from firebreak.matches.lifecycle import MatchStatus
 from firebreak.matches.mine import DONE
@@ -30,8 +31,9 @@ GIVE_UP_STALLS = 3  # an entry whose match has not ended this many stall periods
 
 Finisher = Callable[[Database, MatchStore, Loaded], Awaitable[object]]
 
-# In this order: the archive record holds the rating changes.
-FINISHERS: tuple[Finisher, ...] = (rate_finished, archive_match)  # ratings/finisher.py, archive/records.py
+# In this order: the archive record holds the rating changes; the chat's rows join the archived match.
+FINISHERS: tuple[Finisher, ...] = (rate_finished, archive_match, archive_chat)  # ratings/finisher.py,
+# archive/records.py, chat/finisher.py
 
 
 

@@ -384,7 +384,16 @@ class PlayerRef(Body):
     model_config = ConfigDict(json_schema_extra={"anyOf": [{"required": ["playerId"]}, {"required": ["handle"]}]})
 
 
+class SendChatMessage(Body):
+    """A chat message: the channel, and a text or a preset (not both)."""
+
+    channel: Annotated[Literal["seats", "spectators"], Field(description="The channel.")]
+    text: Annotated[str | None, Field(description="Plain text, 1 to 500 characters after NFC normalisation.")] = None
+    preset: Annotated[str | None, Field(description="A preset's id (GET /v1/chat/presets).")] = None
+
+
+
 REQUESTS: list[type[Body]] = [CreateMatch, JoinMatch, AddBot, Act, InvitePlayers, AnswerInvitation, JoinByCode,
                               PlaceSeek, SignInAsGuest, RefreshSession, CreateAccessToken, LinkIdentity,
                               CreateWebhookEndpoint, RotateWebhookSecret, RegisterPushSubscription,
-                              RegisterPushDevice, UpdatePushPreferences, UpdateProfile, PlayerRef]
+                              RegisterPushDevice, UpdatePushPreferences, UpdateProfile, PlayerRef, SendChatMessage]

@@ -13,6 +13,7 @@ from starlette.routing import BaseRoute, Route
 from firebreak.api.rest import (
     account,
     actions,
+    chat,
     docs,
     export,
     invitations,
@@ -57,7 +58,7 @@ OPERATIONS: list[Operation] = [*titles.OPERATIONS, *matches.OPERATIONS, *seats.O
                                *actions.OPERATIONS, *players.OPERATIONS, *mine.OPERATIONS, *rematch.OPERATIONS,
                                *invitations.OPERATIONS, *export.OPERATIONS, *seeks.OPERATIONS, *ratings.OPERATIONS,
                                *webhooks.OPERATIONS, *my_events.OPERATIONS, *account.OPERATIONS,
-                               *push.OPERATIONS, *social.OPERATIONS,
+                               *push.OPERATIONS, *social.OPERATIONS, *chat.OPERATIONS,
                                *docs.operations(document)]
 
 

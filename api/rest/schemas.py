@@ -10,7 +10,14 @@ from typing import Any, Literal
 from pydantic import BaseModel
 from pydantic.json_schema import GenerateJsonSchema, models_json_schema
 
-from firebreak.api.rest import requests, responses, responses_events, responses_more, responses_social
+from firebreak.api.rest import (
+    requests,
+    responses,
+    responses_chat,
+    responses_events,
+    responses_more,
+    responses_social,
+)
 from firebreak.api.rest.limits import Limits, documenting
 
 REF = "#/components/schemas/{model}"
@@ -56,7 +63,8 @@ def _components(_titles: tuple[str, ...], limits: Limits) -> dict[str, dict[str,
 
 
 def _generate() -> dict[str, dict[str, Any]]:
-    answers = _models(responses) + _models(responses_more) + _models(responses_events) + _models(responses_social)
+    answers = (_models(responses) + _models(responses_more) + _models(responses_events) + _models(responses_social)
+               + _models(responses_chat))
     modes: list[tuple[type[BaseModel], Literal["validation", "serialization"]]] = [
         *((model, "validation") for model in requests.REQUESTS), *((model, "serialization") for model in answers)]
     _keys, generated = models_json_schema(modes, ref_template=REF, schema_generator=Generator)

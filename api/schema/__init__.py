@@ -20,6 +20,7 @@ from strawberry.types.graphql import OperationType
 from firebreak.api.context import Context
 from firebreak.api.ratelimit import root_fields
 from firebreak.api.schema import fastpath, gate
+from firebreak.api.schema.chat import ChatMutation, ChatQuery, ChatSubscription
 from firebreak.api.schema.descriptions import fill_from_docstrings
 from firebreak.api.schema.events import EVENT_TYPES, EventsSubscription
 from firebreak.api.schema.invitations import InvitationsMutation
@@ -41,7 +42,7 @@ from firebreak.matches.refusals import Refusal
 log = logging.getLogger("firebreak.api")
 
 @strawberry.type
-class Query(LobbyQuery, PlayQuery, PlayersQuery, RatingsQuery, WebhooksQuery, PushQuery, SocialQuery):
+class Query(LobbyQuery, PlayQuery, PlayersQuery, RatingsQuery, WebhooksQuery, PushQuery, SocialQuery, ChatQuery):
     """Reads: titles, the lobby, a match as the caller may see it, the signed-in player, the leaderboards, (for
     the operator) the webhooks, the key browsers subscribe to pushes with, and players' public profiles and
     search."""
@@ -49,14 +50,14 @@ class Query(LobbyQuery, PlayQuery, PlayersQuery, RatingsQuery, WebhooksQuery, Pu
 
 @strawberry.type
 class Mutation(LobbyMutation, PlayMutation, PlayersMutation, SeatsMutation, RematchMutation, InvitationsMutation,
-               SeeksMutation, WebhooksMutation, PushMutation, SocialMutation):
+               SeeksMutation, WebhooksMutation, PushMutation, SocialMutation, ChatMutation):
     """Writes: create, join and fill matches, act, sign in and out, a seat's life (resign, reclaim, leave, cancel),
     rematch, invitations, seeks, (for the operator) webhook endpoints, push registrations, friends and blocks."""
 
 
 @strawberry.type
-class Subscription(MatchSubscription, EventsSubscription):
-    """Pushed updates: a match's events, and the signed-in player's own events."""
+class Subscription(MatchSubscription, EventsSubscription, ChatSubscription):
+    """Pushed updates: a match's events, the signed-in player's own events, and a match's chat."""
 
 
 def _unexpected(error: GraphQLError) -> bool:

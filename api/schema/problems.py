@@ -264,6 +264,25 @@ class HandleTaken(Problem):
 
 
 @strawberry.type
+class BadMessage(Problem):
+    """The chat message breaks a rule (reason: empty, too_long, control or bidi); nothing was sent."""
+
+    reason: str = strawberry.field(description="empty, too_long, control or bidi.")
+
+
+@strawberry.type
+class ChatNotAllowed(Problem):
+    """This chat channel is not the caller's to read or write."""
+
+
+@strawberry.type
+class Muted(Problem):
+    """The operator muted the player: no chat until the mute ends."""
+
+    until: float = strawberry.field(description="When the mute ends (epoch seconds).")
+
+
+@strawberry.type
 class Reauthenticate(Problem):
     """Deleting the account needs a recent sign-in: sign in again and ask again; nothing changed."""
 
@@ -274,7 +293,7 @@ TYPES: dict[str, type[Problem]] = {kind.__name__: kind for kind in (
     IdentityTaken, AlreadyLinked, SeatTakenOver, SeatResigned, NotTakenOver, NotCreator, MatchNotOver, NoRematchOffer,
     InviteCodeNotFound, PlayerNotFound, AlreadyInvited, InvitationNotFound, TooManySeeks, SeekNotFound,
     SeekNotWaiting, AdminUnauthorized, WebhookNotFound, DeliveryNotFound, RatedNeedsPlayer, BadHandle, HandleTaken,
-    Reauthenticate)}
+    Reauthenticate, BadMessage, ChatNotAllowed, Muted)}
 
 
 def problem_type(code: str) -> type[Problem]:
