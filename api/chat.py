@@ -128,7 +128,7 @@ def _content(text: str | None, preset: str | None) -> tuple[str, str | None]:
 async def _bots_answer(services: Services, loaded: Loaded, preset: str) -> list[Message]:
     """Each bot seat answers a preset it knows with its preset (BOT_ANSWERS)."""
     answer = presets.BOT_ANSWERS.get(preset)
-    sent = []
+    sent: list[Message] = []
     if answer is None:
         return sent
     for seat, record in sorted(loaded.seats.items()):

@@ -21,6 +21,11 @@ Each round also prints the garbage collector's collections (per 1000 acts, their
 --players binds every seat to a signed-in guest player (acting with its access token), so each act also writes the
 players' my-matches rows and feed events (matches/mine.py, matches/feed.py); by default seats are anonymous.
 
+--labels (issue 50) runs each of --paths twice a round, with the labels of legal actions and events (api/labels.py)
+and without (api.labels.ENABLED off), one after the other, the client asking for --language (German by default, so
+the catalogues are read, not only the English ids), and prints the app's CPU per act with labels against without:
+e.g. --labels --paths rest,graphql --acts 600 --rounds 6.
+
 --push-subscribed (issue 48) instead starts the service as users do (the API by `firebreak api`, a worker, a Redis)
 and a loopback push service, and plays signed-in players with every seat subscribed to Web Push against players
 subscribed nowhere, interleaved, printing per act the API's, the worker's and Redis's CPU and the ratio push/none
@@ -46,6 +51,7 @@ import httpx
 
 from bench import floor, instructions
 from bench.harness import in_process_app
+from firebreak.api import labels
 from firebreak.api.metrics import collections_timed
 from firebreak.domain import titles
 from firebreak.domain.contract import Match
@@ -60,6 +66,8 @@ GUEST = """mutation($input: SignInAsGuestInput!) { signInAsGuest(input: $input) 
   __typename ... on Session { accessToken } } }"""
 ACT = """mutation($input: ActInput!) { act(input: $input) { __typename ... on ActionAccepted { version events } } }"""
 PATHS = ("pipeline", "graphql", "rest", "rest-minimal", "floor", "rules")
+LABELLED = ("graphql", "rest", "rest-minimal")  # the paths --labels compares
+UNLABELLED = "/no-labels"  # --labels: the twin path run with labels off
 FLOORS = {"floor": "/act", "rules": "/act-rules"}  # bench/floor.py's routes: the floor and the rules floor
 SEATS = 4
 
@@ -201,6 +209,9 @@ async def run(args: argparse.Namespace, redis_url: str) -> tuple[dict[str, list[
     if args.gc_young:
         extra["FIREBREAK_GC_YOUNG"] = str(args.gc_young)
     app, built = in_process_app(redis_url, FIREBREAK_RATE_TOKEN_PER_SECOND="100000", **extra)
+    headers = {"origin": args.origin} if args.origin else {}
+    if args.labels:
+        headers["accept-language"] = args.language
     figures: dict[str, list[float]] = {path: [] for path in args.paths}
     app_figures: dict[str, list[float]] = {path: [] for path in args.paths}
     counter = instructions.Counter() if instructions.active() else None
@@ -211,8 +222,7 @@ async def run(args: argparse.Namespace, redis_url: str) -> tuple[dict[str, list[
     floor_redis = connections.async_client(redis_url, decode_responses=True)
     async with app.router.lifespan_context(app), floor_app.router.lifespan_context(floor_app):
         transport, floor_transport = httpx.ASGITransport(app=clock), httpx.ASGITransport(app=floor_clock)
-        async with httpx.AsyncClient(transport=transport, base_url="http://bench",
-                                     headers={"origin": args.origin} if args.origin else None) as client, \
+        async with httpx.AsyncClient(transport=transport, base_url="http://bench", headers=headers) as client, \
                 httpx.AsyncClient(transport=floor_transport, base_url="http://floor") as floors_client:
             # the service's paths share one match; each floor path plays its own, copied into the floor's keys
             tables = {path: Table(client, args.seed, args.players, args.title) for path in ("service", *floors)}
@@ -221,8 +231,10 @@ async def run(args: argparse.Namespace, redis_url: str) -> tuple[dict[str, list[
             rng = random.Random(args.seed)
 
             def step(path: str) -> Awaitable[None]:
-                table = tables[path if path in FLOORS else "service"]
-                return play_act(path, table, built[0], rng, clock, floors_client)
+                base = path.removesuffix(UNLABELLED)
+                labels.ENABLED = base == path  # (the twin of --labels runs without)
+                table = tables[base if base in FLOORS else "service"]
+                return play_act(base, table, built[0], rng, clock, floors_client)
 
             for path in args.paths:  # warm every path up
                 for _ in range(50):
@@ -255,7 +267,17 @@ async def run(args: argparse.Namespace, redis_url: str) -> tuple[dict[str, list[
                         if args.profile_out:
                             profile.dump_stats(args.profile_out)
     await floor_redis.aclose()
+    labels.ENABLED = True
     return figures, app_figures
+
+
+def labels_line(path: str, app_figures: dict[str, list[float]]) -> str:
+    """--labels: the app's CPU per act with labels against without, its ratio (mean, min-max of the rounds')."""
+    on, off = app_figures[path], app_figures[path + UNLABELLED]
+    ratios = [a / b for a, b in zip(on, off, strict=True)]
+    return (f"  {path:<13} with labels {statistics.mean(on):.0f} µs, without {statistics.mean(off):.0f} µs: "
+            f"{statistics.mean(on) - statistics.mean(off):+.0f} µs, ratio {statistics.mean(ratios):.3f} "
+            f"({min(ratios):.3f}-{max(ratios):.3f})")
 
 
 def main() -> int:
@@ -284,6 +306,9 @@ def main() -> int:
                              "interleaved; --paths from graphql, rest, rest-minimal (default rest)")
     parser.add_argument("--settle", type=float, default=3.0,
                         help="with --push-subscribed: seconds the worker is given after each round at least")
+    parser.add_argument("--labels", action="store_true",
+                        help="each of --paths (from graphql, rest, rest-minimal) with labels and without, interleaved")
+    parser.add_argument("--language", default="de", help="with --labels: the Accept-Language the client sends")
     parser.add_argument("--instructions", action="store_true",
                         help="count the app's instructions per act under callgrind (needs valgrind and a C compiler)")
     args = parser.parse_args()
@@ -293,13 +318,19 @@ def main() -> int:
             parser.error("--push-subscribed measures the served processes: no --instructions or --profile")
         if args.paths == list(PATHS):
             args.paths = ["rest"]
-        from bench import act_push  # it imports this module
+        from bench import act_push  # only when asked: it starts a push service
 
-        return act_push.main(args)
+        return act_push.main(args, sys.modules[__name__])
     if args.players and "pipeline" in args.paths:
         parser.error("--players: the pipeline path acts with seat tokens; leave it out of --paths")
     if unknown := set(args.paths) - set(PATHS):
         parser.error(f"unknown paths: {', '.join(sorted(unknown))}")
+    if args.labels:
+        if args.paths == list(PATHS):
+            args.paths = ["rest", "graphql"]
+        if set(args.paths) - set(LABELLED):
+            parser.error(f"--labels compares {', '.join(LABELLED)} only")
+        args.paths = [twin for path in args.paths for twin in (path, path + UNLABELLED)]
     if args.instructions and not instructions.active():
         totals = instructions.under_callgrind(["bench.act_path", *sys.argv[1:]])
         print(f"instructions the app ran per act (callgrind), {args.rounds} rounds of {args.acts} acts:")
@@ -313,6 +344,12 @@ def main() -> int:
         app_values = app_figures[path]
         print(f"  {path:<13} {statistics.mean(values):>7.0f} µs ({min(values):.0f}-{max(values):.0f}), the app "
               f"{statistics.mean(app_values):.0f} µs ({min(app_values):.0f}-{max(app_values):.0f})")
+    if args.labels:
+        print(f"the app's CPU per act with labels ({args.language}) against without, each round's pair run "
+              "one after the other:")
+        for path in figures:
+            if not path.endswith(UNLABELLED):
+                print(labels_line(path, app_figures))
     return 0
 
 

@@ -21,11 +21,12 @@ import random
 import statistics
 import tempfile
 import time
+from types import ModuleType
 from typing import Any
 
 import httpx
 
-from bench import act_path, harness
+from bench import harness
 from bench.push import Service, browser_keys
 from firebreak.matches import connections
 from firebreak.push import keys as push_keys
@@ -55,8 +56,9 @@ class Bench:
     """The two tables, the push service and the accounting of one served run."""
 
     def __init__(self, args: argparse.Namespace, service: harness.LocalService, peer: Service,
-                 client: httpx.AsyncClient) -> None:
+                 client: httpx.AsyncClient, act_path: ModuleType) -> None:
         self.args = args
+        self.act_path = act_path
         self.peer = peer
         self.cpu = Cpu(service)
         self.redis = connections.async_client(service.redis_url, decode_responses=True)
@@ -94,7 +96,7 @@ class Bench:
             before = self.cpu.read()["api"]
             await table.start()
             spent = self.cpu.read()["api"] - before
-        await act_path.play_act(path, table, None, self.rng, self.clock)
+        await self.act_path.play_act(path, table, None, self.rng, self.clock)
         return spent
 
     async def drained(self, settle: float) -> None:
@@ -138,10 +140,10 @@ def _spread(values: list[float]) -> str:
     return f"{statistics.mean(values):.2f} ({min(values):.2f}-{max(values):.2f})"
 
 
-async def run(args: argparse.Namespace, service: harness.LocalService, peer: Service) -> None:
+async def run(args: argparse.Namespace, service: harness.LocalService, peer: Service, act_path: ModuleType) -> None:
     """The rounds, printed as they go, then the ratios."""
     async with httpx.AsyncClient(base_url=service.base, timeout=30.0) as client:
-        bench = Bench(args, service, peer, client)
+        bench = Bench(args, service, peer, client, act_path)
         try:
             await bench.setup()
             print("idle CPU taken off, per second: " + ", ".join(f"{role} {bench.idle[role] * 1e3:.1f} ms"
@@ -179,8 +181,9 @@ async def run(args: argparse.Namespace, service: harness.LocalService, peer: Ser
                  if spent else ""))
 
 
-def main(args: argparse.Namespace) -> int:
-    """Start the service and the push service, and run the rounds."""
+def main(args: argparse.Namespace, act_path: ModuleType) -> int:
+    """Start the service and the push service, and run the rounds (act_path: bench/act_path.py, which calls this,
+    passed in rather than imported back: its tables, clock and act are the ones played)."""
     if unserved := set(args.paths) - set(SERVED):
         raise harness.BenchError(f"--push-subscribed plays the served paths ({', '.join(SERVED)}), not "
                                  f"{', '.join(sorted(unserved))}")
@@ -192,7 +195,7 @@ def main(args: argparse.Namespace) -> int:
                 "FIREBREAK_RATE_TOKEN_PER_SECOND": "100000",  # a bench's seat acts faster than a person
                 "FIREBREAK_DATA_DIR": data}                   # the VAPID key the API and the worker share
             with harness.local_service(1, settings=settings) as service, harness.event_loop() as loop:
-                loop.run(run(args, service, peer))
+                loop.run(run(args, service, peer, act_path))
     finally:
         peer.server.shutdown()
         peer.server.server_close()

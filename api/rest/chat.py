@@ -15,7 +15,7 @@ from firebreak.players.errors import PlayerError
 
 
 def _refusal(error: chat.ChatError) -> Exception:
-    extra = {}
+    extra: dict[str, str | float] = {}
     if error.reason is not None:
         extra["reason"] = error.reason.value
     if error.until is not None:

@@ -61,7 +61,7 @@ class ChatMessage:
     def of(cls, item: chat.Shown) -> ChatMessage:
         """The GraphQL form of a shown message."""
         m = item.message
-        return cls(seq=m.seq, channel=ChatChannel(m.channel.value), at=m.at, seat=m.seat,
+        return cls(seq=m.seq, channel=ChatChannel[m.channel.name], at=m.at, seat=m.seat,
                    player=None if m.player is None else strawberry.ID(m.player), handle=item.handle, name=m.name,
                    text="" if m.removed else m.text, preset=m.preset, removed=m.removed)
 
@@ -134,8 +134,8 @@ class ChatQuery:
             loaded = await chat.load(info.context.services, str(match_id))
             await info.context.seat_in(loaded)  # counts a stranger's token as a failed authentication
             caller = await info.context.caller()
-            chat.may_read(loaded, caller, Channel(channel.value))
-            shown, cursor = await chat.page(info.context.services, loaded, Channel(channel.value), max(0, after),
+            chat.may_read(loaded, caller, Channel[channel.name])
+            shown, cursor = await chat.page(info.context.services, loaded, Channel[channel.name], max(0, after),
                                             first, caller.player)
         except chat.ChatError as exc:
             return cast(MatchNotFound | ChatNotAllowed, problem(exc))
@@ -169,7 +169,7 @@ class ChatMutation:
             await context.seat_in(loaded)
             caller = await context.caller()
             sent = await chat.send(context.services, loaded, caller, principal if isinstance(principal, Principal)
-                                   else None, Channel(input.channel.value), input.text, input.preset)
+                                   else None, Channel[input.channel.name], input.text, input.preset)
         except chat.ChatError as exc:
             return problem(exc)
         shown = await chat.shown(context.services, [sent], frozenset())
@@ -195,12 +195,12 @@ class ChatSubscription:
             loaded = await chat.load(context.services, str(match_id))
             seat = await context.seat_in(loaded)
             caller = await context.caller()
-            chat.may_read(loaded, caller, Channel(channel.value))
+            chat.may_read(loaded, caller, Channel[channel.name])
         except chat.ChatError as exc:
             raise GraphQLError(exc.message, extensions={"code": exc.code}) from None
         player = isinstance(await context.authenticate(), Principal)
         guard = await stream_guard(context, loaded.id, seat, player)
-        async for batch in chat.follow(context.services, loaded, Channel(channel.value), max(0, after),
+        async for batch in chat.follow(context.services, loaded, Channel[channel.name], max(0, after),
                                        caller.player):
             refused = None if guard is None else await guard.refused()
             if refused is not None:
