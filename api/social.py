@@ -23,6 +23,8 @@ from firebreak.social.friends import Friends, Listed
 from firebreak.social.presence import Presence
 from firebreak.social.watching import Live
 
+HANDLE_READ = 100  # characters of a handle looked up at most (a handle is 24 after NFKC; more names nobody)
+
 
 @dataclass(frozen=True)
 class Friend:
@@ -63,7 +65,7 @@ async def other(services: Services, player_id: str | None, handle: str | None) -
     PLAYER_NOT_FOUND."""
     directory = services.players.directory
     by_id = None if player_id is None else await directory.get(player_id)
-    by_handle = None if handle is None else await directory.by_handle(handle)
+    by_handle = None if handle is None or len(handle) > HANDLE_READ else await directory.by_handle(handle)
     found = by_id or by_handle
     if found is None or (player_id is not None and handle is not None and by_id != by_handle):
         raise SocialError(Refusal.PLAYER_NOT_FOUND, "no such player (name one by playerId or handle)")

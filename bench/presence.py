@@ -6,7 +6,9 @@ authenticated requests (GET /v1/me/blocks: a credential check and one small Redi
 large as it gets) round-robin through httpx's in-process ASGI transport, in --rounds interleaved rounds of each mode:
 `served` (a write at most once per FIREBREAK_PRESENCE_TOUCH_SECONDS per player and process, 60 s), `off` (the mark
 replaced by nothing), `every` (the mark written on every request). Prints the process's CPU per request of each
-mode per round, the medians, and the Redis writes the mark made per 1000 requests.
+mode per round, the medians, and the Redis writes the mark made per 1000 requests. Then, the mark alone in a tight
+loop (less exposed to a busy machine's noise than whole requests): the CPU of one call that finds the player marked
+within the minute (what nearly every act pays), against an empty coroutine call, and of one that writes.
 
 Run: python -m bench.presence [--requests 2000] [--rounds 5] [--players 50]
 """
@@ -85,19 +87,44 @@ async def run(args: argparse.Namespace, redis_url: str) -> dict[str, list[float]
     return figures
 
 
+async def alone(redis_url: str, calls: int) -> dict[str, float]:
+    """µs of CPU per call: an empty coroutine, the mark found fresh (no write), the mark written (one SET)."""
+    from firebreak.matches import connections
+
+    redis = connections.async_client(redis_url, decode_responses=True)
+    players = [secrets.token_hex(8) for _ in range(50)]
+    out: dict[str, float] = {}
+    for name, every in (("empty", None), ("fresh", 60.0), ("written", 0.0)):
+        presence._marked.clear()
+        presence._every[:] = [60.0 if every is None else every]
+        touch = _nothing if every is None else presence.touch
+        for player in players:  # warm: each player marked once
+            await touch(redis, player)
+        started = time.process_time()
+        for i in range(calls):
+            await touch(redis, players[i % len(players)])
+        out[name] = (time.process_time() - started) / calls * 1e6
+    await redis.aclose()
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--requests", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--players", type=int, default=50)
+    parser.add_argument("--calls", type=int, default=200_000, help="calls of the mark alone")
     args = parser.parse_args()
     with scratch_redis() as url:
         figures = asyncio.run(run(args, url))
+        marks = asyncio.run(alone(url, args.calls))
     medians = {mode: statistics.median(values) for mode, values in figures.items()}
     print("median µs CPU per request: " + ", ".join(f"{mode} {value:.1f}" for mode, value in medians.items()))
     print(f"presence as served costs {medians['served'] - medians['off']:+.1f} µs per request "
           f"({(medians['served'] / medians['off'] - 1) * 100:+.1f} %); written on every request it would cost "
           f"{medians['every'] - medians['off']:+.1f} µs ({(medians['every'] / medians['off'] - 1) * 100:+.1f} %)")
+    print(f"the mark alone, µs CPU per call: {marks['fresh']:.2f} found fresh (an empty coroutine call: "
+          f"{marks['empty']:.2f}), {marks['written']:.1f} written (one SET, at most once a minute per player)")
     return 0
 
 

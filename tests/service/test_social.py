@@ -177,6 +177,10 @@ def test_a_profile_shows_finished_public_matches_and_never_a_private_one(client:
     assert client.gql(PROFILE, {"handle": "nobody-" + stem()})["player"] is None
     missing = rest(server, "GET", "/v1/players/nobody-x1")
     assert (missing.status_code, missing.json()["code"]) == (404, "PLAYER_NOT_FOUND")
+    long = "a" * 10_000  # hostile: a handle no one can hold is looked up no further
+    assert client.gql(PROFILE, {"handle": long})["player"] is None
+    assert rest(server, "GET", f"/v1/players/{long}").status_code == 404
+    assert rest(server, "POST", "/v1/me/blocks", ann.access, {"handle": long}).status_code == 422  # the bound
 
 
 # ----- friends ---------------------------------------------------------------------------------------------------
