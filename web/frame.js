@@ -225,9 +225,9 @@ function playersPanel(page, state) {
       'data-testid': 'player' },
     h('td', {}, acting ? '\u25b6 ' : '', page.name(seat.seat),
       seat.kind === 'bot' ? h('span', { class: 'muted' }, ` bot/${seat.level}`) : ''),
-    clocks ? h('td', { class: `num clock${clock && clock.running ? ' running' : ''}`, 'data-clock-seat': seat.seat },
-      clock ? clockText(page, clock) : '') : null,
-    columns.map((c) => h('td', { class: c.numeric ? 'num' : null }, c.cell(seat.seat))));
+    clocks ? h('td', { class: `num clock${clock && clock.running ? ' running' : ''}`, 'data-clock-seat': seat.seat,
+      'data-label': 'Clock' }, clock ? clockText(page, clock) : '') : null,
+    columns.map((c) => h('td', { class: c.numeric ? 'num' : null, 'data-label': c.label }, c.cell(seat.seat))));
   });
   return h('div', { class: 'panel' }, h('h2', {}, 'Players'),
     h('table', { class: 'players', 'data-testid': 'players' },

@@ -293,6 +293,7 @@ class MatchPage {
     this.stop();
     this.stopped = false;
     this.timers = new Set();
+    this.offerWatch = false; // its pending re-read was cleared with the timers
     this.start();
   }
 
@@ -342,7 +343,8 @@ class MatchPage {
   }
 
   /** While the caller's seat of this over match may get or answer a rematch offer (none made yet), re-read it now
-   * and then: offers and their answers are no match steps, so nothing is pushed. */
+   * and then: offers and their answers are no match steps, so nothing is pushed. Called on every draw, so it runs
+   * however the page learnt the match is over; the flag keeps one re-read pending at most. */
   watchOffer() {
     const d = this.data;
     if (this.offerWatch || !d || d.status !== 'OVER' || d.mySeat === null || d.rematch) return;
@@ -392,6 +394,7 @@ class MatchPage {
     frame.renderSide(this, state);
     this.renderLog();
     this.sendOnlyChoice();
+    this.watchOffer(); // however the page learnt the match is over (its own move, a push, a first read)
   }
 
   /** A lone legal action of a type the title declares no question (client.autoSend) is sent at once, once per

@@ -24,8 +24,9 @@ export function resultPanel(result, name) {
         return h('tr', { class: winners.has(score.seat) ? 'winner' : null, 'data-testid': 'result-row',
           'data-seat': score.seat, 'data-winner': winners.has(score.seat) ? 'true' : 'false' },
         h('td', {}, winners.has(score.seat) ? '\u2605 ' : '', name(score.seat)),
-        h('td', { class: 'num', 'data-key': 'total' }, score.total),
-        result.columns.map((c) => h('td', { class: 'num', 'data-key': c.key }, parts.has(c.key) ? parts.get(c.key) : '')));
+        h('td', { class: 'num', 'data-key': 'total', 'data-label': 'Total' }, score.total),
+        result.columns.map((c) => h('td', { class: 'num', 'data-key': c.key, 'data-label': c.label },
+          parts.has(c.key) ? parts.get(c.key) : '')));
       }))),
     h('p', { class: 'muted', 'data-testid': 'result-reason' }, result.reason));
 }

@@ -35,8 +35,8 @@ READY_JS = """() => { const m = document.querySelector('[data-testid=match]');
 class Page:
     """A page in its own browser context, recording uncaught errors, HTTP answers and WebSocket frames."""
 
-    def __init__(self, browser: Any, base: str) -> None:
-        self.context = browser.new_context(viewport=VIEWPORT, base_url=base)
+    def __init__(self, browser: Any, base: str, **options: Any) -> None:
+        self.context = browser.new_context(**{"viewport": VIEWPORT, **options}, base_url=base)
         self.page = self.context.new_page()
         self.page.set_default_timeout(20_000)
         self.errors: list[str] = []
@@ -86,8 +86,9 @@ class Page:
 
 
 @contextmanager
-def opened(browser: Any, base: str) -> Iterator[Page]:
-    page = Page(browser, base)
+def opened(browser: Any, base: str, **options: Any) -> Iterator[Page]:
+    """A Page; options go to the browser context (a phone's viewport and touch, say)."""
+    page = Page(browser, base, **options)
     try:
         yield page
     finally:

@@ -38,17 +38,34 @@ class GreatFireClient {
     this.autoSend = PAUSE_TYPES;
     this.bandFrom = null; // a district whose band the player is moving
     this.chooser = null; // a district clicked that offers several actions
+    this.listOpen = null; // the player opened (true) or folded (false) the districts by name; null: by its length
     this.version = null;
     this.state = null;
     this.svgHolder = h('div', { class: 'svg-holder' });
     this.scoreBox = h('div', { class: 'panel score' });
-    slots.main.replaceChildren(this.svgHolder, legend());
+    // On a phone the fitted map's names are a few pixels high: the zoom (shown on narrow screens only, style.css)
+    // draws it three times as wide in a frame that pans.
+    this.zoom = h('button', { type: 'button', class: 'map-zoom', 'data-testid': 'map-zoom', 'aria-pressed': 'false' },
+      'Zoom the map');
+    this.zoom.addEventListener('click', () => this.toggleZoom());
+    slots.main.replaceChildren(this.zoom, this.svgHolder, legend());
     slots.below.replaceChildren(this.scoreBox);
     // The rulebook's names: the non-player for a seatless event, district names for ids.
     this.words = {
       name: (seat) => (seat === null || seat === undefined ? 'The non-player' : ctx.name(seat)),
       district: (id) => this.names.get(id) || id,
     };
+  }
+
+  /** Zoom the map in (panned to its middle) or fit it to the page again. */
+  toggleZoom() {
+    const zoomed = this.svgHolder.classList.toggle('zoomed');
+    this.zoom.textContent = zoomed ? 'Fit the map' : 'Zoom the map';
+    this.zoom.setAttribute('aria-pressed', String(zoomed));
+    const holder = this.svgHolder;
+    if (zoomed) {
+      holder.scrollTo((holder.scrollWidth - holder.clientWidth) / 2, (holder.scrollHeight - holder.clientHeight) / 2);
+    }
   }
 
   /** Forget a half-made choice (a band picked up, a chooser open). */
@@ -130,6 +147,7 @@ class GreatFireClient {
   turn(state) {
     const v = state.view;
     const st = v.stage || {};
+    if (state.match.status === 'OVER') return { facts: `Phase: ${PHASES.over}` }; // a resignation leaves any phase
     const facts = [`Phase: ${PHASES[v.phase] || v.phase}`];
     if (v.turn !== null && v.turn !== undefined) facts.push(`turn of ${this.words.name(v.turn)}`);
     if (v.phase === 'fire' && st.card) {

@@ -8,6 +8,7 @@ import { TOKEN_NAMES, cardLabel, describeAction } from './describe.js';
 const BUTTON_TYPES = new Set(['keepHand', 'redeal', 'playDoubleMove', 'endFire', 'endActions']);
 const CARD_TYPES = new Set(['playCard', 'discard']);
 const TRACK_MAX = 20;
+const LIST_OPEN_UP_TO = 12; // districts by name: a longer list starts folded (the player may open it)
 
 /** A small square of a colour. */
 export function swatch(colour, title = colour) {
@@ -55,6 +56,8 @@ export function actionsPanel(client, state) {
   }
   const plain = acts.filter((a) => BUTTON_TYPES.has(a.type) || (!CARD_TYPES.has(a.type) && !isTargeted(a)));
   if (plain.length) rows.push(h('div', { class: 'buttons' }, plain.map((a) => button(a, 'action', 'primary'))));
+  const list = client.chooser ? null : targetList(client, state);
+  if (list) rows.push(list);
   if (!client.chooser && !client.bandFrom) {
     const onCards = acts.some((a) => CARD_TYPES.has(a.type));
     const onMap = acts.some(isTargeted);
@@ -66,6 +69,36 @@ export function actionsPanel(client, state) {
     }
   }
   return rows;
+}
+
+/** The districts the player may pick now, by name, as buttons (shown on narrow screens only, style.css: there
+ * the map's boxes are too small to tap); each does what tapping its district does. Names alone when every one
+ * does the same kind of thing (the prompt says what), else what each does. A long list starts folded. */
+function targetList(client, state) {
+  const ids = [...client.targets(state)].filter((id) => id !== client.bandFrom);
+  if (!ids.length) return null;
+  const words = client.words;
+  const disabled = state.busy ? true : null;
+  const picks = ids.map((id) => ({ id, options: client.districtOptions(id, state.legalActions) }));
+  const kinds = new Set(picks.map((p) => (p.options.length === 1 && p.options[0].action ? p.options[0].action.type
+    : 'more')));
+  const buttons = picks.map(({ id, options }) => {
+    let text = `${words.district(id)}\u2026`;
+    if (options.length === 1 && options[0].action) {
+      text = kinds.size === 1 ? words.district(id) : describeAction(options[0].action, words);
+    } else if (options.length === 1) {
+      text = `Move a trained band from ${words.district(id)}\u2026`;
+    }
+    const b = h('button', { type: 'button', 'data-testid': 'target-choice', 'data-district': id, disabled }, text);
+    b.addEventListener('click', () => client.onDistrict(id));
+    return b;
+  });
+  const open = client.listOpen === null ? ids.length <= LIST_OPEN_UP_TO : client.listOpen;
+  const summary = h('summary', {}, `Districts you may pick, by name (${ids.length})`);
+  const list = h('details', { class: 'target-list', 'data-testid': 'target-list', open: open ? true : null },
+    summary, h('div', { class: 'target-buttons' }, buttons));
+  summary.addEventListener('click', () => { client.listOpen = !list.open; }); // the player's choice, kept
+  return list;
 }
 
 /** The caller's hand (playable cards clickable), objectives, tokens and colours. */

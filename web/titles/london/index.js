@@ -50,6 +50,7 @@ class LondonClient {
 
   turn(state) {
     const v = state.view;
+    if (state.match.status === 'OVER') return { facts: `Step: ${STEPS.over}` }; // a resignation leaves any step
     const facts = [`Step: ${STEPS[v.phase] || v.phase}`];
     if (v.turn !== null && v.turn !== undefined) facts.push(`turn of ${this.ctx.name(v.turn)}`);
     facts.push(`deck ${v.deck.count}`);
