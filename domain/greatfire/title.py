@@ -28,7 +28,8 @@ OPTION_SPECS = [
                "Optional rule A: colours are dealt face down and pawns at random."),
     OptionSpec("moreDestruction", OptionKind.BOOL, False,
                "Optional rule B: two more rounds after the last intensify (3-6 players).", seats=(3, 4, 5, 6)),
-    OptionSpec("startSeat", OptionKind.INT, None, "The start player; null draws one from the seed.",
+    OptionSpec("startSeat", OptionKind.INT, None, "Who plays first: 0 is the first seat, 1 the second, and so on; "
+               "left empty, drawn at random.",
                nullable=True, minimum=0),
     OptionSpec("npcTies", OptionKind.CHOICE, "conductor",
                "2 players: who breaks a true tie in a non-player turn (R21): the conductor (the player whose "

@@ -20,7 +20,8 @@ from firebreak.domain.options import check_seats, checked
 from firebreak.domain.schemas import result_schema
 
 OPTIONS = (
-    OptionSpec("startSeat", OptionKind.INT, None, "The first player; null draws one from the seed.",
+    OptionSpec("startSeat", OptionKind.INT, None, "Who plays first: 0 is the first seat, 1 the second, and so on; "
+               "left empty, drawn at random.",
                nullable=True, minimum=0, maximum=None),
 )
 COLUMNS = (
