@@ -6,10 +6,12 @@ equally often. Per level it prints: seat-games played, wins (a shared win counts
 decision time percentiles (all decisions, and those with more than one legal action), and how it played:
 per seat-game, cones put out, Hero of London awards taken, demolitions, double-move tokens played and own
 houses left at the end. A last line gives the same per game over all seats, with the share of games that
-emptied the cone supply. --title london plays London instead (no oracle levels there), and its play figures
-per seat-game are: final prestige, loans taken, loans repaid, loans unpaid at the end (-7 each), the share of
-seat-games ending with an unpaid loan, poverty at the end (before the end-game comparison, hand included) and
-boroughs bought.
+emptied the cone supply. --title london plays London instead (no oracle levels there; its bench-only level is
+`deliberate`, a good player's plan without look-ahead: domain/london/bots/deliberate.py), and its play figures
+per seat-game are: final prestige, the prestige of the seat-games it won (wonAt, over those only), city runs,
+loans taken, loans repaid, loans unpaid at the end (-7 each), the share of seat-games ending with an unpaid loan,
+poverty at the end (before the end-game comparison, hand included) and boroughs bought; its last line adds the
+mean winner prestige per game (the top total).
 
 Run: python -m bench.bots --seats 4 --games 40 --lineup search,greedy,greedy,greedy [--budget 0.4]
      python -m bench.bots --preset ladder --games 40
@@ -19,6 +21,7 @@ Run: python -m bench.bots --seats 4 --games 40 --lineup search,greedy,greedy,gre
      python -m bench.bots --lineup oracle,greedy,greedy,greedy ...   (the search on the true state: bench/oracle.py,
                                                                       also knows-cards, knows-objectives, knows-tokens)
      python -m bench.bots --title london --seats 2 --lineup search,greedy --budget 0 --iterations 200
+     python -m bench.bots --title london --seats 4 --lineup deliberate,greedy,greedy,greedy --procs 1
      python -m bench.bots --lineup reader,greedy,greedy,greedy --budget 0 --iterations 14   (the search that reads
                                                       the rivals' fire moves: fed every view of its seat by the loop)
      python -m bench.bots --lineup hand-weighted,greedy,greedy,greedy   (the search before the fitted outlook: its
@@ -45,6 +48,7 @@ from firebreak.domain.bots import Bot, bound, levels
 from firebreak.domain.contract import Action, Budget, Match
 from firebreak.domain.greatfire.bots.reader import ReadingBot
 from firebreak.domain.greatfire.bots.search import DEFAULT_SECONDS, HAND_WEIGHTED, search_bot_with
+from firebreak.domain.london.bots import deliberate
 from firebreak.domain.london.state import UNPAID_LOAN_PRESTIGE
 
 # (seats, lineup, share of --games): the 4-player runs are the targets, the others a smaller check.
@@ -93,10 +97,10 @@ class Outcome:
 
 PLAY_STATS = ("putOut", "hero", "demolished", "doubleMove", "houses")  # per seat; houses: own houses left
 EVENT_STATS = {"firePutOut": "putOut", "heroOfLondon": "hero", "demolished": "demolished"}
-# London, per seat: final prestige, loans taken / repaid / unpaid at the end, 1 if any was unpaid, poverty at the
-# end (hand included, before the comparison), boroughs bought
-LONDON_STATS = ("prestige", "loans", "repaid", "unpaid", "inDebt", "poverty", "boroughs")
-LONDON_EVENTS = {"loanTaken": "loans", "loanRepaid": "repaid", "landBought": "boroughs"}
+# London, per seat: final prestige, city runs, loans taken / repaid / unpaid at the end, 1 if any was unpaid, poverty
+# at the end (hand included, before the comparison), boroughs bought (a run ends with its povertyGained event)
+LONDON_STATS = ("prestige", "runs", "loans", "repaid", "unpaid", "inDebt", "poverty", "boroughs")
+LONDON_EVENTS = {"povertyGained": "runs", "loanTaken": "loans", "loanRepaid": "repaid", "landBought": "boroughs"}
 STATS = {"greatfire": PLAY_STATS, "london": LONDON_STATS}
 TITLES = tuple(STATS)
 
@@ -121,8 +125,14 @@ def _count(plays: list[dict[str, int]], events: list[dict[str, object]], title: 
 def _bots(budget: float | None, iterations: int | None, title_id: str = "greatfire") -> dict[str, Bot]:
     title = titles.get(title_id)
     spent = Budget(seconds=budget, iterations=iterations)
-    extra = _bench_levels(spent) if title_id == "greatfire" else {}
+    extra = _bench_levels(spent) if title_id == "greatfire" else _london_levels(spent)
     return {**{name: bound(title, name, spent) for name in levels(title)}, **extra}
+
+
+def _london_levels(budget: Budget) -> dict[str, Bot]:
+    """London's bench-only level: `deliberate`, a good player's plan without look-ahead (issue 51)."""
+    level = deliberate.LEVEL
+    return {level.name: lambda match, seat, rng: level.choose(match, seat, rng, budget)}
 
 
 def _bench_levels(budget: Budget) -> dict[str, Bot]:
@@ -234,8 +244,10 @@ def report(outcomes: Iterable[Outcome], seats: int) -> str:
     rows: dict[str, dict[str, list[float]]] = {}
     for o in outcomes:
         for seat, level in enumerate(o.lineup):
-            row = rows.setdefault(level, {"wins": [], "margin": [], "times": [], "choice": [],
+            row = rows.setdefault(level, {"wins": [], "margin": [], "times": [], "choice": [], "wonAt": [],
                                           **{k: [] for k in stats}})
+            if seat in o.winners:
+                row["wonAt"].append(o.totals[seat])
             best_other = max(t for k, t in enumerate(o.totals) if k != seat)
             row["wins"].append(seat_share(o, seat))
             row["margin"].append(o.totals[seat] - best_other)
@@ -243,9 +255,11 @@ def report(outcomes: Iterable[Outcome], seats: int) -> str:
             row["choice"].extend(o.choice_times[seat])
             for k in stats:
                 row[k].append(o.plays[seat][k])
+    won_at = title == "london"  # London also gives the mean prestige of the level's won seat-games
     lines = [f"fair share {1 / seats:.0%}",
              "level    seat-games   wins  win rate  95% CI          margin   time p50/p90/p99 (ms)"
-             "   with a choice p50/p90/p99 (ms)   per seat-game: " + " ".join(stats)]
+             "   with a choice p50/p90/p99 (ms)   " + ("wonAt   " if won_at else "")
+             + "per seat-game: " + " ".join(stats)]
     for level, row in rows.items():
         n, wins = len(row["wins"]), sum(row["wins"])
         low, high = wilson(wins, n)
@@ -254,14 +268,21 @@ def report(outcomes: Iterable[Outcome], seats: int) -> str:
             f"{level:<8} {n:>10} {wins:>6.1f} {wins / n:>8.1%}  [{low:.1%}, {high:.1%}]  "
             f"{sum(row['margin']) / n:>+6.1f}   {_ms(t, 50)}/{_ms(t, 90)}/{_ms(t, 99)}"
             f"   {_ms(c, 50)}/{_ms(c, 90)}/{_ms(c, 99)}   "
+            + (f"{_mean(row['wonAt']):>5.1f}   " if won_at else "")
             + " ".join(f"{sum(row[k]) / n:.2f}" for k in stats))
     games = max(1, len(outcomes))
     per_game = {k: sum(p[k] for o in outcomes for p in o.plays) / games for k in stats}
     last = "per game, all seats: " + ", ".join(f"{k} {v:.2f}" for k, v in per_game.items())
     if title == "greatfire":
         last += f", supply emptied in {sum(o.supply_emptied for o in outcomes) / games:.0%} of games"
+    else:
+        last += f", winner prestige {_mean([float(max(o.totals)) for o in outcomes]):.2f}"
     lines.append(last)
     return "\n".join(lines)
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values) if values else math.nan
 
 
 def _ms(values: list[float], q: float) -> str:
@@ -274,7 +295,8 @@ def tournament(seats: int, lineup: tuple[str, ...], games: int, seed: int, budge
     to a JSON-lines file (see --report), so a long run stopped early still gives its figures."""
     if len(lineup) != seats:
         raise SystemExit(f"the lineup names {len(lineup)} levels for {seats} seats")
-    known = {*levels(titles.get(title)), *(_bench_levels(Budget()) if title == "greatfire" else {})}
+    bench_only = _bench_levels(Budget()) if title == "greatfire" else _london_levels(Budget())
+    known = {*levels(titles.get(title)), *bench_only}
     unknown = sorted(set(lineup) - known)
     if unknown:
         raise SystemExit(f"unknown level(s): {', '.join(unknown)}")

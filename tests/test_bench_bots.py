@@ -112,7 +112,7 @@ def test_the_london_ladder_reports_loans_poverty_and_land(capsys: pytest.Capture
             assert p["inDebt"] == (p["unpaid"] > 0)
             assert p["poverty"] >= 0 and p["boroughs"] >= 0
     table = bots.report(outcomes, 2)
-    assert "per seat-game: prestige loans repaid unpaid inDebt poverty boroughs" in table.splitlines()[1]
+    assert "wonAt   per seat-game: prestige runs loans repaid unpaid inDebt poverty boroughs" in table.splitlines()[1]
     assert table.splitlines()[-1].startswith("per game, all seats: prestige ")
     assert "supply emptied" not in table
     assert bots.main(["--title", "london", "--seats", "2", "--lineup", "greedy,random", "--games", "1",
@@ -168,3 +168,29 @@ def test_two_logs_compare_game_by_game_on_their_common_seeds(tmp_path: Path,
     assert "3 seeds in both logs (1..3): new 66.7%, old 50.0%; only the first won 1, only the other 1" in out
     assert "difference +16.7 points" in out
     assert bots.paired([game(5, ("new", "greedy"), [0])], bots.read_log(b)) == "no seed is in both logs"
+
+
+def test_london_figures_count_runs_and_the_winners_prestige() -> None:
+    """Per level: city runs (one per povertyGained event), the prestige of its won seat-games (wonAt) and the
+    per-seat-game means; the last line gives the mean winner prestige (the top total of each game). The bench-only
+    `deliberate` level plays, and it runs its city."""
+    plays = [dict.fromkeys(bots.LONDON_STATS, 0) for _ in range(2)]
+    bots._count(plays, [{"type": "povertyGained", "seat": 1, "total": 4}, {"type": "povertyGained", "seat": 1},
+                        {"type": "landBought", "seat": 0}, {"type": "loanTaken", "seat": 0}], "london")
+    assert (plays[0]["runs"], plays[1]["runs"], plays[0]["boroughs"], plays[0]["loans"]) == (0, 2, 1, 1)
+    lineup = ("deliberate", "greedy")
+    outcomes = bots.tournament(2, lineup, games=2, seed=8, budget=None, iterations=2, procs=1, title="london")
+    table = bots.report(outcomes, 2)
+    rows = {line.split()[0]: line.split() for line in table.splitlines()[2:-1]}
+    assert set(rows) == set(lineup)
+    stats = len(bots.LONDON_STATS)
+    for level, row in rows.items():
+        seats = [(o, s) for o in outcomes for s, name in enumerate(o.lineup) if name == level]
+        won = [o.totals[s] for o, s in seats if s in o.winners]
+        shown = float(row[-stats - 1])
+        assert shown == pytest.approx(sum(won) / len(won), abs=0.05) if won else shown != shown  # nan: no win
+        runs = sum(o.plays[s]["runs"] for o, s in seats) / len(seats)
+        assert float(row[-stats + bots.LONDON_STATS.index("runs")]) == pytest.approx(runs, abs=0.005)
+    assert sum(o.plays[s]["runs"] for o in outcomes for s, name in enumerate(o.lineup) if name == "deliberate") >= 2
+    winner = sum(max(o.totals) for o in outcomes) / len(outcomes)
+    assert table.splitlines()[-1].endswith(f"winner prestige {winner:.2f}")
