@@ -27,6 +27,7 @@ from firebreak.api.cors import Cors
 from firebreak.api.explorer import graphiql_policy, offline_graphiql_html
 from firebreak.api.guard import Refusal, RequestGuard
 from firebreak.api.headers import AnswerHeaders
+from firebreak.api.language import LanguageMiddleware
 from firebreak.api.metrics import Metrics, MetricsSettings
 from firebreak.api.middleware import Timing
 from firebreak.api.readiness import readiness
@@ -194,7 +195,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     cors = [Middleware(Cors, origins=settings.cors_origins, methods=_methods(routes))] if settings.cors_origins else []
     app = Starlette(
         middleware=[Middleware(AnswerHeaders), Middleware(Timing, metrics=metrics), *cors,
-                    Middleware(RequestGuard, max_bytes=settings.max_body_bytes)],
+                    Middleware(RequestGuard, max_bytes=settings.max_body_bytes), Middleware(LanguageMiddleware)],
         exception_handlers={404: http_error, 405: http_error},
     )
     # Starlette's router, trying only the routes that fit a request's path (api/routing.py); the middleware stack

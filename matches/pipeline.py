@@ -82,6 +82,8 @@ class Pipeline:
         refusal found that way is checked again against the stored match, so that every refusal answers the
         match as it stands.
         """
+        if isinstance(action, dict) and "label" in action:  # a listed action as the API lists it, label and all
+            action = {key: value for key, value in action.items() if key != "label"}
         recent = self.recent.get(match_id)
         if recent is not None and recent.version != expected_version:
             recent = None

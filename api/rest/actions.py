@@ -6,6 +6,7 @@ from typing import Annotated
 
 from pydantic import Field
 
+from firebreak.api import labels
 from firebreak.api.bounds import MAX_EVENTS_PAGE, MAX_IDEMPOTENCY_KEY
 from firebreak.api.rest import callers
 from firebreak.api.rest.convert import match_json
@@ -33,11 +34,13 @@ async def act(call: Call) -> Reply:
         await context.token_refused(caller)
     if outcome.kind is not OutcomeKind.ACCEPTED:
         raise versioned(outcome.refusal, outcome.message or "", outcome.version, outcome.answer_code)
-    answer = {"version": outcome.version, "events": outcome.events}
+    loaded = after or await load(call)  # a replayed outcome: the match as it stands now
+    seat = loaded.seat_of(caller)
+    assert outcome.version is not None
+    answer = {"version": outcome.version, "events": labels.events(loaded, outcome.version, seat, outcome.events)}
     if minimal(call.params["Prefer"]):
         return Reply(answer, headers={"Preference-Applied": "return=minimal"})
-    loaded = after or await load(call)  # a replayed outcome: the match as it stands now
-    return Reply({**answer, "match": match_json(Reading.of(loaded, loaded.seat_of(caller)))})
+    return Reply({**answer, "match": match_json(Reading.of(loaded, seat))})
 
 
 def minimal(prefer: str | None) -> bool:
@@ -54,7 +57,8 @@ async def events(call: Call) -> Reply:
     limit = max(1, min(call.params["limit"], MAX_EVENTS_PAGE))
     after = min(max(0, call.params["afterVersion"]), MAX_VERSION)  # past any version: an empty page, not Redis's error
     rows = await call.services.store.events_after(loaded.id, after, limit)
-    return Reply({"items": [{"version": v, "events": visible_to(e, viewer)} for v, e in rows]})
+    return Reply({"items": [{"version": v, "events": labels.events(loaded, v, viewer, visible_to(e, viewer))}
+                            for v, e in rows]})
 
 
 KEY = Annotated[str, Field(min_length=1, max_length=MAX_IDEMPOTENCY_KEY)]

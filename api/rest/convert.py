@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from firebreak.api import labels
 from firebreak.domain import contract
 from firebreak.domain.bots import levels
 from firebreak.matches.lifecycle import SeatControl
@@ -75,5 +76,5 @@ def match_json(read: Reading) -> dict[str, Any]:
         "seatCount": read.seat_count, "options": read.options(), "seats": [seat_json(s) for s in read.seats()],
         "clock": clock_json(read.clock()), "endReason": None if read.end_reason is None else read.end_reason.name,
         "you": read.you, "toAct": read.to_act(), "serviceToAct": read.service_to_act(), "view": read.json_view(),
-        "legalActions": read.legal_actions(), "result": result_json(read.result()),
+        "legalActions": labels.legal_actions(read), "result": result_json(read.result()),
     }

@@ -230,7 +230,9 @@ class Match(Answer):
     toAct: Annotated[list[int], d("Seats owing a decision now.")]
     serviceToAct: Annotated[bool, d("The next step is the service's (a bot seat, a non-player turn).")]
     view: Annotated[JSON, d("The caller's view of the game (a spectator's without a seat token).")]
-    legalActions: Annotated[list[JSON], d("The caller's legal actions now; submit any of them as is.")]
+    legalActions: Annotated[list[JSON], d("The caller's legal actions now, each with its label (what it does, in the "
+                                          "language of Accept-Language); submit any of them as is (act ignores "
+                                          "the label).")]
     result: MatchResult | None
     rematch: Annotated[MatchRef | None, d("The match's rematch once every person accepted its offer (GET "
                                           "/v1/matches/{id} only).")] = None
@@ -276,7 +278,8 @@ class BotAdded(Answer):
     started: bool
 
 
-EVENTS = Annotated[list[JSON], d("The step's events, redacted for the caller.")]
+EVENTS = Annotated[list[JSON], d("The step's events, redacted for the caller, each with its label (what it means, in "
+                                 "the language of Accept-Language).")]
 
 
 class ActionAccepted(Answer):

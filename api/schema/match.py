@@ -7,6 +7,7 @@ from typing import Annotated
 
 import strawberry
 
+from firebreak.api import labels
 from firebreak.api.bounds import MAX_EVENTS_PAGE
 from firebreak.api.context import Info
 from firebreak.api.leaderboards import exported
@@ -15,6 +16,7 @@ from firebreak.api.schema.title import ScoreColumn, score_columns
 from firebreak.api.schema.types import JSON, MatchStatus
 from firebreak.api.snapshots import ViewTrail
 from firebreak.archive.records import NotArchivable
+from firebreak.domain.contract import Event
 from firebreak.domain.events import visible_to
 from firebreak.matches import lifecycle
 from firebreak.matches.callers import Caller
@@ -162,11 +164,18 @@ class MatchEvent:
     """The events of one applied step, redacted for the viewer; version is the match's version after it."""
 
     version: int = strawberry.field(description="The match's version after the step.")
-    events: JSON = strawberry.field(description="The step's events the viewer may see, in order.")
+    seen: strawberry.Private[list[Event]]
+    loaded: strawberry.Private[Loaded]  # the match read (for its seats' names in the labels)
     match_id: strawberry.Private[str | None] = None
     viewer: strawberry.Private[int | None] = None
     latest: strawberry.Private[bool] = False
     trail: strawberry.Private[ViewTrail | None] = None
+
+    @strawberry.field
+    def events(self) -> JSON:
+        """The step's events the viewer may see, in order, each with its label: what it means in the reader's
+        language (Accept-Language)."""
+        return labels.events(self.loaded, self.version, self.viewer, self.seen)
 
     async def _current(self, info: Info) -> Match | None:
         """The subscriber's match at this step's version (sharing the step's per-seat cache), or None."""
@@ -290,8 +299,9 @@ class Match:
 
     @strawberry.field
     def legal_actions(self) -> list[JSON]:
-        """The caller's legal actions now; submit any of them to act as is."""
-        return self.read.legal_actions()
+        """The caller's legal actions now, each with its label (what it does, in the reader's language:
+        Accept-Language); submit any of them to act as is (act ignores the label)."""
+        return labels.legal_actions(self.read)
 
     @strawberry.field
     async def events(
@@ -302,7 +312,8 @@ class Match:
         """Steps after a version, redacted for the caller (at most 500 a page)."""
         limit = max(1, min(limit, MAX_EVENTS_PAGE))
         rows = await info.context.services.store.events_after(self.read.id, max(0, after_version), limit)
-        return [MatchEvent(version=v, events=visible_to(events, self.read.you)) for v, events in rows]
+        return [MatchEvent(version=v, seen=visible_to(events, self.read.you), loaded=self.read.loaded,
+                           viewer=self.read.you) for v, events in rows]
 
     @strawberry.field
     async def rematch(self, info: Info) -> MatchLink | None:

@@ -6,6 +6,7 @@ from typing import Annotated, Any, cast
 
 import strawberry
 
+from firebreak.api import labels
 from firebreak.api.bounds import MAX_IDEMPOTENCY_KEY
 from firebreak.api.context import Context, Info
 from firebreak.api.schema.match import Match
@@ -25,6 +26,7 @@ from firebreak.api.schema.problems import (
     versioned_problem,
 )
 from firebreak.api.schema.types import JSON
+from firebreak.domain.contract import Event
 from firebreak.matches.callers import Caller
 from firebreak.matches.outcomes import ActOutcome, OutcomeKind
 from firebreak.matches.reading import Reading
@@ -49,10 +51,19 @@ class ActionAccepted:
     """The action was applied; version is the match's new version, events are the caller's redacted events."""
 
     version: int = strawberry.field(description="The match's version after the action.")
-    events: JSON = strawberry.field(description="The events of the step the caller may see, in order.")
+    seen: strawberry.Private[list[Event]]
     match_id: strawberry.Private[str]
     after: strawberry.Private[Loaded | None]
     caller: strawberry.Private[Caller]
+
+    @strawberry.field
+    async def events(self, info: Info) -> JSON:
+        """The events of the step the caller may see, in order, each with its label: what it means in the reader's
+        language (Accept-Language)."""
+        loaded = self.after or await info.context.services.store.load(self.match_id)
+        if loaded is None:
+            return self.seen
+        return labels.events(loaded, self.version, loaded.seat_of(self.caller), self.seen)
 
     @strawberry.field
     async def match(self, info: Info) -> Match | None:
@@ -71,7 +82,7 @@ ActResult = Annotated[
 def _result(match_id: str, outcome: ActOutcome, after: Loaded | None, caller: Caller) -> ActResult:
     if outcome.kind is OutcomeKind.ACCEPTED:
         assert outcome.version is not None
-        return ActionAccepted(version=outcome.version, events=outcome.events, match_id=match_id, after=after,
+        return ActionAccepted(version=outcome.version, seen=outcome.events, match_id=match_id, after=after,
                               caller=caller)
     return cast(IllegalAction | NotYourTurn | StaleVersion | MatchNotFound | Unauthorized | MatchOver
                 | MatchNotStarted | SeatTakenOver | SeatResigned,

@@ -96,8 +96,8 @@ class Subscription:
                     if isinstance(principal, Principal):  # an open stream keeps its player online
                         await presence.touch(store.redis, principal.player.id)
                     for version, events in rows:
-                        yield MatchEvent(version=version, events=visible_to(events, seat), match_id=loaded.id,
-                                         viewer=seat, latest=version == rows[-1][0], trail=trail)
+                        yield MatchEvent(version=version, seen=visible_to(events, seat), loaded=loaded,
+                                         match_id=loaded.id, viewer=seat, latest=version == rows[-1][0], trail=trail)
                         after = version
                     if loaded.status is MatchStatus.OVER and after >= loaded.version:
                         return

@@ -19,6 +19,7 @@ from firebreak.domain.greatfire.geometry import geometry
 from firebreak.domain.greatfire.match import GreatFireMatch
 from firebreak.domain.greatfire.rules.setup import deal_setup
 from firebreak.domain.greatfire.schemas import event_schema, view_schema
+from firebreak.domain.greatfire.words import WORDS
 from firebreak.domain.options import check_seats, checked
 from firebreak.domain.rng import Rng
 from firebreak.domain.schemas import result_schema
@@ -72,6 +73,7 @@ class GreatFireTitle:
     max_seats = 6
 
     takeover_level = "greedy"
+    words = WORDS  # its phrases for actions and events, and its catalogues (words.py, locale/)
 
     def option_specs(self) -> list[OptionSpec]:
         """Return the accepted options, in the order a form shows them."""

@@ -16,6 +16,7 @@ from firebreak.domain.london.match import LondonMatch
 from firebreak.domain.london.rules.setup import deal
 from firebreak.domain.london.schemas import event_schema, view_schema
 from firebreak.domain.london.state import BOARD_COLUMNS
+from firebreak.domain.london.words import WORDS
 from firebreak.domain.options import check_seats, checked
 from firebreak.domain.schemas import result_schema
 
@@ -53,6 +54,7 @@ class LondonTitle:
     min_seats = 2
     max_seats = 4
     takeover_level = "greedy"
+    words = WORDS  # its phrases for actions and events, and its catalogues (words.py, locale/)
 
     def option_specs(self) -> list[OptionSpec]:
         """Return the options this title accepts."""

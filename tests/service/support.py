@@ -389,7 +389,9 @@ def check_redaction(c: Client, redis: Redis, s: Setup, extra: dict[str | None, i
         assert [r["version"] for r in rows] == list(range(1, len(raw) + 1))
         for row, events in zip(rows, raw, strict=True):
             expected = [e for e in events if "audience" not in e or (viewer is not None and viewer in e["audience"])]
-            assert row["events"] == expected, f"version {row['version']} as viewer {viewer}"
+            assert all(isinstance(e.get("label"), str) and e["label"] for e in row["events"]), row["events"]
+            served = [{k: v for k, v in e.items() if k != "label"} for e in row["events"]]  # each labelled (issue 50)
+            assert served == expected, f"version {row['version']} as viewer {viewer}"
 
 
 # ----- playing -------------------------------------------------------------------------------------------

@@ -1,0 +1,95 @@
+"""Labels: every legal action and every event the service answers carries a `label`, what it means in the reader's
+language (api/language.py), made from its title's phrases (domain/<title>/words.py).
+
+Labels are computed once per (match, version, seat, language) in each API process and shared by every reader of
+that step from that seat in that language (an LRU of recent steps): the legal actions of a version never change,
+nor do the events of a step. A seat's player name is written as it was when the label was first made.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from firebreak.api import language
+from firebreak.domain import titles
+from firebreak.domain.contract import Event
+from firebreak.domain.errors import UnknownTitle
+from firebreak.domain.words import Phrase, Words, generic_action, generic_event, service_event
+from firebreak.matches.reading import Reading
+from firebreak.matches.store import Loaded
+
+KEPT = 4096  # labelled (step, seat, language) entries kept per process
+ENABLED = True  # benches turn labels off to measure what they cost (bench/act_path.py --labels)
+
+_kept: OrderedDict[tuple[Any, ...], list[str]] = OrderedDict()
+
+
+def _words(title: str) -> Words | None:
+    try:
+        found = titles.get(title)
+    except UnknownTitle:
+        return None
+    words: Words | None = getattr(found, "words", None)
+    return words
+
+
+def _namer(loaded: Loaded) -> Callable[[int], str | None]:
+    seats = loaded.seats
+    return lambda seat: seats[seat].name if seat in seats else None
+
+
+def _remembered(key: tuple[Any, ...], make: Callable[[], list[str]]) -> list[str]:
+    found = _kept.get(key)
+    if found is None:
+        found = _kept[key] = make()
+        while len(_kept) > KEPT:
+            _kept.popitem(last=False)
+    else:
+        _kept.move_to_end(key)
+    return found
+
+
+def legal_actions(read: Reading, lang: str | None = None) -> list[Any]:
+    """The reader's legal actions, each with its label in the request's language (or lang)."""
+    actions = read.legal_actions()
+    if not actions or not ENABLED:
+        return actions
+    lang = lang or language.current.get()
+    words = _words(read.title)
+    seat = read.you
+    assert seat is not None  # a spectator has no legal actions
+
+    def make() -> list[str]:
+        engine = read.engine()
+        tr = language.translation(words, lang)
+        name = _namer(read.loaded)
+        phrase: Callable[[Any], Phrase] = ((lambda a: words.action(engine, seat, a)) if words is not None
+                                           else generic_action)
+        return [language.write(phrase(action), tr, name) for action in actions]
+
+    labels = _remembered((read.id, read.version, seat, lang, "actions"), make)
+    if len(labels) != len(actions):  # (the same version's actions are the same list; never trust a stale entry)
+        labels = make()
+    return [{**action, "label": label} for action, label in zip(actions, labels, strict=True)]
+
+
+def events(loaded: Loaded, version: int, viewer: int | None, seen: list[Event], lang: str | None = None,
+           ) -> list[Event]:
+    """The events of the step that made `version` that the viewer may see, each with its label."""
+    if not seen or not ENABLED:
+        return seen
+    lang = lang or language.current.get()
+    words = _words(loaded.meta["title"])
+
+    def make() -> list[str]:
+        tr = language.translation(words, lang)
+        name = _namer(loaded)
+        phrase: Callable[[Event], Phrase] = words.event if words is not None else generic_event
+        return [language.write(service_event(event) or phrase(event), tr, name) for event in seen]
+
+    labels = _remembered((loaded.id, version, viewer, lang, "events"), make)
+    if len(labels) != len(seen):
+        labels = make()
+    return [{**event, "label": label} for event, label in zip(seen, labels, strict=True)]

@@ -1,0 +1,143 @@
+"""The reader's language: Accept-Language negotiated against the catalogues there are, and a title's phrases
+(domain/words.py) written in it with gettext catalogues read by Babel.
+
+The languages are the service's own catalogues (`api/locale/<language>/LC_MESSAGES/firebreak.po`): a new
+language is a new catalogue there and one beside each title (`domain/<title>/locale/<language>/...`), no code.
+Each catalogue is read once per process; a phrase's message id is its English text, so English needs no
+translation and anything a catalogue lacks reads in English.
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+import io
+from collections.abc import Callable
+from contextvars import ContextVar
+from pathlib import Path
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from firebreak.domain.words import Listed, Param, Phrase, Seat, Words, said
+
+DEFAULT = "en"
+DOMAIN = "firebreak"  # the service's own catalogue
+LOCALE = Path(__file__).parent / "locale"
+MAX_HEADER = 512  # longer Accept-Language headers are read this far
+
+current: ContextVar[str] = ContextVar("language", default=DEFAULT)  # the request's language (LanguageMiddleware)
+
+
+@functools.cache
+def languages() -> tuple[str, ...]:
+    """The languages the service speaks: those with a service catalogue (English always)."""
+    folders = list(LOCALE.iterdir()) if LOCALE.is_dir() else []
+    found = {p.name for p in folders if (p / "LC_MESSAGES" / f"{DOMAIN}.po").is_file()}
+    return tuple(sorted(found | {DEFAULT}))
+
+
+def negotiate(header: str | None) -> str:
+    """The language to answer in for an Accept-Language header (RFC 9110): the supported one the reader prefers
+    most (a region's tag matches its language: de-AT is de), English when none fits or the header is absent or
+    malformed; a q of 0 refuses a language."""
+    if not header:
+        return DEFAULT
+    wanted: list[tuple[float, int, str]] = []
+    for order, part in enumerate(header[:MAX_HEADER].split(",")):
+        tag, _, rest = part.strip().partition(";")
+        q = 1.0
+        rest = rest.strip()
+        if rest.startswith("q="):
+            try:
+                q = float(rest[2:])
+            except ValueError:
+                continue
+        if tag and 0 < q <= 1:
+            wanted.append((-q, order, tag.strip().lower()))
+    supported = languages()
+    for _, _, tag in sorted(wanted):
+        primary = tag.split("-")[0]
+        if primary in supported:
+            return primary
+        if tag == "*":
+            return DEFAULT
+    return DEFAULT
+
+
+def _read(path: Path) -> gettext.NullTranslations:
+    if not path.is_file():
+        return gettext.NullTranslations()
+    with path.open("rb") as text:
+        catalog = read_po(text)
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    return gettext.GNUTranslations(compiled)
+
+
+@functools.cache
+def service(language: str) -> gettext.NullTranslations:
+    """The service's catalogue for a language (empty for English)."""
+    return _read(LOCALE / language / "LC_MESSAGES" / f"{DOMAIN}.po")
+
+
+@functools.cache
+def catalogue(locale: Path, domain: str, language: str) -> gettext.NullTranslations:
+    """A title's catalogue for a language, falling back on the service's (then on the English message id)."""
+    found = _read(locale / language / "LC_MESSAGES" / f"{domain}.po")
+    found.add_fallback(service(language))
+    return found
+
+
+def translation(words: Words | None, language: str) -> gettext.NullTranslations:
+    """The catalogue a title's phrases are written with (the service's alone for a title without words)."""
+    return service(language) if words is None else catalogue(words.locale, words.domain, language)
+
+
+def write(value: Param, tr: gettext.NullTranslations, name: Callable[[int], str | None]) -> str:
+    """A phrase (or a parameter) in the catalogue's language; name(seat) is the seat's player name (None: nobody
+    sits there yet). A translation whose placeholders do not fit its message id reads in English."""
+    if isinstance(value, Phrase):
+        params = {key: write(param, tr, name) for key, param in value.params}
+        if value.plural is not None and value.count is not None:
+            n = dict(value.params)[value.count]
+            count = n if isinstance(n, int) else 0
+            if value.context is None:
+                text = tr.ngettext(value.text, value.plural, count)
+            else:
+                text = tr.npgettext(value.context, value.text, value.plural, count)
+            english = value.text if count == 1 else value.plural
+        else:
+            text = tr.gettext(value.text) if value.context is None else tr.pgettext(value.context, value.text)
+            english = value.text
+        try:
+            return text.format(**params)
+        except (KeyError, IndexError, ValueError):
+            return english.format(**params)
+    if isinstance(value, Seat):
+        return name(value.seat) or write(said("Seat {n}", n=value.seat + 1), tr, name)
+    if isinstance(value, Listed):
+        return ", ".join(write(item, tr, name) for item in value.items)
+    return str(value)
+
+
+class LanguageMiddleware:
+    """Sets the request's (or the WebSocket connection's) language from its Accept-Language header."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Negotiate the language once, for everything the request answers."""
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        header = next((value.decode("latin-1") for key, value in scope.get("headers", ())
+                       if key == b"accept-language"), None)
+        token = current.set(negotiate(header))
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            current.reset(token)
