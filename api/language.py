@@ -98,11 +98,33 @@ def translation(words: Words | None, language: str) -> gettext.NullTranslations:
 
 def write(value: Param, tr: gettext.NullTranslations, name: Callable[[int], str | None]) -> str:
     """A phrase (or a parameter) in the catalogue's language; name(seat) is the seat's player name (None: nobody
-    sits there yet). A translation whose placeholders do not fit its message id reads in English."""
+    sits there yet). A translation whose placeholders do not fit its message id reads in English.
+
+    A phrase that names no seat reads the same wherever it is said: it is written once per catalogue and kept (the
+    same button, "Move a trained band from Aldgate to Bedlam", comes back step after step)."""
+    if not isinstance(value, Phrase):
+        return _write(value, tr, name, [])
+    key = (tr, value)
+    found = _written.get(key)
+    if found is None:
+        seats: list[int] = []
+        found = _write(value, tr, name, seats)
+        if not seats:
+            if len(_written) >= KEPT_WRITTEN:
+                _written.clear()
+            _written[key] = found
+    return found
+
+
+KEPT_WRITTEN = 50_000  # phrases kept written (all of them forgotten at once past this)
+_written: dict[tuple[gettext.NullTranslations, Phrase], str] = {}
+
+
+def _write(value: Param, tr: gettext.NullTranslations, name: Callable[[int], str | None], seats: list[int]) -> str:
     if isinstance(value, Phrase):
-        params = {key: write(param, tr, name) for key, param in value.params}
-        if value.plural is not None and value.count is not None:
-            n = dict(value.params)[value.count]
+        params = {key: _write(param, tr, name, seats) for key, param in value.params}
+        if value.plural is not None and value.counted is not None:
+            n = dict(value.params)[value.counted]
             count = n if isinstance(n, int) else 0
             if value.context is None:
                 text = tr.ngettext(value.text, value.plural, count)
@@ -117,9 +139,10 @@ def write(value: Param, tr: gettext.NullTranslations, name: Callable[[int], str 
         except (KeyError, IndexError, ValueError):
             return english.format(**params)
     if isinstance(value, Seat):
-        return name(value.seat) or write(said("Seat {n}", n=value.seat + 1), tr, name)
+        seats.append(value.seat)
+        return name(value.seat) or _write(said("Seat {n}", n=value.seat + 1), tr, name, seats)
     if isinstance(value, Listed):
-        return ", ".join(write(item, tr, name) for item in value.items)
+        return ", ".join(_write(item, tr, name, seats) for item in value.items)
     return str(value)
 
 

@@ -10,38 +10,35 @@ seat's player name there). `pybabel extract -k said -k said_n:1,2` finds every m
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, Union
+from typing import NamedTuple, Protocol, Union
 
 from firebreak.domain.contract import Action, Event, Match
 
 Param = Union[int, str, "Phrase", "Seat", "Listed"]
 
 
-@dataclass(frozen=True)
-class Seat:
+class Seat(NamedTuple):
     """A seat named in a phrase: the service writes its player's name (or "Seat n" while nobody sits there)."""
 
     seat: int
 
 
-@dataclass(frozen=True)
-class Listed:
+class Listed(NamedTuple):
     """Several values written one after another, separated by a comma (the hand dealt, colours in order)."""
 
     items: tuple[Param, ...]
 
 
-@dataclass(frozen=True)
-class Phrase:
+class Phrase(NamedTuple):
     """A message id (the English text, with {name} placeholders) and its parameters; plural: the English plural
-    form when count (a parameter's name) picks the form; context: the message context of a noun ("district")."""
+    form when counted (a parameter's name) picks the form; context: the message context of a noun ("district").
+    (Tuples: made and hashed fast, for a label is made for each legal action of each step.)"""
 
     text: str
     params: tuple[tuple[str, Param], ...] = ()
     plural: str | None = None
-    count: str | None = None
+    counted: str | None = None
     context: str | None = None
 
 

@@ -24,6 +24,7 @@ from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po, write_po
 
 from firebreak.api import language
+from firebreak.api.rest import problems
 from firebreak.domain import titles
 from firebreak.domain.words import Words
 
@@ -45,7 +46,8 @@ class Domain:
 def domains() -> list[Domain]:
     """The service's catalogue and each title's that has words."""
     found = [Domain(language.DOMAIN, language.LOCALE.resolve(),
-                    (ROOT / "api" / "language.py", ROOT / "domain" / "words.py"))]
+                    (ROOT / "api" / "language.py", ROOT / "domain" / "words.py"),
+                    tuple((problems.TITLE, name) for name in (*problems.TITLES.values(), problems.OTHER)))]
     for title in titles.all_titles():
         words: Words | None = getattr(title, "words", None)
         if words is not None:
@@ -134,9 +136,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     langs = list(language.languages()) + ([args.add] if args.add else [])
     if args.check:
-        problems = [line for domain in domains() for lang in langs for line in lacking(domain, lang)]
-        print("\n".join(problems) or "every catalogue is complete")
-        return 1 if problems else 0
+        lacks = [line for domain in domains() for lang in langs for line in lacking(domain, lang)]
+        print("\n".join(lacks) or "every catalogue is complete")
+        return 1 if lacks else 0
     for domain in domains():
         for lang in langs:
             update(domain, lang)

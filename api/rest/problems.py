@@ -7,13 +7,16 @@ from typing import Any
 
 from starlette.responses import JSONResponse
 
+from firebreak.api import language
+from firebreak.domain.words import noun
 from firebreak.matches.refusals import VERSIONED, Refusal, registered
 from firebreak.players.errors import BadHandle, PlayerError, PlayerNotFound, Reason, Unauthenticated
 
 MEDIA_TYPE = "application/problem+json"
 TYPE_BASE = "/v1/docs#problem-"  # a problem's type: a URI reference to its entry in the served docs
 
-# status -> short title (RFC 9457 "title": the same for every occurrence of the status)
+# status -> short title (RFC 9457 "title": the same for every occurrence of the status), answered in the reader's
+# language (the service's catalogue translates each under the context TITLE)
 TITLES = {
     400: "Bad Request",
     401: "Unauthorized",
@@ -29,6 +32,14 @@ TITLES = {
     500: "Internal Server Error",
     503: "Service Unavailable",
 }
+OTHER = "Error"  # the title of a status without one above
+TITLE = "problem title"
+
+
+def title(status: int) -> str:
+    """A status's title in the request's language."""
+    return language.write(noun(TITLE, TITLES.get(status, OTHER)), language.service(language.current.get()),
+                          lambda seat: None)
 
 class Problem(Exception):
     """Raised when a REST request is refused: the HTTP status, a stable code, a message for people, and extra
@@ -45,7 +56,7 @@ class Problem(Exception):
 
     def body(self) -> dict[str, Any]:
         """The problem details object."""
-        return {"type": TYPE_BASE + self.code, "title": TITLES.get(self.status, "Error"), "status": self.status,
+        return {"type": TYPE_BASE + self.code, "title": title(self.status), "status": self.status,
                 "detail": self.detail, "code": self.code, **self.extra}
 
     def response(self) -> JSONResponse:

@@ -80,6 +80,14 @@ def test_legal_actions_and_events_are_labelled_in_the_callers_language(server: s
     assert any("player " in label for label in labels_of(events)), events  # a seat's player name, as it is
     assert all(CYRILLIC.search(a["label"]) for a in answer.json()["match"]["legalActions"])
 
+    # a refusal's problem title too (RFC 9457 title; the detail stays the service's English)
+    for lang, title in (("uk", "Конфлікт"), ("de", "Konflikt"), (None, "Conflict")):
+        stale = httpx.post(f"{server}/v1/matches/{s.match_id}/actions", timeout=30,
+                           headers={"authorization": f"Bearer {token}", **({"accept-language": lang} if lang else {})},
+                           json={"action": {"type": "endActions"}, "expectedVersion": 0})
+        assert stale.status_code == 409 and stale.json()["code"] == "STALE_VERSION", stale.text
+        assert stale.json()["title"] == title, stale.json()
+
     # GraphQL: the same with act
     german = speaking(server, "de")
     _seat, token, m = h.to_act(german, s)
