@@ -20,6 +20,7 @@ from firebreak.domain.london.bots.rating import card_worth, turns_left
 from firebreak.domain.london.data import Card, Gain
 from firebreak.domain.london.match import LondonMatch
 from firebreak.domain.london.rules import develop, land, running
+from firebreak.domain.london.rules.poverty import prestige_lost
 from firebreak.domain.london.state import LOAN, LOAN_REPAY, Phase
 
 
@@ -31,7 +32,9 @@ class Plan:
     borrow_turns: float = 4.0     # borrow only with at least this many turns left
     repay_turns: float = 2.5      # repay at the start of a turn once this few turns are left (or with spare money)
     spare: int = 12               # money kept after a repayment made before the end is near
-    run_ratio: float = 0.3        # run once the fresh activations are worth this much per poverty the run costs
+    run_ratio: float = 0.3        # run once the fresh activations are worth this share of what the run's poverty
+                                  # costs at the end (the table's steps from the seat's lead in poverty on the
+                                  # least poor seat, all public)
     run_hand: int = 4             # ...and the hand is this small (else develop first when it can)
     money_worth: float = 0.8      # prestige a £ is worth while it can still buy cards and land
     land_loan: bool = False       # whether land may be bought with a loan
@@ -39,7 +42,9 @@ class Plan:
     board_worth: float = 1.0      # draw a board card worth at least this instead of the deck...
     board_hand: int = 6           # ...while the hand is smaller than this (the deck must run out: board draws
                                   # alone could go round for ever between seats that cannot play)
-    shed_hand: int = 8            # with this many cards in hand, play any card it can pay for
+    shed_hand: int = 8            # with this many cards in hand, play any card it can pay for (so too once this
+    shed_turns: float = 1.0       # few turns are left: a card in hand is a poverty at the end)
+    draw_worth: float = 0.2       # worth of a card an activation draws (less one per card with a big hand)
     max_stacks: int = 4           # start a new stack only below this many
     land_worth: float = 2.0       # buy a borough whose worth is at least this
     draw_hand: int = 3            # draw three only with a hand smaller than this
@@ -129,7 +134,7 @@ def _land_reach(m: LondonMatch, seat: int, plan: Plan) -> int:
 def _wanted_plays(m: LondonMatch, seat: int, plan: Plan) -> list[str]:
     """The cards of the hand worth playing now that the seat can pay for under its loan rule, best first."""
     reach = _reach(m, seat, plan)
-    late = m.turns_left is not None
+    late = m.turns_left is not None or turns_left(m) <= plan.shed_turns
     shed = late or len(m.hands[seat]) >= plan.shed_hand  # every card played is two fewer in hand
     out = []
     for c in develop.playable(m, seat):
@@ -194,16 +199,19 @@ def _idle(card: Card) -> bool:
     return card.activation is None and card.ongoing is None
 
 
-def activation_worth(m: LondonMatch, seat: int, card_id: str, plan: Plan = PLAN) -> float:
+def activation_worth(m: LondonMatch, seat: int, card_id: str, plan: Plan | None = None) -> float:
     """What activating the card now gives, roughly in prestige (money while it buys things, poverty cut while
-    there is any to cut once the run's own poverty is counted)."""
+    there is any to cut once the run's own poverty is counted, a card drawn a poverty at the run's end with a big
+    hand)."""
+    plan = PLAN if plan is None else plan
     act = m.card(card_id).activation
     assert act is not None
     g: Gain = m.scaled(seat, act.gain)
     poverty_cut = min(g.poverty_down, m.poverty[seat] + len(m.stacks[seat]) + len(m.hands[seat]))
-    money = money_worth(m, plan)
-    return (g.money - act.money) * money + g.prestige + poverty_cut * 0.8 - g.poverty_up * 0.9 + g.draw * 0.2 \
-        + (0.4 if act.card else 0.0)  # a card paid is a card less in hand at the run's poverty
+    drawn = plan.draw_worth - (len(m.hands[seat]) >= plan.run_hand)
+    paid_card = 0.4 if act.card else 0.0  # a card paid is a card less in hand at the run's poverty
+    return ((g.money - act.money) * money_worth(m, plan) + g.prestige + poverty_cut * 0.8 - g.poverty_up * 0.9
+            + g.draw * drawn + paid_card)
 
 
 def _fresh(m: LondonMatch, seat: int) -> list[str]:
@@ -248,10 +256,23 @@ def run_poverty(m: LondonMatch, seat: int) -> int:
     return len(m.stacks[seat]) + m.loans[seat] + max(0, len(m.hands[seat]) - paid)
 
 
+def poverty_lead(m: LondonMatch, seat: int) -> int:
+    """How far the seat's poverty (its hand counted, as the end does) is above the least poor other seat's."""
+    own = m.poverty[seat] + len(m.hands[seat])
+    return max(0, own - min(m.poverty[o] + len(m.hands[o]) for o in range(m.seats) if o != seat))
+
+
+def run_cost(m: LondonMatch, seat: int) -> float:
+    """What a run's poverty would cost at the end, in prestige, from the seat's lead in poverty now (at least one
+    a poverty: the others may catch up, or fall behind)."""
+    lead, added = poverty_lead(m, seat), run_poverty(m, seat)
+    return max(float(added), float(prestige_lost(lead + added) - prestige_lost(lead)))
+
+
 def _action(m: LondonMatch, seat: int, legal: list[Action], kinds: dict[str, Action], plan: Plan) -> Action:
     """Develop down to a small hand, run a city whose run pays for its poverty, buy the best borough the cash
     pays for, else draw three (or run what there is)."""
-    ready = len(_fresh(m, seat)) >= 2 and run_gain(m, seat, plan) >= plan.run_ratio * run_poverty(m, seat)
+    ready = len(_fresh(m, seat)) >= 2 and run_gain(m, seat, plan) >= plan.run_ratio * run_cost(m, seat)
     wanted = "develop" in kinds and bool(_wanted_plays(m, seat, plan))
     if ready and (len(m.hands[seat]) <= plan.run_hand or not wanted):
         return kinds["run"]
