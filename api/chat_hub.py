@@ -95,6 +95,12 @@ class ChatHub:
             changed, watch.changed = watch.changed, asyncio.Event()
             changed.set()
 
+    def wake_all(self) -> None:
+        """Wake every follower (a credential was revoked somewhere: each stream looks at its own again)."""
+        for watch in list(self._watches.values()):
+            changed, watch.changed = watch.changed, asyncio.Event()
+            changed.set()
+
     def readers(self) -> int:
         """How many matches this process reads the chat of now."""
         return len(self._watches)

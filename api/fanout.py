@@ -125,6 +125,11 @@ class Fanout:
         if watch.waiters == 0 and idle and self.watches.get(match_id) is watch:
             del self.watches[match_id]
 
+    def wake_all(self) -> None:
+        """Wake every waiter (a credential was revoked somewhere: each stream looks at its own again)."""
+        for watch in list(self.watches.values()):
+            self._wake(watch)
+
     async def close(self) -> None:
         """Stop every reader (the process is stopping)."""
         tasks = [w.task for w in self.watches.values() if w.task is not None]

@@ -126,6 +126,11 @@ class FeedHub:
                     if task is not None:
                         task.cancel()
 
+    def wake_all(self) -> None:
+        """Wake every listener (a credential was revoked somewhere: each stream looks at its own again)."""
+        for watch in list(self.watches.values()):
+            watch.wake()
+
     async def ensure_reading(self, player: str) -> None:
         """Start the reader that covers this player, or wake the multiplexed one to add the player to its read."""
         lane = player if self.cluster else ""

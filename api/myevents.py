@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 import jwt
 
+from firebreak.api import revocations
 from firebreak.api.feedhub import FeedHub
 from firebreak.matches import feed, keys
 from firebreak.matches.feed import FeedEvent, cursor_order
@@ -91,17 +92,21 @@ class Guard:
     expires: float | None
     every: float
     due: float = field(default=0.0)
+    heard: int = field(default=0)  # the revocations this process had heard of at the last recheck
 
     def __post_init__(self) -> None:
         self.due = time.time() + self.every
+        self.heard = revocations.generation()
 
     async def refused(self) -> Unauthenticated | None:
-        """The refusal once the credential has expired or a due re-verification refuses it, else None."""
+        """The refusal once the credential has expired or a due re-verification refuses it (due every `every`
+        seconds, and at once after a revocation anywhere: api/revocations.py), else None."""
         now = time.time()
         if self.expires is not None and now >= self.expires:
             return Unauthenticated(Reason.EXPIRED)
-        if now >= self.due:
+        if now >= self.due or self.heard != revocations.generation():
             self.due = now + self.every
+            self.heard = revocations.generation()
             return await self.recheck()
         return None
 

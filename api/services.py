@@ -9,6 +9,7 @@ from typing import Any
 
 import anyio
 
+from firebreak.api import revocations
 from firebreak.api.admin import AdminCredential
 from firebreak.api.chat_hub import ChatHub
 from firebreak.api.fanout import Fanout
@@ -66,6 +67,7 @@ class Services:
     deletions: Deletions = field(default=None)  # type: ignore[assignment]  # set by connect: accounts' deletion
     chat: ChatStore = field(default=None)  # type: ignore[assignment]  # set by connect: chat beside the board
     chat_hub: ChatHub = field(default=None)  # type: ignore[assignment]  # set by connect: chat streams' readers
+    revoked: revocations.Listener | None = None  # set by open: the revocations this process listens to
 
     async def database(self) -> Database:
         """The archive's database (FIREBREAK_DATABASE_URL / FIREBREAK_DATA_DIR: ratings, finished matches), opened
@@ -107,6 +109,7 @@ class Services:
         when the deletion was asked."""
         at = await self.deletions.request(principal)
         player = principal.player.id
+        await revocations.publish(self.redises.queue, player)  # its open streams end at once
         await anyio.to_thread.run_sync(functools.partial(
             self.scheduler.queue.enqueue, DELETE_ACCOUNT_JOB, player, job_id=f"delete-{player}-{time.time_ns()}",
             result_ttl=600, failure_ttl=7 * 24 * 3600, job_timeout=600))
@@ -118,11 +121,27 @@ class Services:
         return GuardedInvitations(self.lobby, self.players.directory)  # never to one who blocks the inviter
 
     async def open(self) -> None:
-        """Connect what must be connected before requests come (a cluster client's view of the cluster)."""
+        """Connect what must be connected before requests come (a cluster client's view of the cluster), and
+        listen to the revocations (api/revocations.py)."""
         await self.redises.open()
+        if self.revoked is None:
+            self.revoked = revocations.Listener(self.redises.queue, self.wake_streams)
+        self.revoked.start()
+
+    async def signed_out(self, principal: Principal) -> None:
+        """After a sign-out: the streams of the session signed out (or of every session) end at once."""
+        await revocations.publish(self.redises.queue, principal.player.id)
+
+    def wake_streams(self) -> None:
+        """Wake every stream reader of this process (each stream then looks at its credential again)."""
+        self.fanout.wake_all()
+        self.feeds.wake_all()
+        self.chat_hub.wake_all()
 
     async def close(self) -> None:
         """Release the connections."""
+        if self.revoked is not None:
+            await self.revoked.stop()
         await self.fanout.close()
         await self.chat_hub.close()
         await self.feeds.close()

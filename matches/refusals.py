@@ -93,6 +93,8 @@ class Refusal(StrEnum):
     BAD_MESSAGE = "BAD_MESSAGE"
     CHAT_NOT_ALLOWED = "CHAT_NOT_ALLOWED"
     MUTED = "MUTED"
+    BAD_REPORT = "BAD_REPORT"
+    REPORT_NOT_FOUND = "REPORT_NOT_FOUND"
 
     @property
     def status(self) -> int:
@@ -291,6 +293,12 @@ ENTRIES: dict[Refusal, Entry] = {
                                                            "read and written by the match's seated persons only; "
                                                            "the spectators' channel is written by signed-in players "
                                                            "without a seat (seats read it)."),
+    Refusal.BAD_REPORT: Entry(422, "InvalidInput", "A report names a player or a chat message you may read "
+                                                   "(matchId, channel and seq), not yourself, with a reason (spam, "
+                                                   "abuse, cheating, name, other) and a note of at most 1000 "
+                                                   "characters without control or bidirectional characters; an "
+                                                   "admin action's duration is 1 second to 10 years."),
+    Refusal.REPORT_NOT_FOUND: Entry(404, "ReportNotFound", "No report has this id."),
     Refusal.MUTED: Entry(403, "Muted", "The operator has muted this player: no chat until the mute ends (until says "
                                        "when)."),
 }

@@ -9,5 +9,7 @@ def muted(player_id: str) -> str:
     return f"player:{{p:{player_id}}}:muted"
 
 
-BANS_PENDING = "moderation:bans"  # sorted set on the queue Redis: player id -> when its ban was laid (its seats are
-# resigned by a worker: moderation/bans.py; dropped once done, handed on by the reconciler after stall_seconds)
+# Sorted set on the queue Redis: player id -> when its ban was laid (its seats are resigned by a worker:
+# workers/moderation.py; dropped once done, handed on by the reconciler after stall_seconds). Named in
+# matches/reconciler.py too (that layer imports no moderation).
+BANS_PENDING = "moderation:bans"

@@ -89,6 +89,8 @@ class Authenticator:
         """The principal a credential of a known kind (kind_of) proves, its player given a handle if it had none
         yet (raise Unauthenticated)."""
         principal = await self._verify(credential, kind)
+        if principal.player.banned():  # every credential of a banned player, a personal access token's too
+            raise Unauthenticated(Reason.BANNED)
         if principal.player.handle:
             return principal
         try:

@@ -31,6 +31,7 @@ class Reason(StrEnum):
     UNKNOWN = "unknown"              # no such player, session or token
     NOT_CONFIGURED = "not_configured"  # a JWT of another issuer while the operator's sign-in is off
     UNAVAILABLE = "unavailable"      # the operator's key set could not be fetched
+    BANNED = "banned"                # the operator banned the player: no sign-in, no credential works
 
 
 _SAYS = {
@@ -44,6 +45,7 @@ _SAYS = {
     Reason.UNKNOWN: "the credential names no known player, session or token",
     Reason.NOT_CONFIGURED: "sign-in with an external identity provider is not configured",
     Reason.UNAVAILABLE: "the identity provider's keys could not be fetched",
+    Reason.BANNED: "the account is banned by the operator",
 }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -46,7 +47,8 @@ class Identity:
 @dataclass(frozen=True)
 class Player:
     """A player: id, display name, kind, when created (epoch seconds), token version (bumped by signing out
-    everywhere), the external identities linked to it, and its handle ("" until one is assigned)."""
+    everywhere, and by a ban), the external identities linked to it, its handle ("" until one is assigned), and
+    until when the operator banned it (None: not banned)."""
 
     id: str
     name: str
@@ -55,6 +57,11 @@ class Player:
     token_version: int
     identities: tuple[Identity, ...] = ()
     handle: str = ""
+    banned_until: float | None = None  # the operator banned it until then (moderation/bans.py; inf: for good)
+
+    def banned(self, now: float | None = None) -> bool:
+        """Whether the operator's ban holds now: no sign-in, no credential of the player works."""
+        return self.banned_until is not None and self.banned_until > (time.time() if now is None else now)
 
     @classmethod
     def from_fields(cls, player_id: str, fields: dict[str, str]) -> Player:
@@ -63,7 +70,8 @@ class Player:
         return cls(id=player_id, name=fields["name"], kind=PlayerKind(fields["kind"]),
                    created=float(fields["created"]), token_version=int(fields["ver"]),
                    identities=tuple(Identity(issuer, subject) for issuer, subject in links),
-                   handle=fields.get("handle", ""))
+                   handle=fields.get("handle", ""),
+                   banned_until=float(fields["banned"]) if fields.get("banned") else None)
 
 
 @dataclass(frozen=True)

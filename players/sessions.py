@@ -157,6 +157,8 @@ class Sessions:
         return await self._session(player, family_id, secret, created)
 
     async def _session(self, player: Player, family_id: str, secret: str, created: bool) -> Session:
+        if player.banned():  # no session for a banned player (its older ones died with the ban's version bump)
+            raise Unauthenticated(Reason.BANNED)
         now = int(time.time())
         claims = {"sub": player.id, "ver": player.token_version, "sid": family_id, "iat": now,
                   "exp": now + self.settings.access_ttl, "iss": ISSUER, "aud": AUDIENCE}

@@ -10,7 +10,8 @@ entry of keys.DELETIONS_PENDING older than stall_seconds) and does, in order, ea
    the invitations it received are dropped, and the events naming it in the invited players' and co-players'
    feeds; its seeks cancelled and their records deleted;
 4. its push registrations and preferences, its events, its my-matches index;
-5. its ratings and rating changes (ratings/ledger.py:forget) and its seats in the archive (archive/erasure.py);
+5. its ratings and rating changes (ratings/ledger.py:forget), its seats in the archive (archive/erasure.py), and
+   its name in reports and the moderation's audit log (moderation/reports.py);
 6. the players layer's last part (the invitations index, the mark trimmed), then the outbox entry is dropped.
 The job waits (answers "waiting", the entry stays for the reconciler) while a seek of the player is being formed
 into a table, or while an over match of the player's has no archive record yet (its archiving may have read the
@@ -39,6 +40,8 @@ from firebreak.matches.mine import Index
 from firebreak.matches.rematch_offers import Offers
 from firebreak.matches.seatlife import SeatLife
 from firebreak.matchmaking.seeks import SeekError, Seeks, SeekStatus
+from firebreak.moderation import keys as moderation_keys
+from firebreak.moderation import reports as moderation_reports
 from firebreak.players import handle_index
 from firebreak.players import keys as player_keys
 from firebreak.players.deletion import DELETED_NAME, Deletions
@@ -88,6 +91,7 @@ async def delete_account(rt: Any, player: str) -> str:
     await rt.db.run(ledger_forget, rt.db, player)
     await rt.db.run(archive_erasure.erase_player, rt.db, player, DELETED_NAME)
     await rt.db.run(chat_archive.erase_player, rt.db, player, DELETED_NAME)
+    await rt.db.run(moderation_reports.erase_player, rt.db, player)
     unarchived = await rt.db.run(archive_erasure.unarchived, rt.db, over)
     if unarchived and time.time() - mark.at < GIVE_UP_STALLS * settings.stall_seconds:
         waiting = True
@@ -96,7 +100,7 @@ async def delete_account(rt: Any, player: str) -> str:
         return "waiting"
 
     await store.redis.delete(keys.feed(player), keys.feed_seen(player), keys.feed_forwarded(player),
-                             chat_keys.chatted(player), *Index.keys(player))
+                             chat_keys.chatted(player), moderation_keys.muted(player), *Index.keys(player))
     await push_subscriptions.delete_all_for_player(store.redis, player)  # again: a push sent meanwhile moved its cursor
     await deletions.finish(player)
     await store.queue.zrem(keys.DELETIONS_PENDING, player)

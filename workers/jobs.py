@@ -32,7 +32,7 @@ from firebreak.matches.scheduler import Scheduler
 from firebreak.matches.store import MatchStore
 from firebreak.matchmaking.seeks import Seeks
 from firebreak.matchmaking.tables import Matcher
-from firebreak.workers import account_deletion, finishing
+from firebreak.workers import account_deletion, finishing, moderation
 from firebreak.workers.budget import budget_from_env
 
 log = logging.getLogger("firebreak.workers")
@@ -168,6 +168,12 @@ def delete_account(player: str, claimed: float | None = None) -> str:
     the reconciler for an outbox entry a crash left (claimed until `claimed`); return "deleted", "waiting" (the
     entry stays, and a later claim runs it again) or "unknown"."""
     return _once(lambda rt: account_deletion.delete_account(rt, str(player)))
+
+
+def apply_ban(player: str, claimed: float | None = None) -> str:
+    """Resign, leave and cancel what a banned player holds (workers/moderation.py): queued by the API with the ban,
+    and by the reconciler for an outbox entry a crash left (claimed until `claimed`)."""
+    return _once(lambda rt: moderation.apply_ban(rt, str(player)))
 
 
 def match_seeks(pool: str) -> int:

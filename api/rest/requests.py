@@ -393,7 +393,32 @@ class SendChatMessage(Body):
 
 
 
+class FileReport(Body):
+    """What is reported: a player, or a chat message (matchId, channel and seq together); why; a note."""
+
+    reason: Annotated[Literal["spam", "abuse", "cheating", "name", "other"], Field(description="Why.")]
+    playerId: Annotated[str | None, Field(description="The player reported.")] = None
+    matchId: Annotated[str | None, Field(description="A reported message's match.")] = None
+    channel: Annotated[Literal["seats", "spectators"] | None, Field(description="A reported message's channel.")] = None
+    seq: Annotated[Int32 | None, Field(description="A reported message's seq.")] = None
+    note: Annotated[str | None, Field(description="At most 1000 characters.")] = None
+
+
+class ResolveReport(Body):
+    """What was done about a report."""
+
+    resolution: Annotated[str | None, Field(description="At most 1000 characters, for the audit log.")] = None
+
+
+class Penalty(Body):
+    """How long (seconds; a ban's null or left out: for good) and a note for the audit log."""
+
+    seconds: Annotated[float | None, Field(description="1 second to 10 years.")] = None
+    note: Annotated[str | None, Field(description="At most 1000 characters.")] = None
+
+
 REQUESTS: list[type[Body]] = [CreateMatch, JoinMatch, AddBot, Act, InvitePlayers, AnswerInvitation, JoinByCode,
                               PlaceSeek, SignInAsGuest, RefreshSession, CreateAccessToken, LinkIdentity,
                               CreateWebhookEndpoint, RotateWebhookSecret, RegisterPushSubscription,
-                              RegisterPushDevice, UpdatePushPreferences, UpdateProfile, PlayerRef, SendChatMessage]
+                              RegisterPushDevice, UpdatePushPreferences, UpdateProfile, PlayerRef, SendChatMessage,
+                              FileReport, ResolveReport, Penalty]

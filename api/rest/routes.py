@@ -19,6 +19,7 @@ from firebreak.api.rest import (
     invitations,
     matches,
     mine,
+    moderation,
     openapi,
     players,
     push,
@@ -58,7 +59,7 @@ OPERATIONS: list[Operation] = [*titles.OPERATIONS, *matches.OPERATIONS, *seats.O
                                *actions.OPERATIONS, *players.OPERATIONS, *mine.OPERATIONS, *rematch.OPERATIONS,
                                *invitations.OPERATIONS, *export.OPERATIONS, *seeks.OPERATIONS, *ratings.OPERATIONS,
                                *webhooks.OPERATIONS, *my_events.OPERATIONS, *account.OPERATIONS,
-                               *push.OPERATIONS, *social.OPERATIONS, *chat.OPERATIONS,
+                               *push.OPERATIONS, *social.OPERATIONS, *chat.OPERATIONS, *moderation.OPERATIONS,
                                *docs.operations(document)]
 
 

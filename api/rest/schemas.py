@@ -15,6 +15,7 @@ from firebreak.api.rest import (
     responses,
     responses_chat,
     responses_events,
+    responses_moderation,
     responses_more,
     responses_social,
 )
@@ -64,7 +65,7 @@ def _components(_titles: tuple[str, ...], limits: Limits) -> dict[str, dict[str,
 
 def _generate() -> dict[str, dict[str, Any]]:
     answers = (_models(responses) + _models(responses_more) + _models(responses_events) + _models(responses_social)
-               + _models(responses_chat))
+               + _models(responses_chat) + _models(responses_moderation))
     modes: list[tuple[type[BaseModel], Literal["validation", "serialization"]]] = [
         *((model, "validation") for model in requests.REQUESTS), *((model, "serialization") for model in answers)]
     _keys, generated = models_json_schema(modes, ref_template=REF, schema_generator=Generator)

@@ -25,6 +25,7 @@ from firebreak.api.schema.descriptions import fill_from_docstrings
 from firebreak.api.schema.events import EVENT_TYPES, EventsSubscription
 from firebreak.api.schema.invitations import InvitationsMutation
 from firebreak.api.schema.lobby import LobbyMutation, LobbyQuery
+from firebreak.api.schema.moderation import ModerationMutation, ModerationQuery
 from firebreak.api.schema.plans import CACHED_DOCUMENTS, MAX_TOKENS, Plan, validated
 from firebreak.api.schema.play import PlayMutation, PlayQuery
 from firebreak.api.schema.players import PlayersMutation, PlayersQuery
@@ -42,7 +43,8 @@ from firebreak.matches.refusals import Refusal
 log = logging.getLogger("firebreak.api")
 
 @strawberry.type
-class Query(LobbyQuery, PlayQuery, PlayersQuery, RatingsQuery, WebhooksQuery, PushQuery, SocialQuery, ChatQuery):
+class Query(LobbyQuery, PlayQuery, PlayersQuery, RatingsQuery, WebhooksQuery, PushQuery, SocialQuery, ChatQuery,
+            ModerationQuery):
     """Reads: titles, the lobby, a match as the caller may see it, the signed-in player, the leaderboards, (for
     the operator) the webhooks, the key browsers subscribe to pushes with, and players' public profiles and
     search."""
@@ -50,7 +52,8 @@ class Query(LobbyQuery, PlayQuery, PlayersQuery, RatingsQuery, WebhooksQuery, Pu
 
 @strawberry.type
 class Mutation(LobbyMutation, PlayMutation, PlayersMutation, SeatsMutation, RematchMutation, InvitationsMutation,
-               SeeksMutation, WebhooksMutation, PushMutation, SocialMutation, ChatMutation):
+               SeeksMutation, WebhooksMutation, PushMutation, SocialMutation, ChatMutation,
+               ModerationMutation):
     """Writes: create, join and fill matches, act, sign in and out, a seat's life (resign, reclaim, leave, cancel),
     rematch, invitations, seeks, (for the operator) webhook endpoints, push registrations, friends and blocks."""
 

@@ -283,6 +283,11 @@ class Muted(Problem):
 
 
 @strawberry.type
+class ReportNotFound(Problem):
+    """No report has this id."""
+
+
+@strawberry.type
 class Reauthenticate(Problem):
     """Deleting the account needs a recent sign-in: sign in again and ask again; nothing changed."""
 
@@ -293,7 +298,7 @@ TYPES: dict[str, type[Problem]] = {kind.__name__: kind for kind in (
     IdentityTaken, AlreadyLinked, SeatTakenOver, SeatResigned, NotTakenOver, NotCreator, MatchNotOver, NoRematchOffer,
     InviteCodeNotFound, PlayerNotFound, AlreadyInvited, InvitationNotFound, TooManySeeks, SeekNotFound,
     SeekNotWaiting, AdminUnauthorized, WebhookNotFound, DeliveryNotFound, RatedNeedsPlayer, BadHandle, HandleTaken,
-    Reauthenticate, BadMessage, ChatNotAllowed, Muted)}
+    Reauthenticate, BadMessage, ChatNotAllowed, Muted, ReportNotFound)}
 
 
 def problem_type(code: str) -> type[Problem]:

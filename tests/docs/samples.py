@@ -57,6 +57,7 @@ CLAIMS = (
     Claim("docs/guides/players.md", "Players and sign-in", "sh", "tests/service/test_docs_players.py"),
     Claim("docs/guides/players.md", "Deleting an account", "sh", "tests/service/test_account_deletion.py"),
     Claim("docs/guides/chat.md", "Try it with curl", "sh", "tests/service/test_docs_chat.py"),
+    Claim("docs/guides/moderation.md", "Try it with curl", "sh", "tests/service/test_moderation.py"),
     Claim("docs/guides/seeks.md", "Finding opponents: seeks", "sh", "tests/service/test_docs_seeks.py"),
     Claim("docs/guides/social.md", "Try it with curl", "sh", "tests/service/test_docs_social.py"),
     Claim("docs/guides/webhooks.md", "Webhooks for your push service", "python",
