@@ -27,6 +27,8 @@ from firebreak.moderation.mutes import muted_until
 from firebreak.players.records import Principal
 from firebreak.social import keys as social_keys
 
+HANDLES_KEPT = 10_000       # senders' handles a process remembers
+HANDLES_KEPT_SECONDS = 10.0  # for this long: a handle changed shows in chat within it
 FOLLOW_WAIT = 10.0  # seconds a follower waits for a message before it looks at the match and its credential again
 
 
@@ -164,13 +166,28 @@ async def _stored(services: Services, match_id: str, channel: Channel, after: in
 
 
 async def shown(services: Services, messages: list[Message], hidden: frozenset[str]) -> list[Shown]:
-    """The messages a reader is shown (those of players it blocks left out), each with its sender's handle now."""
+    """The messages a reader is shown (those of players it blocks left out), each with its sender's handle now
+    (as HANDLES_KEPT_SECONDS old at most: a message followed by many readers looks its sender up once)."""
     visible = [m for m in messages if m.player is None or m.player not in hidden]
-    handles: dict[str, str | None] = {}
-    for player in {m.player for m in visible if m.player is not None}:
-        found = await services.players.directory.get(player)
-        handles[player] = None if found is None else found.handle
+    handles = {player: await handle_of(services, player) for player in {m.player for m in visible if m.player}}
     return [Shown(m, None if m.player is None else handles.get(m.player)) for m in visible]
+
+
+_handles: dict[str, tuple[str | None, float]] = {}  # player -> (handle, until when it is trusted)
+
+
+async def handle_of(services: Services, player: str) -> str | None:
+    """A player's handle now (None: gone), from this process's short-lived memory of it when there."""
+    now = time.monotonic()
+    kept = _handles.get(player)
+    if kept is not None and kept[1] > now:
+        return kept[0]
+    found = await services.players.directory.get(player)
+    if len(_handles) >= HANDLES_KEPT:
+        _handles.clear()
+    handle = None if found is None else found.handle
+    _handles[player] = (handle, now + HANDLES_KEPT_SECONDS)
+    return handle
 
 
 async def follow(services: Services, loaded: Loaded, channel: Channel, after: int,
