@@ -59,6 +59,22 @@ def test_the_cards_the_rulebook_names() -> None:
     assert southwark.run is not None and southwark.run.poverty_up == 1
 
 
+def test_north_is_more_prestigious_and_south_cuts_more_poverty() -> None:
+    """The rulebook's one statement about the boroughs as a whole, checked on the means of each side (issue 51's
+    audit): "Зазвичай, карти на півночі Лондона являються більш престижними" (usually the North's boroughs are more
+    prestigious) and "карти на півдні Лондона ефективніше зменшують бідність" (the South's cut poverty better)."""
+    def mean(side: str, part: str) -> float:
+        gains = [getattr(b.immediate, part) for b in CAT.boroughs.values() if b.side == side]
+        return sum(gains) / len(gains)
+
+    assert mean("N", "prestige") > mean("S", "prestige")
+    assert mean("S", "poverty_down") > mean("N", "poverty_down")
+    lewisham = CAT.boroughs[bid("Lewisham")].immediate.poverty_down  # the land example's poverty cut
+    hammersmith = CAT.boroughs[bid("Hammersmith")].cost  # the land example's borough too dear to buy
+    assert lewisham == max(b.immediate.poverty_down for b in CAT.boroughs.values())
+    assert hammersmith > 5 and hammersmith >= sorted(b.cost for b in CAT.boroughs.values())[-3]
+
+
 def test_load_catalogue_from_a_directory(tmp_path: Path) -> None:
     cards, boroughs = _raw()
     for name, data in (("cards", cards), ("boroughs", boroughs)):
