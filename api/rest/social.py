@@ -4,7 +4,9 @@ cancelFriendRequest, removeFriend, blockPlayer, unblockPlayer)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import Field
 
 from firebreak.api import social
 from firebreak.api.rest import callers
@@ -14,6 +16,7 @@ from firebreak.api.rest.problems import problem
 from firebreak.api.rest.ratings import rating_json
 from firebreak.api.rest.table import Auth, Call, Operation, Param, Reply
 from firebreak.matches.refusals import Refusal
+from firebreak.players.handles import HANDLE_MAX
 from firebreak.players.records import Player
 from firebreak.social import profile, search
 from firebreak.social.errors import SocialError
@@ -173,8 +176,9 @@ async def unblock_player(call: Call) -> Reply:
     return Reply({"player": player_json(other), "blocked": False, "since": None})
 
 
-PREFIX = Param("prefix", "query", str, "The start of a handle (1-24 characters, compared case-folded as handles "
-                                       "are).", required=True)
+PREFIX = Param("prefix", "query", Annotated[str, Field(min_length=1, max_length=HANDLE_MAX)],
+               f"The start of a handle (1-{HANDLE_MAX} characters a handle may hold, compared after NFKC and "
+               "case-folded as handles are; else 422 BAD_SEARCH).", required=True, code=Refusal.BAD_SEARCH)
 FIRST = Param("first", "query", int, f"How many players (clamped to 1-{search.PAGE_MAX}).", default=20)
 AFTER = Param("after", "query", str, "The endCursor of the previous page.")
 HANDLE = Param("handle", "path", str, "The player's handle (compared case-folded).", required=True)
