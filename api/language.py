@@ -15,6 +15,7 @@ import io
 from collections.abc import Callable
 from contextvars import ContextVar
 from pathlib import Path
+from urllib.parse import parse_qs
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -147,7 +148,8 @@ def _write(value: Param, tr: gettext.NullTranslations, name: Callable[[int], str
 
 
 class LanguageMiddleware:
-    """Sets the request's (or the WebSocket connection's) language from its Accept-Language header."""
+    """Sets the request's (or the WebSocket connection's) language from its Accept-Language header; a WebSocket's
+    `lang` query parameter comes first (a browser cannot set a WebSocket's headers: it sends its own language)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -159,6 +161,9 @@ class LanguageMiddleware:
             return
         header = next((value.decode("latin-1") for key, value in scope.get("headers", ())
                        if key == b"accept-language"), None)
+        if scope["type"] == "websocket":
+            chosen = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("lang")
+            header = chosen[0] if chosen else header
         token = current.set(negotiate(header))
         try:
             await self.app(scope, receive, send)

@@ -135,7 +135,7 @@ def test_the_rulebooks_terms_are_the_catalogues() -> None:
     assert write(buy, london, "uk") == "Купити боро Сіті"
     assert write(noun("city card", "Huguenots"), london, "uk") == "Гугеноти"
     assert write(noun("city card", "Hospital"), london, "uk") == "Шпиталь"
-    assert write(said("Take a loan (\u00a310)"), london, "uk") == "Взяти позику (10£)"
+    assert write(said("Repay a loan (\u00a315)"), london, "uk") == "Погасити позику (15£)"
 
 
 @pytest.mark.parametrize(("n", "german", "ukrainian"), [

@@ -1,5 +1,7 @@
 // The public GraphQL API: queries and mutations over HTTP, match events over graphql-transport-ws.
 
+import { languageHeaders, languageQuery } from './language.js';
+
 const RESULT_FIELDS = `endReason reason columns { key label description } scores { seat total parts { key value } }
   winners`;
 const MATCH_FIELDS = `fragment MatchFields on Match {
@@ -48,7 +50,7 @@ export const MATCH_EVENTS = `subscription($id: ID!, $after: Int!) {
 
 /** POST a GraphQL document; return its data or throw an Error with the GraphQL or HTTP message (and its code). */
 export async function gql(query, variables = {}, token = null) {
-  const headers = { 'content-type': 'application/json' };
+  const headers = { 'content-type': 'application/json', ...languageHeaders() };
   if (token) headers.authorization = `Bearer ${token}`;
   const response = await fetch('/graphql', { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
   if (!response.ok) throw new Error(`HTTP ${response.status}: ${(await response.text()).slice(0, 200)}`);
@@ -99,7 +101,7 @@ export class Subscription {
   /** Connect (again) and subscribe. */
   start() {
     if (this.closed || this.done) return;
-    const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`;
+    const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql${languageQuery()}`;
     const ws = new WebSocket(url, 'graphql-transport-ws');
     this.ws = ws;
     const send = (message) => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify(message));

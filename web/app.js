@@ -6,6 +6,7 @@
 
 import { mountAccount } from './account.js';
 import { mountJoin } from './join.js';
+import { mountLanguagePicker } from './language.js';
 import { mountLobby } from './lobby.js';
 import { mountMatch } from './match.js';
 import { mountMine } from './mine.js';
@@ -34,6 +35,7 @@ function route() {
   }
 }
 
+mountLanguagePicker(document.getElementById('language'));
 mountAccount(document.getElementById('account'));
 session.onChange(route);
 window.addEventListener('hashchange', route);

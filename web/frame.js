@@ -174,10 +174,11 @@ function turnPanel(page, state) {
     own.facts ? h('p', { class: 'muted', 'data-testid': 'stage' }, own.facts) : null);
 }
 
-/** A button label for an action: the title's words, else generic ones. */
+/** A button label for an action: the title's words (the service's label, for a title's own client), else generic
+ * ones. */
 function label(page, action) {
   try {
-    return page.client.describeAction(action);
+    return page.client.describeAction(action) || actionText(action);
   } catch {
     return actionText(action);
   }
@@ -236,21 +237,16 @@ function playersPanel(page, state) {
       h('tbody', {}, rows)));
 }
 
-// The service's own events (clocks, take-overs, abandonment): the same for every title.
-const SERVICE_EVENTS = {
-  clockExpired: (e, name) => `The clock of ${name(e.seat)} ran out`,
-  seatTakenOver: (e, name) => `A ${e.level} bot plays for ${name(e.seat)} until they reclaim the seat`,
-  seatReturned: (e, name) => `${name(e.seat)} is back`,
-  seatResigned: (e, name) => `${name(e.seat)} resigned`,
-  matchAbandoned: (e) => `The match was abandoned: ${e.reason}`,
-};
+// The service's own events (clocks, take-overs, abandonment): the same for every title, in the service's words.
+const SERVICE_EVENTS = new Set(['clockExpired', 'seatTakenOver', 'seatReturned', 'seatResigned', 'matchAbandoned']);
 
-/** The events log, newest step first: each event in the title's words (generic ones if it has none). */
+/** The events log, newest step first: each event in the title's words (the service's labels; generic ones from its
+ * fields for the generic client). */
 export function renderLog(page, steps) {
   const describe = (e) => {
-    if (SERVICE_EVENTS[e.type]) return SERVICE_EVENTS[e.type](e, (seat) => page.name(seat));
+    if (SERVICE_EVENTS.has(e.type) && e.label) return e.label;
     try {
-      return page.client.describeEvent(e);
+      return page.client.describeEvent(e) || eventText(e, (seat) => page.name(seat));
     } catch {
       return eventText(e, (seat) => page.name(seat));
     }

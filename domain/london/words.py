@@ -159,11 +159,11 @@ def _action(match: Match, seat: int, a: Action) -> Phrase:
     if t == "repayLoan":
         return said("Repay a loan (\u00a315)")
     if t == "takeLoan":
-        return said("Take a loan (\u00a310)")
+        return said("Take a loan")
     if t == "drawDeck":
         return said("Draw a card from the deck")
     if t == "drawBoard":
-        return said("Take {card} from the development board", card=card(a.get("card")))
+        return said("Draw {card} from the board", card=card(a.get("card")))
     if t == "skipDraw":
         return said("Nothing to draw: go on")
     if t == "develop":
@@ -201,7 +201,7 @@ def _action(match: Match, seat: int, a: Action) -> Phrase:
     if t == "runBorough":
         return said("Run your top borough")
     if t == "flip":
-        return said("Flip {card} face down", card=card(a.get("card")))
+        return said("Flip {card}", card=card(a.get("card")))
     if t == "endRun":
         return said("Finish running your city")
     return said("Action: {type}", type=str(t))

@@ -6,7 +6,7 @@
 import { h } from '../dom.js';
 import { words as typeWords } from '../words.js';
 
-const HIDDEN_FIELDS = new Set(['type', 'version', 'audience']);
+const HIDDEN_FIELDS = new Set(['type', 'version', 'audience', 'label']); // (label: the service's words)
 
 function valueText(value) {
   if (value === null || value === undefined) return 'none';

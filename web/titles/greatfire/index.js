@@ -3,7 +3,7 @@
 
 import { h } from '../../dom.js';
 import { drawBoard, fitLabels, layout, legend, linksInDirection } from './board.js';
-import { PHASES, cardLabel, describeAction, describeEvent, prompt } from './describe.js';
+import { PHASES, cardLabel, prompt } from './describe.js';
 import { actionsPanel, factsPanel, playerColumns, scoreTrack, youPanel } from './panels.js';
 
 // R18b pauses: every player is asked, whatever they hold; with nothing else to choose, the page answers by itself.
@@ -166,11 +166,11 @@ class GreatFireClient {
   }
 
   describeEvent(event) {
-    return describeEvent(event, this.words);
+    return event.label; // the service's words, in the reader's language (issue 50)
   }
 
   describeAction(action) {
-    return describeAction(action, this.words);
+    return action.label;
   }
 }
 

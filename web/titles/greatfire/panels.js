@@ -3,7 +3,7 @@
 
 import { h } from '../../dom.js';
 import { COLOUR_HEX } from './board.js';
-import { TOKEN_NAMES, cardLabel, describeAction } from './describe.js';
+import { TOKEN_NAMES, cardLabel } from './describe.js';
 
 const BUTTON_TYPES = new Set(['keepHand', 'redeal', 'playDoubleMove', 'endFire', 'endActions']);
 const CARD_TYPES = new Set(['playCard', 'discard']);
@@ -32,7 +32,7 @@ export function actionsPanel(client, state) {
   const disabled = state.busy ? true : null;
   const button = (action, testid, cls) => {
     const b = h('button', { type: 'button', class: cls, 'data-testid': testid, 'data-type': action.type, disabled },
-      describeAction(action, words));
+      action.label);
     b.addEventListener('click', () => client.ctx.act(action));
     return b;
   };
@@ -85,7 +85,7 @@ function targetList(client, state) {
   const buttons = picks.map(({ id, options }) => {
     let text = `${words.district(id)}\u2026`;
     if (options.length === 1 && options[0].action) {
-      text = kinds.size === 1 ? words.district(id) : describeAction(options[0].action, words);
+      text = kinds.size === 1 ? words.district(id) : options[0].action.label;
     } else if (options.length === 1) {
       text = `Move a trained band from ${words.district(id)}\u2026`;
     }
@@ -111,7 +111,7 @@ export function youPanel(client, state) {
     const b = h('button', {
       type: 'button', class: `card${action ? ' playable' : ''}`, 'data-testid': 'hand-card', 'data-card': card,
       'data-index': i, 'data-type': action ? action.type : null, disabled: !action || state.busy ? true : null,
-      title: action ? describeAction(action, words) : `Fire card ${card}`,
+      title: action ? action.label : `Fire card ${card}`,
     }, h('span', { class: 'arrow' }, cardLabel(card).split(' ')[1] || ''), h('span', { class: 'letter' }, card));
     if (action) b.addEventListener('click', () => client.ctx.act(action));
     return b;

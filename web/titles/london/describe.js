@@ -1,5 +1,5 @@
-// London's words: card and borough effects from the catalogue, button labels for legal actions, event lines and
-// the prompt for the step the seat is at.
+// London's words the page writes itself: card and borough effects from the catalogue and the prompt for the step
+// the seat is at. What an action or an event means comes from the service as its label (issue 50).
 
 const PER = { riverBorough: 'river borough', borough: 'borough', blue: 'blue card' };
 const ONGOING = {
@@ -9,7 +9,6 @@ const ONGOING = {
   landDiscount: (n) => `boroughs cost £${n} less`,
   handLimit: (n) => `hand limit +${n}`,
 };
-const ACTIONS = { develop: 'develop', buyLand: 'buy land', run: 'run the city', drawThree: 'draw three cards' };
 
 /** The names of the catalogue: card(id) and borough(id) give a name (the id when unknown). */
 export function namer(board) {
@@ -61,79 +60,6 @@ export function boroughEffect(b) {
   if (!b) return '';
   return [`Buy: ${gainText(b.immediate) || 'nothing'}`, b.run && gainText(b.run) ? `Run: ${gainText(b.run)}` : null,
     b.ongoing ? ongoingText(b.ongoing) : null].filter(Boolean).join('. ');
-}
-
-/** A button label for a legal action. ctx: the namer, name(seat), pending (the staged choice) and stacks. */
-export function describeAction(a, ctx) {
-  const p = ctx.pending || {};
-  switch (a.type) {
-    case 'repayLoan': return 'Repay a loan (£15)';
-    case 'takeLoan': return 'Take a loan';
-    case 'drawDeck': return 'Draw from the deck';
-    case 'drawBoard': return `Draw ${ctx.card(a.card)} from the board`;
-    case 'skipDraw': return 'Nothing to draw: go on';
-    case 'develop': return 'Develop';
-    case 'buyLand': return `Buy ${ctx.borough(a.borough)}`;
-    case 'run': return 'Run the city';
-    case 'drawThree': return 'Draw three cards';
-    case 'play': return `Play ${ctx.card(a.card)}`;
-    case 'discard': return `Discard ${ctx.card(a.card)}`;
-    case 'newStack': return p.card ? `Build ${ctx.card(p.card)} as a new stack` : 'Start a new stack';
-    case 'placeOn': {
-      const top = ctx.stackTop ? ctx.stackTop(a.stack) : null;
-      return `Build on stack ${a.stack + 1}${top ? ` (${ctx.card(top)})` : ''}`;
-    }
-    case 'pay': return typeof p.amount === 'number' ? `Pay £${p.amount}` : 'Pay';
-    case 'cancel': return 'Cancel';
-    case 'endDevelop': return 'Stop developing';
-    case 'activate': return `Activate ${ctx.card(a.card)}`;
-    case 'runBorough': return 'Run your top borough';
-    case 'flip': return `Flip ${ctx.card(a.card)}`;
-    case 'endRun': return 'Finish running the city';
-    default: return JSON.stringify(a);
-  }
-}
-
-function gainedText(e) {
-  const parts = [e.money ? `£${e.money}` : null, e.prestige ? `${e.prestige} prestige` : null,
-    e.draws ? `${e.draws} draw(s)` : null, e.povertyReturned ? `returned ${e.povertyReturned} poverty` : null,
-    e.povertyGained ? `took ${e.povertyGained} poverty` : null].filter(Boolean);
-  return parts.length ? parts.join(', ') : 'nothing';
-}
-
-/** One line of the events log for an event. ctx: the namer and name(seat). */
-export function describeEvent(e, ctx) {
-  const who = e.seat === null || e.seat === undefined ? '' : ctx.name(e.seat);
-  switch (e.type) {
-    case 'setUp': return `The match was set up: ${e.seats} players, ${ctx.name(e.start)} starts`;
-    case 'handDealt': return `${who} was dealt ${e.hand.map(ctx.card).join(', ')}`;
-    case 'turnStarted': return `Turn of ${who}`;
-    case 'turnEnded': return `End of the turn of ${who}`;
-    case 'lastTurns': return `The deck ran out: ${e.turns} last turn(s)`;
-    case 'gameOver': return 'The game is over';
-    case 'drew': return e.from === 'board' && e.card ? `${who} drew ${ctx.card(e.card)} from the board`
-      : `${who} drew ${e.count} card(s) from the deck${e.deckLeft !== undefined ? ` (${e.deckLeft} left)` : ''}`;
-    case 'cardDrawn': return `${who} drew ${ctx.card(e.card)}`;
-    case 'discarded': return `${who} discarded ${ctx.card(e.card)} to the board (${e.row} row)`;
-    case 'boardCleared': return `The board was full: ${e.cards.length} card(s) left the game`;
-    case 'gained': return `${who} gained from ${ctx.source(e.source)}: ${gainedText(e)}`;
-    case 'loanTaken': return `${who} took a loan (now ${e.loans}, £${e.money})`;
-    case 'loanRepaid': return `${who} repaid a loan (now ${e.loans}, £${e.money})`;
-    case 'actionChosen': return `${who} chose to ${ACTIONS[e.action] || e.action}`;
-    case 'actionPlayed': return `${who} played the action card ${ctx.card(e.card)}${e.paid ? ` for £${e.paid}` : ''}`;
-    case 'cardPlayed': return `${who} built ${ctx.card(e.card)} ${e.covered ? 'on' : 'as'} stack ${e.stack + 1}`
-      + `${e.paid ? ` for £${e.paid}` : ''}`;
-    case 'landBought': return `${who} bought ${ctx.borough(e.borough)} for £${e.paid}`;
-    case 'activated': return `${who} activated ${ctx.card(e.card)}${e.paid ? ` paying £${e.paid}` : ''}`
-      + `${e.discarded ? `, discarding ${ctx.card(e.discarded)}` : ''}`;
-    case 'flipped': return `${who}'s ${ctx.card(e.card)} turned face down`;
-    case 'povertyGained': return `${who} took ${e.total} poverty (${e.stacks} stacks, ${e.loans} loans, `
-      + `${e.hand} cards in hand): ${e.poverty} in all`;
-    default: {
-      const rest = Object.entries(e).filter(([k]) => !['type', 'version', 'audience'].includes(k));
-      return `${e.type}${rest.length ? ` ${rest.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ')}` : ''}`;
-    }
-  }
 }
 
 /** What the current step asks of the seat to act (its own step and staged choice). ctx: the namer. */

@@ -2,7 +2,7 @@
 // stacks and boroughs, the development board, the boroughs on offer, and every legal action as a labelled button.
 
 import { h } from '../../dom.js';
-import { STEPS, describeAction, describeEvent, namer, prompt } from './describe.js';
+import { STEPS, namer, prompt } from './describe.js';
 import { actionsPanel, boardPanel, boroughsPanel, citiesPanel, factsPanel, handPanel, playerColumns } from './panels.js';
 
 /** Add this module's stylesheet to the page once; resolves when it is loaded (or failed: the page still works). */
@@ -26,15 +26,6 @@ class LondonClient {
     this.words = { ...namer(ctx.title.board), name: (seat) => ctx.name(seat) };
     this.boardBox = h('div', { class: 'london' });
     slots.main.replaceChildren(this.boardBox);
-  }
-
-  /** The words for labels, with what the last rendered view says (the staged choice, the caller's stacks). */
-  labels() {
-    const view = this.state ? this.state.view : null;
-    const you = view && view.you;
-    const own = you && view.players.find((p) => p.seat === you.seat);
-    return { ...this.words, pending: you ? you.pending : null,
-      stackTop: (i) => (own && own.stacks[i] ? own.stacks[i][own.stacks[i].length - 1].card || null : null) };
   }
 
   render(state) {
@@ -62,11 +53,11 @@ class LondonClient {
   }
 
   describeEvent(event) {
-    return describeEvent(event, this.words);
+    return event.label; // the service's words, in the reader's language (issue 50)
   }
 
   describeAction(action) {
-    return describeAction(action, this.labels());
+    return action.label;
   }
 }
 

@@ -2,7 +2,7 @@
 // the legal actions as buttons and the players' columns.
 
 import { h } from '../../dom.js';
-import { boroughEffect, cardEffect, describeAction } from './describe.js';
+import { boroughEffect, cardEffect } from './describe.js';
 
 const HAND_TYPES = new Set(['play', 'discard']);
 
@@ -61,7 +61,7 @@ export function actionsPanel(client, state) {
   return [h('div', { class: 'buttons' }, state.legalActions.map((action) => {
     const b = h('button', { type: 'button', class: action.type === 'cancel' ? 'small' : 'primary',
       'data-testid': 'action', 'data-type': action.type, 'data-card': action.card, 'data-borough': action.borough,
-      'data-stack': action.stack, disabled }, describeAction(action, client.labels()));
+      'data-stack': action.stack, disabled }, action.label);
     b.addEventListener('click', () => client.ctx.act(action));
     return b;
   }))];
