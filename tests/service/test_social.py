@@ -49,6 +49,8 @@ INVITE = """mutation($id: ID!, $handles: [String!]!) { invitePlayers(input: {mat
 SEEK = """mutation($input: SeekInput!) { seek(input: $input) { __typename ... on Seek { id status matchId seat }
   ... on Problem { code message } } }"""
 MY_SEEKS = "{ me { seeks { id status matchId } } }"
+MY_EVENTS = """{ me { events(first: 100) { edges { node { __typename type
+  ... on FriendEvent { by handle } } } } } }"""
 
 
 def named(c: Client, who: Signed, handle: str) -> str:
@@ -204,6 +206,11 @@ def test_friends_request_accept_with_events_presence_and_live_matches(client: Cl
     assert accepted.status_code == 200, accepted.text
     assert accepted.json()["status"] == "FRIENDS" and accepted.json()["player"]["id"] == ann.player
     assert [(e["type"], e["by"]) for e in feed_of(redis, ann.player)] == [("friendAccepted", bob.player)]
+    past = client.gql(MY_EVENTS, token=ann.access)["me"]["events"]["edges"]
+    assert [e["node"] for e in past if e["node"]["__typename"] == "FriendEvent"] == [
+        {"__typename": "FriendEvent", "type": "FRIEND_ACCEPTED", "by": bob.player, "handle": bob_handle}]
+    kinds = rest(server, "GET", "/v1/me/push-preferences", ann.access).json()
+    assert kinds["friendRequested"] is True and kinds["friendAccepted"] is True  # pushed unless turned off
     for me, other in ((ann, bob), (bob, ann)):
         mine = lists(client, me)
         assert [f["player"]["id"] for f in mine["friends"]] == [other.player]
