@@ -1,6 +1,6 @@
 // The header's account corner: "Sign in as guest" (a display name) when nobody is signed in; the player's name
-// and handle (which "Edit" changes, with the name, and where "Download my data" and "Delete my account" are), a
-// link to their matches and "Sign out" when someone is.
+// and handle (which "Edit" changes, with the name, and where "Download my data" and "Delete my account" are),
+// links to their matches and their friends (friends.js), and "Sign out" when someone is.
 
 import { h } from './dom.js';
 import * as session from './session.js';
@@ -96,6 +96,7 @@ export function mountAccount(el) {
           player.name), ' ', h('span', { class: 'my-handle', 'data-testid': 'my-handle' },
           player.handle ? `@${player.handle}` : ''), ' ', edit);
       el.replaceChildren(h('a', { href: '#/me', class: 'mine-link', 'data-testid': 'my-matches-link' }, 'My matches'),
+        h('a', { href: '#/friends', class: 'friends-link', 'data-testid': 'friends-link' }, 'Friends'),
         who, notifySwitch(), out);
       return;
     }

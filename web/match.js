@@ -6,9 +6,11 @@ import {
   ACCEPT_REMATCH, ACT, DECLINE_REMATCH, MATCH, MATCH_EVENTS, RECLAIM, REMATCH, RESIGN, Subscription, loadTitle,
 } from './api.js';
 import { callerFor, gqlAs, tokenOf } from './caller.js';
+import { ChatPanel } from './chat.js';
 import { loadClient } from './clients.js';
-import { h, randomKey } from './dom.js';
+import { h, place, randomKey } from './dom.js';
 import * as frame from './frame.js';
+import * as session from './session.js';
 import * as store from './store.js';
 
 const LOG_STEPS = 150; // steps of history shown in the log
@@ -66,6 +68,8 @@ class MatchPage {
     this.stopped = true;
     for (const t of this.timers) clearTimeout(t);
     if (this.sub) this.sub.close();
+    if (this.chat) this.chat.close();
+    this.chat = null;
   }
 
   close() {
@@ -91,6 +95,7 @@ class MatchPage {
       this.data = d;
       this.readAt = Date.now();
       this.lastSeen = Math.max(0, d.version - LOG_STEPS);
+      this.openChat();
       this.render();
       this.heard = Date.now();
       this.subscribe();
@@ -102,6 +107,15 @@ class MatchPage {
       this.frameBuilt = false;
       this.later(() => this.start(), 2000);
     }
+  }
+
+  /** The chat beside the board: the seats' channel for the caller's seat (with the spectators' one to read), else
+   * the spectators' channel as the signed-in player (or read-only, signed out). */
+  openChat() {
+    if (this.chat) this.chat.close();
+    const seat = this.data.mySeat;
+    const caller = seat !== null ? this.caller : (session.signedIn() ? { kind: 'player' } : null);
+    this.chat = new ChatPanel(this.id, seat, caller);
   }
 
   /** Load the title's data and its client module, and mount the module in the slots. */
@@ -382,11 +396,16 @@ class MatchPage {
     frame.renderHead(this);
     if (d.status === 'WAITING') {
       this.frameBuilt = false;
-      this.body.replaceChildren(frame.waitingPanel(this));
+      place(this.body, [frame.waitingPanel(this), this.chat ? this.chat.el : null]);
       return;
     }
     if (!this.frameBuilt) {
-      this.body.replaceChildren(frame.layout(this));
+      const layout = frame.layout(this);
+      if (this.chat) {
+        layout.classList.add('with-chat');
+        layout.append(this.chat.el);
+      }
+      this.body.replaceChildren(layout);
       this.frameBuilt = true;
     }
     const state = this.state();

@@ -1,0 +1,275 @@
+// Friends (#/friends) and a player's public profile (#/players/<handle>), from docs/guides/social.md. The friends
+// page finds players by the start of a handle (searchPlayers), lists the friend requests both ways (accept, decline,
+// cancel), the friends with their presence (online, else last seen) and live public matches to watch, and the
+// players this one blocks (unblock). A profile shows the handle, name, member since, ratings and recent public
+// matches, with the friend and block actions that fit and "Report". The friends page is read again while shown (a
+// request from someone else shows without a reload). Every name and handle goes in as text (dom.js).
+
+import { gql } from './api.js';
+import { h } from './dom.js';
+import { reportForm } from './report.js';
+import * as session from './session.js';
+
+const POLL_MS = 4000;
+const SEARCH_PAGE = 20;
+const WHO = 'id handle name';
+const SOCIAL = `{ me { id
+  friends { player { ${WHO} } since online lastSeen liveMatches { id title } }
+  friendRequests { incoming { player { ${WHO} } at } outgoing { player { ${WHO} } at } }
+  blocks { player { ${WHO} } since } } }`;
+const SEARCH = `query($prefix: String!, $first: Int!, $after: String) {
+  searchPlayers(prefix: $prefix, first: $first, after: $after) { players { ${WHO} } endCursor hasNextPage } }`;
+const PROFILE = `query($handle: String!) { player(handle: $handle) { id handle name memberSince
+  ratings { title value provisional games rank } recentMatches { id title endedAt outcome endReason rated } } }`;
+const FRIEND = '... on FriendshipChanged { status } ... on Problem { code message }';
+const BLOCK = '... on BlockChanged { blocked } ... on Problem { code message }';
+const MUTATIONS = Object.fromEntries([['requestFriend', FRIEND], ['acceptFriend', FRIEND], ['declineFriend', FRIEND],
+  ['cancelFriendRequest', FRIEND], ['removeFriend', FRIEND], ['blockPlayer', BLOCK], ['unblockPlayer', BLOCK]]
+  .map(([name, answer]) => [name,
+    `mutation($input: PlayerRefInput!) { ${name}(input: $input) { __typename ${answer} } }`]));
+
+const OUTCOMES = { WON: 'won', SHARED: 'shared the win', LOST: 'lost' };
+
+/** Where the signed-in player stands with each other player: 'friend', 'incoming', 'outgoing' or 'blocked'. */
+function relations(me) {
+  const out = new Map();
+  for (const f of me.friends) out.set(f.player.id, 'friend');
+  for (const r of me.friendRequests.incoming) out.set(r.player.id, 'incoming');
+  for (const r of me.friendRequests.outgoing) out.set(r.player.id, 'outgoing');
+  for (const b of me.blocks) out.set(b.player.id, 'blocked');
+  return out;
+}
+
+function day(epoch) {
+  return new Date(epoch * 1000).toLocaleDateString([], { year: 'numeric', month: 'long', day: 'numeric' });
+}
+
+/** "last seen 5 minutes ago" (or a date, past a day). */
+function seen(epoch) {
+  if (!epoch) return 'not seen lately';
+  const minutes = Math.max(0, Math.round((Date.now() / 1000 - epoch) / 60));
+  if (minutes < 1) return 'last seen just now';
+  if (minutes < 60) return `last seen ${minutes} min ago`;
+  if (minutes < 24 * 60) return `last seen ${Math.round(minutes / 60)} h ago`;
+  return `last seen ${day(epoch)}`;
+}
+
+/** Run one friend or block mutation on another player; a refusal's words, or null when it went through. */
+async function change(name, playerId) {
+  try {
+    const r = (await session.call(MUTATIONS[name], { input: { playerId } }))[name];
+    return r.__typename === 'FriendshipChanged' || r.__typename === 'BlockChanged' ? null : r.message;
+  } catch (error) {
+    return error.message;
+  }
+}
+
+/** The name, @handle (a link to the profile) and the actions that fit how the caller stands with the player. */
+function personRow(player, relation, act, extra = []) {
+  const button = (testid, text, name, cls = 'small') => h('button', { type: 'button', class: cls,
+    'data-testid': testid, onclick: () => act(name, player) }, text);
+  const actions = {
+    friend: [button('remove-friend', 'Remove friend', 'removeFriend'), button('block', 'Block', 'blockPlayer')],
+    incoming: [button('accept-friend', 'Accept', 'acceptFriend', 'small primary'),
+      button('decline-friend', 'Decline', 'declineFriend'), button('block', 'Block', 'blockPlayer')],
+    outgoing: [h('span', { class: 'muted' }, 'Request sent'),
+      button('cancel-request', 'Cancel request', 'cancelFriendRequest'), button('block', 'Block', 'blockPlayer')],
+    blocked: [h('span', { class: 'muted' }, 'Blocked'), button('unblock', 'Unblock', 'unblockPlayer')],
+    self: [h('span', { class: 'muted' }, 'You')],
+    none: [button('add-friend', 'Add friend', 'requestFriend', 'small primary'),
+      button('block', 'Block', 'blockPlayer')],
+  }[relation || 'none'];
+  return h('li', { class: 'person', 'data-testid': 'person', 'data-player': player.id, 'data-handle': player.handle,
+    'data-relation': relation || 'none' },
+  h('span', { class: 'who' }, h('strong', {}, player.name), ' ',
+    h('a', { href: `#/players/${encodeURIComponent(player.handle)}`, 'data-testid': 'profile-link' },
+      `@${player.handle}`), extra),
+  h('span', { class: 'actions' }, actions));
+}
+
+/** The friends page in root; returns a function that stops its polling. */
+export function mountFriends(root) {
+  let stopped = false;
+  let timer = null;
+  let me = null;
+  let found = null; // the last search's players (null: no search yet)
+  let cursor = null;
+  let more = false;
+  const message = h('p', { class: 'message', role: 'status', 'data-testid': 'friends-message' });
+  const prefix = h('input', { type: 'search', maxlength: 24, placeholder: 'The start of a handle',
+    'aria-label': 'Handle starts with', 'data-testid': 'search-prefix', autocomplete: 'off' });
+  const results = h('ul', { class: 'people', 'data-testid': 'search-results' });
+  const moreButton = h('button', { type: 'button', class: 'small', 'data-testid': 'search-more', hidden: true },
+    'More');
+  const search = h('form', { class: 'search-form', 'data-testid': 'search-form' }, prefix,
+    h('button', { type: 'submit', 'data-testid': 'search' }, 'Find'));
+  const incoming = h('ul', { class: 'people', 'data-testid': 'incoming-requests' });
+  const outgoing = h('ul', { class: 'people', 'data-testid': 'outgoing-requests' });
+  const friends = h('ul', { class: 'people', 'data-testid': 'friends' });
+  const blocks = h('ul', { class: 'people', 'data-testid': 'blocks' });
+  const requestsPanel = h('div', { class: 'panel', 'data-testid': 'requests-panel' }, h('h2', {}, 'Friend requests'),
+    incoming, outgoing);
+  const view = h('section', { class: 'social', 'data-testid': 'friends-view' },
+    h('div', { class: 'social-head' }, h('h1', {}, 'Friends'), h('span', { class: 'spacer' }),
+      h('a', { href: '#/', class: 'button' }, 'Lobby')),
+    message,
+    h('div', { class: 'panel' }, h('h2', {}, 'Find a player'), search, results, moreButton),
+    requestsPanel,
+    h('div', { class: 'panel' }, h('h2', {}, 'Your friends'), friends),
+    h('div', { class: 'panel' }, h('h2', {}, 'Blocked players'),
+      h('p', { class: 'muted' }, 'They cannot ask you to be friends, invite you, offer you a rematch or be seated '
+        + 'with you by a seek, and you do not see their chat. They are not told.'), blocks));
+  root.replaceChildren(view);
+
+  if (!session.signedIn()) {
+    view.replaceChildren(h('h1', {}, 'Friends'),
+      h('p', { 'data-testid': 'friends-signed-out' }, 'Sign in (at the top of the page) to find players and keep '
+        + 'friends. A player\u2019s profile is open to anyone: ', h('a', { href: '#/' }, 'back to the lobby'), '.'));
+    return () => {};
+  }
+
+  async function act(name, player) {
+    message.textContent = '';
+    const refused = await change(name, player.id);
+    if (stopped) return;
+    message.textContent = refused || '';
+    await load();
+  }
+
+  function draw() {
+    const rel = relations(me);
+    const list = (el, rows, empty) => el.replaceChildren(...(rows.length ? rows
+      : [h('li', { class: 'muted' }, empty)]));
+    const fresh = document.activeElement;
+    list(incoming, me.friendRequests.incoming.map((r) => personRow(r.player, 'incoming', act,
+      [' ', h('span', { class: 'muted' }, 'asks to be your friend')])), 'No request waits for your answer.');
+    list(outgoing, me.friendRequests.outgoing.map((r) => personRow(r.player, 'outgoing', act)),
+      'You have no request waiting for an answer.');
+    list(friends, me.friends.map((f) => {
+      const presence = h('span', { class: `presence${f.online ? ' online' : ''}`, 'data-testid': 'presence',
+        'data-online': String(f.online) }, f.online ? 'online' : seen(f.lastSeen));
+      const watching = f.liveMatches.map((m) => h('a', { href: `#/watch/${encodeURIComponent(m.id)}`,
+        class: 'button', 'data-testid': 'watch-friend', 'data-match': m.id }, `Watch ${m.title}`));
+      return personRow(f.player, 'friend', act, [' ', presence, watching.length ? ' ' : '', watching]);
+    }), 'No friends yet: find players above and ask them.');
+    list(blocks, me.blocks.map((b) => personRow(b.player, 'blocked', act,
+      [' ', h('span', { class: 'muted' }, `since ${day(b.since)}`)])), 'You block nobody.');
+    if (found) {
+      list(results, found.map((p) => personRow(p, p.id === me.id ? 'self' : rel.get(p.id), act)),
+        'No player\u2019s handle starts with that.');
+    }
+    moreButton.hidden = !(found && more);
+    if (fresh && fresh !== document.activeElement && view.contains(fresh)) fresh.focus();
+  }
+
+  async function load() {
+    clearTimeout(timer);
+    try {
+      const read = (await session.call(SOCIAL)).me;
+      if (stopped || !read) return;
+      // redraw only what changed: a row replaced under a finger pressing its button would lose the click
+      const same = me && JSON.stringify(read) === JSON.stringify(me);
+      me = read;
+      if (!same) draw();
+    } catch (error) {
+      if (!stopped) message.textContent = `Cannot read your friends: ${error.message}`;
+    }
+    if (!stopped) timer = setTimeout(load, POLL_MS);
+  }
+
+  async function find(next) {
+    const text = prefix.value.trim();
+    if (!text) return;
+    try {
+      const page = (await session.call(SEARCH, { prefix: text, first: SEARCH_PAGE, after: next ? cursor : null }))
+        .searchPlayers;
+      if (stopped) return;
+      found = next ? [...(found || []), ...page.players] : page.players;
+      cursor = page.endCursor;
+      more = page.hasNextPage;
+      message.textContent = '';
+      if (me) draw();
+    } catch (error) {
+      message.textContent = {
+        BAD_SEARCH: 'A handle holds letters, digits, "-", "_" and "." only (at most 24 of them).',
+        RATE_LIMITED: 'Too many searches: wait a moment.',
+      }[error.code] || `Cannot search: ${error.message}`;
+    }
+  }
+
+  search.addEventListener('submit', (event) => { event.preventDefault(); find(false); });
+  moreButton.addEventListener('click', () => find(true));
+  load();
+  return () => { stopped = true; clearTimeout(timer); };
+}
+
+/** A player's public profile in root (#/players/<handle>). */
+export function mountProfile(root, handle) {
+  let stopped = false;
+  const view = h('section', { class: 'social profile', 'data-testid': 'profile-view' },
+    h('p', { class: 'muted' }, 'Loading\u2026'));
+  root.replaceChildren(view);
+
+  async function load(said = '') {
+    let p;
+    let me = null;
+    try {
+      p = (await gql(PROFILE, { handle })).player; // public: no credential needed
+      if (p && session.signedIn()) me = (await session.call(SOCIAL)).me;
+    } catch (error) {
+      if (!stopped) view.replaceChildren(h('p', {}, `Cannot read the profile: ${error.message}`));
+      return;
+    }
+    if (stopped) return;
+    if (!p) {
+      view.replaceChildren(h('h1', {}, `@${handle}`), h('p', { 'data-testid': 'profile-missing' },
+        'No player has this handle.'), h('a', { href: '#/friends', class: 'button' }, 'Friends'));
+      return;
+    }
+    const message = h('p', { class: 'message', role: 'status', 'data-testid': 'profile-message' }, said);
+    const act = async (name, player) => {
+      const refused = await change(name, player.id);
+      if (!stopped) load(refused || '');
+    };
+    let relation = null;
+    if (me) relation = p.id === me.id ? 'self' : relations(me).get(p.id);
+    const ratings = p.ratings.length
+      ? h('table', { class: 'simple', 'data-testid': 'profile-ratings' },
+        h('thead', {}, h('tr', {}, ['Title', 'Rating', 'Rank', 'Rated matches'].map((t) => h('th', {}, t)))),
+        h('tbody', {}, p.ratings.map((r) => h('tr', {}, h('td', {}, r.title),
+          h('td', { class: 'num' }, r.value, r.provisional ? '?' : ''), h('td', { class: 'num' }, `#${r.rank}`),
+          h('td', { class: 'num' }, r.games)))))
+      : h('p', { class: 'muted' }, 'No rated match yet.');
+    const recent = p.recentMatches.length
+      ? h('ul', { class: 'people', 'data-testid': 'profile-matches' }, p.recentMatches.map((m) => h('li',
+        { class: 'person', 'data-match': m.id }, h('span', { class: 'who' }, `${m.title}, ${day(m.endedAt)}: `,
+          m.outcome ? OUTCOMES[m.outcome] : 'nobody won', m.rated ? ' (rated)' : ''),
+        h('a', { href: `#/watch/${encodeURIComponent(m.id)}`, class: 'button' }, 'See'))))
+      : h('p', { class: 'muted' }, 'No finished public match yet.');
+    const report = h('button', { type: 'button', class: 'small', 'data-testid': 'report-player' }, 'Report');
+    const reportHolder = h('div', {});
+    report.addEventListener('click', () => {
+      report.hidden = true;
+      reportHolder.replaceChildren(reportForm({ playerId: p.id }, () => {
+        reportHolder.replaceChildren();
+        report.hidden = false;
+      }));
+    });
+    const canAct = me && relation !== 'self';
+    view.replaceChildren(
+      h('div', { class: 'social-head' }, h('h1', { 'data-testid': 'profile-name' }, p.name),
+        h('span', { class: 'muted', 'data-testid': 'profile-handle' }, `@${p.handle}`), h('span', { class: 'spacer' }),
+        h('a', { href: '#/friends', class: 'button' }, 'Friends')),
+      message,
+      h('div', { class: 'panel', 'data-testid': 'profile-facts', 'data-player': p.id },
+        h('dl', {}, h('dt', {}, 'Handle'), h('dd', {}, `@${p.handle}`), h('dt', {}, 'Name'), h('dd', {}, p.name),
+          h('dt', {}, 'Member since'), h('dd', { 'data-testid': 'member-since' }, day(p.memberSince))),
+        canAct ? h('ul', { class: 'people' }, personRow(p, relation, act)) : null,
+        canAct ? h('div', {}, report, reportHolder) : null),
+      h('div', { class: 'panel' }, h('h2', {}, 'Ratings'), ratings),
+      h('div', { class: 'panel' }, h('h2', {}, 'Recent public matches'), recent));
+  }
+
+  load();
+  return () => { stopped = true; };
+}
