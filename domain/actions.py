@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 from firebreak.domain.contract import JSON, Action, Event
-from firebreak.domain.schemas import Schema, tagged
+from firebreak.domain.schemas import LABEL, Schema, tagged
 
 S = TypeVar("S")  # the state a listed action is applied to
 D = TypeVar("D")  # the component data the action space is built from
@@ -60,7 +60,8 @@ class ActionTable(Generic[S, D]):
     def schema(self, suffix: str = "") -> Schema:
         """One action as a JSON Schema: one of the table's types (in schema order), each with exactly its fields."""
         specs = (self.specs[name] for name in self.schema_order)
-        return tagged({s.name: (s.description, dict(s.fields)) for s in specs}, suffix=suffix)
+        return tagged({s.name: (s.description, dict(s.fields)) for s in specs}, common={"label": LABEL},
+                      suffix=suffix)
 
     def space(self, data: D) -> list[Action]:
         """Every action the table can list for this component data: each type's instances, in table order."""

@@ -52,11 +52,18 @@ def document(title_id: str, part: str, description: str, schema: Schema) -> Sche
             "title": f"{title_id} {part}", "description": description, **schema}
 
 
+LABEL: Schema = {"type": "string", "minLength": 1,
+                 "description": "What it means, in words, in the reader's language (the service writes it; act "
+                                "ignores an action's)."}
+
+
 def event_envelope() -> dict[str, Schema]:
-    """The properties every event may carry besides its own: the version it belongs to and its audience."""
+    """The properties every event may carry besides its own: the version it belongs to, its audience and its label
+    (as the service answers it)."""
     return {"version": {"type": "integer", "minimum": 1, "description": "The match version of the step."},
             "audience": {"type": "array", "items": SEAT,
-                         "description": "Private event: only these seats receive it (absent: everyone)."}}
+                         "description": "Private event: only these seats receive it (absent: everyone)."},
+            "label": LABEL}
 
 
 def service_events() -> dict[str, tuple[str, dict[str, Schema]]]:

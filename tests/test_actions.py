@@ -6,7 +6,7 @@ import pytest
 
 from firebreak.domain.actions import ActionSpec, ActionTable
 from firebreak.domain.contract import Action, Event
-from firebreak.domain.schemas import COUNT
+from firebreak.domain.schemas import COUNT, LABEL
 
 Spec = ActionSpec[list[str], int]
 
@@ -30,7 +30,8 @@ def test_the_space_lists_each_type_s_instances_in_table_order() -> None:
 def test_the_schema_has_one_variant_per_type_with_exactly_its_fields() -> None:
     schema = TABLE.schema(suffix="Action")
     assert schema["oneOf"] == [{"$ref": "#/$defs/PassAction"}, {"$ref": "#/$defs/TakeAction"}]
-    assert schema["$defs"]["TakeAction"]["properties"] == {"type": {"const": "take"}, "n": COUNT}
+    # (and the label the service lists it with, which act ignores: issue 50)
+    assert schema["$defs"]["TakeAction"]["properties"] == {"type": {"const": "take"}, "n": COUNT, "label": LABEL}
     assert schema["$defs"]["PassAction"]["required"] == ["type"]
 
 

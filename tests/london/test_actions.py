@@ -24,7 +24,7 @@ def test_each_type_s_schema_fields_are_the_fields_of_its_instances() -> None:
     defs = TITLE.schemas()["action"]["$defs"]
     for name, spec in ACTIONS.specs.items():
         variant = defs[name[:1].upper() + name[1:] + "Action"]
-        assert set(variant["properties"]) == {"type", *spec.fields}
+        assert set(variant["properties"]) == {"type", "label", *spec.fields}  # label: as the service lists it
         assert all(set(a) == {"type", *spec.fields} for a in TITLE.action_space() if a["type"] == name)
 
 
