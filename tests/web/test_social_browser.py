@@ -21,9 +21,10 @@ import pytest
 
 from tests.service import support as h
 from tests.service.conftest import Client
-from tests.service.players_support import Signed, rest
+from tests.service.players_support import Signed, guest, rest
 from tests.service.test_account_deletion import seated_match
 from tests.web.test_browser import MATCH, opened
+from tests.web.test_phone_browser import MIN_TARGET, TOUCH, check_fits
 from tests.web.test_players_browser import sign_in
 
 ADMIN = "admin-" + secrets.token_urlsafe(24)
@@ -32,6 +33,13 @@ REPORTS = """query { reports(status: OPEN, first: 100) { __typename
   ... on Problem { code } } }"""
 CHAT = "[data-testid=chat]"
 BURST = 5
+SEND = """mutation($input: SendChatMessageInput!) { sendChatMessage(input: $input) { __typename } }"""
+# Every thing to tap in the chat panel, with its size, and how far right the panel reaches.
+CHAT_TARGETS_JS = """() => { const chat = document.querySelector('[data-testid=chat]');
+  const shown = [...chat.querySelectorAll('button, input, select, a[href]')].filter((el) => el.offsetParent !== null);
+  return { right: chat.getBoundingClientRect().right, scroll: chat.scrollWidth - chat.clientWidth,
+    targets: shown.map((el) => { const r = el.getBoundingClientRect();
+      return { testid: el.dataset.testid || el.tagName, tag: el.tagName, width: r.width, height: r.height }; }) }; }"""
 HOSTILE = '<img src=x onerror="window.__pwned = 1"><b>bold</b>'
 
 
@@ -244,5 +252,48 @@ def test_two_players_become_friends_then_one_blocks_the_other(browser: Any, serv
             person(a.page, "blocks", bob.player).get_by_test_id("unblock").click()
             person(a.page, "blocks", bob.player).wait_for(state="detached")
             assert person(a.page, "friends", bob.player).count() == 0
+    finally:
+        c.http.close()
+
+
+def test_friends_profiles_and_chat_fit_a_phone(browser: Any, server: str, screenshots: Path) -> None:
+    """At 360 and 414 px on a touch screen: the friends page with a search result, a profile and a spectator's chat
+    are no wider than the screen, and everything to tap there is 44 px at least (a handle in a message is a link
+    in a sentence, as the phone test counts them)."""
+    tag = secrets.token_hex(3)
+    c = Client(server)
+    try:
+        other, watcher = guest(c, f"Ph{tag}"), guest(c, f"Pw{tag}")
+        handle = c.gql("{ me { handle } }", token=other.access)["me"]["handle"]
+        live = seated_match(c, other, [], 2, bots=1, seed=91)
+        sent = c.gql(SEND, {"input": {"matchId": live.match_id, "channel": "SPECTATORS", "text": "a long "
+                                      + "word" * 40}}, watcher.access)["sendChatMessage"]
+        assert sent["__typename"] == "ChatMessageSent", sent
+        for width in (360, 414):
+            with opened(browser, server, viewport={"width": width, "height": 800}, **TOUCH) as p:
+                page = p.page
+                signed(page, f"Pp{tag}")
+                befriend_page(page)
+                page.get_by_test_id("search-prefix").fill(handle[:8])
+                page.get_by_test_id("search").click()
+                person(page, "search-results", other.player).wait_for()
+                m = check_fits(page, width, "friends")
+                assert m["small"] == [], m["small"]
+                person(page, "search-results", other.player).get_by_test_id("profile-link").click()
+                page.locator(f"[data-testid=profile-facts][data-player='{other.player}']").wait_for()
+                page.get_by_test_id("report-player").click()
+                m = check_fits(page, width, "profile")
+                assert m["small"] == [], m["small"]
+
+                page.goto(f"/#/watch/{live.match_id}")
+                message(page, "SPECTATORS", "a long word")
+                page.locator(f"{CHAT} [data-testid=chat-report]").first.click()
+                check_fits(page, width, "match")
+                found = page.evaluate(CHAT_TARGETS_JS)
+                assert found["right"] <= width and found["scroll"] <= 0, found
+                small = [t for t in found["targets"] if t["tag"] != "A"
+                         and (t["width"] < MIN_TARGET - 0.5 or t["height"] < MIN_TARGET - 0.5)]
+                assert found["targets"] and small == [], found
+                page.screenshot(path=str(screenshots / f"chat-phone-{width}.png"), full_page=True)
     finally:
         c.http.close()
