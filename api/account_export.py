@@ -8,13 +8,12 @@ registrations, the events still kept in the player's feed and, last, every match
 archive) with its seats and result. Matches are read a page at a time through the my-matches index (matches/mypage.py)
 and events a page at a time from the feed, each page written out before the next is read.
 
-A ticket (fbx_<secret>) is a credential for one download only: it is kept as its SHA-256 with a short time to live,
-and taken (GETDEL) by the download, so a ticket in a URL (browser history, a proxy's log) is worthless once used.
+A ticket (fbx_<secret>) is a credential for one download only (api/tickets.py: kept as its SHA-256 with a short time
+to live, and taken by the download, so a ticket in a URL is worthless once used).
 """
 
 from __future__ import annotations
 
-import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
@@ -28,8 +27,8 @@ from firebreak.api.rest.mine import my_match_json
 from firebreak.api.rest.ratings import rating_json
 from firebreak.api.rest.seeks import seek_json
 from firebreak.api.services import Services
+from firebreak.api.tickets import TicketKind
 from firebreak.matches import feed, mypage
-from firebreak.matches.store import hash_token
 from firebreak.players import keys
 from firebreak.players.directory import ID
 from firebreak.players.records import Player
@@ -38,8 +37,7 @@ from firebreak.ratings.tables import rating_changes
 
 FORMAT, VERSION = "firebreak.player-export", 1
 PAGE = 100  # matches, events and rating changes read per round trip
-TICKET_PREFIX = "fbx_"
-TICKET_TTL = 120  # seconds a download ticket lives unless used
+TICKETS = TicketKind("fbx_", "export-ticket", 120)  # a download ticket lives two minutes unless used
 PATH = "/v1/me/export"
 
 PushHook = Callable[[Services, str], Awaitable[list[dict[str, Any]]]]
@@ -54,24 +52,15 @@ async def no_push_registrations(_services: Services, _player: str) -> list[dict[
 PUSH_REGISTRATIONS: list[PushHook] = [no_push_registrations]  # the hook the push package replaces
 
 
-def ticket_key(ticket: str) -> str:
-    """The Redis key of a download ticket: its SHA-256 only (players/ keys' style, outside any player's slot)."""
-    return f"players:export-ticket:{hash_token(ticket)}"
-
-
 async def issue_ticket(services: Services, player_id: str) -> tuple[str, int]:
     """A fresh one-time download ticket for the player's export, and how many seconds it lives."""
-    ticket = f"{TICKET_PREFIX}{secrets.token_urlsafe(32)}"
-    await services.store.redis.set(ticket_key(ticket), player_id, ex=TICKET_TTL)
-    return ticket, TICKET_TTL
+    return await TICKETS.issue(services.store.redis, player_id)
 
 
 async def redeem_ticket(services: Services, ticket: str) -> str | None:
     """The player a ticket was issued to, taking it (it works once), or None for a ticket unknown, used or expired."""
-    if not ticket.startswith(TICKET_PREFIX) or len(ticket) > 100:
-        return None
-    held = await services.store.redis.getdel(ticket_key(ticket))
-    return str(held) if held is not None and ID.match(str(held)) else None
+    held = await TICKETS.redeem(services.store.redis, ticket)
+    return held if held is not None and ID.match(held) else None
 
 
 def _dump(value: Any) -> bytes:

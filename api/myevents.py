@@ -5,6 +5,10 @@ any other cursor must be the id of one of the player's events still kept (BAD_CU
 CURSOR_EXPIRED when it is older than the oldest event kept: events after it may be gone, and the refusal says so
 rather than replaying with a silent gap). From there every later event comes once, in order.
 
+Once a follower has caught up (at once, from now on) it hands over a Ready: the stream is live, and every event
+after its cursor (the newest event's id, "0" when the player has none yet) comes next. A client that opens the
+stream, waits for `ready`, then acts cannot miss what its action causes.
+
 A follower catches up by reading the stream itself, then waits on the process's FeedHub (one shared reader, no
 connection of its own). It also keeps checking the credential it was opened with: it stops at the credential's
 expiry (a JWT's exp) and when a re-verification (every `events_recheck_seconds`) refuses it (signed out, token
@@ -29,6 +33,7 @@ from firebreak.players.errors import Reason, Unauthenticated
 from firebreak.social import presence
 
 CURSOR = re.compile(r"\d{1,19}-\d{1,19}\Z")
+READY = "ready"     # the type of the message that says a stream is live
 PAGE = 100          # events one catch-up read takes
 WAIT = 10.0         # longest wait on the hub between two looks at the credential
 
@@ -40,6 +45,19 @@ class CursorRefused(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+@dataclass(frozen=True)
+class Ready:
+    """A follower is live: every event after `cursor` comes next (the cursor a client resumes from: the newest
+    event's id when it caught up, "0" while the player has none)."""
+
+    cursor: str
+    at: float
+
+    def to_json(self) -> dict[str, object]:
+        """As the stream sends it: {id, type: "ready", at}, like an event (its id is the resume cursor)."""
+        return {"id": self.cursor, "type": READY, "at": self.at}
 
 
 async def start(redis: object, player: str, after: str | None) -> str:
@@ -118,9 +136,9 @@ class Guard:
 
 
 async def follow(hub: FeedHub, redis: object, player: str, cursor: str,
-                 guard: Guard) -> AsyncIterator[FeedEvent | Unauthenticated]:
-    """Every event of the player after the cursor, then each new one as it comes, until the credential stops
-    holding (then its refusal is the last item)."""
+                 guard: Guard) -> AsyncIterator[FeedEvent | Ready | Unauthenticated]:
+    """Every event of the player after the cursor, then Ready, then each new one as it comes, until the credential
+    stops holding (then its refusal is the last item)."""
     while True:  # catch up from the stream itself
         batch = await feed.read(redis, player, cursor, PAGE)
         for event in batch:
@@ -128,6 +146,7 @@ async def follow(hub: FeedHub, redis: object, player: str, cursor: str,
             cursor = event.id
         if len(batch) < PAGE:
             break
+    yield Ready("0" if cursor == "0-0" else cursor, time.time())
     async with hub.listen(player, cursor) as listener:
         while True:
             refused = await guard.refused()

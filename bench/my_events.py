@@ -66,13 +66,20 @@ def service(folder: Path) -> Iterator[tuple[str, str]]:
 
 
 async def follow(http: httpx.AsyncClient, token: str, opened: asyncio.Event, got: list[str]) -> None:
-    """One idle follower: open the stream, then keep the events' ids it receives."""
+    """One idle follower: open the stream, wait for its ready message (the stream is live), then keep the events'
+    ids it receives."""
     async with http.stream("GET", "/v1/me/events", headers={"authorization": f"Bearer {token}"}) as response:
         assert response.status_code == 200, response.status_code
-        opened.set()
+        pending: str | None = None
         async for line in response.aiter_lines():
             if line.startswith("id:"):
-                got.append(line[3:].strip())
+                pending = line[3:].strip()
+            elif line == "event: ready":
+                pending = None  # not an event: from here on every new one comes
+                opened.set()
+            elif not line and pending is not None:
+                got.append(pending)
+                pending = None
 
 
 async def level(base: str, url: str, players: list[tuple[str, str]], idle: float) -> str:

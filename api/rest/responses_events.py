@@ -124,6 +124,14 @@ class MyEvent(RootModel[Annotated[ReadyEvent | MatchFactsEvent | MatchEndedEvent
     """One event of the player's own stream (the data of a GET /v1/me/events message): its kind by `type`."""
 
 
+class EventsTicket(Answer):
+    """A one-time ticket that opens GET /v1/me/events?ticket= without an Authorization header."""
+
+    ticket: Annotated[str, d("The ticket (send it as ?ticket=; used once).")]
+    expiresIn: Annotated[int, d("Seconds it lives unless used.")]
+    url: Annotated[str, d("The stream's path with the ticket (on this API's origin).")]
+
+
 def covered() -> set[str]:
     """Every event type the union names (the tests hold it to FeedType's members and ready)."""
     return {t for kind in KINDS for t in kind.model_fields["type"].annotation.__args__}  # type: ignore[union-attr]

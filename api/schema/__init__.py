@@ -22,7 +22,7 @@ from firebreak.api.ratelimit import root_fields
 from firebreak.api.schema import fastpath, gate
 from firebreak.api.schema.chat import ChatMutation, ChatQuery, ChatSubscription
 from firebreak.api.schema.descriptions import fill_from_docstrings
-from firebreak.api.schema.events import EVENT_TYPES, EventsSubscription
+from firebreak.api.schema.events import EVENT_TYPES, EventsMutation, EventsSubscription
 from firebreak.api.schema.invitations import InvitationsMutation
 from firebreak.api.schema.lobby import LobbyMutation, LobbyQuery
 from firebreak.api.schema.moderation import ModerationMutation, ModerationQuery
@@ -52,7 +52,7 @@ class Query(LobbyQuery, PlayQuery, PlayersQuery, RatingsQuery, WebhooksQuery, Pu
 
 @strawberry.type
 class Mutation(LobbyMutation, PlayMutation, PlayersMutation, SeatsMutation, RematchMutation, InvitationsMutation,
-               SeeksMutation, WebhooksMutation, PushMutation, SocialMutation, ChatMutation,
+               SeeksMutation, WebhooksMutation, PushMutation, EventsMutation, SocialMutation, ChatMutation,
                ModerationMutation):
     """Writes: create, join and fill matches, act, sign in and out, a seat's life (resign, reclaim, leave, cancel),
     rematch, invitations, seeks, (for the operator) webhook endpoints, push registrations, friends and blocks."""

@@ -1,4 +1,5 @@
-"""The signed-in player's own events: the myEvents subscription, me.events (past events, paged), and their types.
+"""The signed-in player's own events: the myEvents subscription, me.events (past events, paged), and their types;
+createEventsTicket, the one-time ticket that opens the REST stream without a header (api/stream_tickets.py).
 
 Every event is one type implementing the MyEvent interface (id, type, at), with the public facts of its kind:
 ids, titles, seats, versions, a result's winners: never a view, a hand or a token. Fetch what the player may see
@@ -9,19 +10,21 @@ from __future__ import annotations
 
 from collections.abc import AsyncGenerator
 from enum import Enum
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import strawberry
 from graphql import GraphQLError
 
-from firebreak.api import myevents
+from firebreak.api import myevents, stream_tickets
 from firebreak.api.bounds import MAX_PAGE
 from firebreak.api.context import Info, unauthenticated
 from firebreak.api.metrics import subscribed
 from firebreak.api.schema.match import EndReason
 from firebreak.api.schema.mine import PageInfo
+from firebreak.api.schema.problems import Unauthenticated as Refused
+from firebreak.api.schema.problems import player_problem
 from firebreak.matches.feed import FeedEvent, FeedType
-from firebreak.players.errors import Unauthenticated
+from firebreak.players.errors import PlayerError, Unauthenticated
 from firebreak.players.records import Principal
 
 
@@ -29,9 +32,13 @@ from firebreak.players.records import Principal
 class MyEventType(Enum):
     """What happened to the player."""
 
+    READY = strawberry.enum_value(myevents.READY, description="The subscription is live (its first event once "
+                                                             "caught up): every later event comes next.")
     # matches.feed.FeedType member for member (same names, same values)
-    YOUR_TURN = strawberry.enum_value(FeedType.YOUR_TURN.value, description="A match now waits for the player's "
-                                                                            "decision.")
+    YOUR_TURN = strawberry.enum_value(FeedType.YOUR_TURN.value, description="The turn of a match passed to the "
+                                                                            "player (once per turn, not per "
+                                                                            "decision): read its view and legal "
+                                                                            "actions.")
     MATCH_STARTED = strawberry.enum_value(FeedType.MATCH_STARTED.value, description="A match the player sits in "
                                                                                     "started.")
     MATCH_ENDED = strawberry.enum_value(FeedType.MATCH_ENDED.value, description="A match the player sits in ended.")
@@ -70,8 +77,17 @@ class MyEvent:
 
 
 @strawberry.type
+class ReadyEvent(MyEvent):
+    """The subscription is live: every event after this one's id (the cursor to resume from: the newest event's id,
+    "0" while the player has none) comes next, so what the player does after it shows on the stream. Sent once, when
+    caught up; never in me.events."""
+
+
+@strawberry.type
 class YourTurnEvent(MyEvent):
-    """A match waits for the player's decision."""
+    """The turn of a match passed to the player: sent once each time it does, not for each decision the player
+    makes in that turn. Read the match (its view, legalActions, version) and act; a later yourTurn of the same match
+    means the turn came back."""
 
     match_id: strawberry.ID = strawberry.field(description="The match.")
     title: str = strawberry.field(description="Its title id.")
@@ -210,7 +226,7 @@ def of(event: FeedEvent) -> MyEvent:
                             match_id=strawberry.ID(str(data["matchId"])))
 
 
-EVENT_TYPES = (YourTurnEvent, MatchStartedEvent, MatchEndedEvent, SeatTakenOverEvent, InvitedEvent,
+EVENT_TYPES = (ReadyEvent, YourTurnEvent, MatchStartedEvent, MatchEndedEvent, SeatTakenOverEvent, InvitedEvent,
                RematchOfferedEvent, RematchAnsweredEvent, SeekMatchedEvent, FriendEvent)
 """Every concrete event type (the schema lists them: no field returns them by name)."""
 
@@ -257,7 +273,8 @@ class EventsSubscription:
         after: Annotated[str | None, strawberry.argument(
             description="Resume after this event id (null: from now on; \"0\": from the oldest kept).")] = None,
     ) -> AsyncGenerator[MyEvent, None]:
-        """The signed-in player's events (yourTurn, matchStarted, matchEnded, seatTakenOver, invited,
+        """Once caught up, a `ready` event (its id the cursor to resume from): from then on, what happens comes.
+        The signed-in player's events (yourTurn, matchStarted, matchEnded, seatTakenOver, invited,
         rematchOffered, rematchAccepted, rematchDeclined, rematchExpired, rematchStarted, seekMatched) across their
         matches, as they happen; reconnect with the last id seen as `after` to get every later event once. The
         player comes from the connection_init payload ({"authorization": "Bearer ..."}): none or a bad one is error
@@ -282,4 +299,38 @@ class EventsSubscription:
             async for item in myevents.follow(services.feeds, services.store.redis, player, cursor, guard):
                 if isinstance(item, Unauthenticated):
                     raise unauthenticated(item)
+                if isinstance(item, myevents.Ready):
+                    yield ReadyEvent(id=item.cursor, type=MyEventType.READY, at=item.at)
+                    continue
                 yield of(item)
+
+
+@strawberry.type
+class EventsTicket:
+    """A one-time ticket that opens the player's REST event stream without an Authorization header (a browser's
+    EventSource): GET /v1/me/events?ticket=... It stands for the credential that asked for it (signing out, a
+    revoked token or its expiry ends it, used or not) and works once, within expiresIn seconds."""
+
+    ticket: str = strawberry.field(description="The ticket (send it as ?ticket=; kept only as its SHA-256).")
+    expires_in: int = strawberry.field(description="Seconds it lives unless used.")
+    url: str = strawberry.field(description="The stream's path with the ticket (on this API's origin).")
+
+
+CreateEventsTicketResult = Annotated[EventsTicket | Refused, strawberry.union(
+    "CreateEventsTicketResult", description="A stream ticket, or why none.")]
+
+
+@strawberry.type
+class EventsMutation:
+    """The player's event stream's ticket."""
+
+    @strawberry.mutation
+    async def create_events_ticket(self, info: Info) -> CreateEventsTicketResult:
+        """A one-time ticket (60 s) to open GET /v1/me/events?ticket= where no header can be sent; any player
+        credential may ask (UNAUTHENTICATED without one)."""
+        principal = await info.context.player_or_refusal()
+        if isinstance(principal, PlayerError):
+            return cast(Refused, player_problem(principal))
+        ticket, ttl = await stream_tickets.issue(info.context.services, principal,
+                                                 myevents.expiry(info.context.bearer))
+        return EventsTicket(ticket=ticket, expires_in=ttl, url=f"/v1/me/events?ticket={ticket}")

@@ -63,6 +63,7 @@ CLAIMS = (
     Claim("docs/guides/webhooks.md", "Webhooks for your push service", "python",
           "tests/service/test_docs_webhooks.py"),
     Claim("docs/reference/events.md", "Your player's events", "sh", "tests/service/test_docs_events.py"),
+    Claim("docs/reference/events.md", "Opening the stream from a browser", "sh", "tests/service/test_docs_events.py"),
     Claim("docs/app-developers.md", "*", "sh", "tests/service/test_app_developers_doc.py"),
     Claim("docs/guides/adding-a-title.md", "The engine", "python", "tests/docs/test_engine_samples.py"),
     Claim("docs/guides/learning-environments.md", "Learning environments (PettingZoo, OpenSpiel)", "python",

@@ -1,5 +1,6 @@
 """Clients of a player's own event stream for tests: SSE over real HTTP (httpx, parsed by hand) and the myEvents
-subscription over a real WebSocket (graphql-transport-ws)."""
+subscription over a real WebSocket (graphql-transport-ws). The `ready` message each stream opens with (once caught
+up) is kept apart from the events (Got.ready)."""
 
 from __future__ import annotations
 
@@ -30,10 +31,13 @@ Until = Callable[[list[dict[str, Any]]], bool]
 
 @dataclass
 class Got:
-    """What one connection received: events (each as the stored JSON: {id, type, at, ...facts}), the raw text,
-    errors, and how it ended."""
+    """What one connection received: events (each as the stored JSON: {id, type, at, ...facts}), the ready
+    messages ({id, type: "ready", at}, in the stream's order among the events: `before` counts the events ahead of
+    each), the raw text, errors, and how it ended."""
 
     events: list[dict[str, Any]] = field(default_factory=list)
+    ready: list[dict[str, Any]] = field(default_factory=list)
+    before: list[int] = field(default_factory=list)
     raw: list[str] = field(default_factory=list)
     errors: list[Any] = field(default_factory=list)
     status: int = 200
@@ -57,16 +61,18 @@ def ws_url(base: str) -> str:
 
 
 async def sse(base: str, token: str | None, *, after: str | None = None, last_event_id: str | None = None,
-              until: Until = lambda events: False, got: Got | None = None, idle: float = RECV_TIMEOUT) -> Got:
-    """Follow GET /v1/me/events until `until` holds for the events so far (then drop the connection, as a
-    client going away), the server ends it, or nothing comes for `idle` seconds (pings count)."""
+              until: Until = lambda events: False, got: Got | None = None, idle: float = RECV_TIMEOUT,
+              query: dict[str, str] | None = None) -> Got:
+    """Follow GET /v1/me/events (query: more query parameters, e.g. a ticket) until `until` holds for the events so
+    far (then drop the connection, as a client going away), the server ends it, or nothing comes for `idle` seconds
+    (pings count)."""
     out = got if got is not None else Got()
     headers = {"accept": "text/event-stream"}
     if token:
         headers["authorization"] = f"Bearer {token}"
     if last_event_id is not None:
         headers["last-event-id"] = last_event_id
-    params = {} if after is None else {"after": after}
+    params = {**({} if after is None else {"after": after}), **(query or {})}
     async with httpx.AsyncClient(base_url=base, timeout=httpx.Timeout(10, read=idle)) as client, \
             client.stream("GET", "/v1/me/events", params=params, headers=headers) as response:
         out.status = response.status_code
@@ -88,6 +94,10 @@ async def sse(base: str, token: str | None, *, after: str | None = None, last_ev
                     data = json.loads(message["data"])
                     if message.get("event") == "error":
                         out.errors.append(data)
+                    elif message.get("event") == "ready":
+                        assert data["id"] == message["id"] and data["type"] == "ready", message
+                        out.ready.append(data)
+                        out.before.append(len(out.events))
                     else:
                         assert data["id"] == message["id"] and data["type"] == message["event"], message
                         out.events.append(data)
@@ -132,6 +142,11 @@ async def ws(base: str, token: str | None, *, after: str | None = None, until: U
             if payload.get("errors"):
                 out.errors.extend(payload["errors"])
                 continue
-            out.events.append(from_graphql(payload["data"]["myEvents"]))
+            row = payload["data"]["myEvents"]
+            if row["type"] == "READY":
+                out.ready.append({"id": row["id"], "type": "ready", "at": row["at"]})
+                out.before.append(len(out.events))
+                continue
+            out.events.append(from_graphql(row))
             if until(out.events):
                 return out
