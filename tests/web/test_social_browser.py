@@ -18,11 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from redis import Redis
 
 from tests.service import support as h
 from tests.service.conftest import Client
 from tests.service.players_support import Signed, guest, rest
-from tests.service.test_account_deletion import seated_match
+from tests.service.test_account_deletion import deletion_done, seated_match
 from tests.web.test_browser import MATCH, opened
 from tests.web.test_phone_browser import MIN_TARGET, TOUCH, check_fits
 from tests.web.test_players_browser import sign_in
@@ -182,6 +183,47 @@ def test_two_players_and_a_spectator_chat_beside_the_board(browser: Any, svc: h.
                  r["message"]) for r in listed if r["reporter"] == ann.player]
         assert mine == [(ann.player, bob.player, setup.match_id, "SEATS", seq, "ABUSE", "rude <b>note</b>",
                          "hi ann, good luck"), (ann.player, bob.player, None, None, None, "NAME", "", None)], mine
+
+
+def test_a_seat_token_person_chats_and_a_deleted_players_message_reads_removed(browser: Any, server: str,
+                                                                              redis_url: str) -> None:
+    """A person seated by a seat token (no sign-in) writes in the seats' channel and reads the spectators'; a
+    spectator who deleted their account since left "message removed" (no name, no handle, nothing to report)."""
+    c = Client(server)
+    redis = Redis.from_url(redis_url, decode_responses=True)
+    try:
+        s = h.create(c, 2, 93)
+        seat = h.join(c, s, "Tok")
+        h.add_bot(c, s, "random")
+        gone = guest(c, "Gone")
+        said = c.gql(SEND, {"input": {"matchId": s.match_id, "channel": "SPECTATORS", "text": "soon gone"}},
+                     gone.access)["sendChatMessage"]
+        assert said["__typename"] == "ChatMessageSent", said
+        assert rest(server, "DELETE", "/v1/me", gone.access).status_code == 202
+        h.wait_for(lambda: deletion_done(redis, gone.player), "the deletion", deadline=90)
+        with opened(browser, server) as p:
+            page = p.page
+            page.goto("/")
+            page.evaluate("""([id, rec]) => localStorage.setItem('firebreak.matches', JSON.stringify({[id]: rec}))""",
+                          [s.match_id, {"token": seat["token"], "seat": seat["seat"], "name": "Tok", "at": 1}])
+            page.goto(f"/#/match/{s.match_id}")
+            page.locator(f"{MATCH}[data-viewer='seat-{seat['seat']}']").wait_for()
+            page.locator(f"{CHAT}[data-channel=SEATS]").wait_for()
+            say(page, "from my seat token")
+            mine = message(page, "SEATS", "from my seat token")
+            assert mine.get_attribute("class") == "chat-message mine"
+            assert mine.get_by_test_id("chat-name").inner_text() == "Tok"
+            assert mine.get_by_test_id("chat-handle").count() == 0 and mine.get_by_test_id("chat-report").count() == 0
+            page.locator(f"{CHAT} [data-testid=chat-tab][data-channel=SPECTATORS]").click()
+            removed = page.locator(f"{CHAT} [data-testid=chat-message][data-channel=SPECTATORS][data-removed=true]")
+            removed.wait_for()
+            assert removed.get_by_test_id("chat-text").inner_text() == "message removed"
+            assert removed.get_by_test_id("chat-handle").count() == 0
+            assert removed.get_by_test_id("chat-report").count() == 0
+            assert "soon gone" not in page.locator(CHAT).inner_text()
+    finally:
+        redis.close()
+        c.http.close()
 
 
 def befriend_page(page: Any) -> None:
