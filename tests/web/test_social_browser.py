@@ -265,8 +265,26 @@ def test_two_players_become_friends_then_one_blocks_the_other(browser: Any, serv
             assert b.page.get_by_test_id("profile-name").inner_text() == ann.name
             assert b.page.get_by_test_id("member-since").inner_text()
 
-            # Ann accepts (her page shows the request without a reload), and both see the other online.
+            # On her profile Bob takes the request back, and asks again.
+            facts = b.page.get_by_test_id("profile-facts")
+            facts.locator("[data-relation=outgoing]").get_by_test_id("cancel-request").click()
+            facts.locator("[data-relation=none]").get_by_test_id("add-friend").click()
+            facts.locator("[data-relation=outgoing]").wait_for()
+
+            # Ann declines; Bob's request is gone from his page (read again) and he asks once more from a search.
             befriend_page(a.page)
+            person(a.page, "incoming-requests", bob.player).get_by_test_id("decline-friend").click()
+            person(a.page, "incoming-requests", bob.player).wait_for(state="detached")
+            befriend_page(b.page)
+            b.page.get_by_test_id("friends-view").wait_for()
+            b.page.locator("[data-testid=outgoing-requests] li.muted").wait_for()
+            assert person(b.page, "outgoing-requests", ann.player).count() == 0
+            b.page.get_by_test_id("search-prefix").fill(ann_handle[:8])
+            b.page.get_by_test_id("search").click()
+            person(b.page, "search-results", ann.player).get_by_test_id("add-friend").click()
+            person(b.page, "outgoing-requests", ann.player).wait_for()
+
+            # Ann accepts (her page shows the request without a reload), and both see the other online.
             incoming = person(a.page, "incoming-requests", bob.player)
             incoming.get_by_test_id("accept-friend").click()
             person(a.page, "friends", bob.player).locator("[data-testid=presence][data-online=true]").wait_for()
