@@ -4,7 +4,7 @@ banPlayer, unbanPlayer, moderationLog; api/moderation.py holds the rules)."""
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Literal
 
 from firebreak.api import moderation
 from firebreak.api.admin import is_admin
@@ -121,7 +121,7 @@ async def moderation_log(call: Call) -> Reply:
 
 PLAYER_ID = Param("playerId", "path", str, "The player's id.", required=True)
 REPORT_ID = Param("reportId", "path", str, "The report's id.", required=True)
-STATUS = Param("status", "query", str | None, "open or resolved (left out: both).")
+STATUS = Param("status", "query", Literal["open", "resolved"] | None, "open or resolved (left out: both).")
 FIRST = Param("first", "query", int, "How many (clamped to 1-100).", default=50)
 AFTER = Param("after", "query", str, "The endCursor of the previous page.")
 BEFORE = Param("before", "query", int, "The nextBefore of the previous page.")

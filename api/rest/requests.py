@@ -401,20 +401,21 @@ class FileReport(Body):
     matchId: Annotated[str | None, Field(description="A reported message's match.")] = None
     channel: Annotated[Literal["seats", "spectators"] | None, Field(description="A reported message's channel.")] = None
     seq: Annotated[Int32 | None, Field(description="A reported message's seq.")] = None
-    note: Annotated[str | None, Field(description="At most 1000 characters.")] = None
+    note: Annotated[str | None, Field(max_length=1000, description="At most 1000 characters.")] = None
 
 
 class ResolveReport(Body):
     """What was done about a report."""
 
-    resolution: Annotated[str | None, Field(description="At most 1000 characters, for the audit log.")] = None
+    resolution: Annotated[str | None, Field(max_length=1000,
+                                            description="At most 1000 characters, for the audit log.")] = None
 
 
 class Penalty(Body):
     """How long (seconds; a ban's null or left out: for good) and a note for the audit log."""
 
-    seconds: Annotated[float | None, Field(description="1 second to 10 years.")] = None
-    note: Annotated[str | None, Field(description="At most 1000 characters.")] = None
+    seconds: Annotated[float | None, Field(ge=1, le=10 * 365 * 24 * 3600, description="1 second to 10 years.")] = None
+    note: Annotated[str | None, Field(max_length=1000, description="At most 1000 characters.")] = None
 
 
 REQUESTS: list[type[Body]] = [CreateMatch, JoinMatch, AddBot, Act, InvitePlayers, AnswerInvitation, JoinByCode,

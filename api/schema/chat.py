@@ -112,7 +112,7 @@ def problem(error: chat.ChatError) -> MatchNotFound | ChatNotAllowed | BadMessag
         return BadMessage(code=error.code, message=error.message, reason=error.reason.value)
     if error.until is not None:
         return Muted(code=error.code, message=error.message, until=error.until)
-    if error.code == "MATCH_NOT_FOUND":
+    if error.code == Refusal.MATCH_NOT_FOUND:
         return MatchNotFound(code=error.code, message=error.message)
     return ChatNotAllowed(code=error.code, message=error.message)
 

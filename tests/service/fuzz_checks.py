@@ -17,6 +17,9 @@ match itself, which no document can state (positive_data_acceptance, the fuzzer 
 - BAD_PUSH_SUBSCRIPTION on registerPushSubscription and registerPushDevice for a body the registration check
   refuses (firebreak.push.subscriptions): whether p256dh is a point of P-256, whether the endpoint's host is an
   internal address, whether a string is an FCM token shape; no schema says the first two.
+- BAD_MESSAGE on sendChatMessage: a text (its characters checked after NFC) or a preset, not both, not neither.
+- BAD_REPORT on report and the moderation's admin writes: a report names an existing player or a message the reporter
+  may read, not the reporter, and a note holds no control or bidirectional character after NFC.
 - BAD_SEARCH on searchPlayers for a prefix of characters no handle holds, or longer than a handle once NFKC has
   expanded it (ligatures, compatibility forms): handles are compared after NFKC and case folding, which no JSON
   Schema pattern states.
@@ -44,6 +47,13 @@ TOLERATED: dict[str, set[str]] = {
     "POST /v1/matches/{id}/bots": {"BAD_SEAT", "UNKNOWN_BOT_LEVEL"},
     "POST /v1/matches/{id}/actions": {"ILLEGAL_ACTION"},
     "GET /v1/players": {"BAD_SEARCH"},  # a prefix is compared after NFKC and case folding: no pattern can say it
+    # a report names a player or a message that exists, the reporter may read and is not the reporter's own; a note
+    # is checked after NFC for control and bidirectional characters: the data's to say, not the schema's
+    "POST /v1/reports": {"BAD_REPORT"},
+    "POST /v1/matches/{id}/chat": {"BAD_MESSAGE"},  # a text or a preset, its characters checked after NFC
+    "PUT /v1/admin/players/{playerId}/mute": {"BAD_REPORT"},  # a note's characters (as above)
+    "PUT /v1/admin/players/{playerId}/ban": {"BAD_REPORT"},
+    "POST /v1/admin/reports/{reportId}/resolve": {"BAD_REPORT"},
 }
 ACCEPTED = {401, 403, 404, 409, 429}  # what schemathesis's positive_data_acceptance allows besides 2xx, 3xx, 5xx
 

@@ -56,6 +56,8 @@ def test_schemathesis_with_every_check_and_the_stateful_phase_finds_nothing(fuzz
                "--generation-with-security-parameters", "false",  # credentials: fuzz_checks.Credentials, links
                # an open SSE stream answers 200 and never ends: its refusals are tested in test_my_events.py
                "--exclude-operation-id", "streamMyEvents",
+               # a ban of the fuzzer's own guest (a playerId a link gave) would refuse every call after it
+               "--exclude-operation-id", "banPlayer",
                "--report", "junit", "--report-dir", str(tmp_path)]
     env = {**os.environ, "SCHEMATHESIS_HOOKS": "tests.service.fuzz_checks", "PYTHONPATH": str(ROOT),
            "FIREBREAK_FUZZ_BASE": fuzzed, "FIREBREAK_FUZZ_ADMIN_TOKEN": OPEN["FIREBREAK_ADMIN_TOKEN"]}

@@ -34,7 +34,7 @@ TIMEOUT = 60.0  # seconds: only so that a regression fails instead of hanging th
 OUTSIDE_REST = {"/healthz", "/readyz", "/metrics", "/graphql", "/", "/static"}  # GraphQL, operations, the web client
 MATCH_FIELDS = """id title status version seatCount options you toAct serviceToAct view legalActions endReason
   rematch { id } rematchOffer { status by accepted declined expiresAt }
-  seats { seat taken name kind level takenOver resigned program player }
+  seats { seat taken name kind level takenOver resigned program player deleted }
   clock { initialSeconds incrementSeconds perMoveSeconds seats { seat secondsLeft running takenOver } }
   result { endReason reason winners resigned columns { key label description }
     scores { seat total parts { key value } } }"""
@@ -297,7 +297,7 @@ def test_create_join_add_a_bot_read_and_list_over_rest(rest: Rest, gql: h.Client
     assert joined["seat"] == 2 and not joined["started"]
     assert rest.ok("GET", f"/v1/matches/{s.match_id}/seats/2", "SeatInfo") == \
         {"seat": 2, "taken": True, "name": "ann", "kind": "human", "level": None, "takenOver": False,
-         "resigned": False, "program": False, "player": None, "handle": None}
+         "resigned": False, "program": False, "player": None, "deleted": False, "handle": None}
     assert rest.ok("GET", f"/v1/matches/{s.match_id}/seats/0", "SeatInfo")["taken"] is False
     rest.bot(s, "random")
     added = rest.bot(s, "greedy")
