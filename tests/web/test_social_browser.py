@@ -312,6 +312,16 @@ def test_two_players_become_friends_then_one_blocks_the_other(browser: Any, serv
             person(a.page, "blocks", bob.player).get_by_test_id("unblock").click()
             person(a.page, "blocks", bob.player).wait_for(state="detached")
             assert person(a.page, "friends", bob.player).count() == 0
+
+            # Unblocked, Bob may ask again; friends once more, he ends it and Ann's list drops him (read again).
+            b.page.get_by_test_id("search").click()
+            person(b.page, "search-results", ann.player).get_by_test_id("add-friend").click()
+            person(a.page, "incoming-requests", bob.player).get_by_test_id("accept-friend").click()
+            person(a.page, "friends", bob.player).wait_for()
+            person(b.page, "friends", ann.player).get_by_test_id("remove-friend").click()
+            person(b.page, "friends", ann.player).wait_for(state="detached")
+            person(a.page, "friends", bob.player).wait_for(state="detached")
+            assert person(b.page, "search-results", ann.player).get_attribute("data-relation") == "none"
     finally:
         c.http.close()
 
