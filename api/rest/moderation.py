@@ -4,6 +4,7 @@ banPlayer, unbanPlayer, moderationLog; api/moderation.py holds the rules)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
 from firebreak.api import moderation
@@ -12,6 +13,7 @@ from firebreak.api.rest import callers
 from firebreak.api.rest import requests as R
 from firebreak.api.rest.problems import problem
 from firebreak.api.rest.table import Auth, Call, Operation, Param, Reply
+from firebreak.api.services import Services
 from firebreak.matches.refusals import Refusal
 from firebreak.moderation import audit, reports
 
@@ -76,14 +78,19 @@ async def mute(call: Call) -> Reply:
     return Reply({"playerId": call.params["playerId"], "until": until})
 
 
-async def unmute(call: Call) -> Reply:
-    """Lift a player's mute (admin token)."""
+async def _lift(call: Call, lift: Callable[[Services, str], Awaitable[bool]]) -> Reply:
+    """Lift a player's mute or ban (admin token)."""
     await _admin(call)
     try:
-        had = await moderation.unmute(call.services, call.params["playerId"])
+        had = await lift(call.services, call.params["playerId"])
     except moderation.ModerationError as exc:
         raise problem(exc.code, exc.message) from None
     return Reply({"playerId": call.params["playerId"], "had": had})
+
+
+async def unmute(call: Call) -> Reply:
+    """Lift a player's mute (admin token)."""
+    return await _lift(call, moderation.unmute)
 
 
 async def ban(call: Call) -> Reply:
@@ -99,12 +106,7 @@ async def ban(call: Call) -> Reply:
 
 async def unban(call: Call) -> Reply:
     """Lift a player's ban (admin token)."""
-    await _admin(call)
-    try:
-        had = await moderation.unban(call.services, call.params["playerId"])
-    except moderation.ModerationError as exc:
-        raise problem(exc.code, exc.message) from None
-    return Reply({"playerId": call.params["playerId"], "had": had})
+    return await _lift(call, moderation.unban)
 
 
 async def moderation_log(call: Call) -> Reply:

@@ -24,6 +24,7 @@ from firebreak.api.schema.subscription import _ended as stream_ended
 from firebreak.api.schema.subscription import _guard as stream_guard
 from firebreak.chat import presets
 from firebreak.chat.store import Channel
+from firebreak.matches.refusals import Refusal
 from firebreak.players.errors import PlayerError
 from firebreak.players.records import Principal
 
