@@ -110,6 +110,7 @@ class Guard:
     expires: float | None
     every: float
     due: float = field(default=0.0)
+    player: str | None = None  # whose credential (None: recheck on anyone's revocation)
     heard: int = field(default=0)  # the revocations this process had heard of at the last recheck
 
     def __post_init__(self) -> None:
@@ -122,7 +123,7 @@ class Guard:
         now = time.time()
         if self.expires is not None and now >= self.expires:
             return Unauthenticated(Reason.EXPIRED)
-        if now >= self.due or self.heard != revocations.generation():
+        if now >= self.due or revocations.revoked_since(self.player, self.heard):
             self.due = now + self.every
             self.heard = revocations.generation()
             return await self.recheck()

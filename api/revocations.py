@@ -1,11 +1,12 @@
 """Revoked credentials end the streams that carry them at once, in every API process.
 
 A stream rechecks its credential every FIREBREAK_EVENTS_RECHECK_SECONDS (60 by default) and at its expiry. When a
-player's credentials are revoked (a ban, an account's deletion, signing out everywhere) the process that did it
-publishes the player's revocation on the queue Redis (a plain server: its pub/sub reaches every process); each API
-process listens, counts a new revocation generation and wakes every stream reader it runs (match events, the
-players' feeds, chat), so each stream looks at its credential again before it delivers anything more (myevents.Guard
-rechecks when the generation moved), and a revoked one ends within moments rather than a minute.
+player's credentials are revoked (a ban, an account's deletion, signing out everywhere: rare events, unlike a
+single session's sign-out, whose streams end at their recheck) the process that did it publishes the player's id on
+the queue Redis (a plain server: its pub/sub reaches every process); each API process listens, notes the player's
+revocation and wakes every stream reader it runs (match events, the players' feeds, chat), so the streams of that
+player (myevents.Guard: revoked_since) look at their credential again before they deliver anything more, and a
+revoked one ends within moments rather than a minute; the others go back to waiting.
 """
 
 from __future__ import annotations
@@ -21,17 +22,33 @@ RETRY = 1.0                    # seconds before listening again after Redis went
 
 log = logging.getLogger("firebreak.api")
 
-_generation = [0]  # revocations this process heard of (and those it cannot tell it missed: a reconnection)
+KEPT = 100_000  # revoked players a process remembers (the oldest forgotten: their streams recheck as after a gap)
+
+_generation = [0, 0]  # [revocations this process heard of, the generation of its last gap in listening]
+_revoked: dict[str, int] = {}  # player -> the generation at which its revocation was heard
 
 
 def generation() -> int:
-    """How many revocations this process has heard of: a stream rechecks its credential when it moved."""
+    """How many revocations this process has heard of."""
     return _generation[0]
 
 
-def heard() -> None:
-    """Count a revocation (or a gap in listening, which may have hidden one)."""
+def heard(player: str | None) -> None:
+    """Count a player's revocation (None: a gap in listening, which may have hidden any)."""
     _generation[0] += 1
+    if player is None or len(_revoked) >= KEPT:
+        _revoked.clear()
+        _generation[1] = _generation[0]
+    if player is not None:
+        _revoked[player] = _generation[0]
+
+
+def revoked_since(player: str | None, seen: int) -> bool:
+    """Whether a stream of this player (None: of anyone) that last checked at generation `seen` must check its
+    credential again: its player was revoked since, or this process may have missed a revocation since."""
+    if player is None:
+        return _generation[0] > seen
+    return _generation[1] > seen or _revoked.get(player, -1) > seen
 
 
 async def publish(queue: Any, player: str) -> None:
@@ -57,12 +74,12 @@ class Listener:
             try:
                 pubsub = self.queue.pubsub()
                 await pubsub.subscribe(CHANNEL)
-                heard()  # anything published while nobody listened: recheck once
+                heard(None)  # anything published while nobody listened: every stream rechecks once
                 self.wake()
                 try:
                     async for message in pubsub.listen():
                         if message.get("type") == "message":
-                            heard()
+                            heard(str(message.get("data")))
                             self.wake()
                 finally:
                     with contextlib.suppress(Exception):

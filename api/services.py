@@ -128,9 +128,11 @@ class Services:
             self.revoked = revocations.Listener(self.redises.queue, self.wake_streams)
         self.revoked.start()
 
-    async def signed_out(self, principal: Principal) -> None:
-        """After a sign-out: the streams of the session signed out (or of every session) end at once."""
-        await revocations.publish(self.redises.queue, principal.player.id)
+    async def signed_out(self, principal: Principal, everywhere: bool) -> None:
+        """After a sign-out everywhere, the player's open streams end at once (a single session's end at their
+        periodic recheck: a sign-out is common, and each revocation wakes every stream of every process)."""
+        if everywhere:
+            await revocations.publish(self.redises.queue, principal.player.id)
 
     def wake_streams(self) -> None:
         """Wake every stream reader of this process (each stream then looks at its credential again)."""

@@ -75,7 +75,7 @@ async def sign_out(call: Call) -> Reply:
         await sessions.sign_out_principal(principal, everywhere)
     except PlayerError as exc:
         raise player_refusal(exc) from None
-    await call.services.signed_out(principal)
+    await call.services.signed_out(principal, everywhere)
     return Reply({"everywhere": everywhere})
 
 

@@ -387,7 +387,7 @@ class PlayersMutation:
             await sessions.sign_out_principal(principal, everywhere)
         except PlayerError as exc:
             return cast(Unauthenticated, player_problem(exc))
-        await info.context.services.signed_out(principal)
+        await info.context.services.signed_out(principal, everywhere)
         return SignedOut(everywhere=everywhere)
 
     @strawberry.mutation

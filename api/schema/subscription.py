@@ -37,7 +37,9 @@ async def _guard(context: Context, match_id: str, seat: int | None, player: bool
     again), or None for a stream that shows no seat's view by a token (nobody, the host token)."""
     every = context.services.settings.events_recheck_seconds
     if player:
-        return myevents.Guard(context.recheck, myevents.expiry(context.bearer), every)
+        principal = await context.authenticate()  # verified once already: memoized
+        whose = principal.player.id if isinstance(principal, Principal) else None
+        return myevents.Guard(context.recheck, myevents.expiry(context.bearer), every, player=whose)
     token = context.token
     if seat is None or token is None:
         return None
