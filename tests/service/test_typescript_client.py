@@ -1,0 +1,86 @@
+"""The TypeScript SDK (clients/typescript): its types are generated from the served OpenAPI document and must not
+drift from it (like schema.graphql), it and the Node example bot pass tsc --strict, its own tests (node --test)
+pass against a live service (two players seek each other, play London and The Great Fire to the end, rematch),
+and the sample of docs/app-developers.md ("The TypeScript SDK") runs as printed.
+
+One module-scoped install (npm ci from the package's lock file, then the build) serves every test here."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from firebreak.api.rest.routes import document
+from tests.docs import samples
+
+ROOT = Path(__file__).resolve().parents[2]
+SDK = ROOT / "clients" / "typescript"
+PAGE = "docs/app-developers.md"
+SECTION = "The TypeScript SDK"
+SAMPLE = SDK / ".sample" / "app-developers.mjs"  # where tsc (examples.tsconfig.json) and node read the page's sample
+DEADLINE = 600  # seconds: a bound on a step that must end, not a measure
+
+
+def _run(*command: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(list(command), cwd=SDK, capture_output=True, text=True, timeout=DEADLINE, check=False,
+                          env={**os.environ, **(env or {})})
+    assert done.returncode == 0, (command, done.stdout[-4000:], done.stderr[-4000:])
+    return done
+
+
+@pytest.fixture(scope="module")
+def sdk() -> Iterator[Path]:
+    """The package installed from its lock file and built (dist/)."""
+    if shutil.which("npm") is None or shutil.which("node") is None:
+        reason = "node and npm are needed (scripts/bootstrap.sh --tests installs them)"
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(reason + " (in CI they must be there)")
+        pytest.skip(reason)
+    _run("npm", "ci", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error")
+    _run("npm", "run", "--silent", "build")
+    yield SDK
+
+
+def test_the_committed_types_are_generated_from_the_served_document(sdk: Path, tmp_path: Path) -> None:
+    served = tmp_path / "openapi.json"
+    served.write_text(json.dumps(document()), encoding="utf-8")
+    out = tmp_path / "schema.d.ts"
+    _run("node_modules/.bin/openapi-typescript", str(served), "--default-non-nullable", "false", "-o", str(out))
+    committed = (sdk / "src" / "schema.d.ts").read_text(encoding="utf-8")
+    assert out.read_text(encoding="utf-8") == committed, (
+        "clients/typescript/src/schema.d.ts is stale: regenerate it (see clients/typescript/README.md)")
+
+
+def _sample() -> str:
+    [block] = samples.blocks(PAGE, SECTION, "js")
+    return block
+
+
+def test_the_sdk_the_example_bot_and_the_docs_sample_pass_tsc_strict(sdk: Path) -> None:
+    if not (ROOT / "examples" / "node" / "node_modules" / "@firebreak" / "client").exists():
+        pytest.skip("examples/node/node_modules is needed (scripts/bootstrap.sh --tests installs it)")
+    SAMPLE.parent.mkdir(exist_ok=True)
+    SAMPLE.write_text(_sample(), encoding="utf-8")
+    _run("node_modules/.bin/tsc", "-p", "tsconfig.json", "--noEmit")
+    _run("node_modules/.bin/tsc", "-p", "examples.tsconfig.json")
+
+
+def test_the_sdk_tests_pass_against_the_live_service(sdk: Path, server: str) -> None:
+    done = _run("node", "--test", "--test-reporter=spec", "test/", env={"FIREBREAK_URL": server})
+    assert "# fail 0" in done.stdout or " fail 0" in done.stdout, done.stdout[-4000:]
+
+
+def test_the_docs_sample_runs_as_printed(sdk: Path, server: str) -> None:
+    SAMPLE.parent.mkdir(exist_ok=True)
+    SAMPLE.write_text(_sample(), encoding="utf-8")
+    done = _run("node", str(SAMPLE), env={"FIREBREAK_URL": server})
+    lines = done.stdout.strip().splitlines()
+    assert lines[0].startswith("signed in as "), lines
+    assert any(line.startswith("played ") for line in lines), lines
+    assert lines[-1] == "over: RESIGNED", lines
