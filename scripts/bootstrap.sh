@@ -26,7 +26,8 @@ if [ ! -f "$stamp" ] && [ ! -f ".venv/.installed-$hash-dev" ]; then
 fi
 # Only the tests need these system packages: Debian's chromium for the web client's end-to-end tests (tests/web;
 # driven by the playwright package with this system binary, Playwright never downloads a browser here), Node.js
-# with npm for the Node example bot (examples/node, tests/service/test_examples.py), and Debian's postgresql for the
+# with npm for the TypeScript SDK and the Node example bot (clients/typescript, examples/node,
+# tests/service/test_typescript_client.py, tests/service/test_examples.py), and Debian's postgresql for the
 # archive's tests (tests/service/archive_support.py starts a private server from its initdb and pg_ctl), and
 # valgrind for the instruction counts of the benches (bench/instructions.py, tests/test_bench_instructions.py).
 if [ "${1:-}" = "--tests" ]; then
@@ -51,7 +52,15 @@ if [ "${1:-}" = "--tests" ]; then
       "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${wanted[@]}" >/dev/null
     fi
   fi
-  if command -v npm >/dev/null 2>&1 && [ ! -d examples/node/node_modules/graphql-ws ]; then
-    npm ci --prefix examples/node --no-audit --no-fund --loglevel=error
+  if command -v npm >/dev/null 2>&1; then
+    # The TypeScript SDK (clients/typescript, tests/service/test_typescript_client.py): its dev dependencies from
+    # its lock file, then its build (dist/), which the Node example bot uses through a file: dependency.
+    if [ ! -d clients/typescript/node_modules/openapi-typescript ]; then
+      npm ci --prefix clients/typescript --no-audit --no-fund --loglevel=error
+    fi
+    npm run --prefix clients/typescript --silent build
+    if [ ! -d examples/node/node_modules/graphql-ws ] || [ ! -e examples/node/node_modules/@firebreak/client ]; then
+      npm ci --prefix examples/node --no-audit --no-fund --loglevel=error
+    fi
   fi
 fi

@@ -2,7 +2,8 @@
 skips a sample by hand.
 
 A fenced block's language says what it is:
-- `sh`, `python`: samples, each run by a test (against a live service where it needs one), exactly as printed;
+- `sh`, `python`, `js`: samples, each run by a test (against a live service where it needs one), exactly as printed
+  (`js`: an ES module using the TypeScript SDK, clients/typescript, run with Node and checked by tsc --strict);
 - `graphql`: a document, validated against the schema (tests/docs/test_samples.py);
 - `console`: commands for the reader to type (a `$` prompt): start the service, run the suite or a benchmark;
 - `text`, `json`: output or the shape of a document: nothing to run.
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-RUN = frozenset({"sh", "python"})
+RUN = frozenset({"sh", "python", "js"})
 VALIDATED = frozenset({"graphql"})
 SHOWN = frozenset({"console", "text", "json"})
 LANGUAGES = RUN | VALIDATED | SHOWN
@@ -65,6 +66,7 @@ CLAIMS = (
     Claim("docs/reference/events.md", "Your player's events", "sh", "tests/service/test_docs_events.py"),
     Claim("docs/reference/events.md", "Opening the stream from a browser", "sh", "tests/service/test_docs_events.py"),
     Claim("docs/app-developers.md", "*", "sh", "tests/service/test_app_developers_doc.py"),
+    Claim("docs/app-developers.md", "The TypeScript SDK", "js", "tests/service/test_typescript_client.py"),
     Claim("docs/guides/adding-a-title.md", "The engine", "python", "tests/docs/test_engine_samples.py"),
     Claim("docs/guides/learning-environments.md", "Learning environments (PettingZoo, OpenSpiel)", "python",
           "tests/docs/test_engine_samples.py"),

@@ -58,7 +58,9 @@ def play(command: str, server: str, extra: dict[str, str]) -> dict[str, object]:
 
 def node_ready() -> None:
     """Skip (fail in CI) without node and the example's packages."""
-    if shutil.which("node") is None or not (ROOT / "examples" / "node" / "node_modules" / "graphql-ws").is_dir():
+    modules = ROOT / "examples" / "node" / "node_modules"
+    if (shutil.which("node") is None or not (modules / "graphql-ws").is_dir()
+            or not (modules / "@firebreak" / "client" / "dist" / "index.js").is_file()):
         reason = "node and examples/node/node_modules are needed (scripts/bootstrap.sh --tests installs them)"
         if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
             pytest.fail(reason + " (in CI they must be there)")

@@ -13,6 +13,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 NODE_DIR = ROOT / "examples" / "node"
+SDK_BUILT = NODE_DIR / "node_modules" / "@firebreak" / "client" / "dist" / "index.js"  # the bot's SDK, built
 
 
 def _finished(output: str) -> dict[str, object]:
@@ -33,7 +34,7 @@ def test_the_python_bot_plays_to_the_end(server: str) -> None:
 
 def test_the_node_bot_plays_to_the_end(server: str) -> None:
     node = shutil.which("node")
-    if node is None or not (NODE_DIR / "node_modules" / "graphql-ws").is_dir():
+    if node is None or not (NODE_DIR / "node_modules" / "graphql-ws").is_dir() or not SDK_BUILT.is_file():
         reason = "node and examples/node/node_modules are needed (scripts/bootstrap.sh --tests installs them)"
         if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
             pytest.fail(reason + " (in CI they must be there)")
