@@ -24,7 +24,8 @@ class AdminSettings(EnvSettings):
     section: ClassVar[str] = "Admin API"
 
     admin_token: str = env("FIREBREAK_ADMIN_TOKEN", "",
-                           f"The bearer token of the admin API (webhook endpoints, deliveries), at least {MIN_LENGTH} "
+                           f"The bearer token of the admin API (webhook endpoints and deliveries; reports, mutes, bans "
+                           f"and the moderation log), at least {MIN_LENGTH} "
                            "characters; empty: the admin API refuses everyone.", secret=True)
 
     @field_validator("admin_token", mode="after")

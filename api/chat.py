@@ -150,11 +150,16 @@ async def blocked(services: Services, reader: str | None) -> frozenset[str]:
 
 
 async def page(services: Services, loaded: Loaded, channel: Channel, after: int, limit: int,
-               reader: str | None) -> tuple[list[Shown], int]:
-    """A page of the channel after seq `after` as the reader is shown it, and the cursor to read on from."""
+               reader: str | None) -> tuple[list[Shown], int, bool]:
+    """A page of the channel after seq `after` as the reader is shown it, the cursor to read on from (the last
+    message's seq; never past the channel's newest, so a cursor from the future cannot skip messages to come), and
+    whether more follow."""
     messages = await _stored(services, loaded.id, channel, after, limit)
-    cursor = messages[-1].seq if messages else after
-    return await shown(services, messages, await blocked(services, reader)), cursor
+    newest = (await services.chat.newest(loaded.id))[channel]  # 0: none in Redis (none yet, or archived)
+    last = min(after, newest) if newest else after  # with nothing new: where the channel stands
+    cursor = messages[-1].seq if messages else last
+    more = bool(messages) and (cursor < newest if newest else len(messages) >= max(1, min(limit, PAGE)))
+    return await shown(services, messages, await blocked(services, reader)), cursor, more
 
 
 async def _stored(services: Services, match_id: str, channel: Channel, after: int, limit: int) -> list[Message]:
@@ -220,6 +225,6 @@ async def follow(services: Services, loaded: Loaded, channel: Channel, after: in
 def message_json(item: Shown) -> dict[str, Any]:
     """A message as both surfaces answer it."""
     m = item.message
-    return {"seq": m.seq, "channel": m.channel.value, "at": m.at, "seat": m.seat, "player": m.player,
+    return {"seq": m.seq, "channel": m.channel.name, "at": m.at, "seat": m.seat, "player": m.player,
             "handle": item.handle, "name": m.name, "text": "" if m.removed else m.text, "preset": m.preset,
             "removed": m.removed}

@@ -103,7 +103,7 @@ async def round_of(http: httpx.AsyncClient, service: harness.LocalService, size:
         before = harness.cpu_seconds(api) or 0.0
         for _ in range(messages):
             sent = time.monotonic()  # a subscriber may hear of it before the send's own answer arrives
-            answer = await http.post(f"/v1/matches/{match_id}/chat", json={"channel": "spectators", "text": "hi"},
+            answer = await http.post(f"/v1/matches/{match_id}/chat", json={"channel": "SPECTATORS", "text": "hi"},
                                      headers={"authorization": f"Bearer {sender}"})
             answer.raise_for_status()
             seq = int(answer.json()["chatMessage"]["seq"])

@@ -95,19 +95,13 @@ end
 return {seq, status}
 """
 
-# KEYS: messages. ARGV: the player id, the removed name. Make every message of the player "removed"; answer how many.
-_ERASE = """
+# KEYS: messages. ARGV: field, the value read, its replacement, ... Replace each field still holding the value read
+# (a message trimmed meanwhile stays gone); answer how many were replaced.
+_REPLACE = """
 local n = 0
-local all = redis.call('HGETALL', KEYS[1])
-for i = 1, #all, 2 do
-  local ok, m = pcall(cjson.decode, all[i + 1])
-  if ok and type(m) == 'table' and m['p'] == ARGV[1] then
-    m['p'] = cjson.null
-    m['n'] = ARGV[2]
-    m['t'] = ''
-    m['pr'] = cjson.null
-    m['rm'] = true
-    redis.call('HSET', KEYS[1], all[i], cjson.encode(m))
+for i = 1, #ARGV, 3 do
+  if redis.call('HGET', KEYS[1], ARGV[i]) == ARGV[i + 1] then
+    redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 2])
     n = n + 1
   end
 end
@@ -121,7 +115,7 @@ class ChatStore:
     def __init__(self, redis: Any) -> None:
         self.redis = redis
         self._send = connections.Script(redis, _SEND)
-        self._erase = connections.Script(redis, _ERASE)
+        self._replace = connections.Script(redis, _REPLACE)
 
     async def send(self, match_id: str, channel: Channel, sender: Sender, text: str,
                    preset: str | None = None) -> tuple[Message, str] | None:
@@ -171,7 +165,15 @@ class ChatStore:
     async def erase(self, match_id: str, player: str, name: str) -> int:
         """Make the player's messages in this match "removed", shown under `name` (its account was deleted; a
         client shows "message removed"); return how many."""
-        return int(await self._erase(keys=[keys.messages(match_id)], args=[player, name]))
+        changes: list[str] = []
+        for field, raw in (await self.redis.hgetall(keys.messages(match_id))).items():
+            data = json.loads(raw)
+            if data.get("p") == player:  # everything but the seq, the seat and the time goes
+                data.update({"p": None, "n": name, "t": "", "pr": None, "rm": True})
+                changes += [field, raw, json.dumps(data, ensure_ascii=False, separators=(",", ":"))]
+        if not changes:
+            return 0
+        return int(await self._replace(keys=[keys.messages(match_id)], args=changes))
 
     async def chatted(self, player: str) -> list[str]:
         """The matches the player wrote in as a spectator (the newest CHATTED_KEPT)."""

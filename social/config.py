@@ -21,8 +21,8 @@ class SocialSettings(EnvSettings):
     blocks_max: int = env("FIREBREAK_BLOCKS_MAX", 1000, "Players a player may block (TOO_MANY_BLOCKS past it).",
                           gt=0, le=100_000)
     search_per_second: float = env("FIREBREAK_SEARCH_PER_SECOND", 2.0,
-                                   "Player searches a player (or, signed out, a client address) may make per "
-                                   "second, sustained (RATE_LIMITED past it).", gt=0)
+                                   "Player searches a player may make per second, sustained (RATE_LIMITED past "
+                                   "it; a search needs a player credential).", gt=0)
     search_burst: int = env("FIREBREAK_SEARCH_BURST", 20, "Player searches allowed at once before the rate applies.",
                             gt=0)
     online_seconds: float = env("FIREBREAK_PRESENCE_ONLINE_SECONDS", 300.0,

@@ -33,7 +33,7 @@ async def send(call: Call) -> Reply:
     try:
         loaded = await chat.load(call.services, call.params["id"])
         await context.seat_in(loaded)
-        sent = await chat.send(call.services, loaded, await context.caller(), principal, Channel(body.channel),
+        sent = await chat.send(call.services, loaded, await context.caller(), principal, Channel[body.channel],
                                body.text, body.preset)
     except chat.ChatError as exc:
         raise _refusal(exc) from None
@@ -48,13 +48,13 @@ async def read(call: Call) -> Reply:
         loaded = await chat.load(call.services, call.params["id"])
         await context.seat_in(loaded)
         caller = await context.caller()
-        channel = Channel(call.params["channel"])
+        channel = Channel[call.params["channel"]]
         chat.may_read(loaded, caller, channel)
-        shown, cursor = await chat.page(call.services, loaded, channel, max(0, call.params["after"]),
-                                        call.params["limit"], caller.player)
+        shown, cursor, more = await chat.page(call.services, loaded, channel, max(0, call.params["after"]),
+                                              call.params["first"], caller.player)
     except chat.ChatError as exc:
         raise _refusal(exc) from None
-    return Reply({"items": [chat.message_json(item) for item in shown], "cursor": cursor})
+    return Reply({"items": [chat.message_json(item) for item in shown], "endCursor": cursor, "hasNextPage": more})
 
 
 async def list_presets(_call: Call) -> Reply:
@@ -62,12 +62,12 @@ async def list_presets(_call: Call) -> Reply:
     return Reply({"items": [{"id": key, "text": text} for key, text in presets.PRESETS.items()]})
 
 
-CHANNEL = Param("channel", "query", Literal["seats", "spectators"], "seats: the seated persons' channel (theirs "
-                "alone); spectators: written by signed-in players without a seat, read by anyone who may read the "
+CHANNEL = Param("channel", "query", Literal["SEATS", "SPECTATORS"], "SEATS: the seated persons' channel (theirs "
+                "alone); SPECTATORS: written by signed-in players without a seat, read by anyone who may read the "
                 "match.", required=True)
-AFTER = Param("after", "query", int, "Messages after this seq (0: from the oldest kept; then the cursor answered).",
-              default=0)
-LIMIT = Param("limit", "query", int, f"At most this many messages (clamped to 1-{PAGE}).", default=50)
+AFTER = Param("after", "query", int, "Messages after this seq (0: from the oldest kept; then the endCursor "
+              "answered).", default=0)
+FIRST = Param("first", "query", int, f"At most this many messages (clamped to 1-{PAGE}).", default=50)
 RULES = ("The seats' channel is read and written by the match's seated persons (a seat's token, or the credential "
          "of the player a seat is bound to); the spectators' channel is written by signed-in players without a "
          "seat and read by anyone who may read the match, seats too. ")
@@ -78,15 +78,16 @@ OPERATIONS = [
               "/v1/chat/presets), not both; a preset in the seats' channel gets the bot seats' answers. A muted "
               "player gets 403 MUTED (until); a sender has FIREBREAK_CHAT_PER_MINUTE messages a minute (429 "
               "RATE_LIMITED past it). Chat is never pushed.", send, success=201, response="ChatMessageSent",
-              body=R.SendChatMessage, example={"channel": "seats", "text": "good luck!"}, params=(PATH_ID,),
+              body=R.SendChatMessage, example={"channel": "SEATS", "text": "good luck!"}, params=(PATH_ID,),
               auth=Auth.OPTIONAL, write=True,
               codes=(Refusal.MATCH_NOT_FOUND, Refusal.CHAT_NOT_ALLOWED, Refusal.BAD_MESSAGE, Refusal.MUTED,
                      Refusal.UNAUTHENTICATED, Refusal.UNAUTHORIZED)),
     Operation("GET", "/v1/matches/{id}/chat", "readChat", "chat", "Read a chat channel",
-              RULES + "A page after a cursor, oldest first; read on with after=cursor. A channel keeps its newest 200 "
+              RULES + "A page after a cursor, oldest first; read on with after=endCursor while hasNextPage. A channel "
+              "keeps its newest 200 "
               "messages while the match is live; a finished match's chat is archived whole. Messages of players the "
               "reader blocks are left out; a deleted account's show as removed.", read, response="ChatPage",
-              params=(PATH_ID, CHANNEL, AFTER, LIMIT), auth=Auth.OPTIONAL,
+              params=(PATH_ID, CHANNEL, AFTER, FIRST), auth=Auth.OPTIONAL,
               codes=(Refusal.MATCH_NOT_FOUND, Refusal.CHAT_NOT_ALLOWED, Refusal.UNAUTHENTICATED,
                      Refusal.UNAUTHORIZED)),
     Operation("GET", "/v1/chat/presets", "listChatPresets", "chat", "The chat's quick messages",

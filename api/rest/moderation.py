@@ -26,8 +26,9 @@ async def _admin(call: Call) -> None:
 def report_json(r: reports.Report) -> dict[str, Any]:
     """A report as the operator reads it."""
     return {"id": r.id, "at": r.at, "reporter": r.reporter, "player": r.player, "matchId": r.match_id,
-            "channel": r.channel, "seq": r.seq, "message": r.message, "reason": r.reason.value, "note": r.note,
-            "status": r.status.value, "resolution": r.resolution, "resolvedAt": r.resolved_at}
+            "channel": None if r.channel is None else r.channel.upper(), "seq": r.seq, "message": r.message,
+            "reason": r.reason.name, "note": r.note, "status": r.status.name, "resolution": r.resolution,
+            "resolvedAt": r.resolved_at}
 
 
 async def file_report(call: Call) -> Reply:
@@ -35,8 +36,9 @@ async def file_report(call: Call) -> Reply:
     principal = await callers.principal(call)
     body = call.form(R.FileReport)
     try:
-        kept = await moderation.report(call.services, principal, await call.context.caller(), body.reason, body.note,
-                                       body.playerId, body.matchId, body.channel, body.seq)
+        kept = await moderation.report(call.services, principal, await call.context.caller(),
+                                       reports.Reason[body.reason].value, body.note, body.playerId, body.matchId,
+                                       None if body.channel is None else body.channel.lower(), body.seq)
     except moderation.ModerationError as exc:
         raise problem(exc.code, exc.message) from None
     return Reply({"id": kept.id, "at": kept.at}, 201)
@@ -48,7 +50,7 @@ async def list_reports(call: Call) -> Reply:
     status = call.params["status"]
     db = await call.services.database()
     try:
-        found, more = await db.run(reports.listing, db, None if status is None else reports.Status(status),
+        found, more = await db.run(reports.listing, db, None if status is None else reports.Status[status],
                                    call.params["first"], call.params["after"])
     except reports.BadCursor as exc:
         raise problem(Refusal.BAD_CURSOR, str(exc)) from None
@@ -123,7 +125,7 @@ async def moderation_log(call: Call) -> Reply:
 
 PLAYER_ID = Param("playerId", "path", str, "The player's id.", required=True)
 REPORT_ID = Param("reportId", "path", str, "The report's id.", required=True)
-STATUS = Param("status", "query", Literal["open", "resolved"] | None, "open or resolved (left out: both).")
+STATUS = Param("status", "query", Literal["OPEN", "RESOLVED"] | None, "OPEN or RESOLVED (left out: both).")
 FIRST = Param("first", "query", int, "How many (clamped to 1-100).", default=50)
 AFTER = Param("after", "query", str, "The endCursor of the previous page.")
 BEFORE = Param("before", "query", int, "The nextBefore of the previous page.")
@@ -132,10 +134,10 @@ PENALTY_CODES = (*ADMIN_CODES, Refusal.PLAYER_NOT_FOUND, Refusal.BAD_REPORT)
 OPERATIONS = [
     Operation("POST", "/v1/reports", "report", "moderation", "Report a player or a chat message",
               "Report a player (playerId), or a chat message you may read (matchId, channel and seq: its sender is "
-              "reported, its text kept as it is now), with a reason (spam, abuse, cheating, name, other) and a note "
+              "reported, its text kept as it is now), with a reason (SPAM, ABUSE, CHEATING, NAME, OTHER) and a note "
               "of at most 1000 characters. The reported player is told nothing. 10 reports at once, then 20 an "
               "hour (429 RATE_LIMITED).", file_report, success=201, response="ReportFiled", body=R.FileReport,
-              example={"playerId": "0123456789abcdef", "reason": "abuse", "note": "insults in chat"},
+              example={"playerId": "0123456789abcdef", "reason": "ABUSE", "note": "insults in chat"},
               auth=Auth.PLAYER, write=True, codes=(Refusal.BAD_REPORT, Refusal.PLAYER_NOT_FOUND)),
     Operation("GET", "/v1/admin/reports", "listReports", "moderation", "List reports (admin)",
               "The players' reports, oldest first, of a status (left out: both) (the admin token).", list_reports,

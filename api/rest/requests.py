@@ -387,7 +387,7 @@ class PlayerRef(Body):
 class SendChatMessage(Body):
     """A chat message: the channel, and a text or a preset (not both)."""
 
-    channel: Annotated[Literal["seats", "spectators"], Field(description="The channel.")]
+    channel: Annotated[Literal["SEATS", "SPECTATORS"], Field(description="The channel.")]
     text: Annotated[str | None, Field(description="Plain text, 1 to 500 characters after NFC normalisation.")] = None
     preset: Annotated[str | None, Field(description="A preset's id (GET /v1/chat/presets).")] = None
 
@@ -396,10 +396,10 @@ class SendChatMessage(Body):
 class FileReport(Body):
     """What is reported: a player, or a chat message (matchId, channel and seq together); why; a note."""
 
-    reason: Annotated[Literal["spam", "abuse", "cheating", "name", "other"], Field(description="Why.")]
+    reason: Annotated[Literal["SPAM", "ABUSE", "CHEATING", "NAME", "OTHER"], Field(description="Why.")]
     playerId: Annotated[str | None, Field(description="The player reported.")] = None
     matchId: Annotated[str | None, Field(description="A reported message's match.")] = None
-    channel: Annotated[Literal["seats", "spectators"] | None, Field(description="A reported message's channel.")] = None
+    channel: Annotated[Literal["SEATS", "SPECTATORS"] | None, Field(description="A reported message's channel.")] = None
     seq: Annotated[Int32 | None, Field(description="A reported message's seq.")] = None
     note: Annotated[str | None, Field(max_length=1000, description="At most 1000 characters.")] = None
 

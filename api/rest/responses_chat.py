@@ -12,7 +12,7 @@ class ChatMessage(Answer):
     """A chat message as the reader is shown it."""
 
     seq: Annotated[int, d("Its number in its channel (1, 2, ...): pass the last one seen as after.")]
-    channel: Annotated[str, enum_of(["seats", "spectators"], "Its channel.")]
+    channel: Annotated[str, enum_of(["SEATS", "SPECTATORS"], "Its channel.")]
     at: Annotated[float, d("When it was sent (epoch seconds).")]
     seat: Annotated[int | None, d("The sender's seat (null: a spectator).")]
     player: Annotated[str | None, d("The sender's player id (null: a seat token's person, a bot, or removed).")]
@@ -34,7 +34,9 @@ class ChatPage(Answer):
     """A page of a channel, oldest first."""
 
     items: list[ChatMessage]
-    cursor: Annotated[int, d("Pass it as after to read on (the last message's seq).")]
+    endCursor: Annotated[int, d("Pass it as after to read on (the last message's seq; never past the channel's "
+                                "newest).")]
+    hasNextPage: Annotated[bool, d("Whether more messages follow now.")]
 
 
 class ChatPreset(Answer):

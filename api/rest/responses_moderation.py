@@ -23,12 +23,12 @@ class Report(Answer):
     reporter: Annotated[str | None, d("Who filed it (null: an account deleted since).")]
     player: Annotated[str | None, d("The player reported (a message's sender).")]
     matchId: str | None
-    channel: Annotated[str | None, enum_of(["seats", "spectators", None], "A reported message's channel.")]
+    channel: Annotated[str | None, enum_of(["SEATS", "SPECTATORS", None], "A reported message's channel.")]
     seq: int | None
     message: Annotated[str | None, d("A reported message's text when it was reported.")]
-    reason: Annotated[str, enum_of(["spam", "abuse", "cheating", "name", "other"], "Why.")]
+    reason: Annotated[str, enum_of(["SPAM", "ABUSE", "CHEATING", "NAME", "OTHER"], "Why.")]
     note: str
-    status: Annotated[str, enum_of(["open", "resolved"], "Where it is.")]
+    status: Annotated[str, enum_of(["OPEN", "RESOLVED"], "Where it is.")]
     resolution: str | None
     resolvedAt: float | None
 

@@ -72,7 +72,9 @@ class ChatPage:
     """A page of a channel, oldest first."""
 
     messages: list[ChatMessage] = strawberry.field(description="The messages after the cursor asked for.")
-    cursor: int = strawberry.field(description="Pass it as after to read on (the last message's seq).")
+    end_cursor: int = strawberry.field(description="Pass it as after to read on (the last message's seq; never past "
+                                                   "the channel's newest).")
+    has_next_page: bool = strawberry.field(description="Whether more messages follow now.")
 
 
 @strawberry.type
@@ -136,11 +138,11 @@ class ChatQuery:
             await info.context.seat_in(loaded)  # counts a stranger's token as a failed authentication
             caller = await info.context.caller()
             chat.may_read(loaded, caller, Channel[channel.name])
-            shown, cursor = await chat.page(info.context.services, loaded, Channel[channel.name], max(0, after),
-                                            first, caller.player)
+            shown, cursor, more = await chat.page(info.context.services, loaded, Channel[channel.name],
+                                                  max(0, after), first, caller.player)
         except chat.ChatError as exc:
             return cast(MatchNotFound | ChatNotAllowed, problem(exc))
-        return ChatPage(messages=[ChatMessage.of(item) for item in shown], cursor=cursor)
+        return ChatPage(messages=[ChatMessage.of(item) for item in shown], end_cursor=cursor, has_next_page=more)
 
     @strawberry.field
     def chat_presets(self) -> list[ChatPreset]:

@@ -30,7 +30,7 @@ SEND = """mutation($input: SendChatMessageInput!) { sendChatMessage(input: $inpu
   ... on ChatMessageSent { chatMessage { seq channel seat player handle name text preset removed } }
   ... on BadMessage { code reason } ... on Muted { code until } ... on Problem { code message } } }"""
 READ = """query($id: ID!, $channel: ChatChannel!, $after: Int!) { chat(matchId: $id, channel: $channel, after: $after) {
-  __typename ... on ChatPage { cursor messages { seq seat player handle name text preset removed } }
+  __typename ... on ChatPage { endCursor hasNextPage messages { seq seat player handle name text preset removed } }
   ... on Problem { code } } }"""
 FOLLOW = """subscription($id: ID!, $channel: ChatChannel!) {
   chat(matchId: $id, channel: $channel) { seq name text } }"""
@@ -82,15 +82,15 @@ def test_each_channel_is_read_and_written_by_whom_it_is_for(c: Client, svc: h.Pr
     assert sent["chatMessage"] == {"seq": 1, "channel": "SEATS", "seat": 0, "player": ann.player,
                                "handle": sent["chatMessage"]["handle"], "name": "ann", "text": "good luck, cat",
                                "preset": None, "removed": False}
-    page = rest(svc.base, "GET", f"/v1/matches/{s.match_id}/chat?channel=seats", cat.access).json()
-    assert [m["text"] for m in page["items"]] == ["good luck, cat"] and page["cursor"] == 1
+    page = rest(svc.base, "GET", f"/v1/matches/{s.match_id}/chat?channel=SEATS", cat.access).json()
+    assert [m["text"] for m in page["items"]] == ["good luck, cat"] and page["endCursor"] == 1 and page["hasNextPage"] is False
     # a spectator never reads the seats' channel, nor does anybody without a credential
     assert read(c, dan.access, s.match_id, "SEATS")["code"] == "CHAT_NOT_ALLOWED"
-    assert rest(svc.base, "GET", f"/v1/matches/{s.match_id}/chat?channel=seats").status_code == 403
+    assert rest(svc.base, "GET", f"/v1/matches/{s.match_id}/chat?channel=SEATS").status_code == 403
     assert send(c, dan.access, s.match_id, "SEATS", text="hi")["code"] == "CHAT_NOT_ALLOWED"
     # the spectators' channel: written by a signed-in player without a seat, read by anyone, seats included
     watched = rest(svc.base, "POST", f"/v1/matches/{s.match_id}/chat", dan.access,
-                   {"channel": "spectators", "text": "nice move"})
+                   {"channel": "SPECTATORS", "text": "nice move"})
     assert watched.status_code == 201 and watched.json()["chatMessage"]["seat"] is None
     assert texts(read(c, ann.access, s.match_id, "SPECTATORS")) == ["nice move"]
     assert texts(read(c, None, s.match_id, "SPECTATORS")) == ["nice move"]
@@ -124,7 +124,7 @@ def test_hostile_messages_are_typed_refusals_that_change_nothing(c: Client, svc:
         answer = send(c, ann.access, s.match_id, "SEATS", text=text)
         assert answer["__typename"] == "BadMessage" and answer["reason"] == reason, (reason, answer)
     big = rest(svc.base, "POST", f"/v1/matches/{s.match_id}/chat", ann.access,
-               {"channel": "seats", "text": "x" * 1_000_000})
+               {"channel": "SEATS", "text": "x" * 1_000_000})
     assert big.status_code in (413, 422), big.text  # the body limit or the text rule: typed either way
     composed = send(c, ann.access, s.match_id, "SEATS", text="e\u0301" * 300)  # 600 code points, 300 after NFC
     assert composed["__typename"] == "ChatMessageSent" and composed["chatMessage"]["text"] == "\u00e9" * 300
@@ -223,11 +223,15 @@ def test_a_deleted_accounts_messages_are_removed_everywhere(c: Client, svc: h.Pr
     send(c, ann.access, s.match_id, "SEATS", text="my secret plan")
     other = seated_match(c, cat, [dan], 2, seed=4903)
     send(c, ann.access, other.match_id, "SPECTATORS", text="watching you")
+    seats_page = f"/v1/matches/{s.match_id}/chat?channel=SEATS"
+    [before] = rest(svc.base, "GET", seats_page, cat.access).json()["items"]
     assert rest(svc.base, "DELETE", "/v1/me", ann.access).status_code == 202
     h.wait_for(lambda: deletion_done(redis, ann.player), "the deletion", deadline=90)
     for match_id, channel in ((s.match_id, "SEATS"), (other.match_id, "SPECTATORS")):
         [gone] = read(c, cat.access, match_id, channel)["messages"]
         assert gone["removed"] and gone["text"] == "" and gone["player"] is None and gone["name"] == DELETED_NAME
+    [after] = rest(svc.base, "GET", seats_page, cat.access).json()["items"]
+    assert (after["seq"], after["seat"], after["at"]) == (before["seq"], before["seat"], before["at"])  # kept as sent
     mentions = redis_mentions(redis, ann.player)
     assert mentions == [f"player:{{p:{ann.player}}}:deleted"], mentions
     assert not any("secret plan" in m or "watching you" in m for m in redis_mentions(redis, "secret plan"))

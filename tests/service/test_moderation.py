@@ -72,14 +72,14 @@ def test_reports_are_kept_and_the_operator_resolves_them(c: Client, svc: h.Priva
     filed = c.gql(REPORT, {"input": {"matchId": s.match_id, "channel": "SEATS", "seq": said["seq"],
                                      "reason": "ABUSE", "note": "insult"}}, cat.access)["report"]
     assert filed["__typename"] == "ReportFiled", filed
-    by_rest = rest(svc.base, "POST", "/v1/reports", dan.access, {"playerId": ann.player, "reason": "name"})
+    by_rest = rest(svc.base, "POST", "/v1/reports", dan.access, {"playerId": ann.player, "reason": "NAME"})
     assert by_rest.status_code == 201, by_rest.text
-    for body, code in [({"playerId": dan.player, "reason": "spam"}, "BAD_REPORT"),  # oneself
-                       ({"matchId": s.match_id, "channel": "seats", "seq": said["seq"], "reason": "abuse"},
+    for body, code in [({"playerId": dan.player, "reason": "SPAM"}, "BAD_REPORT"),  # oneself
+                       ({"matchId": s.match_id, "channel": "SEATS", "seq": said["seq"], "reason": "ABUSE"},
                         "BAD_REPORT"),  # a message dan may not read
-                       ({"playerId": ann.player, "reason": "spam", "note": "x\u202ey"}, "BAD_REPORT"),
-                       ({"playerId": "0123456789abcdef", "reason": "spam"}, "PLAYER_NOT_FOUND"),
-                       ({"reason": "spam"}, "BAD_REPORT"), ({"playerId": ann.player, "reason": "rude"},
+                       ({"playerId": ann.player, "reason": "SPAM", "note": "x\u202ey"}, "BAD_REPORT"),
+                       ({"playerId": "0123456789abcdef", "reason": "SPAM"}, "PLAYER_NOT_FOUND"),
+                       ({"reason": "SPAM"}, "BAD_REPORT"), ({"playerId": ann.player, "reason": "RUDE"},
                                                            "VALIDATION_FAILED")]:
         refused = rest(svc.base, "POST", "/v1/reports", dan.access, body)
         assert refused.json()["code"] == code, (body, refused.text)
@@ -196,12 +196,12 @@ def test_a_report_the_api_acknowledged_survives_a_kill_of_that_api(c: Client, sv
                                                                     tmp_path: Path) -> None:
     ann, cat = guest(c, "ann"), guest(c, "cat")
     with doomed_api(svc, tmp_path / "api.log") as (base, proc):
-        filed = rest(base, "POST", "/v1/reports", cat.access, {"playerId": ann.player, "reason": "cheating",
+        filed = rest(base, "POST", "/v1/reports", cat.access, {"playerId": ann.player, "reason": "CHEATING",
                                                                "note": "plays like a bot"})
         assert filed.status_code == 201
         proc.kill()
         proc.wait(timeout=10)
-    reports = admin(svc, "GET", "/v1/admin/reports?status=open&first=100").json()["items"]
+    reports = admin(svc, "GET", "/v1/admin/reports?status=OPEN&first=100").json()["items"]
     assert [(r["player"], r["note"]) for r in reports if r["id"] == filed.json()["id"]] == [
         (ann.player, "plays like a bot")]
     assert json.dumps(reports)  # the page is plain JSON
@@ -217,6 +217,6 @@ def test_the_moderation_guides_sample_runs(svc: h.Private) -> None:
     assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-2000:])
     filed, listed, muted, log = (json.loads(line) for line in done.stdout.splitlines() if line.strip())
     [report] = [r for r in listed["items"] if r["id"] == filed["id"]]
-    assert report["reason"] == "name" and report["status"] == "open"
+    assert report["reason"] == "NAME" and report["status"] == "OPEN"
     assert muted["playerId"] == report["player"] and muted["until"] > filed["at"]
     assert log["items"][0]["action"] == "mutePlayer" and log["items"][0]["player"] == report["player"]
