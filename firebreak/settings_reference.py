@@ -33,8 +33,8 @@ from firebreak.workers.budget import BudgetSettings
 
 # Every settings model of the service, in the reference's order
 ALL_SETTINGS: tuple[type[EnvSettings], ...] = (Settings, PlayerSettings, AdminSettings, WebhookSettings, PushSettings,
-                                               SeekSettings, SocialSettings, ChatSettings, BudgetSettings, DatabaseSettings,
-                                               ServerSettings, MetricsSettings)
+                                               SeekSettings, SocialSettings, ChatSettings, BudgetSettings,
+                                               DatabaseSettings, ServerSettings, MetricsSettings)
 OUTPUT = Path("docs") / "reference" / "settings.md"  # relative to the working directory (the checkout's root)
 COMMAND = "python -m firebreak.settings_reference"
 
