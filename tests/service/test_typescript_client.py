@@ -18,6 +18,7 @@ import pytest
 
 from firebreak.api.rest.routes import document
 from tests.docs import samples
+from tests.service.conftest import api_process
 
 ROOT = Path(__file__).resolve().parents[2]
 SDK = ROOT / "clients" / "typescript"
@@ -71,8 +72,13 @@ def test_the_sdk_the_example_bot_and_the_docs_sample_pass_tsc_strict(sdk: Path) 
     _run("node_modules/.bin/tsc", "-p", "examples.tsconfig.json")
 
 
-def test_the_sdk_tests_pass_against_the_live_service(sdk: Path, server: str) -> None:
-    done = _run("node", "--test", "--test-reporter=spec", "test/", env={"FIREBREAK_URL": server})
+def test_the_sdk_tests_pass_against_the_live_service(sdk: Path, server: str, redis_url: str, tmp_path: Path) -> None:
+    """FIREBREAK_SHORT_URL: a second API process over the same Redis whose access tokens live 3 seconds, for the
+    stream that outlives its token."""
+    with api_process(redis_url, tmp_path / "short-api.log", {"FIREBREAK_ACCESS_TOKEN_TTL": "3"}) as short:
+        done = _run("node", "--test", "--test-timeout=120000", "--test-reporter=spec", "test/",
+                    env={"FIREBREAK_URL": server, "FIREBREAK_SHORT_URL": short})
+    assert "skipped 0" in done.stdout, done.stdout[-4000:]
     assert "# fail 0" in done.stdout or " fail 0" in done.stdout, done.stdout[-4000:]
 
 

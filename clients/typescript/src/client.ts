@@ -6,7 +6,7 @@ import type { components, paths } from './schema.js';
 import { refusal, type ActResult } from './act.js';
 import { FirebreakError, toError } from './errors.js';
 import { follow, type FollowOptions, type MyEvent } from './events.js';
-import { memoryStore, Refresher, stored, type SessionStore, type StoredSession } from './session.js';
+import { memoryStore, Refresher, renewAt, stored, type SessionStore, type StoredSession } from './session.js';
 
 type Schemas = components['schemas'];
 export type Match = Schemas['Match'];
@@ -35,7 +35,6 @@ export interface FirebreakOptions {
   retries?: number;
 }
 
-const RENEW_BEFORE_MS = 30_000; // renew an access token this long before it expires
 const LONGEST_WAIT_MS = 10_000;
 const SIGN_IN = /\/v1\/auth\/(guest|refresh)$/;
 
@@ -118,7 +117,7 @@ export class Firebreak {
     if (this.token) return this.token;
     const session = await this.store.get();
     if (!session) return undefined;
-    if (session.accessExpiresAt - RENEW_BEFORE_MS > Date.now()) return session.accessToken;
+    if (renewAt(session) > Date.now()) return session.accessToken;
     return (await this.refresher.refresh(session.accessToken)).accessToken;
   }
 

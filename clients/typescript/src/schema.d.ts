@@ -1213,7 +1213,7 @@ export interface paths {
         };
         /**
          * Read a chat channel
-         * @description The seats' channel is read and written by the match's seated persons (a seat's token, or the credential of the player a seat is bound to); the spectators' channel is written by signed-in players without a seat and read by anyone who may read the match, seats too. A page after a cursor, oldest first; read on with after=cursor. A channel keeps its newest 200 messages while the match is live; a finished match's chat is archived whole. Messages of players the reader blocks are left out; a deleted account's show as removed.
+         * @description The seats' channel is read and written by the match's seated persons (a seat's token, or the credential of the player a seat is bound to); the spectators' channel is written by signed-in players without a seat and read by anyone who may read the match, seats too. A page after a cursor, oldest first; read on with after=endCursor while hasNextPage. A channel keeps its newest 200 messages while the match is live; a finished match's chat is archived whole. Messages of players the reader blocks are left out; a deleted account's show as removed.
          */
         get: operations["readChat"];
         put?: never;
@@ -1259,7 +1259,7 @@ export interface paths {
         put?: never;
         /**
          * Report a player or a chat message
-         * @description Report a player (playerId), or a chat message you may read (matchId, channel and seq: its sender is reported, its text kept as it is now), with a reason (spam, abuse, cheating, name, other) and a note of at most 1000 characters. The reported player is told nothing. 10 reports at once, then 20 an hour (429 RATE_LIMITED).
+         * @description Report a player (playerId), or a chat message you may read (matchId, channel and seq: its sender is reported, its text kept as it is now), with a reason (SPAM, ABUSE, CHEATING, NAME, OTHER) and a note of at most 1000 characters. The reported player is told nothing. 10 reports at once, then 20 an hour (429 RATE_LIMITED).
          */
         post: operations["report"];
         delete?: never;
@@ -1497,7 +1497,7 @@ export interface components {
              * @description Its channel.
              * @enum {unknown}
              */
-            channel: "seats" | "spectators";
+            channel: "SEATS" | "SPECTATORS";
             /** @description When it was sent (epoch seconds). */
             at: number;
             /** @description The sender's seat (null: a spectator). */
@@ -1522,8 +1522,10 @@ export interface components {
         /** @description A page of a channel, oldest first. */
         ChatPage: {
             items: components["schemas"]["ChatMessage"][];
-            /** @description Pass it as after to read on (the last message's seq). */
-            cursor: number;
+            /** @description Pass it as after to read on (the last message's seq; never past the channel's newest). */
+            endCursor: number;
+            /** @description Whether more messages follow now. */
+            hasNextPage: boolean;
         };
         /** @description A quick message sent with a tap. */
         ChatPreset: {
@@ -2295,7 +2297,7 @@ export interface components {
              * @description A reported message's channel.
              * @enum {unknown}
              */
-            channel: "seats" | "spectators" | null;
+            channel: "SEATS" | "SPECTATORS" | null;
             seq: number | null;
             /** @description A reported message's text when it was reported. */
             message: string | null;
@@ -2303,13 +2305,13 @@ export interface components {
              * @description Why.
              * @enum {unknown}
              */
-            reason: "spam" | "abuse" | "cheating" | "name" | "other";
+            reason: "SPAM" | "ABUSE" | "CHEATING" | "NAME" | "OTHER";
             note: string;
             /**
              * @description Where it is.
              * @enum {unknown}
              */
-            status: "open" | "resolved";
+            status: "OPEN" | "RESOLVED";
             resolution: string | null;
             resolvedAt: number | null;
         };
@@ -2832,7 +2834,7 @@ export interface components {
              * @description Why.
              * @enum {string}
              */
-            reason: "spam" | "abuse" | "cheating" | "name" | "other";
+            reason: "SPAM" | "ABUSE" | "CHEATING" | "NAME" | "OTHER";
             /**
              * @description The player reported.
              * @default null
@@ -2847,7 +2849,7 @@ export interface components {
              * @description A reported message's channel.
              * @default null
              */
-            channel?: ("seats" | "spectators") | null;
+            channel?: ("SEATS" | "SPECTATORS") | null;
             /**
              * @description A reported message's seq.
              * @default null
@@ -3085,7 +3087,7 @@ export interface components {
              * @description The channel.
              * @enum {string}
              */
-            channel: "seats" | "spectators";
+            channel: "SEATS" | "SPECTATORS";
             /**
              * @description Plain text, 1 to 500 characters after NFC normalisation.
              * @default null
@@ -8658,12 +8660,12 @@ export interface operations {
     readChat: {
         parameters: {
             query: {
-                /** @description seats: the seated persons' channel (theirs alone); spectators: written by signed-in players without a seat, read by anyone who may read the match. */
-                channel: "seats" | "spectators";
-                /** @description Messages after this seq (0: from the oldest kept; then the cursor answered). */
+                /** @description SEATS: the seated persons' channel (theirs alone); SPECTATORS: written by signed-in players without a seat, read by anyone who may read the match. */
+                channel: "SEATS" | "SPECTATORS";
+                /** @description Messages after this seq (0: from the oldest kept; then the endCursor answered). */
                 after?: number;
                 /** @description At most this many messages (clamped to 1-100). */
-                limit?: number;
+                first?: number;
             };
             header?: never;
             path: {
@@ -8759,7 +8761,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "channel": "seats",
+                 *       "channel": "SEATS",
                  *       "text": "good luck!"
                  *     }
                  */
@@ -8930,7 +8932,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "playerId": "0123456789abcdef",
-                 *       "reason": "abuse",
+                 *       "reason": "ABUSE",
                  *       "note": "insults in chat"
                  *     }
                  */
@@ -9030,8 +9032,8 @@ export interface operations {
     listReports: {
         parameters: {
             query?: {
-                /** @description open or resolved (left out: both). */
-                status?: ("open" | "resolved") | null;
+                /** @description OPEN or RESOLVED (left out: both). */
+                status?: ("OPEN" | "RESOLVED") | null;
                 /** @description How many (clamped to 1-100). */
                 first?: number;
                 /** @description The endCursor of the previous page. */

@@ -12,6 +12,8 @@ export interface StoredSession {
   refreshToken: string;
   /** When the access token expires, in milliseconds since the epoch (by this device's clock). */
   accessExpiresAt: number;
+  /** When to renew it (ms since the epoch): 30 s before it expires, or after 3/4 of a shorter lifetime. */
+  renewAt?: number;
   player: Player;
 }
 
@@ -50,12 +52,19 @@ export function localStorageStore(key = 'firebreak.session'): SessionStore {
 
 /** A session as the service answers it, as a client keeps it. */
 export function stored(session: components['schemas']['Session'], now = Date.now()): StoredSession {
+  const lifetime = session.accessTokenExpiresIn * 1000;
   return {
     accessToken: session.accessToken,
     refreshToken: session.refreshToken,
-    accessExpiresAt: now + session.accessTokenExpiresIn * 1000,
+    accessExpiresAt: now + lifetime,
+    renewAt: now + Math.max(lifetime - 30_000, lifetime * 0.75),
     player: session.player,
   };
+}
+
+/** When a kept session's access token should be renewed. */
+export function renewAt(session: StoredSession): number {
+  return session.renewAt ?? session.accessExpiresAt - 30_000;
 }
 
 interface Locks {
@@ -91,7 +100,7 @@ export class Refresher {
       const now = await this.store.get();
       if (!now) throw new Error('not signed in: no session to refresh');
       // Another tab (or an earlier call) renewed it while this one waited for the lock: use that one.
-      if (seen !== undefined && now.accessToken !== seen && now.accessExpiresAt > Date.now() + 5000) return now;
+      if (seen !== undefined && now.accessToken !== seen && renewAt(now) > Date.now()) return now;
       const renewed = await this.swap(now.refreshToken);
       await this.store.set(renewed);
       return renewed;

@@ -44,7 +44,7 @@ test('a refused access token is renewed once and the call retried', async () => 
 test('an access token about to expire is renewed before the call', async () => {
   const { fb, counts } = counting();
   const session = await fb.signInAsGuest('fay', randomUUID());
-  await fb.store.set({ ...session, accessExpiresAt: Date.now() + 1000 });
+  await fb.store.set({ ...session, renewAt: Date.now() - 1 });
   assert.equal((await fb.me()).id, session.player.id);
   assert.equal(counts.refresh, 1);
 });
