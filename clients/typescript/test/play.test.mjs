@@ -55,6 +55,15 @@ for (const title of ['london', 'greatfire']) {
       const refused = await waiting.fb.act(matchId, match.legalActions[0] ?? { type: 'none' }, read.version);
       assert.ok(['NOT_YOUR_TURN', 'ILLEGAL_ACTION', 'STALE_VERSION'].includes(refused.code), refused.code);
     }
+    // the same idempotency key again answers the first outcome and plays nothing more
+    const mover = waiting === ann ? bob : ann;
+    const now = await mover.fb.match(matchId);
+    const key = `first-${matchId}`;
+    const once = await mover.fb.act(matchId, now.legalActions[0], now.version, { idempotencyKey: key });
+    const twice = await mover.fb.act(matchId, now.legalActions[0], now.version, { idempotencyKey: key });
+    assert.equal(once.code, 'ACCEPTED');
+    assert.deepEqual(twice, once);
+    assert.equal((await ann.fb.match(matchId)).version, once.code === 'ACCEPTED' && once.version);
     const over = await playOut(matchId);
     assert.ok(ann.acted > 0 && bob.acted > 0);
     const late = await ann.fb.act(matchId, { type: 'none' }, over.version);

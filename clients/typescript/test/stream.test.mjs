@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
-import { Firebreak } from '../dist/index.js';
+import { Firebreak, FirebreakError } from '../dist/index.js';
 
 const BASE = process.env.FIREBREAK_URL;
 const SHORT = process.env.FIREBREAK_SHORT_URL;
@@ -113,6 +113,16 @@ test('a stream whose access token expires renews it and goes on after the last e
   made = await invitations(SHORT, bob, 1);
   await following;
   assert.deepEqual(got, made);
+});
+
+test('a cursor refused ends following with a typed error: not a cursor, or older than the events kept', async () => {
+  const bob = new Firebreak({ baseUrl: BASE });
+  await bob.signInAsGuest('bob', randomUUID());
+  for (const [after, status, code] of [['not-a-cursor', 422, 'BAD_CURSOR'], ['12-0', 410, 'CURSOR_EXPIRED']]) {
+    const following = bob.events({ after })[Symbol.asyncIterator]();
+    await assert.rejects(following.next(), (error) => error instanceof FirebreakError && error.status === status
+      && error.code === code);
+  }
 });
 
 test('push registration: a native device token is registered and removed', async () => {
