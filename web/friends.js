@@ -5,10 +5,55 @@
 // matches, with the friend and block actions that fit and "Report". The friends page is read again while shown (a
 // request from someone else shows without a reload). Every name and handle goes in as text (dom.js).
 
-import { gql } from './api.js';
+import { CREATE, JOIN, gql } from './api.js';
 import { h } from './dom.js';
 import { reportForm } from './report.js';
 import * as session from './session.js';
+import * as store from './store.js';
+
+const INVITE = `mutation($input: InvitePlayersInput!) { invitePlayers(input: $input) { __typename
+  ... on Problem { code message } } }`;
+
+/** "Invite to a match": a private 2-seat match of the title, the player seated, the friend invited (they answer it
+ * from their invitations); then the match page, to wait for them or fill the seats otherwise. */
+async function inviteToMatch(friend, title, said) {
+  try {
+    const made = (await session.call(CREATE, { input: { title, seats: 2, private: true } })).createMatch;
+    if (made.__typename !== 'MatchCreated') throw new Error(made.message);
+    store.remember(made.matchId, { hostToken: made.hostToken, created: true });
+    const sat = (await session.call(JOIN, { input: { matchId: made.matchId } })).joinMatch;
+    if (sat.__typename !== 'SeatJoined') throw new Error(sat.message);
+    store.remember(made.matchId, { seat: sat.seat, player: true });
+    const asked = (await session.call(INVITE, { input: { matchId: made.matchId, playerIds: [friend.id] } }))
+      .invitePlayers;
+    if (asked.__typename !== 'PlayersInvited') throw new Error(asked.message);
+    location.hash = `#/match/${encodeURIComponent(made.matchId)}`;
+  } catch (error) {
+    said.textContent = `Could not invite ${friend.name}: ${error.message}`;
+  }
+}
+
+let titlesRead = null; // the service's titles, read once: { id, name }[]
+
+/** The invite control of a friend's row: a title to play (the service's titles) and the button. */
+function inviteControl(friend) {
+  const title = h('select', { 'aria-label': 'Title to play', 'data-testid': 'invite-title' });
+  if (!titlesRead) {
+    titlesRead = gql('{ titles { id name } }').then((d) => d.titles, () => {
+      titlesRead = null;
+      return [];
+    });
+  }
+  titlesRead.then((titles) => title.replaceChildren(...titles.map((t) => h('option', { value: t.id }, t.name))));
+  const said = h('span', { class: 'account-error', role: 'status', 'data-testid': 'invite-said' });
+  const button = h('button', { type: 'button', class: 'small', 'data-testid': 'invite-friend' }, 'Invite to a match');
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    await inviteToMatch(friend, title.value, said);
+    button.disabled = false;
+  });
+  return h('span', { class: 'invite' }, title, ' ', button, said);
+}
 
 const POLL_MS = 4000;
 const SEARCH_PAGE = 20;
@@ -150,7 +195,8 @@ export function mountFriends(root) {
         'data-online': String(f.online) }, f.online ? 'online' : seen(f.lastSeen));
       const watching = f.liveMatches.map((m) => h('a', { href: `#/watch/${encodeURIComponent(m.id)}`,
         class: 'button', 'data-testid': 'watch-friend', 'data-match': m.id }, `Watch ${m.title}`));
-      return personRow(f.player, 'friend', act, [' ', presence, watching.length ? ' ' : '', watching]);
+      return personRow(f.player, 'friend', act, [' ', presence, watching.length ? ' ' : '', watching, ' ',
+        inviteControl(f.player)]);
     }), 'No friends yet: find players above and ask them.');
     list(blocks, me.blocks.map((b) => personRow(b.player, 'blocked', act,
       [' ', h('span', { class: 'muted' }, `since ${day(b.since)}`)])), 'You block nobody.');

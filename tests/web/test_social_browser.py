@@ -367,3 +367,33 @@ def test_friends_profiles_and_chat_fit_a_phone(browser: Any, server: str, screen
                 page.screenshot(path=str(screenshots / f"chat-phone-{width}.png"), full_page=True)
     finally:
         c.http.close()
+
+
+def test_a_friend_is_invited_to_a_match_from_the_friends_list(browser: Any, server: str) -> None:
+    """Ann and Bob are friends; on her friends list Ann picks a title and "Invite to a match": a private match of
+    two seats is made with her seated, Bob is invited (he sees it among his invitations), and her page opens it."""
+    tag = secrets.token_hex(3)
+    c = Client(server)
+    try:
+        with opened(browser, server) as a:
+            ann = signed(a.page, f"Ia{tag}")
+            bob = guest(c, f"Ib{tag}")
+            asked = c.gql("""mutation($id: ID!) { requestFriend(input: {playerId: $id}) { __typename } }""",
+                          {"id": ann.player}, bob.access)["requestFriend"]
+            assert asked["__typename"] == "FriendshipChanged", asked
+            c.gql("""mutation($id: ID!) { acceptFriend(input: {playerId: $id}) { __typename } }""",
+                  {"id": bob.player}, ann.access)
+            befriend_page(a.page)
+            row = person(a.page, "friends", bob.player)
+            row.wait_for()
+            row.get_by_test_id("invite-title").select_option("london")
+            row.get_by_test_id("invite-friend").click()
+            a.page.wait_for_url("**/#/match/*")
+            match_id = a.page.url.rsplit("/", 1)[1]
+            invited = c.gql("{ me { invitations { match { id title seatCount } } } }",
+                            token=bob.access)["me"]["invitations"]
+            assert invited == [{"match": {"id": match_id, "title": "london", "seatCount": 2}}], invited
+            listed = c.gql('{ matches(status: WAITING, first: 100) { items { id } } }')["matches"]
+            assert match_id not in json.dumps(listed)  # private: not in the lobby
+    finally:
+        c.http.close()
