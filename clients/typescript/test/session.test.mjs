@@ -59,3 +59,19 @@ test('after sign-out the session is gone and the old token is refused', async ()
   await assert.rejects(old.me(), (error) => error instanceof FirebreakError && error.status === 401
     && error.code === 'UNAUTHENTICATED');
 });
+
+test('two tabs sharing a session refresh at once: both stay signed in (the service\'s reuse grace)', async () => {
+  const store = memoryStore();
+  const counted = [];
+  const tab = () => new Firebreak({ baseUrl: BASE, store, fetch: (request) => {
+    if (new URL(request.url).pathname === '/v1/auth/refresh') counted.push(request.url);
+    return fetch(request);
+  } });
+  const [one, two] = [tab(), tab()];
+  const first = await one.signInAsGuest('hal', randomUUID());
+  const [a, b] = await Promise.all([one.refresh(), two.refresh()]);
+  assert.equal(counted.length, 2); // no Web Locks in Node: each tab spent the same refresh token
+  assert.equal(a.refreshToken, b.refreshToken, 'the reuse within the grace answered the same successor');
+  assert.equal((await one.me()).id, first.player.id);
+  assert.equal((await two.refresh()).player.id, first.player.id); // the family was not revoked
+});
