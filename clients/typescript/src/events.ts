@@ -87,6 +87,9 @@ export async function* follow(client: Firebreak, options: FollowOptions = {}): A
     } catch (error) {
       if (error instanceof FatalStreamError) throw error.cause;
       if (signal?.aborted) return;
+      // a refusal (signed out, a refresh refused, ...) is not cured by waiting: only a fault or a limit is
+      if (error instanceof FirebreakError && error.status >= 400 && error.status < 500 && error.status !== 408
+        && error.status !== 429) throw error;
       failures += 1;
       const wait = Math.min(longest, first * 2 ** Math.min(failures - 1, 16));
       await sleep(wait / 2 + Math.random() * (wait / 2), signal);

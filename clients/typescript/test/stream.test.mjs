@@ -125,6 +125,24 @@ test('a cursor refused ends following with a typed error: not a cursor, or older
   }
 });
 
+test('signing out ends an open stream with a typed error, and a signed-out client cannot follow', async () => {
+  const bob = new Firebreak({ baseUrl: BASE });
+  await bob.signInAsGuest('bob', randomUUID());
+  let opened;
+  const open = new Promise((resolve) => { opened = resolve; });
+  const following = (async () => {
+    for await (const _ of bob.events({ onOpen: () => opened() })) { /* no event is due */ }
+  })();
+  await open;
+  await bob.signOut();
+  await assert.rejects(following, (error) => error instanceof FirebreakError && error.status === 401
+    && error.code === 'UNAUTHENTICATED');
+  for (const ticket of ['auto', 'never']) {
+    await assert.rejects(bob.events({ ticket })[Symbol.asyncIterator]().next(),
+      (error) => error instanceof FirebreakError && error.status === 401, ticket);
+  }
+});
+
 test('push registration: a native device token is registered and removed', async () => {
   const bob = new Firebreak({ baseUrl: BASE });
   await bob.signInAsGuest('bob', randomUUID());
