@@ -118,12 +118,12 @@ export class Firebreak {
     const session = await this.store.get();
     if (!session) return undefined;
     if (renewAt(session) > Date.now()) return session.accessToken;
-    return (await this.refresher.refresh(session.accessToken)).accessToken;
+    return (await this.refresher.refresh(session.refreshToken)).accessToken;
   }
 
   /** Runs a call; when its access token turns out expired (401), renews the session once and runs it again. */
   private async authed<T>(call: () => Promise<T & { response: Response; error?: unknown }>): Promise<T> {
-    const seen = this.token ? undefined : (await this.store.get())?.accessToken;
+    const seen = await this.refreshTokenSeen();
     const answer = await call();
     if (answer.response.status !== 401 || seen === undefined) return answer;
     await this.refresher.refresh(seen);
@@ -141,7 +141,7 @@ export class Firebreak {
 
   /** Renews the session now (one refresh at a time; tabs take turns through Web Locks where there are some). */
   async refresh(): Promise<StoredSession> {
-    return this.refresher.refresh((await this.store.get())?.accessToken);
+    return this.refresher.refresh(await this.refreshTokenSeen());
   }
 
   private async swap(refreshToken: string): Promise<StoredSession> {
@@ -303,30 +303,31 @@ export class Firebreak {
     return follow(this, options);
   }
 
-  /** A one-time stream ticket (POST /v1/me/events/ticket), or undefined where the service offers none. */
+  /** A one-time stream ticket (POST /v1/me/events/ticket), or undefined where the service offers none (an older
+   * one: the stream then sends the Authorization header, which fetch can). */
   async ticket(): Promise<string | undefined> {
     if (this.ticketsOffered === false) return undefined;
-    const credential = await this.credential();
-    if (!credential) throw new FirebreakError(401, 'UNAUTHENTICATED', 'not signed in');
-    const response = await this.send(new Request(`${this.baseUrl}/v1/me/events/ticket`, {
-      method: 'POST', headers: { authorization: `Bearer ${credential}` } }));
-    if (response.status === 404 || response.status === 405) {
+    const answer = await this.authed(() => this.api.POST('/v1/me/events/ticket'));
+    if (answer.response.status === 404 || answer.response.status === 405) {
       this.ticketsOffered = false;
-      await response.body?.cancel();
       return undefined;
     }
-    const body: unknown = await response.json().catch(() => undefined);
-    if (!response.ok) throw toError(response, body);
-    const ticket = (body as { ticket?: unknown } | undefined)?.ticket;
-    if (typeof ticket !== 'string') throw new FirebreakError(response.status, 'BAD_TICKET', 'no ticket in the answer');
+    const { ticket } = ok(answer);
     this.ticketsOffered = true;
     return ticket;
   }
 
-  /** Renews the session after the service said its access token expired (a stream's last message). */
-  async renewAfterExpiry(expired: string | undefined): Promise<void> {
+  /** The refresh token of the session kept now (undefined with a fixed credential or signed out): what a caller
+   * saw before a call, so that a renewal after it fails renews only if nobody else has since. */
+  async refreshTokenSeen(): Promise<string | undefined> {
+    return this.token ? undefined : (await this.store.get())?.refreshToken;
+  }
+
+  /** Renews the session after the service said its access token expired (a stream's last message), unless it
+   * was renewed since `seen` (refreshTokenSeen() before the call). */
+  async renewAfterExpiry(seen: string | undefined): Promise<void> {
     if (this.token) throw new FirebreakError(401, 'UNAUTHENTICATED', 'the fixed credential has expired');
-    await this.refresher.refresh(expired);
+    await this.refresher.refresh(seen);
   }
 
   /** The language header, when one was set. */

@@ -41,14 +41,15 @@ export async function* follow(client: Firebreak, options: FollowOptions = {}): A
   let cursor = options.after;
   let failures = 0;
   while (!signal?.aborted) {
-    let credential: string | undefined;
+    let seen: string | undefined; // the session's refresh token when this connection was made
     try {
       const url = new URL(`${client.baseUrl}/v1/me/events`);
       const headers = new Headers({ accept: 'text/event-stream' });
       if (client.acceptLanguage) headers.set('accept-language', client.acceptLanguage);
       if (cursor !== undefined) headers.set('last-event-id', cursor);
+      const credential = await client.credential(); // renewed first when it is about to expire
+      seen = await client.refreshTokenSeen();
       const ticket = options.ticket === 'never' ? undefined : await client.ticket();
-      credential = await client.credential();
       if (ticket !== undefined) url.searchParams.set('ticket', ticket);
       else if (credential) headers.set('authorization', `Bearer ${credential}`);
       const request = new Request(url, { headers, signal: signal ?? null });
@@ -57,7 +58,7 @@ export async function* follow(client: Firebreak, options: FollowOptions = {}): A
         const body: unknown = await response.json().catch(() => undefined);
         const error = toError(response, body);
         if (response.status === 401 && error.reason === 'expired' && failures === 0) {
-          await client.renewAfterExpiry(credential);
+          await client.renewAfterExpiry(seen);
           failures += 1;
           continue;
         }
@@ -70,7 +71,7 @@ export async function* follow(client: Firebreak, options: FollowOptions = {}): A
         if (message.event === 'error') {
           const said = JSON.parse(message.data) as { code?: string; reason?: string; detail?: string };
           if (said.code === 'UNAUTHENTICATED' && said.reason === 'expired') {
-            await client.renewAfterExpiry(credential);
+            await client.renewAfterExpiry(seen);
             break; // reconnect at once with the new token, after the last event seen
           }
           if (said.code === 'UNAUTHENTICATED') {

@@ -87,7 +87,8 @@ export class Refresher {
     private readonly lockName: string,
   ) {}
 
-  /** A fresh session: renewed now, or by whoever renewed it since `seen` (the access token the caller had). */
+  /** A fresh session: renewed now, or by whoever renewed it since `seen` (the refresh token the caller had; an
+   * access token will not do: one renewed within the same second can be the same string). */
   refresh(seen: string | undefined): Promise<StoredSession> {
     this.inFlight ??= this.run(seen).finally(() => {
       this.inFlight = undefined;
@@ -100,7 +101,7 @@ export class Refresher {
       const now = await this.store.get();
       if (!now) throw new Error('not signed in: no session to refresh');
       // Another tab (or an earlier call) renewed it while this one waited for the lock: use that one.
-      if (seen !== undefined && now.accessToken !== seen && renewAt(now) > Date.now()) return now;
+      if (seen !== undefined && now.refreshToken !== seen) return now;
       const renewed = await this.swap(now.refreshToken);
       await this.store.set(renewed);
       return renewed;
