@@ -65,15 +65,19 @@ class Outage:
 
     def __init__(self) -> None:
         self.since: float | None = None
+        self.ended = float("-inf")  # when the last outage ended (time.monotonic())
         self.lock = threading.Lock()
 
-    def failed(self, error: BaseException, failures: int) -> None:
-        """Note the failures-th failed attempt of a command; the first repeated failure of an outage is logged
-        (a pooled connection that died with an earlier Redis fails once, then its retry succeeds)."""
+    def failed(self, error: BaseException, failures: int, started: float | None = None) -> None:
+        """Note the failures-th failed attempt of a command begun at `started`; the first repeated failure of an
+        outage is logged (a pooled connection that died with an earlier Redis fails once, then its retry succeeds).
+        A command begun before the last outage ended and still failing belongs to that outage: it starts no new one
+        (another thread's answer ended it while this one still retried on a dead connection, which logged an outage
+        per such command)."""
         if failures < 2:
             return
         with self.lock:
-            if self.since is None:
+            if self.since is None and (started is None or started > self.ended):
                 self.since = time.monotonic()
                 log.warning("Redis unreachable (%s); retrying with backoff", type(error).__name__)
 
@@ -88,6 +92,7 @@ class Outage:
             if self.since is not None and max([started, *failed]) > self.since:
                 log.warning("Redis reachable again after %.1f s", time.monotonic() - self.since)
                 self.since = None
+                self.ended = time.monotonic()
 
 
 OUTAGE = Outage()
@@ -112,10 +117,10 @@ def stopping() -> bool:
 
 
 def _noting(fail: Callable[..., Any], with_failure_count: bool,
-            failed: list[float]) -> Callable[[Exception, int], Any]:
+            failed: list[float], started: float) -> Callable[[Exception, int], Any]:
     def noted(error: Exception, failures: int) -> Any:
         failed.append(time.monotonic())
-        OUTAGE.failed(error, failures)
+        OUTAGE.failed(error, failures, started)
         outcome = fail(error, failures) if with_failure_count else fail(error)
         if _stopping.is_set():
             raise error
@@ -131,7 +136,7 @@ class LoggedRetry(Retry):
                         with_failure_count: bool = False) -> T:
         """Run do(), retrying the errors this Retry supports with backoff."""
         started, failed = time.monotonic(), list[float]()
-        result = super().call_with_retry(do, _noting(fail, with_failure_count, failed), is_retryable,
+        result = super().call_with_retry(do, _noting(fail, with_failure_count, failed, started), is_retryable,
                                          with_failure_count=True)
         OUTAGE.answered(started, failed, result)
         return result
@@ -148,7 +153,7 @@ class LoggedAsyncRetry(AsyncRetry):
 
         async def noted(error: Exception, failures: int) -> None:
             failed.append(time.monotonic())
-            OUTAGE.failed(error, failures)
+            OUTAGE.failed(error, failures, started)
             if with_failure_count:
                 await fail(error, failures)
             else:

@@ -19,7 +19,9 @@ from firebreak.matches.refusals import OK, Refusal, registered
 ROOT = Path(__file__).resolve().parent.parent
 CODE_LIKE = re.compile(r"^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$|^[A-Z]{6,}$")
 NOT_CODES = {"REDIS_URL", "QUEUE_REDIS_URL", "PROMETHEUS_MULTIPROC_DIR", "CLUSTER", "ADDSLOTS",
-             "DELETE"}  # settings, Redis and HTTP verbs
+             "DELETE",  # settings, Redis and HTTP verbs
+             "SPECTATORS", "CHEATING", "RESOLVED",  # REST enum values (a chat channel, a report's reason and status)
+             "LC_MESSAGES"}  # gettext's catalogue folder
 
 
 def test_every_code_has_a_status_a_description_and_a_graphql_type_of_the_schema() -> None:

@@ -60,19 +60,19 @@ class ReportFiled:
 class Report:
     """A report as the operator reads it."""
 
-    id: strawberry.ID
-    at: float
+    id: strawberry.ID = strawberry.field(description="The report's id.")
+    at: float = strawberry.field(description="When it was filed (epoch seconds).")
     reporter: strawberry.ID | None = strawberry.field(description="Who filed it (null: an account deleted since).")
     player: strawberry.ID | None = strawberry.field(description="The player reported (a message's sender).")
     match_id: strawberry.ID | None = strawberry.field(description="A reported message's match.")
     channel: ChatChannel | None = strawberry.field(description="A reported message's channel.")
     seq: int | None = strawberry.field(description="A reported message's seq.")
     message: str | None = strawberry.field(description="A reported message's text when it was reported.")
-    reason: ReportReason
-    note: str
-    status: ReportStatus
-    resolution: str | None
-    resolved_at: float | None
+    reason: ReportReason = strawberry.field(description="Why it was filed.")
+    note: str = strawberry.field(description="The reporter's note (may be empty).")
+    status: ReportStatus = strawberry.field(description="Where it is.")
+    resolution: str | None = strawberry.field(description="What the operator did (null: open).")
+    resolved_at: float | None = strawberry.field(description="When it was resolved (null: open).")
 
     @classmethod
     def of(cls, r: reports.Report) -> Report:
@@ -91,20 +91,21 @@ def _id(value: str | None) -> strawberry.ID | None:
 class ReportPage:
     """A page of reports, oldest first."""
 
-    reports: list[Report]
+    reports: list[Report] = strawberry.field(description="The reports of this page.")
     end_cursor: str | None = strawberry.field(description="after for the next page (null: an empty page).")
-    has_next_page: bool
+    has_next_page: bool = strawberry.field(description="Whether another page follows.")
 
 
 @strawberry.type
 class ModerationLogEntry:
     """One admin action."""
 
-    id: int
-    at: float
+    id: int = strawberry.field(description="Its number (increasing): pass the last one as moderationLog's before.")
+    at: float = strawberry.field(description="When it was done (epoch seconds).")
     action: str = strawberry.field(description="resolveReport, mutePlayer, unmutePlayer, banPlayer or unbanPlayer.")
-    player: strawberry.ID | None
-    report_id: strawberry.ID | None
+    player: strawberry.ID | None = strawberry.field(description="The player it concerned (null: none, or an account "
+                                                                "deleted since).")
+    report_id: strawberry.ID | None = strawberry.field(description="The report it resolved (null: none).")
     detail: JSON = strawberry.field(description="The action's details (until, note, resolution...).")
 
     @classmethod
@@ -118,7 +119,7 @@ class ModerationLogEntry:
 class ModerationLog:
     """The newest admin actions first."""
 
-    entries: list[ModerationLogEntry]
+    entries: list[ModerationLogEntry] = strawberry.field(description="The newest entries first.")
     next_before: int | None = strawberry.field(description="before for the next (older) page (null: no more).")
 
 
@@ -126,22 +127,22 @@ class ModerationLog:
 class ReportResolved:
     """The report as resolved."""
 
-    report: Report
+    report: Report = strawberry.field(description="The report.")
 
 
 @strawberry.type
 class PlayerMuted:
     """The player may not chat until `until`."""
 
-    player_id: strawberry.ID
-    until: float
+    player_id: strawberry.ID = strawberry.field(description="The player muted.")
+    until: float = strawberry.field(description="When the mute ends (epoch seconds).")
 
 
 @strawberry.type
 class PlayerBanned:
     """The player is banned: no sign-in, no credential works, its live seats resign."""
 
-    player_id: strawberry.ID
+    player_id: strawberry.ID = strawberry.field(description="The player banned.")
     until: float | None = strawberry.field(description="When the ban ends (null: for good).")
 
 
@@ -149,7 +150,7 @@ class PlayerBanned:
 class PenaltyLifted:
     """A mute or ban lifted."""
 
-    player_id: strawberry.ID
+    player_id: strawberry.ID = strawberry.field(description="The player.")
     had: bool = strawberry.field(description="Whether the player had one.")
 
 
@@ -157,11 +158,11 @@ class PenaltyLifted:
 class ReportInput:
     """What is reported: a player, or a chat message (matchId, channel and seq together)."""
 
-    reason: ReportReason
-    player_id: strawberry.ID | None = None
-    match_id: strawberry.ID | None = None
-    channel: ChatChannel | None = None
-    seq: int | None = None
+    reason: ReportReason = strawberry.field(description="Why.")
+    player_id: strawberry.ID | None = strawberry.field(default=None, description="The player reported.")
+    match_id: strawberry.ID | None = strawberry.field(default=None, description="A reported message's match.")
+    channel: ChatChannel | None = strawberry.field(default=None, description="A reported message's channel.")
+    seq: int | None = strawberry.field(default=None, description="A reported message's seq.")
     note: str | None = strawberry.field(default=None, description="At most 1000 characters.")
 
 
@@ -169,24 +170,25 @@ class ReportInput:
 class ResolveReportInput:
     """A report and what was done."""
 
-    id: strawberry.ID
-    resolution: str | None = None
+    id: strawberry.ID = strawberry.field(description="The report.")
+    resolution: str | None = strawberry.field(default=None, description="What was done (at most 1000 characters).")
 
 
 @strawberry.input
 class PenaltyInput:
     """A player, how long (seconds; a ban's null: for good) and a note for the audit log."""
 
-    player_id: strawberry.ID
-    seconds: float | None = None
-    note: str | None = None
+    player_id: strawberry.ID = strawberry.field(description="The player.")
+    seconds: float | None = strawberry.field(default=None, description="How long (1 second to 10 years; a ban's "
+                                                                       "null: for good).")
+    note: str | None = strawberry.field(default=None, description="For the audit log (at most 1000 characters).")
 
 
 @strawberry.input
 class LiftInput:
     """A player."""
 
-    player_id: strawberry.ID
+    player_id: strawberry.ID = strawberry.field(description="The player.")
 
 
 ReportResult = Annotated[ReportFiled | InvalidInput | PlayerNotFound | Unauthenticated, strawberry.union(
@@ -221,7 +223,8 @@ class ModerationQuery:
 
     @strawberry.field
     async def reports(
-        self, info: Info, status: ReportStatus | None = None,
+        self, info: Info,
+        status: Annotated[ReportStatus | None, strawberry.argument(description="Only these (null: all).")] = None,
         first: Annotated[int, strawberry.argument(description="At most this many (1 to 100).")] = 50,
         after: Annotated[str | None, strawberry.argument(description="A page's endCursor.")] = None,
     ) -> ReportsResult:
@@ -239,7 +242,7 @@ class ModerationQuery:
 
     @strawberry.field
     async def moderation_log(
-        self, info: Info, first: int = 50,
+        self, info: Info, first: Annotated[int, strawberry.argument(description="At most this many (1 to 100).")] = 50,
         before: Annotated[int | None, strawberry.argument(description="A page's nextBefore.")] = None,
     ) -> ModerationLogResult:
         """Every admin action of the moderation, newest first (admin token)."""
@@ -256,7 +259,8 @@ class ModerationMutation:
     """A player's report, and the operator's actions (admin token)."""
 
     @strawberry.mutation
-    async def report(self, info: Info, input: ReportInput) -> ReportResult:
+    async def report(self, info: Info, input: Annotated[ReportInput, strawberry.argument(
+            description="What is reported, and why.")]) -> ReportResult:
         """Report a player, or a chat message you may read (its text is kept as it is now), with a reason and a
         note. The reported player is told nothing. A player files 10 reports at once, then 20 an hour
         (RATE_LIMITED past that)."""
@@ -275,7 +279,8 @@ class ModerationMutation:
         return ReportFiled(id=strawberry.ID(kept.id), at=kept.at)
 
     @strawberry.mutation
-    async def resolve_report(self, info: Info, input: ResolveReportInput) -> ResolveReportResult:
+    async def resolve_report(self, info: Info, input: Annotated[ResolveReportInput, strawberry.argument(
+            description="The report and what was done.")]) -> ResolveReportResult:
         """Resolve a report with what was done (admin token); the audit log records it."""
         if not await is_admin(info.context):
             return _refused()
@@ -286,7 +291,8 @@ class ModerationMutation:
         return ReportResolved(report=Report.of(done))
 
     @strawberry.mutation
-    async def mute_player(self, info: Info, input: PenaltyInput) -> MutePlayerResult:
+    async def mute_player(self, info: Info, input: Annotated[PenaltyInput, strawberry.argument(
+            description="The player, how long and a note.")]) -> MutePlayerResult:
         """Mute a player for `seconds`: no chat (MUTED) until then (admin token)."""
         if not await is_admin(info.context):
             return _refused()
@@ -298,7 +304,8 @@ class ModerationMutation:
         return PlayerMuted(player_id=input.player_id, until=until)
 
     @strawberry.mutation
-    async def unmute_player(self, info: Info, input: LiftInput) -> LiftResult:
+    async def unmute_player(self, info: Info, input: Annotated[LiftInput, strawberry.argument(
+            description="The player.")]) -> LiftResult:
         """Lift a player's mute (admin token)."""
         if not await is_admin(info.context):
             return _refused()
@@ -309,7 +316,8 @@ class ModerationMutation:
         return PenaltyLifted(player_id=input.player_id, had=had)
 
     @strawberry.mutation
-    async def ban_player(self, info: Info, input: PenaltyInput) -> BanPlayerResult:
+    async def ban_player(self, info: Info, input: Annotated[PenaltyInput, strawberry.argument(
+            description="The player, how long (null: for good) and a note.")]) -> BanPlayerResult:
         """Ban a player for `seconds` (null: for good) (admin token): every credential of it fails at once on every
         surface (sessions, personal access tokens, the operator's JWTs, sign-in), its open streams end within
         moments, and a worker resigns its live seats and cancels its seeks."""
@@ -322,7 +330,8 @@ class ModerationMutation:
         return PlayerBanned(player_id=input.player_id, until=None if math.isinf(until) else until)
 
     @strawberry.mutation
-    async def unban_player(self, info: Info, input: LiftInput) -> LiftResult:
+    async def unban_player(self, info: Info, input: Annotated[LiftInput, strawberry.argument(
+            description="The player.")]) -> LiftResult:
         """Lift a player's ban: it may sign in again (its old sessions stay ended) (admin token)."""
         if not await is_admin(info.context):
             return _refused()

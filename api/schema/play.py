@@ -51,19 +51,11 @@ class ActionAccepted:
     """The action was applied; version is the match's new version, events are the caller's redacted events."""
 
     version: int = strawberry.field(description="The match's version after the action.")
-    seen: strawberry.Private[list[Event]]
+    events: JSON = strawberry.field(description="The events of the step the caller may see, in order, each with its "
+                                                "label: what it means in the reader's language (Accept-Language).")
     match_id: strawberry.Private[str]
     after: strawberry.Private[Loaded | None]
     caller: strawberry.Private[Caller]
-
-    @strawberry.field
-    async def events(self, info: Info) -> JSON:
-        """The events of the step the caller may see, in order, each with its label: what it means in the reader's
-        language (Accept-Language)."""
-        loaded = self.after or await info.context.services.store.load(self.match_id)
-        if loaded is None:
-            return self.seen
-        return labels.events(loaded, self.version, loaded.seat_of(self.caller), self.seen)
 
     @strawberry.field
     async def match(self, info: Info) -> Match | None:
@@ -79,11 +71,12 @@ ActResult = Annotated[
 ]
 
 
-def _result(match_id: str, outcome: ActOutcome, after: Loaded | None, caller: Caller) -> ActResult:
+def _result(match_id: str, outcome: ActOutcome, after: Loaded | None, caller: Caller,
+            events: list[Event] | None = None) -> ActResult:
     if outcome.kind is OutcomeKind.ACCEPTED:
         assert outcome.version is not None
-        return ActionAccepted(version=outcome.version, seen=outcome.events, match_id=match_id, after=after,
-                              caller=caller)
+        return ActionAccepted(version=outcome.version, events=outcome.events if events is None else events,
+                              match_id=match_id, after=after, caller=caller)
     return cast(IllegalAction | NotYourTurn | StaleVersion | MatchNotFound | Unauthorized | MatchOver
                 | MatchNotStarted | SeatTakenOver | SeatResigned,
                 versioned_problem(outcome.refusal, outcome.message or "", outcome.version, outcome.answer_code))
@@ -133,7 +126,14 @@ async def act_with(context: Context, input: ActInput) -> ActResult:
     context.services.metrics.act(outcome.kind)
     if outcome.kind is OutcomeKind.UNAUTHORIZED:
         await context.token_refused(caller)
-    return _result(str(input.match_id), outcome, after, caller)
+    events = None
+    if outcome.kind is OutcomeKind.ACCEPTED and outcome.version is not None:
+        # labelled here, not by a resolver of their own: the compiled act plan (api/schema/compiled.py) writes
+        # plain fields only; each step's labels are made once per language and shared (api/labels.py)
+        loaded = after or await context.services.store.load(str(input.match_id))
+        if loaded is not None:
+            events = labels.events(loaded, outcome.version, loaded.seat_of(caller), outcome.events)
+    return _result(str(input.match_id), outcome, after, caller, events)
 
 
 async def submit(context: Context, fields: dict[str, Any]) -> ActResult:

@@ -74,7 +74,8 @@ def filled(path: str, match_id: str) -> str:
     """A path template with plausible values: the match, a title, a seat, ids of the right shape."""
     values = {"id": "greatfire" if path.startswith("/v1/titles/") else match_id, "title": "greatfire", "seat": "0",
               "matchId": match_id, "tokenId": "0123456789abcdef", "endpointId": "0123456789abcdef",
-              "deliveryId": "0123456789abcdef", "subscriptionId": "0123456789abcdef"}
+              "deliveryId": "0123456789abcdef", "subscriptionId": "0123456789abcdef", "playerId": "0123456789abcdef",
+              "reportId": "0123456789abcdef", "handle": "ann-1234"}
     for name, value in values.items():
         path = path.replace("{" + name + "}", value)
     assert "{" not in path, path
@@ -82,11 +83,14 @@ def filled(path: str, match_id: str) -> str:
 
 
 def request(base: str, method: str, path: str, op: dict[str, Any], token: str) -> httpx.Response:
-    """One call of an operation with its example body (if it takes one) and a bearer credential."""
+    """One call of an operation with its example body (if it takes one), its required query parameters (an enum's
+    first value, else a plausible string) and a bearer credential."""
     body = op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("example")
     if "requestBody" in op and body is None:
         body = {}
-    return httpx.request(method, f"{base}{path}", json=body, timeout=30,
+    query = {p["name"]: (p.get("schema", {}).get("enum") or ["ann"])[0] for p in op.get("parameters", [])
+             if p.get("in") == "query" and p.get("required")}
+    return httpx.request(method, f"{base}{path}", json=body, params=query, timeout=30,
                          headers={"authorization": f"Bearer {token}", "accept": "application/json"})
 
 
