@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 from typing import Any
 
 from firebreak.domain.contract import Action, BotLevel, OptionKind, OptionSpec, ScoreColumn
@@ -35,13 +36,22 @@ COLUMNS = (
 )
 
 
+def camel(data: Any) -> Any:
+    """A dataclass's dict with the API's camelCase keys (poverty_down -> povertyDown), as the data files spell them."""
+    if isinstance(data, dict):
+        return {re.sub(r"_([a-z])", lambda m: m.group(1).upper(), key): camel(value) for key, value in data.items()}
+    if isinstance(data, list):
+        return [camel(value) for value in data]
+    return data
+
+
 @functools.cache
 def catalogue_data() -> dict[str, Any]:
-    """The static card catalogue a client draws cards from (every card and borough by id)."""
+    """The static card catalogue a client draws cards from (every card and borough by id), keys in camelCase."""
     cat = shipped_catalogue()
     return {
-        "cards": {c.id: dataclasses.asdict(c) for c in cat.cards.values()},
-        "boroughs": {b.id: dataclasses.asdict(b) for b in cat.boroughs.values()},
+        "cards": {c.id: camel(dataclasses.asdict(c)) for c in cat.cards.values()},
+        "boroughs": {b.id: camel(dataclasses.asdict(b)) for b in cat.boroughs.values()},
         "boardColumns": {str(k): v for k, v in BOARD_COLUMNS.items()},
     }
 

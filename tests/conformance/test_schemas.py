@@ -81,3 +81,36 @@ def test_what_the_engine_sends_validates(case: Case) -> None:
     result = match.result()
     assert result is not None
     _valid(check["result"], result.to_dict(), f"{case} result")
+
+
+def _keys(data: Any) -> set[str]:
+    """Every object key anywhere in a JSON value."""
+    found: set[str] = set()
+    if isinstance(data, dict):
+        for key, value in data.items():
+            found.add(key)
+            found |= _keys(value)
+    elif isinstance(data, list):
+        for value in data:
+            found |= _keys(value)
+    return found
+
+
+def test_every_key_a_title_sends_is_camel_case(case: Case) -> None:
+    """The API spells its names in camelCase; so does every title's data (issue 50: London's board once sent
+    poverty_down): the board, every event, and at sampled steps the legal actions and every view."""
+    t = trace(case)
+    board = case.title.board()
+    sent = set() if board is None else {k for part in board.values() if isinstance(part, dict)
+                                        for value in part.values() for k in _keys(value)}
+    probe = sampled(t, 6)
+    match = t.new_match()
+    for k, step in enumerate(t.log):
+        if k in probe:
+            for seat in match.to_act():
+                sent |= _keys(match.legal_actions(seat))
+            for viewer in [None, *range(case.seats)]:
+                sent |= _keys(match.view(viewer))
+        sent |= _keys(take(match, step))
+    snake = sorted(key for key in sent if "_" in key)  # ids used as keys (pudding-lane, N) are data, not names
+    assert not snake, f"{case}: keys in snake_case: {snake}"

@@ -29,8 +29,8 @@ export function gainText(g) {
   const parts = [];
   if (g.money) parts.push(`+£${g.money}`);
   if (g.prestige) parts.push(`+${g.prestige} prestige`);
-  if (g.poverty_down) parts.push(`-${g.poverty_down} poverty`);
-  if (g.poverty_up) parts.push(`+${g.poverty_up} poverty`);
+  if (g.povertyDown) parts.push(`-${g.povertyDown} poverty`);
+  if (g.povertyUp) parts.push(`+${g.povertyUp} poverty`);
   if (g.draw) parts.push(`draw ${g.draw}`);
   const text = parts.join(', ');
   return g.per && text ? `${text} per ${PER[g.per] || g.per}` : text;
