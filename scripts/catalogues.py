@@ -1,9 +1,11 @@
-"""The gettext catalogues of the service's words and each title's (api/locale/, domain/<title>/locale/).
+"""The gettext catalogues of the service's words, each title's and the web client's (api/locale/,
+domain/<title>/locale/, web/locale/).
 
     python -m scripts.catalogues            extract every message id (pybabel's Python extractor, keywords said
-                                            and said_n) and every noun a title's data names, and bring each
-                                            language's .po up to date: new ids added untranslated, gone ones
-                                            dropped, translations kept
+                                            and said_n; its JavaScript extractor over web/, keywords t and tn)
+                                            and every noun a title's data names, and bring each language's .po up
+                                            to date: new ids added untranslated, gone ones dropped, translations
+                                            kept
     python -m scripts.catalogues --check    list what a catalogue lacks (an id or a translation) and exit 1
 
 A new language: `python -m scripts.catalogues --add xx`, then translate every entry of the new .po files.
@@ -13,6 +15,7 @@ tests/test_catalogues.py runs the check: a string without a translation fails th
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,10 +29,14 @@ from babel.messages.pofile import read_po, write_po
 from firebreak.api import language
 from firebreak.api.rest import problems
 from firebreak.domain import titles
+from firebreak.domain.bots import levels
 from firebreak.domain.words import Words
 
 ROOT = Path(__file__).resolve().parent.parent
 KEYWORDS = {"said": None, "said_n": (1, 2)}
+WEB_KEYWORDS = {"t": None, "tn": (1, 2)}  # web/i18n.js: t(phrase), tn(singular, plural, count)
+WEB = ROOT / "web"
+WEB_SKIPPED = ("vendor",)  # GraphiQL's own files
 Key = tuple[str | tuple[str, str], str | None]  # (id or (singular, plural), context)
 
 
@@ -40,7 +47,38 @@ class Domain:
     name: str
     locale: Path
     sources: tuple[Path, ...]
-    nouns: tuple[tuple[str, str], ...] = ()
+    nouns: tuple[tuple[str | None, str], ...] = ()  # (context, id) not said in the sources
+    method: str = "python"  # Babel's extractor
+    keywords: dict[str, tuple[int, int] | None] | None = None  # KEYWORDS when None
+
+
+def camel_words(name: str) -> str:
+    """web/words.js's words(): "hiddenColours" -> "Hidden colours" (an option's name as the create form shows it)."""
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)
+    spaced = re.sub(r"[_-]+", " ", spaced).lower()
+    return spaced[:1].upper() + spaced[1:]
+
+
+def service_texts() -> list[str]:
+    """What the service sends in English and the web client shows (web/i18n.js's theirs()): each title's name, bot
+    levels, score columns, options (their names as words, descriptions, choices), the reasons a match ends and the
+    chat's presets (chatPresets: a preset message is shown in the reader's language)."""
+    from firebreak.chat import presets
+    from firebreak.domain.greatfire.rules import scoring as greatfire_scoring
+    from firebreak.domain.london.rules import scoring as london_scoring
+    from firebreak.matches import reading
+
+    found: list[str] = [greatfire_scoring.END_REASON, london_scoring.REASON, reading.RESIGNED,
+                        reading.ABANDONED.reason, reading.CANCELLED.reason, *presets.PRESETS.values()]
+    for title in titles.all_titles():
+        found.append(title.name)
+        for level in levels(title).values():
+            found += [level.name, level.description]
+        for column in title.score_columns():
+            found += [column.label, column.description]
+        for spec in title.option_specs():
+            found += [camel_words(spec.name), spec.description, *spec.choices]
+    return sorted({text for text in found if text})
 
 
 def domains() -> list[Domain]:
@@ -54,6 +92,10 @@ def domains() -> list[Domain]:
             locale = words.locale.resolve()
             found.append(Domain(words.domain, locale, (locale.parent / "words.py",),
                                 tuple(words.nouns())))
+    sources = sorted(path for path in WEB.rglob("*.js")
+                     if not any(part in WEB_SKIPPED for part in path.relative_to(WEB).parts))
+    texts = tuple((None, text) for text in service_texts())
+    found.append(Domain("web", (WEB / "locale").resolve(), tuple(sources), texts, "javascript", WEB_KEYWORDS))
     return found
 
 
@@ -61,7 +103,10 @@ def extracted(domain: Domain) -> dict[Key, list[tuple[str, int]]]:
     """Every message id of the domain (with where it is said), nouns under their context."""
     found: dict[Key, list[tuple[str, int]]] = {}
     for source in domain.sources:
-        for line, message, _comments, context in extract_from_file("python", str(source), keywords=KEYWORDS):
+        keywords = KEYWORDS if domain.keywords is None else domain.keywords
+        options = {"parse_template_string": "true"} if domain.method == "javascript" else None
+        for line, message, _comments, context in extract_from_file(domain.method, str(source), keywords=keywords,
+                                                                   options=options):
             text: str | tuple[str, str] = message if isinstance(message, str) else (message[0], message[1])
             found.setdefault((text, context), []).append((str(source.relative_to(ROOT)), line))
     for context, name in domain.nouns:

@@ -44,10 +44,13 @@ def test_the_languages_are_the_service_catalogues() -> None:
 def test_pybabel_extract_finds_only_translated_ids(tmp_path: Path) -> None:
     """pybabel's own extraction of each domain's sources: every id it finds is in each language's catalogue with
     a translation (every plural form of the language)."""
+    mapping = tmp_path / "babel.cfg"
+    mapping.write_text("[python: **.py]\n[javascript: **.js]\nparse_template_string = true\n", encoding="utf-8")
     for domain in catalogues.domains():
         template = tmp_path / f"{domain.name}.pot"
+        keywords = ["-k", "t", "-k", "tn:1,2"] if domain.method == "javascript" else ["-k", "said", "-k", "said_n:1,2"]
         subprocess.run([str(Path(sys.executable).parent / "pybabel"), "-q", "extract", "--no-default-keywords",
-                        "-k", "said", "-k", "said_n:1,2", "-o", str(template),
+                        *keywords, "-F", str(mapping), "-o", str(template),
                         *(str(source) for source in domain.sources)], check=True, cwd=ROOT)
         found = catalogues.read(template)
         assert found is not None and len(found) > 1, domain.name
@@ -84,3 +87,34 @@ def test_the_check_fails_on_a_string_without_translation(tmp_path: Path) -> None
     finally:
         catalogues.ROOT = original
     assert any("A brand new sentence" in line for line in lacking), lacking
+
+
+def test_the_check_fails_on_a_web_string_without_translation(tmp_path: Path) -> None:
+    """A new phrase of the web client (t() in a module of web/) with no translation is found."""
+    source = tmp_path / "page.js"
+    source.write_text("import { t } from './i18n.js';\nexport const x = () => `${t('A brand new button')}!`;\n",
+                      encoding="utf-8")
+    existing = next(d for d in catalogues.domains() if d.name == "web")
+    planted = catalogues.Domain("web", existing.locale, (*existing.sources, source), existing.nouns, existing.method,
+                                existing.keywords)
+    original = catalogues.ROOT
+    catalogues.ROOT = Path("/")
+    try:
+        lacking = list(catalogues.lacking(planted, "uk"))
+    finally:
+        catalogues.ROOT = original
+    assert any("A brand new button" in line for line in lacking), lacking
+
+
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("en", {"one": 0, "other": 1}), ("de", {"one": 0, "other": 1}),
+    ("uk", {"one": 0, "few": 1, "many": 2, "other": 2}),
+])
+def test_each_cldr_plural_category_is_the_catalogues_form(lang: str, expected: dict[str, int]) -> None:
+    """The map the page picks a plural form with (Intl.PluralRules gives the category): from the catalogue's own
+    plural expression, checked against Babel's CLDR rules on every whole number up to 999."""
+    from firebreak.api.web import WEB_DIR, plural_indexes, web_catalogue_path
+
+    catalog = catalogues.read(web_catalogue_path(WEB_DIR, lang))
+    assert catalog is not None
+    assert plural_indexes(lang, catalog.plural_expr, catalog.num_plurals) == expected

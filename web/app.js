@@ -7,6 +7,7 @@
 
 import { mountAccount } from './account.js';
 import { mountFriends, mountProfile } from './friends.js';
+import { t } from './i18n.js';
 import { mountLanguagePicker } from './language.js';
 import { mountJoin } from './join.js';
 import { mountLobby } from './lobby.js';
@@ -44,7 +45,10 @@ function route() {
   }
 }
 
-mountLanguagePicker(document.getElementById('language'));
+// index.html's own words, in the reader's language (i18n.js has read the catalogue before this module ran)
+document.getElementById('tagline').textContent = t('board games as a service');
+mountLanguagePicker(document.getElementById('language'),
+  { browser: t('Browser language'), label: t('Language') });
 mountAccount(document.getElementById('account'));
 session.onChange(route);
 window.addEventListener('hashchange', route);

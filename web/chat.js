@@ -9,6 +9,7 @@
 import { Subscription, gql } from './api.js';
 import { gqlAs, tokenOf } from './caller.js';
 import { h } from './dom.js';
+import { dateTime, t, theirs, time } from './i18n.js';
 import { reportForm } from './report.js';
 import * as session from './session.js';
 
@@ -23,10 +24,10 @@ const PRESETS = 'query { chatPresets { id text } }';
 const TEXT_MAX = 500;
 const SHOWN_MAX = 300; // messages kept on the page per channel
 const BAD = {
-  empty: 'Nothing to send: write a message first.',
-  too_long: `Not sent: a message is at most ${TEXT_MAX} characters.`,
-  control: 'Not sent: control characters are not allowed.',
-  bidi: 'Not sent: characters that change the direction of the text are not allowed.',
+  empty: t('Nothing to send: write a message first.'),
+  too_long: t('Not sent: a message is at most {n} characters.', { n: TEXT_MAX }),
+  control: t('Not sent: control characters are not allowed.'),
+  bidi: t('Not sent: characters that change the direction of the text are not allowed.'),
 };
 
 let presets = null; // the service's presets, read once per page load
@@ -43,13 +44,13 @@ function loadPresets() {
 
 /** What the person sees about a refused message, from the mutation's answer. */
 export function refusalText(r) {
-  if (r.__typename === 'BadMessage') return BAD[r.reason] || `Not sent: ${r.message}`;
+  if (r.__typename === 'BadMessage') return BAD[r.reason] || t('Not sent: {reason}', { reason: r.message });
   if (r.__typename === 'Muted') {
-    return `You are muted until ${new Date(r.until * 1000).toLocaleString()}: no chat until then.`;
+    return t('You are muted until {when}: no chat until then.', { when: dateTime(r.until) });
   }
-  if (r.__typename === 'ChatNotAllowed') return `You cannot write in this channel: ${r.message}`;
-  if (r.__typename === 'Unauthenticated') return 'Sign in again to chat.';
-  return `Not sent: ${r.message}`;
+  if (r.__typename === 'ChatNotAllowed') return t('You cannot write in this channel: {reason}', { reason: r.message });
+  if (r.__typename === 'Unauthenticated') return t('Sign in again to chat.');
+  return t('Not sent: {reason}', { reason: r.message });
 }
 
 /** The chat panel of a match for a viewer: seat (the caller's seat, null for a spectator) and caller (caller.js:
@@ -59,20 +60,20 @@ export class ChatPanel {
     Object.assign(this, { matchId, seat, caller });
     const seated = seat !== null && seat !== undefined;
     this.channels = seated
-      ? [{ id: 'SEATS', label: 'Players', write: true }, { id: 'SPECTATORS', label: 'Spectators', write: false }]
-      : [{ id: 'SPECTATORS', label: 'Spectators', write: Boolean(caller) }];
+      ? [{ id: 'SEATS', label: t('Players'), write: true }, { id: 'SPECTATORS', label: t('Spectators'), write: false }]
+      : [{ id: 'SPECTATORS', label: t('Spectators'), write: Boolean(caller) }];
     this.active = this.channels[0].id;
     this.closed = false;
     for (const channel of this.channels) {
       Object.assign(channel, { messages: new Map(), last: 0, unread: 0, sub: null,
         log: h('ol', { class: 'chat-log', 'data-testid': 'chat-log', 'data-channel': channel.id,
-          'aria-live': 'polite' }, h('li', { class: 'muted chat-empty' }, 'No messages yet.')) });
+          'aria-live': 'polite' }, h('li', { class: 'muted chat-empty' }, t('No messages yet.'))) });
     }
     this.tabs = h('div', { class: 'chat-tabs', role: 'tablist' });
     this.presetRow = h('div', { class: 'chat-presets', 'data-testid': 'chat-presets' });
-    this.text = h('input', { type: 'text', maxlength: TEXT_MAX, placeholder: 'Say something\u2026',
-      'aria-label': 'Message', 'data-testid': 'chat-input', autocomplete: 'off' });
-    this.sendButton = h('button', { type: 'submit', 'data-testid': 'chat-send' }, 'Send');
+    this.text = h('input', { type: 'text', maxlength: TEXT_MAX, placeholder: t('Say something\u2026'),
+      'aria-label': t('Message'), 'data-testid': 'chat-input', autocomplete: 'off' });
+    this.sendButton = h('button', { type: 'submit', 'data-testid': 'chat-send' }, t('Send'));
     this.form = h('form', { class: 'chat-send' }, this.text, this.sendButton);
     this.form.addEventListener('submit', (event) => {
       event.preventDefault();
@@ -81,7 +82,7 @@ export class ChatPanel {
     this.said = h('p', { class: 'chat-said', role: 'status', 'data-testid': 'chat-said' });
     this.readOnly = h('p', { class: 'muted chat-read-only', 'data-testid': 'chat-read-only' });
     this.el = h('section', { class: 'panel chat', 'data-testid': 'chat', 'data-channel': this.active },
-      h('h2', {}, 'Chat'), this.channels.length > 1 ? this.tabs : null,
+      h('h2', {}, t('Chat')), this.channels.length > 1 ? this.tabs : null,
       this.channels.map((c) => c.log), this.presetRow, this.form, this.readOnly, this.said);
     this.draw();
     this.showPresets();
@@ -99,7 +100,7 @@ export class ChatPanel {
     this.tabs.replaceChildren(...this.channels.map((c) => {
       const tab = h('button', { type: 'button', class: `small chat-tab${c.id === active.id ? ' active' : ''}`,
         role: 'tab', 'aria-selected': String(c.id === active.id), 'data-testid': 'chat-tab', 'data-channel': c.id },
-      c.label, c.unread && c.id !== active.id ? ` (${c.unread} new)` : '');
+      c.label, c.unread && c.id !== active.id ? ` ${t('({n} new)', { n: c.unread })}` : '');
       tab.addEventListener('click', () => { this.active = c.id; c.unread = 0; this.draw(); this.scrollDown(c, true); });
       return tab;
     }));
@@ -108,8 +109,8 @@ export class ChatPanel {
     this.presetRow.hidden = !active.write;
     this.readOnly.hidden = active.write;
     this.readOnly.textContent = this.seat !== null && this.seat !== undefined
-      ? 'What the spectators say: seats read it and write in the players\' channel.'
-      : 'Sign in to write here.';
+      ? t('What the spectators say: seats read it and write in the players\u2019 channel.')
+      : t('Sign in to write here.');
   }
 
   async showPresets() {
@@ -117,7 +118,7 @@ export class ChatPanel {
       const list = await loadPresets();
       if (this.closed) return;
       this.presetRow.replaceChildren(...list.map((p) => h('button', { type: 'button', class: 'small chat-preset',
-        'data-testid': 'chat-preset', 'data-preset': p.id, onclick: () => this.send({ preset: p.id }) }, p.text)));
+        'data-testid': 'chat-preset', 'data-preset': p.id, onclick: () => this.send({ preset: p.id }) }, theirs(p.text))));
     } catch (error) {
       console.warn('chat presets:', error.message); // eslint-disable-line no-console
     }
@@ -132,8 +133,8 @@ export class ChatPanel {
       onNext: (data) => this.add(data.chat),
       onError: (errors, failures) => {
         console.warn('chat:', errors); // eslint-disable-line no-console
-        const why = (errors[0] || {}).message || 'error';
-        if (failures >= 3) this.say(`The chat cannot be followed now (${why}); retrying.`);
+        const why = (errors[0] || {}).message || t('error');
+        if (failures >= 3) this.say(t('The chat cannot be followed now ({reason}); retrying.', { reason: why }));
       },
       resume: () => !this.closed,
     });
@@ -185,28 +186,28 @@ export class ChatPanel {
     const from = [h('span', { class: 'chat-name', 'data-testid': 'chat-name' }, msg.name)];
     if (msg.handle) {
       from.push(' ', h('a', { class: 'chat-handle', href: `#/players/${encodeURIComponent(msg.handle)}`,
-        'data-testid': 'chat-handle', title: 'Profile (report the player there)' }, `@${msg.handle}`));
+        'data-testid': 'chat-handle', title: t('Profile (report the player there)') }, `@${msg.handle}`));
     }
     if (msg.seat !== null && msg.seat !== undefined) {
-      from.push(' ', h('span', { class: 'muted' }, `seat ${msg.seat + 1}`));
+      from.push(' ', h('span', { class: 'muted' }, t('seat {n}', { n: msg.seat + 1 })));
     }
     const text = msg.removed
-      ? h('span', { class: 'chat-text removed', 'data-testid': 'chat-text' }, 'message removed')
-      : h('span', { class: 'chat-text', 'data-testid': 'chat-text' }, msg.text);
+      ? h('span', { class: 'chat-text removed', 'data-testid': 'chat-text' }, t('message removed'))
+      : h('span', { class: 'chat-text', 'data-testid': 'chat-text' }, msg.preset ? theirs(msg.text) : msg.text);
     const li = h('li', { class: `chat-message${mine ? ' mine' : ''}`, 'data-testid': 'chat-message',
       'data-seq': msg.seq, 'data-channel': msg.channel, 'data-seat': msg.seat, 'data-player': msg.player,
       'data-preset': msg.preset, 'data-removed': msg.removed ? 'true' : null },
     h('div', { class: 'chat-from' }, from, ' ',
-      h('time', { class: 'muted', datetime: when.toISOString() },
-        when.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }))),
+      h('time', { class: 'muted', datetime: when.toISOString() }, time(msg.at))),
     text);
     if (!mine && !msg.removed && msg.player && session.signedIn()) {
       const report = h('button', { type: 'button', class: 'small chat-report', 'data-testid': 'chat-report' },
-        'Report');
+        t('Report'));
       report.addEventListener('click', () => {
         report.hidden = true;
-        const targets = [['This message', { matchId: this.matchId, channel: msg.channel, seq: msg.seq }],
-          [msg.handle ? `The player @${msg.handle}` : `The player ${msg.name}`, { playerId: msg.player }]];
+        const who = msg.handle ? `@${msg.handle}` : msg.name;
+        const targets = [[t('This message'), { matchId: this.matchId, channel: msg.channel, seq: msg.seq }],
+          [t('The player {who}', { who }), { playerId: msg.player }]];
         const form = reportForm(targets, () => {
           form.remove();
           report.hidden = false;
@@ -240,8 +241,8 @@ export class ChatPanel {
         this.say(refusalText(r), r.code || '');
       }
     } catch (error) {
-      if (error.code === 'RATE_LIMITED') this.say('Too many messages: wait a moment before sending more.', error.code);
-      else this.say(`Not sent: ${error.message}`, error.code || '');
+      if (error.code === 'RATE_LIMITED') this.say(t('Too many messages: wait a moment before sending more.'), error.code);
+      else this.say(t('Not sent: {reason}', { reason: error.message }), error.code || '');
     } finally {
       this.sendButton.disabled = false;
     }

@@ -4,10 +4,12 @@
 
 import { requestedClient } from './clients.js';
 import { h, place } from './dom.js';
+import { list, t, theirs, tn } from './i18n.js';
 import { resultPanel } from './result.js';
 import { seatButtons, seatList } from './seats.js';
 import * as session from './session.js';
 import * as store from './store.js';
+import { statusText } from './words.js';
 import { actionText, eventText } from './titles/fallback.js';
 
 /** The head: back to the lobby, the title's name, status, version, who is viewing, the spectator link. */
@@ -16,32 +18,33 @@ export function renderHead(page) {
   page.noticeEl.textContent = page.notice;
   if (!d) return;
   const watch = `#/watch/${encodeURIComponent(page.id)}`;
-  const link = h('a', { href: watch, 'data-testid': 'spectator-link', class: 'button' }, 'Spectator link');
-  const copy = h('button', { type: 'button', class: 'small', title: 'Copy the spectator link' }, 'Copy');
+  const link = h('a', { href: watch, 'data-testid': 'spectator-link', class: 'button' }, t('Spectator link'));
+  const copy = h('button', { type: 'button', class: 'small', title: t('Copy the spectator link') }, t('Copy'));
   copy.addEventListener('click', async () => {
     const url = new URL(watch, location.href).href;
     try {
       await navigator.clipboard.writeText(url);
-      copy.textContent = 'Copied';
+      copy.textContent = t('Copied');
     } catch {
-      window.prompt('Spectator link (no token in it):', url);
+      window.prompt(t('Spectator link (no token in it):'), url);
     }
   });
   const route = location.hash.split('?')[0];
   let other = null; // switch between the title's client and the generic one
   if (requestedClient() === 'fallback') {
-    other = h('a', { href: route, class: 'small', 'data-testid': 'client-switch' }, 'Title client');
+    other = h('a', { href: route, class: 'small', 'data-testid': 'client-switch' }, t('Title client'));
   } else if (page.clientName !== 'fallback') {
     other = h('a', { href: `${route}?client=fallback`, class: 'small', 'data-testid': 'client-switch',
-      title: 'Play through the generic client: legal actions as buttons, the view as a tree' }, 'Generic client');
+      title: t('Play through the generic client: legal actions as buttons, the view as a tree') },
+    t('Generic client'));
   }
   page.head.replaceChildren(
-    h('a', { href: '#/', class: 'button' }, '\u2190 Lobby'),
-    h('h1', {}, page.title ? page.title.name : d.title),
-    h('span', { class: `status ${d.status.toLowerCase()}`, 'data-testid': 'status' }, d.status.toLowerCase()),
-    h('span', { class: 'muted', 'data-testid': 'version' }, `version ${d.version}`),
-    h('span', { class: 'viewer', 'data-testid': 'viewer' }, d.mySeat === null ? 'Spectating'
-      : `You are ${page.name(d.mySeat).replace(' (you)', '')}, seat ${d.mySeat + 1}`),
+    h('a', { href: '#/', class: 'button' }, `\u2190 ${t('Lobby')}`),
+    h('h1', {}, page.title ? theirs(page.title.name) : d.title),
+    h('span', { class: `status ${d.status.toLowerCase()}`, 'data-testid': 'status' }, statusText(d.status)),
+    h('span', { class: 'muted', 'data-testid': 'version' }, t('version {n}', { n: d.version })),
+    h('span', { class: 'viewer', 'data-testid': 'viewer' }, d.mySeat === null ? t('Spectating')
+      : t('You are {name}, seat {n}', { name: page.name(d.mySeat, false), n: d.mySeat + 1 })),
     h('span', { class: 'spacer' }),
     other, link, copy);
 }
@@ -50,17 +53,19 @@ export function renderHead(page) {
 export function waitingPanel(page) {
   const d = page.data;
   const player = session.player();
-  const name = h('input', { type: 'text', maxlength: 40, placeholder: 'Your name', value: store.playerName(),
+  const name = h('input', { type: 'text', maxlength: 40, placeholder: t('Your name'), value: store.playerName(),
     'data-testid': 'player-name' });
   name.addEventListener('input', () => store.setPlayerName(name.value));
   const level = h('select', { 'data-testid': 'bot-level' },
-    page.title.botLevels.map((l) => h('option', { value: l.name, title: l.description }, l.name)));
+    page.title.botLevels.map((l) => h('option', { value: l.name, title: theirs(l.description) }, theirs(l.name))));
   return h('div', { class: 'panel waiting', 'data-testid': 'waiting' },
-    h('h2', {}, 'Waiting for players'),
-    h('p', {}, `The match starts by itself when all ${d.seatCount} seats are taken.`),
+    h('h2', {}, t('Waiting for players')),
+    h('p', {}, tn('The match starts by itself when its seat is taken.',
+      'The match starts by itself when all {n} seats are taken.', d.seatCount)),
     seatList(d),
-    h('p', {}, player ? h('span', {}, `Playing as ${player.name}`) : h('label', {}, 'Play as ', name), ' ',
-      h('label', {}, 'Bot level ', level), ' ',
+    h('p', {}, player ? h('span', {}, t('Playing as {name}', { name: player.name }))
+      : h('label', {}, t('Play as'), ' ', name), ' ',
+      h('label', {}, t('Bot level'), ' ', level), ' ',
       page.spectate ? null : seatButtons(d, { getName: () => name.value, getLevel: () => level.value,
         onDone: (message) => page.seated(message) })));
 }
@@ -71,7 +76,7 @@ export function layout(page) {
   return h('div', { class: 'match-body' },
     h('div', { class: 'main-col' }, page.slots.main,
       h('div', { class: 'below' }, page.slots.below,
-        h('div', { class: 'panel events' }, h('h2', {}, 'Events (newest first)'), page.logList))),
+        h('div', { class: 'panel events' }, h('h2', {}, t('Events (newest first)')), page.logList))),
     page.side);
 }
 
@@ -103,22 +108,22 @@ function kept(page, name, part) {
  * (or wait for the others once accepted); otherwise offer one, saying how the last offer ended. */
 function offerControls(page, d, button) {
   const offer = d.rematchOffer;
-  if (d.rematch) return [button('rematch', 'Go to the rematch', () => page.rematch(), 'primary')];
+  if (d.rematch) return [button('rematch', t('Go to the rematch'), () => page.rematch(), 'primary')];
   if (offer && offer.status === 'OPEN') {
     if (offer.accepted.includes(d.mySeat)) {
       const waiting = d.seats.filter((s) => !offer.accepted.includes(s.seat)).map((s) => page.name(s.seat));
       return [h('span', { 'data-testid': 'rematch-offer', 'data-offer': 'waiting' },
-        `Rematch offered: waiting for ${waiting.join(', ')} to accept.`)];
+        t('Rematch offered: waiting for {names} to accept.', { names: list(waiting) }))];
     }
     return [h('span', { 'data-testid': 'rematch-offer', 'data-offer': 'open' },
-      `${page.name(offer.by)} offers a rematch. `),
-      button('rematch-accept', 'Accept the rematch', () => page.acceptRematch(), 'primary'), ' ',
-      button('rematch-decline', 'Decline', () => page.declineRematch())];
+      t('{name} offers a rematch.', { name: page.name(offer.by) }), ' '),
+      button('rematch-accept', t('Accept the rematch'), () => page.acceptRematch(), 'primary'), ' ',
+      button('rematch-decline', t('Decline'), () => page.declineRematch())];
   }
-  const ended = { DECLINED: 'The rematch was declined. ', EXPIRED: 'The rematch offer expired. ' };
+  const ended = { DECLINED: `${t('The rematch was declined.')} `, EXPIRED: `${t('The rematch offer expired.')} ` };
   const said = offer && ended[offer.status] ? [h('span', { class: 'muted', 'data-testid': 'rematch-offer',
     'data-offer': offer.status.toLowerCase() }, ended[offer.status])] : [];
-  return [...said, button('rematch', 'Offer a rematch', () => page.rematch(), 'primary')];
+  return [...said, button('rematch', t('Offer a rematch'), () => page.rematch(), 'primary')];
 }
 
 /** The caller's seat controls: resign (asked twice) while active, reclaim while the service's bot plays the seat,
@@ -132,23 +137,23 @@ function seatPanel(page, state) {
   const controls = [];
   if (d.status === 'ACTIVE' && mine && !mine.resigned) {
     if (mine.takenOver) {
-      controls.push(h('p', { class: 'muted' }, 'Your clock ran out: a bot plays your seat until you take it back.'),
-        button('reclaim', 'Reclaim my seat', () => page.reclaim(), 'primary'));
+      controls.push(h('p', { class: 'muted' }, t('Your clock ran out: a bot plays your seat until you take it back.')),
+        button('reclaim', t('Reclaim my seat'), () => page.reclaim(), 'primary'));
     }
     if (page.confirming) {
-      controls.push(h('span', { class: 'confirm', 'data-testid': 'resign-confirm-box' }, 'Resign this match? ',
-        button('resign-confirm', 'Yes, resign', () => page.resign(), 'primary'), ' ',
-        button('resign-cancel', 'Keep playing', () => { page.confirming = false; page.render(); })));
+      controls.push(h('span', { class: 'confirm', 'data-testid': 'resign-confirm-box' }, `${t('Resign this match?')} `,
+        button('resign-confirm', t('Yes, resign'), () => page.resign(), 'primary'), ' ',
+        button('resign-cancel', t('Keep playing'), () => { page.confirming = false; page.render(); })));
     } else {
-      controls.push(button('resign', 'Resign', () => { page.confirming = true; page.render(); }));
+      controls.push(button('resign', t('Resign'), () => { page.confirming = true; page.render(); }));
     }
   }
   if (d.status === 'OVER') {
     if (d.rematch) {
-      controls.push(h('span', { 'data-testid': 'rematch-asked' }, 'Everyone accepted the rematch. '));
+      controls.push(h('span', { 'data-testid': 'rematch-asked' }, `${t('Everyone accepted the rematch.')} `));
       if (!mine) {
         controls.push(h('a', { href: `#/watch/${encodeURIComponent(d.rematch.id)}`, class: 'button',
-          'data-testid': 'rematch-link' }, 'Watch the rematch'));
+          'data-testid': 'rematch-link' }, t('Watch the rematch')));
       }
     }
     if (mine) controls.push(...offerControls(page, d, button));
@@ -160,14 +165,16 @@ function seatPanel(page, state) {
 function turnPanel(page, state) {
   const d = state.match;
   const own = page.client.turn ? page.client.turn(state) || {} : {};
-  const names = (seats) => seats.map((seat) => page.name(seat)).join(', ');
+  const names = (seats) => list(seats.map((seat) => page.name(seat)));
   let headline;
-  if (d.status === 'OVER') headline = 'The game is over';
-  else if (state.yourTurn) headline = 'Your turn';
+  if (d.status === 'OVER') headline = t('The game is over');
+  else if (state.yourTurn) headline = t('Your turn');
   else if (own.headline) headline = own.headline;
-  else if (d.serviceToAct) headline = d.toAct.length ? `${names(d.toAct)} (bot) is playing\u2026` : 'The service is playing\u2026';
-  else if (d.toAct.length) headline = `Waiting for ${names(d.toAct)}`;
-  else headline = 'Waiting\u2026';
+  else if (d.serviceToAct) {
+    headline = d.toAct.length ? t('{names} (bot) is playing\u2026', { names: names(d.toAct) })
+      : t('The service is playing\u2026');
+  } else if (d.toAct.length) headline = t('Waiting for {names}', { names: names(d.toAct) });
+  else headline = t('Waiting\u2026');
   return h('div', { class: `panel turn${state.yourTurn ? ' yours' : ''}`, 'data-testid': 'turn' },
     h('h2', {}, headline),
     state.yourTurn && own.prompt ? h('p', { class: 'prompt', 'data-testid': 'prompt' }, own.prompt) : null,
@@ -194,17 +201,17 @@ function actionsPanel(page, state) {
   };
   const acts = state.legalActions;
   const body = page.client.offersActions
-    ? [page.slots.actions, h('details', { class: 'all-actions' }, h('summary', {}, `All legal actions (${acts.length})`),
+    ? [page.slots.actions, h('details', { class: 'all-actions' }, h('summary', {}, t('All legal actions ({n})', { n: acts.length })),
       h('div', { class: 'buttons' }, acts.map((a) => button(a, 'action-list-item', 'small'))))]
     : [h('div', { class: 'buttons generic' }, acts.map((a) => button(a, 'action', '')))];
-  return h('div', { class: 'panel actions', 'data-testid': 'actions' }, h('h2', {}, 'Your move'), body);
+  return h('div', { class: 'panel actions', 'data-testid': 'actions' }, h('h2', {}, t('Your move')), body);
 }
 
 function clockText(page, clock) {
   const elapsed = clock.running ? (Date.now() - page.readAt) / 1000 : 0;
   const left = Math.max(0, Math.ceil(clock.secondsLeft - elapsed));
   const text = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
-  return clock.takenOver ? `${text} (bot plays)` : text;
+  return clock.takenOver ? t('{clock} (bot plays)', { clock: text }) : text;
 }
 
 /** Count the running clocks down between reads (called every second while the match is active). */
@@ -225,14 +232,14 @@ function playersPanel(page, state) {
     return h('tr', { class: `${acting ? 'acting' : ''}${seat.seat === d.mySeat ? ' me' : ''}`, 'data-seat': seat.seat,
       'data-testid': 'player' },
     h('td', {}, acting ? '\u25b6 ' : '', page.name(seat.seat),
-      seat.kind === 'bot' ? h('span', { class: 'muted' }, ` bot/${seat.level}`) : ''),
+      seat.kind === 'bot' ? h('span', { class: 'muted' }, ` ${t('bot/{level}', { level: theirs(seat.level) })}`) : ''),
     clocks ? h('td', { class: `num clock${clock && clock.running ? ' running' : ''}`, 'data-clock-seat': seat.seat,
-      'data-label': 'Clock' }, clock ? clockText(page, clock) : '') : null,
+      'data-label': t('Clock') }, clock ? clockText(page, clock) : '') : null,
     columns.map((c) => h('td', { class: c.numeric ? 'num' : null, 'data-label': c.label }, c.cell(seat.seat))));
   });
-  return h('div', { class: 'panel' }, h('h2', {}, 'Players'),
+  return h('div', { class: 'panel' }, h('h2', {}, t('Players')),
     h('table', { class: 'players', 'data-testid': 'players' },
-      h('thead', {}, h('tr', {}, h('th', {}, 'Player'), clocks ? h('th', {}, 'Clock') : null,
+      h('thead', {}, h('tr', {}, h('th', {}, t('Player')), clocks ? h('th', {}, t('Clock')) : null,
         columns.map((c) => h('th', { title: c.description || null }, c.label)))),
       h('tbody', {}, rows)));
 }
@@ -258,8 +265,8 @@ export function renderLog(page, steps) {
       h('span', { class: 'ver' }, version),
       h('ul', {}, [...events].reverse().map((e) => h('li', {
         class: `ev ev-${e.type}${e.audience ? ' private' : ''}`, 'data-type': e.type, 'data-seat': e.seat,
-        title: e.audience ? 'Only you see this' : null,
+        title: e.audience ? t('Only you see this') : null,
       }, describe(e))))));
   }
-  page.logList.replaceChildren(...(items.length ? items : [h('li', { class: 'muted' }, 'No events yet.')]));
+  page.logList.replaceChildren(...(items.length ? items : [h('li', { class: 'muted' }, t('No events yet.'))]));
 }

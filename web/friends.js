@@ -7,6 +7,7 @@
 
 import { CREATE, JOIN, gql } from './api.js';
 import { h } from './dom.js';
+import { date, t, theirs } from './i18n.js';
 import { reportForm } from './report.js';
 import * as session from './session.js';
 import * as store from './store.js';
@@ -29,24 +30,38 @@ async function inviteToMatch(friend, title, said) {
     if (asked.__typename !== 'PlayersInvited') throw new Error(asked.message);
     location.hash = `#/match/${encodeURIComponent(made.matchId)}`;
   } catch (error) {
-    said.textContent = `Could not invite ${friend.name}: ${error.message}`;
+    said.textContent = t('Could not invite {name}: {reason}', { name: friend.name, reason: error.message });
   }
 }
 
 let titlesRead = null; // the service's titles, read once: { id, name }[]
+let titleNames = new Map(); // title id -> its name in the reader's language, once read
 
-/** The invite control of a friend's row: a title to play (the service's titles) and the button. */
-function inviteControl(friend) {
-  const title = h('select', { 'aria-label': 'Title to play', 'data-testid': 'invite-title' });
+/** The service's titles (read once per page; [] when they cannot be read, tried again next time). */
+function readTitles() {
   if (!titlesRead) {
     titlesRead = gql('{ titles { id name } }').then((d) => d.titles, () => {
       titlesRead = null;
       return [];
     });
   }
-  titlesRead.then((titles) => title.replaceChildren(...titles.map((t) => h('option', { value: t.id }, t.name))));
+  return titlesRead.then((titles) => {
+    titleNames = new Map(titles.map((x) => [x.id, theirs(x.name)]));
+    return titles;
+  });
+}
+
+/** A title's name for its id (the id until the titles are read). */
+function titleName(id) {
+  return titleNames.get(id) || id;
+}
+
+/** The invite control of a friend's row: a title to play (the service's titles) and the button. */
+function inviteControl(friend) {
+  const title = h('select', { 'aria-label': t('Title to play'), 'data-testid': 'invite-title' });
+  readTitles().then((titles) => title.replaceChildren(...titles.map((x) => h('option', { value: x.id }, theirs(x.name)))));
   const said = h('span', { class: 'account-error', role: 'status', 'data-testid': 'invite-said' });
-  const button = h('button', { type: 'button', class: 'small', 'data-testid': 'invite-friend' }, 'Invite to a match');
+  const button = h('button', { type: 'button', class: 'small', 'data-testid': 'invite-friend' }, t('Invite to a match'));
   button.addEventListener('click', async () => {
     button.disabled = true;
     await inviteToMatch(friend, title.value, said);
@@ -73,7 +88,7 @@ const MUTATIONS = Object.fromEntries([['requestFriend', FRIEND], ['acceptFriend'
   .map(([name, answer]) => [name,
     `mutation($input: PlayerRefInput!) { ${name}(input: $input) { __typename ${answer} } }`]));
 
-const OUTCOMES = { WON: 'won', SHARED: 'shared the win', LOST: 'lost' };
+const OUTCOMES = { WON: t('won'), SHARED: t('shared the win'), LOST: t('lost') };
 
 /** Where the signed-in player stands with each other player: 'friend', 'incoming', 'outgoing' or 'blocked'. */
 function relations(me) {
@@ -86,17 +101,17 @@ function relations(me) {
 }
 
 function day(epoch) {
-  return new Date(epoch * 1000).toLocaleDateString([], { year: 'numeric', month: 'long', day: 'numeric' });
+  return date(epoch);
 }
 
 /** "last seen 5 minutes ago" (or a date, past a day). */
 function seen(epoch) {
-  if (!epoch) return 'not seen lately';
+  if (!epoch) return t('not seen lately');
   const minutes = Math.max(0, Math.round((Date.now() / 1000 - epoch) / 60));
-  if (minutes < 1) return 'last seen just now';
-  if (minutes < 60) return `last seen ${minutes} min ago`;
-  if (minutes < 24 * 60) return `last seen ${Math.round(minutes / 60)} h ago`;
-  return `last seen ${day(epoch)}`;
+  if (minutes < 1) return t('last seen just now');
+  if (minutes < 60) return t('last seen {n} min ago', { n: minutes });
+  if (minutes < 24 * 60) return t('last seen {n} h ago', { n: Math.round(minutes / 60) });
+  return t('last seen {day}', { day: day(epoch) });
 }
 
 /** Run one friend or block mutation on another player; a refusal's words, or null when it went through. */
@@ -114,15 +129,16 @@ function personRow(player, relation, act, extra = []) {
   const button = (testid, text, name, cls = 'small') => h('button', { type: 'button', class: cls,
     'data-testid': testid, onclick: () => act(name, player) }, text);
   const actions = {
-    friend: [button('remove-friend', 'Remove friend', 'removeFriend'), button('block', 'Block', 'blockPlayer')],
-    incoming: [button('accept-friend', 'Accept', 'acceptFriend', 'small primary'),
-      button('decline-friend', 'Decline', 'declineFriend'), button('block', 'Block', 'blockPlayer')],
-    outgoing: [h('span', { class: 'muted' }, 'Request sent'),
-      button('cancel-request', 'Cancel request', 'cancelFriendRequest'), button('block', 'Block', 'blockPlayer')],
-    blocked: [h('span', { class: 'muted' }, 'Blocked'), button('unblock', 'Unblock', 'unblockPlayer')],
-    self: [h('span', { class: 'muted' }, 'You')],
-    none: [button('add-friend', 'Add friend', 'requestFriend', 'small primary'),
-      button('block', 'Block', 'blockPlayer')],
+    friend: [button('remove-friend', t('Remove friend'), 'removeFriend'), button('block', t('Block'), 'blockPlayer')],
+    incoming: [button('accept-friend', t('Accept'), 'acceptFriend', 'small primary'),
+      button('decline-friend', t('Decline'), 'declineFriend'), button('block', t('Block'), 'blockPlayer')],
+    outgoing: [h('span', { class: 'muted' }, t('Request sent')),
+      button('cancel-request', t('Cancel request'), 'cancelFriendRequest'),
+      button('block', t('Block'), 'blockPlayer')],
+    blocked: [h('span', { class: 'muted' }, t('Blocked')), button('unblock', t('Unblock'), 'unblockPlayer')],
+    self: [h('span', { class: 'muted' }, t('You'))],
+    none: [button('add-friend', t('Add friend'), 'requestFriend', 'small primary'),
+      button('block', t('Block'), 'blockPlayer')],
   }[relation || 'none'];
   return h('li', { class: 'person', 'data-testid': 'person', 'data-player': player.id, 'data-handle': player.handle,
     'data-relation': relation || 'none' },
@@ -141,35 +157,34 @@ export function mountFriends(root) {
   let cursor = null;
   let more = false;
   const message = h('p', { class: 'message', role: 'status', 'data-testid': 'friends-message' });
-  const prefix = h('input', { type: 'search', maxlength: 24, placeholder: 'The start of a handle',
-    'aria-label': 'Handle starts with', 'data-testid': 'search-prefix', autocomplete: 'off' });
+  const prefix = h('input', { type: 'search', maxlength: 24, placeholder: t('The start of a handle'),
+    'aria-label': t('Handle starts with'), 'data-testid': 'search-prefix', autocomplete: 'off' });
   const results = h('ul', { class: 'people', 'data-testid': 'search-results' });
   const moreButton = h('button', { type: 'button', class: 'small', 'data-testid': 'search-more', hidden: true },
-    'More');
+    t('More'));
   const search = h('form', { class: 'search-form', 'data-testid': 'search-form' }, prefix,
-    h('button', { type: 'submit', 'data-testid': 'search' }, 'Find'));
+    h('button', { type: 'submit', 'data-testid': 'search' }, t('Find')));
   const incoming = h('ul', { class: 'people', 'data-testid': 'incoming-requests' });
   const outgoing = h('ul', { class: 'people', 'data-testid': 'outgoing-requests' });
   const friends = h('ul', { class: 'people', 'data-testid': 'friends' });
   const blocks = h('ul', { class: 'people', 'data-testid': 'blocks' });
-  const requestsPanel = h('div', { class: 'panel', 'data-testid': 'requests-panel' }, h('h2', {}, 'Friend requests'),
+  const requestsPanel = h('div', { class: 'panel', 'data-testid': 'requests-panel' }, h('h2', {}, t('Friend requests')),
     incoming, outgoing);
   const view = h('section', { class: 'social', 'data-testid': 'friends-view' },
-    h('div', { class: 'social-head' }, h('h1', {}, 'Friends'), h('span', { class: 'spacer' }),
-      h('a', { href: '#/', class: 'button' }, 'Lobby')),
+    h('div', { class: 'social-head' }, h('h1', {}, t('Friends')), h('span', { class: 'spacer' }),
+      h('a', { href: '#/', class: 'button' }, t('Lobby'))),
     message,
-    h('div', { class: 'panel' }, h('h2', {}, 'Find a player'), search, results, moreButton),
+    h('div', { class: 'panel' }, h('h2', {}, t('Find a player')), search, results, moreButton),
     requestsPanel,
-    h('div', { class: 'panel' }, h('h2', {}, 'Your friends'), friends),
-    h('div', { class: 'panel' }, h('h2', {}, 'Blocked players'),
-      h('p', { class: 'muted' }, 'They cannot ask you to be friends, invite you, offer you a rematch or be seated '
-        + 'with you by a seek, and you do not see their chat. They are not told.'), blocks));
+    h('div', { class: 'panel' }, h('h2', {}, t('Your friends')), friends),
+    h('div', { class: 'panel' }, h('h2', {}, t('Blocked players')),
+      h('p', { class: 'muted' }, t('They cannot ask you to be friends, invite you, offer you a rematch or be seated with you by a seek, and you do not see their chat. They are not told.')), blocks));
   root.replaceChildren(view);
 
   if (!session.signedIn()) {
-    view.replaceChildren(h('h1', {}, 'Friends'),
-      h('p', { 'data-testid': 'friends-signed-out' }, 'Sign in (at the top of the page) to find players and keep '
-        + 'friends. A player\u2019s profile is open to anyone: ', h('a', { href: '#/' }, 'back to the lobby'), '.'));
+    view.replaceChildren(h('h1', {}, t('Friends')),
+      h('p', { 'data-testid': 'friends-signed-out' }, t('Sign in (at the top of the page) to find players and keep friends. A player\u2019s profile is open to anyone:'), ' ',
+        h('a', { href: '#/' }, t('back to the lobby')), '.'));
     return () => {};
   }
 
@@ -187,22 +202,22 @@ export function mountFriends(root) {
       : [h('li', { class: 'muted' }, empty)]));
     const fresh = document.activeElement;
     list(incoming, me.friendRequests.incoming.map((r) => personRow(r.player, 'incoming', act,
-      [' ', h('span', { class: 'muted' }, 'asks to be your friend')])), 'No request waits for your answer.');
+      [' ', h('span', { class: 'muted' }, t('asks to be your friend'))])), t('No request waits for your answer.'));
     list(outgoing, me.friendRequests.outgoing.map((r) => personRow(r.player, 'outgoing', act)),
-      'You have no request waiting for an answer.');
+      t('You have no request waiting for an answer.'));
     list(friends, me.friends.map((f) => {
       const presence = h('span', { class: `presence${f.online ? ' online' : ''}`, 'data-testid': 'presence',
-        'data-online': String(f.online) }, f.online ? 'online' : seen(f.lastSeen));
+        'data-online': String(f.online) }, f.online ? t('online') : seen(f.lastSeen));
       const watching = f.liveMatches.map((m) => h('a', { href: `#/watch/${encodeURIComponent(m.id)}`,
-        class: 'button', 'data-testid': 'watch-friend', 'data-match': m.id }, `Watch ${m.title}`));
+        class: 'button', 'data-testid': 'watch-friend', 'data-match': m.id }, t('Watch {title}', { title: titleName(m.title) })));
       return personRow(f.player, 'friend', act, [' ', presence, watching.length ? ' ' : '', watching, ' ',
         inviteControl(f.player)]);
-    }), 'No friends yet: find players above and ask them.');
+    }), t('No friends yet: find players above and ask them.'));
     list(blocks, me.blocks.map((b) => personRow(b.player, 'blocked', act,
-      [' ', h('span', { class: 'muted' }, `since ${day(b.since)}`)])), 'You block nobody.');
+      [' ', h('span', { class: 'muted' }, t('since {day}', { day: day(b.since) }))])), t('You block nobody.'));
     if (found) {
       list(results, found.map((p) => personRow(p, p.id === me.id ? 'self' : rel.get(p.id), act)),
-        'No player\u2019s handle starts with that.');
+        t('No player\u2019s handle starts with that.'));
     }
     moreButton.hidden = !(found && more);
     if (fresh && fresh !== document.activeElement && view.contains(fresh)) fresh.focus();
@@ -211,6 +226,7 @@ export function mountFriends(root) {
   async function load() {
     clearTimeout(timer);
     try {
+      await readTitles();
       const read = (await session.call(SOCIAL)).me;
       if (stopped || !read) return;
       // redraw only what changed: a row replaced under a finger pressing its button would lose the click
@@ -218,7 +234,7 @@ export function mountFriends(root) {
       me = read;
       if (!same) draw();
     } catch (error) {
-      if (!stopped) message.textContent = `Cannot read your friends: ${error.message}`;
+      if (!stopped) message.textContent = t('Cannot read your friends: {reason}', { reason: error.message });
     }
     if (!stopped) timer = setTimeout(load, POLL_MS);
   }
@@ -237,9 +253,9 @@ export function mountFriends(root) {
       if (me) draw();
     } catch (error) {
       message.textContent = {
-        BAD_SEARCH: 'A handle holds letters, digits, "-", "_" and "." only (at most 24 of them).',
-        RATE_LIMITED: 'Too many searches: wait a moment.',
-      }[error.code] || `Cannot search: ${error.message}`;
+        BAD_SEARCH: t('A handle holds letters, digits, \u201c-\u201d, \u201c_\u201d and \u201c.\u201d only (at most 24 of them).'),
+        RATE_LIMITED: t('Too many searches: wait a moment.'),
+      }[error.code] || t('Cannot search: {reason}', { reason: error.message });
     }
   }
 
@@ -253,23 +269,24 @@ export function mountFriends(root) {
 export function mountProfile(root, handle) {
   let stopped = false;
   const view = h('section', { class: 'social profile', 'data-testid': 'profile-view' },
-    h('p', { class: 'muted' }, 'Loading\u2026'));
+    h('p', { class: 'muted' }, t('Loading\u2026')));
   root.replaceChildren(view);
 
   async function load(said = '') {
     let p;
     let me = null;
     try {
+      await readTitles();
       p = (await gql(PROFILE, { handle })).player; // public: no credential needed
       if (p && session.signedIn()) me = (await session.call(SOCIAL)).me;
     } catch (error) {
-      if (!stopped) view.replaceChildren(h('p', {}, `Cannot read the profile: ${error.message}`));
+      if (!stopped) view.replaceChildren(h('p', {}, t('Cannot read the profile: {reason}', { reason: error.message })));
       return;
     }
     if (stopped) return;
     if (!p) {
       view.replaceChildren(h('h1', {}, `@${handle}`), h('p', { 'data-testid': 'profile-missing' },
-        'No player has this handle.'), h('a', { href: '#/friends', class: 'button' }, 'Friends'));
+        t('No player has this handle.')), h('a', { href: '#/friends', class: 'button' }, t('Friends')));
       return;
     }
     const message = h('p', { class: 'message', role: 'status', 'data-testid': 'profile-message' }, said);
@@ -281,18 +298,18 @@ export function mountProfile(root, handle) {
     if (me) relation = p.id === me.id ? 'self' : relations(me).get(p.id);
     const ratings = p.ratings.length
       ? h('table', { class: 'simple', 'data-testid': 'profile-ratings' },
-        h('thead', {}, h('tr', {}, ['Title', 'Rating', 'Rank', 'Rated matches'].map((t) => h('th', {}, t)))),
-        h('tbody', {}, p.ratings.map((r) => h('tr', {}, h('td', {}, r.title),
+        h('thead', {}, h('tr', {}, [t('Title'), t('Rating'), t('Rank'), t('Rated matches')].map((x) => h('th', {}, x)))),
+        h('tbody', {}, p.ratings.map((r) => h('tr', {}, h('td', {}, titleName(r.title)),
           h('td', { class: 'num' }, r.value, r.provisional ? '?' : ''), h('td', { class: 'num' }, `#${r.rank}`),
           h('td', { class: 'num' }, r.games)))))
-      : h('p', { class: 'muted' }, 'No rated match yet.');
+      : h('p', { class: 'muted' }, t('No rated match yet.'));
     const recent = p.recentMatches.length
       ? h('ul', { class: 'people', 'data-testid': 'profile-matches' }, p.recentMatches.map((m) => h('li',
-        { class: 'person', 'data-match': m.id }, h('span', { class: 'who' }, `${m.title}, ${day(m.endedAt)}: `,
-          m.outcome ? OUTCOMES[m.outcome] : 'nobody won', m.rated ? ' (rated)' : ''),
-        h('a', { href: `#/watch/${encodeURIComponent(m.id)}`, class: 'button' }, 'See'))))
-      : h('p', { class: 'muted' }, 'No finished public match yet.');
-    const report = h('button', { type: 'button', class: 'small', 'data-testid': 'report-player' }, 'Report');
+        { class: 'person', 'data-match': m.id }, h('span', { class: 'who' }, `${titleName(m.title)}, ${day(m.endedAt)}: `,
+          m.outcome ? OUTCOMES[m.outcome] : t('nobody won'), m.rated ? ` ${t('(rated)')}` : ''),
+        h('a', { href: `#/watch/${encodeURIComponent(m.id)}`, class: 'button' }, t('See')))))
+      : h('p', { class: 'muted' }, t('No finished public match yet.'));
+    const report = h('button', { type: 'button', class: 'small', 'data-testid': 'report-player' }, t('Report'));
     const reportHolder = h('div', {});
     report.addEventListener('click', () => {
       report.hidden = true;
@@ -305,15 +322,15 @@ export function mountProfile(root, handle) {
     view.replaceChildren(
       h('div', { class: 'social-head' }, h('h1', { 'data-testid': 'profile-name' }, p.name),
         h('span', { class: 'muted', 'data-testid': 'profile-handle' }, `@${p.handle}`), h('span', { class: 'spacer' }),
-        h('a', { href: '#/friends', class: 'button' }, 'Friends')),
+        h('a', { href: '#/friends', class: 'button' }, t('Friends'))),
       message,
       h('div', { class: 'panel', 'data-testid': 'profile-facts', 'data-player': p.id },
-        h('dl', {}, h('dt', {}, 'Handle'), h('dd', {}, `@${p.handle}`), h('dt', {}, 'Name'), h('dd', {}, p.name),
-          h('dt', {}, 'Member since'), h('dd', { 'data-testid': 'member-since' }, day(p.memberSince))),
+        h('dl', {}, h('dt', {}, t('Handle')), h('dd', {}, `@${p.handle}`), h('dt', {}, t('Name')), h('dd', {}, p.name),
+          h('dt', {}, t('Member since')), h('dd', { 'data-testid': 'member-since' }, day(p.memberSince))),
         canAct ? h('ul', { class: 'people' }, personRow(p, relation, act)) : null,
         canAct ? h('div', {}, report, reportHolder) : null),
-      h('div', { class: 'panel' }, h('h2', {}, 'Ratings'), ratings),
-      h('div', { class: 'panel' }, h('h2', {}, 'Recent public matches'), recent));
+      h('div', { class: 'panel' }, h('h2', {}, t('Ratings')), ratings),
+      h('div', { class: 'panel' }, h('h2', {}, t('Recent public matches')), recent));
   }
 
   load();

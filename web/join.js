@@ -4,38 +4,40 @@
 
 import { JOIN, gql } from './api.js';
 import { h } from './dom.js';
+import { t } from './i18n.js';
 import * as session from './session.js';
 import * as store from './store.js';
 
 /** Draw the join page for an invite code into root; returns the unmount function. */
 export function mountJoin(root, code) {
   const say = h('p', { class: 'notice', 'data-testid': 'join-notice' });
-  const nameInput = h('input', { type: 'text', maxlength: 40, placeholder: 'Your name', 'data-testid': 'join-name',
+  const nameInput = h('input', { type: 'text', maxlength: 40, placeholder: t('Your name'), 'data-testid': 'join-name',
     value: store.playerName() });
-  const join = h('button', { type: 'button', class: 'primary', 'data-testid': 'join-invited' }, 'Join the match');
+  const join = h('button', { type: 'button', class: 'primary', 'data-testid': 'join-invited' }, t('Join the match'));
   join.addEventListener('click', async () => {
     join.disabled = true;
     try {
       const player = session.player();
-      const name = nameInput.value.trim() || 'Player';
+      const name = nameInput.value.trim() || t('Player');
       const r = player ? (await session.call(JOIN, { input: { code } })).joinMatch
         : (await gql(JOIN, { input: { code, name } })).joinMatch;
       if (r.__typename !== 'SeatJoined') {
-        say.textContent = `Could not join: ${r.message}`;
+        say.textContent = t('Could not join: {reason}', { reason: r.message });
         return;
       }
       store.remember(r.matchId, player ? { seat: r.seat, player: true } : { seat: r.seat, token: r.token, name });
       location.hash = `#/match/${encodeURIComponent(r.matchId)}`;
     } catch (error) {
-      say.textContent = `Could not reach the service: ${error.message}`;
+      say.textContent = t('Could not reach the service: {reason}', { reason: error.message });
     } finally {
       join.disabled = false;
     }
   });
   root.replaceChildren(h('section', { class: 'panel', 'data-testid': 'join-page' },
-    h('h2', {}, 'You are invited to a private match'),
-    session.player() ? h('p', {}, `Join as ${session.player().name}.`) : h('label', {}, 'Play as ', nameInput),
+    h('h2', {}, t('You are invited to a private match')),
+    session.player() ? h('p', {}, t('Join as {name}.', { name: session.player().name }))
+      : h('label', {}, t('Play as'), ' ', nameInput),
     ' ', join, say,
-    h('p', {}, h('a', { href: '#/' }, 'Back to the lobby'))));
+    h('p', {}, h('a', { href: '#/' }, t('Back to the lobby')))));
   return () => {};
 }

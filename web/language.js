@@ -3,7 +3,8 @@
 // as Accept-Language; a WebSocket cannot set headers, so a subscription's URL carries it as ?lang=.
 
 const KEY = 'firebreak.language';
-export const LANGUAGES = [['', 'Browser language'], ['en', 'English'], ['de', 'Deutsch'], ['uk', 'Українська']];
+// each language's name in itself; '' is the browser's own, worded by the picker (i18n.js imports this module)
+export const LANGUAGES = [['', null], ['en', 'English'], ['de', 'Deutsch'], ['uk', 'Українська']];
 
 /** The chosen language ('' for the browser's own). */
 export function language() {
@@ -26,19 +27,19 @@ export function languageQuery() {
   return lang ? `?lang=${encodeURIComponent(lang)}` : '';
 }
 
-/** The picker: a select that keeps the choice and reads the page again in it. */
-export function mountLanguagePicker(root) {
+/** The picker: a select that keeps the choice and reads the page again in it; browser and label: its words, in the
+ * page's language (i18n.js cannot be imported here: it imports this module). */
+export function mountLanguagePicker(root, { browser = 'Browser language', label = 'Language' } = {}) {
   const select = document.createElement('select');
   select.dataset.testid = 'language';
-  select.setAttribute('aria-label', 'Language');
+  select.setAttribute('aria-label', label);
   for (const [value, name] of LANGUAGES) {
     const option = document.createElement('option');
     option.value = value;
-    option.textContent = name;
+    option.textContent = name || browser;
     select.append(option);
   }
   select.value = language();
-  document.documentElement.lang = language() || 'en';
   select.addEventListener('change', () => {
     try {
       if (select.value) localStorage.setItem(KEY, select.value);

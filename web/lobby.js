@@ -3,10 +3,12 @@
 import { CREATE, LISTING, SUMMARY, TITLES, gql } from './api.js';
 import { callerFor, gqlAs } from './caller.js';
 import { h } from './dom.js';
+import { t, theirs, tn } from './i18n.js';
 import { optionInputs } from './options.js';
 import { seatButtons, seatList } from './seats.js';
 import * as session from './session.js';
 import * as store from './store.js';
+import { statusText } from './words.js';
 
 const POLL_MS = 2500;
 
@@ -16,29 +18,29 @@ export function mountLobby(root) {
   let timer = null;
   let titles = [];
   let seq = 0; // only the latest refresh may write the lists
-  const nameInput = h('input', { type: 'text', maxlength: 40, placeholder: 'Your name', 'data-testid': 'player-name',
+  const nameInput = h('input', { type: 'text', maxlength: 40, placeholder: t('Your name'), 'data-testid': 'player-name',
     value: store.playerName() });
   nameInput.addEventListener('input', () => store.setPlayerName(nameInput.value));
   const levelSelect = h('select', { 'data-testid': 'bot-level' });
   const message = h('p', { class: 'message', 'data-testid': 'lobby-message', role: 'status' });
-  const titleList = h('div', { class: 'titles', 'data-testid': 'titles' }, 'Loading titles\u2026');
+  const titleList = h('div', { class: 'titles', 'data-testid': 'titles' }, t('Loading titles\u2026'));
   const createForm = h('form', { class: 'create', 'data-testid': 'create-form' });
   const mine = h('div', { 'data-testid': 'my-matches' });
   const open = h('div', { 'data-testid': 'open-matches' });
   const active = h('div', { 'data-testid': 'active-matches' });
 
   root.replaceChildren(h('section', { class: 'lobby', 'data-testid': 'lobby' },
-    h('h1', {}, 'Lobby'),
+    h('h1', {}, t('Lobby')),
     titleList,
-    h('div', { class: 'panel' }, h('h2', {}, 'New match'), createForm),
+    h('div', { class: 'panel' }, h('h2', {}, t('New match')), createForm),
     h('div', { class: 'panel who' },
-      session.player() ? h('span', { 'data-testid': 'playing-as' }, `Playing as ${session.player().name}`)
-        : h('label', {}, 'Play as ', nameInput),
-      h('label', {}, 'Bots play at level ', levelSelect)),
+      session.player() ? h('span', { 'data-testid': 'playing-as' }, t('Playing as {name}', { name: session.player().name }))
+        : h('label', {}, t('Play as'), ' ', nameInput),
+      h('label', {}, t('Bots play at level'), ' ', levelSelect)),
     message,
-    h('div', { class: 'panel' }, h('h2', {}, 'Your matches'), mine),
-    h('div', { class: 'panel' }, h('h2', {}, 'Open matches'), open),
-    h('div', { class: 'panel' }, h('h2', {}, 'Being played'), active)));
+    h('div', { class: 'panel' }, h('h2', {}, t('Your matches')), mine),
+    h('div', { class: 'panel' }, h('h2', {}, t('Open matches')), open),
+    h('div', { class: 'panel' }, h('h2', {}, t('Being played')), active)));
 
   const say = (text) => { message.textContent = text; refresh(); };
 
@@ -54,13 +56,14 @@ export function mountLobby(root) {
     const title = titles.find((t) => t.id === match.title);
     const link = seated || rec.hostToken
       ? h('a', { href: `#/match/${encodeURIComponent(match.id)}`, class: 'button primary', 'data-testid': 'play-link' },
-        match.status === 'WAITING' || !seated ? 'Open' : 'Play')
-      : h('a', { href: `#/watch/${encodeURIComponent(match.id)}`, class: 'button', 'data-testid': 'watch-link' }, 'Watch');
+        match.status === 'WAITING' || !seated ? t('Open') : t('Play'))
+      : h('a', { href: `#/watch/${encodeURIComponent(match.id)}`, class: 'button', 'data-testid': 'watch-link' }, t('Watch'));
     return h('div', { class: 'match-row', 'data-testid': 'match-row', 'data-match': match.id, 'data-status': match.status },
       h('div', { class: 'row-head' },
-        h('strong', {}, title ? title.name : match.title),
-        h('span', { class: `status ${match.status.toLowerCase()}` }, match.status.toLowerCase()),
-        h('span', { class: 'muted' }, `${match.seatCount} seats \u00b7 match ${match.id.slice(0, 8)}`),
+        h('strong', {}, title ? theirs(title.name) : match.title),
+        h('span', { class: `status ${match.status.toLowerCase()}` }, statusText(match.status)),
+        h('span', { class: 'muted' }, tn('{n} seat \u00b7 match {id}', '{n} seats \u00b7 match {id}', match.seatCount,
+          { id: match.id.slice(0, 8) })),
         h('span', { class: 'spacer' }),
         seatButtons(match, { getName: () => nameInput.value, getLevel: () => levelFor(title), onDone: say }),
         link),
@@ -69,28 +72,28 @@ export function mountLobby(root) {
 
   function fillCreateForm() {
     const titleSelect = h('select', { name: 'title', 'data-testid': 'create-title' },
-      titles.map((t) => h('option', { value: t.id }, t.name)));
+      titles.map((x) => h('option', { value: x.id }, theirs(x.name))));
     const seats = h('input', { type: 'number', name: 'seats', 'data-testid': 'create-seats', required: true });
     const options = h('div', { class: 'options-holder' });
-    const seed = h('input', { type: 'number', name: 'seed', placeholder: 'random', 'data-testid': 'create-seed' });
+    const seed = h('input', { type: 'number', name: 'seed', placeholder: t('random'), 'data-testid': 'create-seed' });
     let inputs = optionInputs([]);
     const setSeats = () => inputs.setSeats(Number(seats.value));
     const setTitle = () => {
-      const t = titles.find((x) => x.id === titleSelect.value) || titles[0];
-      Object.assign(seats, { min: t.minSeats, max: t.maxSeats });
-      seats.value = Math.min(Math.max(3, t.minSeats), t.maxSeats);
-      levelSelect.replaceChildren(...t.botLevels.map((l) => h('option', { value: l.name, title: l.description },
-        l.name)));
-      inputs = optionInputs(t.options);
+      const chosen = titles.find((x) => x.id === titleSelect.value) || titles[0];
+      Object.assign(seats, { min: chosen.minSeats, max: chosen.maxSeats });
+      seats.value = Math.min(Math.max(3, chosen.minSeats), chosen.maxSeats);
+      levelSelect.replaceChildren(...chosen.botLevels.map((l) => h('option', { value: l.name,
+        title: theirs(l.description) }, theirs(l.name))));
+      inputs = optionInputs(chosen.options);
       options.replaceChildren(inputs.element);
       setSeats();
     };
     seats.addEventListener('input', setSeats);
     titleSelect.addEventListener('change', setTitle);
     setTitle();
-    const submit = h('button', { type: 'submit', class: 'primary', 'data-testid': 'create-match' }, 'Create match');
-    createForm.replaceChildren(h('div', { class: 'create-main' }, h('label', {}, 'Title ', titleSelect),
-      h('label', {}, 'Seats ', seats), h('label', {}, 'Seed ', seed), submit), options);
+    const submit = h('button', { type: 'submit', class: 'primary', 'data-testid': 'create-match' }, t('Create match'));
+    createForm.replaceChildren(h('div', { class: 'create-main' }, h('label', {}, t('Title'), ' ', titleSelect),
+      h('label', {}, t('Seats'), ' ', seats), h('label', {}, t('Seed'), ' ', seed), submit), options);
     createForm.onsubmit = async (event) => {
       event.preventDefault();
       const opts = inputs.values();
@@ -102,13 +105,13 @@ export function mountLobby(root) {
         const r = (session.signedIn() ? await session.call(CREATE, variables) : await gql(CREATE, variables))
           .createMatch;
         if (r.__typename !== 'MatchCreated') {
-          say(`Could not create the match: ${r.message}`);
+          say(t('Could not create the match: {reason}', { reason: r.message }));
         } else {
           store.remember(r.matchId, { hostToken: r.hostToken, created: true });
-          say('Match created: join it and fill the other seats with bots or friends.');
+          say(t('Match created: join it and fill the other seats with bots or friends.'));
         }
       } catch (error) {
-        say(`Error: ${error.message}`);
+        say(t('Error: {reason}', { reason: error.message }));
       } finally {
         submit.disabled = false;
       }
@@ -133,16 +136,16 @@ export function mountLobby(root) {
       });
       const mineIds = new Set(known.map((m) => m.id));
       mine.replaceChildren(...(known.length ? known.map((m) => row(m)) : [h('p', { class: 'muted' },
-        'None yet: create a match, or join an open one.')]));
+        t('None yet: create a match, or join an open one.'))]));
       const others = (list) => list.matches.items.filter((m) => !mineIds.has(m.id));
       const openRows = others(waiting);
       open.replaceChildren(...(openRows.length ? openRows.map((m) => row({ ...m, mySeat: null }))
-        : [h('p', { class: 'muted' }, 'No open matches.')]));
+        : [h('p', { class: 'muted' }, t('No open matches.'))]));
       const activeRows = others(playing);
       active.replaceChildren(...(activeRows.length ? activeRows.map((m) => row({ ...m, mySeat: null }))
-        : [h('p', { class: 'muted' }, 'No matches being played.')]));
+        : [h('p', { class: 'muted' }, t('No matches being played.'))]));
     } catch (error) {
-      message.textContent = `Cannot reach the service: ${error.message}`;
+      message.textContent = t('Cannot reach the service: {reason}', { reason: error.message });
     }
     if (!stopped && ticket === seq) timer = setTimeout(refresh, POLL_MS);
   }
@@ -150,12 +153,13 @@ export function mountLobby(root) {
   (async () => {
     try {
       titles = (await gql(TITLES)).titles;
-      titleList.replaceChildren(...titles.map((t) => h('div', { class: 'title-card', 'data-testid': 'title',
-        'data-title': t.id }, h('strong', {}, t.name), h('span', { class: 'muted' },
-        ` ${t.minSeats}\u2013${t.maxSeats} players \u00b7 bots: ${t.botLevels.map((l) => l.name).join(', ')}`))));
+      titleList.replaceChildren(...titles.map((x) => h('div', { class: 'title-card', 'data-testid': 'title',
+        'data-title': x.id }, h('strong', {}, theirs(x.name)), ' ', h('span', { class: 'muted' },
+        tn('{min}\u2013{n} player \u00b7 bots: {levels}', '{min}\u2013{n} players \u00b7 bots: {levels}', x.maxSeats,
+          { min: x.minSeats, levels: x.botLevels.map((l) => theirs(l.name)).join(', ') })))));
       fillCreateForm();
     } catch (error) {
-      titleList.textContent = `Cannot load the titles: ${error.message}`;
+      titleList.textContent = t('Cannot load the titles: {reason}', { reason: error.message });
     }
     refresh();
   })();

@@ -10,8 +10,10 @@ import { ChatPanel } from './chat.js';
 import { loadClient } from './clients.js';
 import { h, place, randomKey } from './dom.js';
 import * as frame from './frame.js';
+import { t } from './i18n.js';
 import * as session from './session.js';
 import * as store from './store.js';
+import { seatName } from './words.js';
 
 const LOG_STEPS = 150; // steps of history shown in the log
 const WAIT_POLL_MS = 1500; // how often a waiting match is re-read (seat changes are not pushed)
@@ -51,7 +53,7 @@ class MatchPage {
     this.el = h('section', { class: 'match', 'data-testid': 'match', 'data-busy': 'true', 'data-version': '-1' });
     this.head = h('div', { class: 'match-head' });
     this.noticeEl = h('p', { class: 'notice', 'data-testid': 'notice', role: 'status' });
-    this.body = h('div', { class: 'match-frame' }, h('p', { class: 'muted' }, 'Loading the match\u2026'));
+    this.body = h('div', { class: 'match-frame' }, h('p', { class: 'muted' }, t('Loading the match\u2026')));
     this.side = h('aside', { class: 'side' });
     this.logList = h('ol', { class: 'log', 'data-testid': 'log', reversed: true });
     this.frameBuilt = false;
@@ -82,13 +84,13 @@ class MatchPage {
       const d = (await gqlAs(this.caller, MATCH, { id: this.id })).match;
       if (this.stopped) return;
       if (!d) {
-        this.body.replaceChildren(h('p', { 'data-testid': 'not-found' }, 'No such match (it may have expired). ',
-          h('a', { href: '#/' }, 'Back to the lobby')));
+        this.body.replaceChildren(h('p', { 'data-testid': 'not-found' }, t('No such match (it may have expired).'), ' ',
+          h('a', { href: '#/' }, t('Back to the lobby'))));
         return;
       }
       if (this.caller && this.caller.kind === 'seat' && d.mySeat === null) {
         this.caller = null;
-        this.notice = 'The seat token kept by this browser is not valid here: this is the spectator view.';
+        this.notice = t('The seat token kept by this browser is not valid here: this is the spectator view.');
       }
       if (!this.client) await this.mountClient(d.title);
       if (this.stopped) return;
@@ -103,7 +105,7 @@ class MatchPage {
       this.tickClock();
       if (d.status === 'WAITING') this.later(() => this.pollWaiting(), WAIT_POLL_MS);
     } catch (error) {
-      this.body.replaceChildren(h('p', {}, `Cannot load the match: ${error.message}. Retrying\u2026`));
+      this.body.replaceChildren(h('p', {}, t('Cannot load the match: {reason}. Retrying\u2026', { reason: error.message })));
       this.frameBuilt = false;
       this.later(() => this.start(), 2000);
     }
@@ -210,7 +212,7 @@ class MatchPage {
       } while (this.again);
       this.watchOffer();
     } catch (error) {
-      this.notice = `Cannot refresh: ${error.message}`;
+      this.notice = t('Cannot refresh: {reason}', { reason: error.message });
       frame.renderHead(this);
       this.later(() => this.refresh(), 2000);
     } finally {
@@ -257,8 +259,8 @@ class MatchPage {
       if (!result.match) this.refresh();
       return;
     }
-    if (!result) this.notice = `Could not send the action: ${failure && failure.message}`;
-    else if (result.__typename === 'StaleVersion') this.notice = 'The match had moved on: this is where it stands now.';
+    if (!result) this.notice = t('Could not send the action: {reason}', { reason: failure && failure.message });
+    else if (result.__typename === 'StaleVersion') this.notice = t('The match had moved on: this is where it stands now.');
     else this.notice = `${result.message} (${result.code})`;
     this.render();
     this.refresh();
@@ -277,14 +279,16 @@ class MatchPage {
     return { match: d, view: d.view, legalActions: yourTurn ? d.legalActions : [], yourTurn, busy: this.busy };
   }
 
-  /** A seat's display name: its player's name (numbered when two share it), "(you)" for the caller's seat. */
-  name(seat) {
+  /** A seat's display name: its player's name (numbered when two share it), "(you)" for the caller's seat
+   * unless marked is false. */
+  name(seat, marked = true) {
     const d = this.data;
-    if (seat === null || seat === undefined || !d) return 'The service';
+    if (seat === null || seat === undefined || !d) return t('The service');
     const info = d.seats[seat];
-    let name = info && info.name ? info.name : `Seat ${seat + 1}`;
-    if (d.seats.some((other) => other.seat !== seat && other.name === name)) name = `${name} ${seat + 1}`;
-    return seat === d.mySeat ? `${name} (you)` : name;
+    const raw = info && info.name ? info.name : null;
+    let name = raw ? seatName(info) : t('Seat {n}', { n: seat + 1 });
+    if (raw && d.seats.some((other) => other.seat !== seat && other.name === raw)) name = `${name} ${seat + 1}`;
+    return seat === d.mySeat && marked ? t('{name} (you)', { name }) : name;
   }
 
   /** The waiting page's join / add-bot callback: reload as the new seat when this browser just joined. */
@@ -319,12 +323,12 @@ class MatchPage {
 
   /** Resign the caller's seat (after the page asked "really?"). */
   async resign() {
-    await this.seatAct(RESIGN, 'resign', (r) => (r.__typename === 'Resignation' ? 'You resigned.' : null));
+    await this.seatAct(RESIGN, 'resign', (r) => (r.__typename === 'Resignation' ? t('You resigned.') : null));
   }
 
   /** Take the caller's seat back from the service's bot. */
   async reclaim() {
-    await this.seatAct(RECLAIM, 'reclaimSeat', (r) => (r.__typename === 'SeatReclaimed' ? 'Your seat is yours again.'
+    await this.seatAct(RECLAIM, 'reclaimSeat', (r) => (r.__typename === 'SeatReclaimed' ? t('Your seat is yours again.')
       : null));
   }
 
@@ -341,7 +345,7 @@ class MatchPage {
   /** Decline the standing rematch offer (it ends for everyone). */
   async declineRematch() {
     await this.seatAct(DECLINE_REMATCH, 'declineRematch', (r) => (r.__typename === 'Rematched'
-      ? 'You declined the rematch.' : null));
+      ? t('You declined the rematch.') : null));
   }
 
   /** Word an offer's answer; go to the rematch once every person accepted and it exists. */
@@ -351,9 +355,9 @@ class MatchPage {
     const rec = store.get(this.id) || {};
     store.remember(r.matchId, this.caller && this.caller.kind === 'seat'
       ? { seat: r.seat, token: rec.token, name: rec.name } : { seat: r.seat, player: true });
-    if (!r.match) return 'Rematch offered: it starts once everyone accepts.';
+    if (!r.match) return t('Rematch offered: it starts once everyone accepts.');
     location.hash = `#/match/${encodeURIComponent(r.matchId)}`;
-    return 'Rematch\u2026';
+    return t('Rematch\u2026');
   }
 
   /** While the caller's seat of this over match may get or answer a rematch offer (none made yet), re-read it now
@@ -377,7 +381,7 @@ class MatchPage {
       const r = (await gqlAs(this.caller, mutation, { input: { matchId: this.id } }))[field];
       message = done(r) || `${r.message} (${r.code})`;
     } catch (error) {
-      message = `Could not reach the service: ${error.message}`;
+      message = t('Could not reach the service: {reason}', { reason: error.message });
     }
     if (this.stopped) return;
     this.busy = false;

@@ -4,14 +4,16 @@
 
 import { MY_MATCHES, TITLES, gql } from './api.js';
 import { h } from './dom.js';
+import { list, t, theirs } from './i18n.js';
 import * as session from './session.js';
+import { seatName, statusText } from './words.js';
 
 const POLL_MS = 3000;
 const PAGE = 10;
 const MOST = 100; // the largest page the service answers
 
-const OUTCOMES = { WON: 'You won', SHARED: 'You shared the win', LOST: 'You lost' };
-const REASONS = { ABANDONED: 'Abandoned', CANCELLED: 'Cancelled', RESIGNED: 'Ended by a resignation' };
+const OUTCOMES = { WON: t('You won'), SHARED: t('You shared the win'), LOST: t('You lost') };
+const REASONS = { ABANDONED: t('Abandoned'), CANCELLED: t('Cancelled'), RESIGNED: t('Ended by a resignation') };
 
 /** Show the player's matches in root; return a function that stops its polling. */
 export function mountMine(root) {
@@ -21,40 +23,41 @@ export function mountMine(root) {
   let shown = PAGE; // how many rows the polling reads again (grows with "More")
   let names = new Map(); // title id -> name
   const status = h('select', { 'data-testid': 'me-status' },
-    h('option', { value: '' }, 'All'), h('option', { value: 'ACTIVE' }, 'Being played'),
-    h('option', { value: 'WAITING' }, 'Waiting'), h('option', { value: 'OVER' }, 'Over'));
-  const list = h('div', { class: 'me-list', 'data-testid': 'me-list' }, h('p', { class: 'muted' }, 'Loading\u2026'));
-  const more = h('button', { type: 'button', 'data-testid': 'me-more', hidden: true }, 'More');
+    h('option', { value: '' }, t('All')), h('option', { value: 'ACTIVE' }, t('Being played')),
+    h('option', { value: 'WAITING' }, t('Waiting')), h('option', { value: 'OVER' }, t('Over')));
+  const rows = h('div', { class: 'me-list', 'data-testid': 'me-list' }, h('p', { class: 'muted' }, t('Loading\u2026')));
+  const more = h('button', { type: 'button', 'data-testid': 'me-more', hidden: true }, t('More'));
   const message = h('p', { class: 'message', 'data-testid': 'me-message', role: 'status' });
   const view = h('section', { class: 'my-matches-view', 'data-testid': 'me-view' },
-    h('div', { class: 'my-matches-head' }, h('h1', {}, 'My matches'), h('span', { class: 'spacer' }),
-      h('label', {}, 'Show ', status), h('a', { href: '#/', class: 'button' }, 'Lobby')),
-    message, list, more);
+    h('div', { class: 'my-matches-head' }, h('h1', {}, t('My matches')), h('span', { class: 'spacer' }),
+      h('label', {}, t('Show'), ' ', status), h('a', { href: '#/', class: 'button' }, t('Lobby'))),
+    message, rows, more);
   root.replaceChildren(view);
 
   function row(node) {
-    const bot = (seat) => seat.kind === 'bot' && !String(seat.name).includes(seat.level) ? ` (${seat.level} bot)` : '';
-    const others = node.others.map((seat) => (seat.taken ? `${seat.name}${bot(seat)}${seat.resigned ? ' (resigned)' : ''}`
-      : 'an open seat'));
+    const bot = (seat) => (seat.kind === 'bot' && !String(seat.name).includes(seat.level)
+      ? ` ${t('({level} bot)', { level: theirs(seat.level) })}` : '');
+    const others = node.others.map((seat) => (seat.taken
+      ? `${seatName(seat)}${bot(seat)}${seat.resigned ? ` ${t('(resigned)')}` : ''}` : t('an open seat')));
     let result = null;
     if (node.status === 'OVER') {
-      result = node.outcome ? OUTCOMES[node.outcome] : REASONS[node.endReason] || 'Nobody won';
-      if (node.outcome && node.endReason === 'RESIGNED') result = `${result} (by a resignation)`;
+      result = node.outcome ? OUTCOMES[node.outcome] : REASONS[node.endReason] || t('Nobody won');
+      if (node.outcome && node.endReason === 'RESIGNED') result = t('{outcome} (by a resignation)', { outcome: result });
     }
-    const link = node.status === 'ACTIVE' && node.yourTurn ? 'Play' : 'Open';
+    const link = node.status === 'ACTIVE' && node.yourTurn ? t('Play') : t('Open');
     return h('div', { class: `match-row me-row${node.yourTurn ? ' your-turn' : ''}`, 'data-testid': 'me-match',
       'data-match': node.id, 'data-status': node.status, 'data-your-turn': String(node.yourTurn) },
     h('div', { class: 'row-head' },
-      node.yourTurn ? h('span', { class: 'badge', 'data-testid': 'your-turn' }, 'Your turn') : null,
+      node.yourTurn ? h('span', { class: 'badge', 'data-testid': 'your-turn' }, t('Your turn')) : null,
       h('strong', {}, names.get(node.title) || node.title),
-      h('span', { class: `status ${node.status.toLowerCase()}` }, node.status.toLowerCase()),
-      h('span', { class: 'muted' }, `seat ${node.seat + 1} \u00b7 match ${node.id.slice(0, 8)}`),
+      h('span', { class: `status ${node.status.toLowerCase()}` }, statusText(node.status)),
+      h('span', { class: 'muted' }, t('seat {n} \u00b7 match {id}', { n: node.seat + 1, id: node.id.slice(0, 8) })),
       result ? h('span', { class: `outcome ${(node.outcome || 'none').toLowerCase()}`, 'data-testid': 'me-result' },
         result) : null,
       h('span', { class: 'spacer' }),
       h('a', { href: `#/match/${encodeURIComponent(node.id)}`, class: `button${node.yourTurn ? ' primary' : ''}`,
         'data-testid': 'me-link' }, link)),
-    h('p', { class: 'muted others', 'data-testid': 'me-others' }, others.length ? `With ${others.join(', ')}` : ''));
+    h('p', { class: 'muted others', 'data-testid': 'me-others' }, others.length ? t('With {names}', { names: list(others) }) : ''));
   }
 
   let drawn = ''; // what the list shows: redrawn only when it changed (a row being clicked stays put)
@@ -62,8 +65,8 @@ export function mountMine(root) {
     const signature = JSON.stringify([edges, pageInfo, [...names]]);
     if (signature === drawn) return;
     drawn = signature;
-    list.replaceChildren(...(edges.length ? edges.map((e) => row(e.node))
-      : [h('p', { class: 'muted', 'data-testid': 'me-empty' }, 'No matches here yet: create or join one in the lobby.')]));
+    rows.replaceChildren(...(edges.length ? edges.map((e) => row(e.node))
+      : [h('p', { class: 'muted', 'data-testid': 'me-empty' }, t('No matches here yet: create or join one in the lobby.'))]));
     more.hidden = !pageInfo.hasNextPage;
     more.dataset.cursor = pageInfo.endCursor || '';
   }
@@ -73,8 +76,8 @@ export function mountMine(root) {
     if (stopped) return;
     clearTimeout(timer);
     if (!session.signedIn()) {
-      list.replaceChildren(h('p', { 'data-testid': 'me-signed-out' },
-        'Sign in as a guest (at the top) to see your matches on every device.'));
+      rows.replaceChildren(h('p', { 'data-testid': 'me-signed-out' },
+        t('Sign in as a guest (at the top) to see your matches on every device.')));
       more.hidden = true;
       return;
     }
@@ -86,7 +89,7 @@ export function mountMine(root) {
       draw(data.me.matches.edges, data.me.matches.pageInfo);
       message.textContent = '';
     } catch (error) {
-      if (ticket === seq) message.textContent = `Cannot read your matches: ${error.message}`;
+      if (ticket === seq) message.textContent = t('Cannot read your matches: {reason}', { reason: error.message });
     }
     if (!stopped && ticket === seq) timer = setTimeout(refresh, POLL_MS);
   }
@@ -100,13 +103,13 @@ export function mountMine(root) {
         after: more.dataset.cursor || null });
       if (stopped || ticket !== seq) return;
       const page = data.me.matches;
-      list.append(...page.edges.map((e) => row(e.node)));
+      rows.append(...page.edges.map((e) => row(e.node)));
       drawn = '';
-      shown = list.querySelectorAll('[data-testid=me-match]').length;
+      shown = rows.querySelectorAll('[data-testid=me-match]').length;
       more.hidden = !page.pageInfo.hasNextPage;
       more.dataset.cursor = page.pageInfo.endCursor || more.dataset.cursor;
     } catch (error) {
-      message.textContent = `Cannot read more: ${error.message}`;
+      message.textContent = t('Cannot read more: {reason}', { reason: error.message });
     } finally {
       more.disabled = false;
     }
@@ -116,7 +119,7 @@ export function mountMine(root) {
 
   (async () => {
     try {
-      names = new Map((await gql(TITLES)).titles.map((t) => [t.id, t.name]));
+      names = new Map((await gql(TITLES)).titles.map((x) => [x.id, theirs(x.name)]));
     } catch {
       // the ids stand in for the names
     }

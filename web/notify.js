@@ -3,6 +3,7 @@
 // off (docs/guides/push.md).
 
 import { h } from './dom.js';
+import { lang, t } from './i18n.js';
 import * as session from './session.js';
 
 const REGISTER = `mutation($input: RegisterPushSubscriptionInput!) { registerPushSubscription(input: $input) {
@@ -39,8 +40,9 @@ async function subscription() {
 
 /** Register the browser: permission, service worker, PushSubscription, then the service's registration. */
 export async function enable() {
-  if ((await Notification.requestPermission()) !== 'granted') throw new Error('notifications are blocked');
-  const registration = await navigator.serviceWorker.register(WORKER);
+  if ((await Notification.requestPermission()) !== 'granted') throw new Error(t('notifications are blocked'));
+  // the worker words its notifications in the page's language (sw.js)
+  const registration = await navigator.serviceWorker.register(`${WORKER}?lang=${encodeURIComponent(lang)}`);
   await activated(registration); // its scope (/static/) is not the page's: serviceWorker.ready would never come
   const key = (await session.call(KEY)).pushPublicKey;
   const sub = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: bytes(key) });
@@ -71,18 +73,18 @@ export function notifySwitch() {
       if (box.checked) {
         id = await enable();
         localStorage.setItem('firebreak.push.id', id);
-        status.textContent = 'Notifications on';
+        status.textContent = t('Notifications on');
       } else {
         await disable(id);
         localStorage.removeItem('firebreak.push.id');
         id = null;
-        status.textContent = 'Notifications off';
+        status.textContent = t('Notifications off');
       }
     } catch (failure) {
       box.checked = false;
-      status.textContent = `No notifications: ${failure.message}`;
+      status.textContent = t('No notifications: {reason}', { reason: failure.message });
     }
     box.disabled = false;
   });
-  return h('label', { class: 'notify-me' }, box, ' Notify me', status);
+  return h('label', { class: 'notify-me' }, box, ` ${t('Notify me')}`, status);
 }

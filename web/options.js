@@ -3,11 +3,12 @@
 // the spec is nullable (its description says what null means). Only the options for the chosen seat count show.
 
 import { h } from './dom.js';
+import { t, theirs } from './i18n.js';
 import { words } from './words.js';
 
-const NULL_LABEL = 'default';
 
 function control(spec) {
+  const unset = t('default');
   const attrs = { 'data-option': spec.name, 'data-kind': spec.kind };
   if (spec.kind === 'BOOL' && !spec.nullable) {
     return h('input', { ...attrs, type: 'checkbox', checked: spec.default === true });
@@ -16,12 +17,13 @@ function control(spec) {
     const values = spec.kind === 'BOOL' ? ['true', 'false'] : spec.choices;
     const current = spec.default === null || spec.default === undefined ? '' : String(spec.default);
     return h('select', attrs,
-      spec.nullable ? h('option', { value: '', selected: current === '' }, NULL_LABEL) : null,
-      values.map((v) => h('option', { value: v, selected: v === current }, spec.kind === 'BOOL' ? words(v) : v)));
+      spec.nullable ? h('option', { value: '', selected: current === '' }, unset) : null,
+      values.map((v) => h('option', { value: v, selected: v === current },
+        spec.kind === 'BOOL' ? { true: t('Yes'), false: t('No') }[v] : theirs(v))));
   }
   return h('input', { ...attrs, type: 'number', step: 1, class: 'short', min: spec.minimum,
     max: spec.maximum, value: spec.default === null || spec.default === undefined ? null : spec.default,
-    placeholder: spec.nullable ? NULL_LABEL : null, required: !spec.nullable });
+    placeholder: spec.nullable ? unset : null, required: !spec.nullable });
 }
 
 function read(spec, input) {
@@ -40,8 +42,8 @@ export function optionInputs(specs) {
   const rows = specs.map((spec) => {
     const input = control(spec);
     const row = h('label', { class: 'option', 'data-testid': 'option', 'data-name': spec.name },
-      h('span', { class: 'option-control' }, input, ` ${words(spec.name)}`),
-      spec.description ? h('small', { class: 'help' }, spec.description) : null);
+      h('span', { class: 'option-control' }, input, ` ${theirs(words(spec.name))}`),
+      spec.description ? h('small', { class: 'help' }, theirs(spec.description)) : null);
     return { spec, input, row };
   });
   const element = h('div', { class: 'options', 'data-testid': 'create-options' }, rows.map((r) => r.row));

@@ -26,6 +26,8 @@ TURN_WAIT_MS = 60_000
 FINISH_SECONDS = 170
 
 MATCH = "[data-testid=match]"
+GREAT_FIRE = {"en": "The Great Fire: London 1666", "de": "Der große Brand: London 1666",  # the title card, by language
+              "uk": "Велика пожежа: Лондон 1666"}
 IDLE = f"{MATCH}[data-busy=false]"
 READY_JS = """() => { const m = document.querySelector('[data-testid=match]');
   return m !== null && m.dataset.busy === 'false'
@@ -137,7 +139,8 @@ def create_match(page: Any, name: str, seats: int, options: dict[str, Any] | Non
     page.goto("/")
     title = page.locator("[data-testid=title][data-title=greatfire]")  # one card per registered title
     title.wait_for()
-    assert "The Great Fire: London 1666" in title.inner_text()
+    lang = page.evaluate("document.documentElement.lang")  # the page's language (test_words_browser.py plays in others)
+    assert GREAT_FIRE[lang] in title.inner_text()
     page.get_by_test_id("create-title").select_option("greatfire")
     page.get_by_test_id("player-name").fill(name)
     page.get_by_test_id("bot-level").select_option("random")

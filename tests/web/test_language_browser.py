@@ -1,6 +1,6 @@
 """The web client in the player's language (issue 50): the language picker, then a whole Great Fire match by
 clicking in German and in Ukrainian, every action button and every line of the events log the service's label in
-that language (the page's own chrome, its headings and prompts, is still English: see the report of issue 50)."""
+that language (the page's own words, its headings and prompts, are checked by test_words_browser.py)."""
 
 from __future__ import annotations
 

@@ -234,7 +234,7 @@ def test_the_page_shows_no_card_another_seat_keeps_hidden(browser: Any, server: 
         hand_size = next(pl["handSize"] for pl in public["view"]["players"] if pl["seat"] == other)
         assert str(hand_size) in bot_row.inner_text()
         city = page.locator(f"[data-testid=city][data-seat='{other}']")
-        assert f"{hand_size} card(s) in hand" in city.inner_text()
+        assert f"{hand_size} card{'' if hand_size == 1 else 's'} in hand" in city.inner_text()
         assert city.locator("[data-testid=hand-card]").count() == 0
         # Nor in what the service sent the page: no player row of the view has a hand before the end.
         rows = [row for body in p.bodies() for row in _player_rows(body)]

@@ -52,3 +52,26 @@ def test_the_titles_carry_the_option_specs_the_lobby_form_is_built_from(client: 
         assert title["options"] == expected
         assert title["botLevels"][0]["name"] == "random"
     assert any(spec["default"] is None for title in listed for spec in title["options"])
+
+
+def test_the_web_catalogue_is_served_per_language_with_an_etag(server: str) -> None:
+    """/static/locale.json: the web client's words in the language asked for (?lang=, else Accept-Language, as the
+    service's labels), its plural forms by CLDR category, the titles' names; an ETag the browser revalidates."""
+    uk = httpx.get(f"{server}/static/locale.json?lang=uk", timeout=10)
+    assert uk.status_code == 200 and uk.headers["content-type"].startswith("application/json")
+    body = uk.json()
+    assert body["lang"] == "uk"
+    assert body["plural"] == {"one": 0, "few": 1, "many": 2, "other": 2}
+    assert body["messages"]["Lobby"] == "Лобі"
+    assert len(body["messages"]["{n} card"]) == 3
+    assert body["nouns"]["colour"]["blue"] == "синій"
+    assert uk.headers["cache-control"] == "no-cache" and uk.headers["etag"]
+    again = httpx.get(f"{server}/static/locale.json?lang=uk", headers={"if-none-match": uk.headers["etag"]},
+                      timeout=10)
+    assert again.status_code == 304 and again.content == b""
+    de = httpx.get(f"{server}/static/locale.json", headers={"accept-language": "de-AT,de;q=0.9,en;q=0.5"},
+                   timeout=10)
+    assert de.json()["lang"] == "de" and de.json()["plural"] == {"one": 0, "other": 1}
+    assert de.headers["etag"] != uk.headers["etag"] and "accept-language" in de.headers["vary"].lower()
+    fallback = httpx.get(f"{server}/static/locale.json?lang=fr", timeout=10).json()
+    assert fallback["lang"] == "en"

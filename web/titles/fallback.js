@@ -4,12 +4,13 @@
 // playable in the browser from its first commit.
 
 import { h } from '../dom.js';
+import { t } from '../i18n.js';
 import { words as typeWords } from '../words.js';
 
 const HIDDEN_FIELDS = new Set(['type', 'version', 'audience', 'label']); // (label: the service's words)
 
 function valueText(value) {
-  if (value === null || value === undefined) return 'none';
+  if (value === null || value === undefined) return t('none');
   if (Array.isArray(value)) return value.map(valueText).join(', ');
   if (typeof value === 'object') return Object.entries(value).map(([k, v]) => `${k} ${valueText(v)}`).join(', ');
   return String(value);
@@ -59,9 +60,8 @@ class GenericClient {
 
   render(state) {
     this.slots.main.replaceChildren(h('div', { class: 'panel generic-view', 'data-testid': 'view-tree' },
-      h('h2', {}, 'What you see'),
-      h('p', { class: 'muted' }, 'This title is shown by the generic client: your legal actions are the buttons '
-        + 'under \u201cYour move\u201d.'),
+      h('h2', {}, t('What you see')),
+      h('p', { class: 'muted' }, t('This title is shown by the generic client: your legal actions are the buttons under \u201cYour move\u201d.')),
       tree('view', state.view, 'view', this.open)));
   }
 

@@ -1,6 +1,7 @@
 // The board as SVG, drawn from the title's board data (positions on a 1000x1000 canvas, north up) and a view.
 
 import { h, s } from '../../dom.js';
+import { noun, t } from '../../i18n.js';
 
 export const COLOUR_HEX = {
   blue: '#2563eb', green: '#16a34a', red: '#dc2626', yellow: '#facc15', white: '#ffffff', purple: '#9333ea',
@@ -11,6 +12,18 @@ const GRASS_FILL = '#8fcf73';
 const ORIGIN_FILL = '#e2452f';
 const DIAGONAL = new Set(['NE', 'SE', 'SW', 'NW']);
 const OPPOSITE = { N: 'S', S: 'N', E: 'W', W: 'E', NE: 'SW', SW: 'NE', SE: 'NW', NW: 'SE' };
+const COMPASS = { N: t('north'), S: t('south'), E: t('east'), W: t('west'), NE: t('north-east'), SW: t('south-west'),
+  SE: t('south-east'), NW: t('north-west') };
+const REGIONS = { purple: t('purple region'), blue: t('blue region'), green: t('green region'),
+  orange: t('orange region') };
+const KINDS = { grass: t('grass'), origin: t('where the fire starts') };
+// the letter on a token site's marker: the first of the word "token" in the reader's language
+const TOKEN_LETTER = t('token').charAt(0).toUpperCase();
+
+/** A district's name as the catalogue writes it. */
+function districtName(d) {
+  return noun('district', d.name);
+}
 
 const BASE = 24; // half the side of the smallest box: the closest districts are 55 apart
 const GAP = 7; // space kept between boxes, where the links show
@@ -89,15 +102,20 @@ function badge(x, y, text, cls, title) {
 }
 
 function tooltip(d, dv) {
-  const lines = [`${d.name} (${d.region}${d.kind === 'burnable' ? `, size ${d.size}` : `, ${d.kind}`})`];
-  if (d.objective) lines.push(`Objective: ${d.objective.vp} VP (deck ${d.objective.deck})`);
+  const region = REGIONS[d.region] || d.region;
+  const lines = [`${districtName(d)} (${region}, ${d.kind === 'burnable' ? t('size {n}', { n: d.size })
+    : KINDS[d.kind] || d.kind})`];
+  if (d.objective) lines.push(t('Objective: {vp} VP (deck {deck})', { vp: d.objective.vp, deck: d.objective.deck }));
   if (dv) {
-    const houses = Object.entries(dv.houses).map(([c, n]) => `${n} ${c}`).join(', ');
-    if (d.kind === 'burnable') lines.push(`Houses: ${houses || 'none'}`);
-    if (dv.fire) lines.push(`Fire: ${dv.fire} cone(s), ${dv.burning ? 'burning' : 'contained'}`);
-    if (dv.bands) lines.push(`Bands: ${dv.bands} (${dv.pinnedBands} pinned)`);
-    if (dv.demolished) lines.push('Demolished');
-    if (d.tokenSite) lines.push(dv.token ? 'Token: face down here' : 'Token site (empty)');
+    const houses = Object.entries(dv.houses).map(([c, n]) => `${n} ${noun('colour', c)}`).join(', ');
+    if (d.kind === 'burnable') lines.push(t('Houses: {houses}', { houses: houses || t('none') }));
+    if (dv.fire) {
+      lines.push(dv.burning ? t('Fire: {n} fire cones, burning', { n: dv.fire })
+        : t('Fire: {n} fire cones, under control', { n: dv.fire }));
+    }
+    if (dv.bands) lines.push(t('Trained bands: {n} ({pinned} pinned)', { n: dv.bands, pinned: dv.pinnedBands }));
+    if (dv.demolished) lines.push(t('Demolished'));
+    if (d.tokenSite) lines.push(dv.token ? t('Token: face down here') : t('Token site (empty)'));
   }
   return lines.join('\n');
 }
@@ -111,7 +129,7 @@ export function drawBoard(board, geometry, view, opts = {}) {
   const targets = opts.targets || new Set();
   const byId = new Map(board.districts.map((d) => [d.id, d]));
   const root = s('svg', {
-    class: 'board', 'data-testid': 'board', role: 'img', 'aria-label': 'The map of London',
+    class: 'board', 'data-testid': 'board', role: 'img', 'aria-label': t('The map of London'),
     viewBox: `${bounds.x0} ${bounds.y0} ${bounds.x1 - bounds.x0} ${bounds.y1 - bounds.y0}`,
   });
   root.append(s('defs', {},
@@ -124,7 +142,7 @@ export function drawBoard(board, geometry, view, opts = {}) {
   // The Thames along the south edge.
   const river = bounds.y1 - 20;
   root.append(s('rect', { class: 'thames', x: bounds.x0, y: river, width: bounds.x1 - bounds.x0, height: 20 }),
-    s('text', { class: 'thames-label', x: bounds.x0 + 10, y: river + 14 }, 'River Thames'));
+    s('text', { class: 'thames-label', x: bounds.x0 + 10, y: river + 14 }, t('River Thames')));
 
   const links = s('g', { class: 'links' });
   for (const link of board.links) {
@@ -132,7 +150,8 @@ export function drawBoard(board, geometry, view, opts = {}) {
     links.append(s('line', {
       class: DIAGONAL.has(link.dir) ? 'link diagonal' : 'link', x1: a.x, y1: a.y, x2: b.x, y2: b.y,
       'data-from': link.from, 'data-to': link.to, 'data-dir': link.dir,
-    }, s('title', {}, `${a.name} \u2192 ${b.name}: ${link.dir}; back: ${OPPOSITE[link.dir]}`)));
+    }, s('title', {}, t('{from} \u2192 {to}: {dir}; back: {back}', { from: districtName(a), to: districtName(b),
+      dir: COMPASS[link.dir], back: COMPASS[OPPOSITE[link.dir]] }))));
   }
   root.append(links);
 
@@ -163,7 +182,7 @@ export function drawBoard(board, geometry, view, opts = {}) {
       g.append(s('rect', { class: 'mine', x: box.x0 - 3, y: box.y0 - 3, width: w + 6, height: hgt + 6, rx: 7 }));
     }
     // Name, one or two lines.
-    const lines = wrap(d.name, w - 6, FONT);
+    const lines = wrap(districtName(d), w - 6, FONT);
     lines.forEach((line, i) => g.append(s('text', {
       class: 'd-name', x: cx, y: box.y0 + 10 + i * LINE, 'data-maxw': w - 5,
     }, line)));
@@ -200,15 +219,15 @@ export function drawBoard(board, geometry, view, opts = {}) {
     }
     if (d.objective) {
       g.append(badge(box.x1 - 2, box.y0 + 2, d.objective.vp, 'objective',
-        `Objective: ${d.objective.vp} VP (deck ${d.objective.deck})`));
+        t('Objective: {vp} VP (deck {deck})', { vp: d.objective.vp, deck: d.objective.deck })));
     }
     if (d.tokenSite) {
       const present = dv ? dv.token : true;
       const tx = box.x0 + 2; const ty = box.y0 + 2;
       g.append(s('g', { class: present ? 'token present' : 'token taken', 'data-testid': present ? 'token' : null },
-        s('title', {}, present ? 'A face-down token' : 'Token site (token gone)'),
+        s('title', {}, present ? t('A face-down token') : t('Token site (token gone)')),
         s('path', { d: `M${tx} ${ty - 5.5} L${tx + 5.5} ${ty} L${tx} ${ty + 5.5} L${tx - 5.5} ${ty} Z` }),
-        present ? s('text', { x: tx, y: ty + 2.3 }, 'T') : null));
+        present ? s('text', { x: tx, y: ty + 2.3 }, TOKEN_LETTER) : null));
     }
     if (opts.onDistrict && targets.has(d.id)) {
       g.addEventListener('click', () => opts.onDistrict(d.id));
@@ -264,20 +283,20 @@ export function legend() {
   const item = (label, ...shapes) => h('span', { class: 'legend-item' },
     s('svg', { viewBox: '-9 -9 18 18', width: 20, height: 20 }, ...shapes), label);
   return h('div', { class: 'legend', 'data-testid': 'legend' },
-    item('burning fire (cones)', cone(0, 0, 2, false)),
-    item('contained fire', cone(0, 0, 1, true)),
-    item('trained band', band(0, 0, 1, false)),
-    item('pinned band', band(0, 0, 1, true)),
-    item('pawn', pawn(0, 0, 'blue', 0)),
-    item('house / burnt slot', s('rect', { class: 'house', x: -7, y: -3, width: SLOT, height: SLOT, fill: COLOUR_HEX.red }),
+    item(t('burning fire (fire cones)'), cone(0, 0, 2, false)),
+    item(t('fire under control'), cone(0, 0, 1, true)),
+    item(t('trained band'), band(0, 0, 1, false)),
+    item(t('pinned trained band'), band(0, 0, 1, true)),
+    item(t('pawn'), pawn(0, 0, 'blue', 0)),
+    item(t('house / burnt slot'), s('rect', { class: 'house', x: -7, y: -3, width: SLOT, height: SLOT, fill: COLOUR_HEX.red }),
       s('rect', { class: 'house empty', x: 1, y: -3, width: SLOT, height: SLOT })),
-    item('token', s('g', { class: 'token present' }, s('path', { d: 'M0 -5.5 L5.5 0 L0 5.5 L-5.5 0 Z' }),
-      s('text', { x: 0, y: 2.3 }, 'T'))),
-    item('objective VP', s('g', { class: 'objective' }, s('circle', { r: 6.2 }), s('text', { y: 2.6 }, '4'))),
-    item('demolished', s('rect', { x: -7, y: -7, width: 14, height: 14, fill: 'url(#hatch-legend)' }),
+    item(t('token'), s('g', { class: 'token present' }, s('path', { d: 'M0 -5.5 L5.5 0 L0 5.5 L-5.5 0 Z' }),
+      s('text', { x: 0, y: 2.3 }, TOKEN_LETTER))),
+    item(t('objective VP'), s('g', { class: 'objective' }, s('circle', { r: 6.2 }), s('text', { y: 2.6 }, '4'))),
+    item(t('demolished'), s('rect', { x: -7, y: -7, width: 14, height: 14, fill: 'url(#hatch-legend)' }),
       s('defs', {}, s('pattern', { id: 'hatch-legend', width: 4, height: 4, patternUnits: 'userSpaceOnUse',
         patternTransform: 'rotate(45)' }, s('rect', { width: 4, height: 4, fill: '#9a9a9a' }),
       s('line', { x1: 0, y1: 0, x2: 0, y2: 4, stroke: '#555', 'stroke-width': 1.6 })))),
-    item('diagonal link', s('line', { class: 'link diagonal', x1: -7, y1: 7, x2: 7, y2: -7 })),
-    item('you may click', s('rect', { class: 'legend-target', x: -7, y: -7, width: 14, height: 14, rx: 3 })));
+    item(t('diagonal link'), s('line', { class: 'link diagonal', x1: -7, y1: 7, x2: 7, y2: -7 })),
+    item(t('you may click'), s('rect', { class: 'legend-target', x: -7, y: -7, width: 14, height: 14, rx: 3 })));
 }

@@ -2,6 +2,7 @@
 // districts, the hand of fire cards, objectives, the score track and the rulebook's words for events.
 
 import { h } from '../../dom.js';
+import { noun, t, tn } from '../../i18n.js';
 import { drawBoard, fitLabels, layout, legend, linksInDirection } from './board.js';
 import { PHASES, cardLabel, prompt } from './describe.js';
 import { actionsPanel, factsPanel, playerColumns, scoreTrack, youPanel } from './panels.js';
@@ -46,21 +47,21 @@ class GreatFireClient {
     // On a phone the fitted map's names are a few pixels high: the zoom (shown on narrow screens only, style.css)
     // draws it three times as wide in a frame that pans.
     this.zoom = h('button', { type: 'button', class: 'map-zoom', 'data-testid': 'map-zoom', 'aria-pressed': 'false' },
-      'Zoom the map');
+      t('Zoom the map'));
     this.zoom.addEventListener('click', () => this.toggleZoom());
     slots.main.replaceChildren(this.zoom, this.svgHolder, legend());
     slots.below.replaceChildren(this.scoreBox);
     // The rulebook's names: the non-player for a seatless event, district names for ids.
     this.words = {
-      name: (seat) => (seat === null || seat === undefined ? 'The non-player' : ctx.name(seat)),
-      district: (id) => this.names.get(id) || id,
+      name: (seat) => (seat === null || seat === undefined ? t('The non-player') : ctx.name(seat)),
+      district: (id) => noun('district', this.names.get(id) || id),
     };
   }
 
   /** Zoom the map in (panned to its middle) or fit it to the page again. */
   toggleZoom() {
     const zoomed = this.svgHolder.classList.toggle('zoomed');
-    this.zoom.textContent = zoomed ? 'Fit the map' : 'Zoom the map';
+    this.zoom.textContent = zoomed ? t('Fit the map') : t('Zoom the map');
     this.zoom.setAttribute('aria-pressed', String(zoomed));
     const holder = this.svgHolder;
     if (zoomed) {
@@ -147,17 +148,20 @@ class GreatFireClient {
   turn(state) {
     const v = state.view;
     const st = v.stage || {};
-    if (state.match.status === 'OVER') return { facts: `Phase: ${PHASES.over}` }; // a resignation leaves any phase
-    const facts = [`Phase: ${PHASES[v.phase] || v.phase}`];
-    if (v.turn !== null && v.turn !== undefined) facts.push(`turn of ${this.words.name(v.turn)}`);
+    // a resignation leaves any phase
+    if (state.match.status === 'OVER') return { facts: t('Phase: {phase}', { phase: PHASES.over }) };
+    const facts = [t('Phase: {phase}', { phase: PHASES[v.phase] || v.phase })];
+    if (v.turn !== null && v.turn !== undefined) facts.push(t('turn of {name}', { name: this.words.name(v.turn) }));
     if (v.phase === 'fire' && st.card) {
-      facts.push(`card ${cardLabel(st.card)}${st.source ? ` from ${this.words.district(st.source)}` : ''}, `
-        + `${st.movesLeft} move(s) left`);
+      const card = cardLabel(st.card);
+      facts.push(st.source ? t('card {card} from {district}', { card, district: this.words.district(st.source) })
+        : t('card {card}', { card }));
+      facts.push(tn('{n} move left', '{n} moves left', st.movesLeft));
     }
-    if (v.phase === 'actions') facts.push(`${st.actionPoints} action point(s) left`);
-    if (v.phase === 'placeCones') facts.push(`${st.conesToPlace} cone(s) to place`);
+    if (v.phase === 'actions') facts.push(tn('{n} action point left', '{n} action points left', st.actionPoints));
+    if (v.phase === 'placeCones') facts.push(tn('{n} fire cone to place', '{n} fire cones to place', st.conesToPlace));
     const npc = state.match.serviceToAct && v.phase === 'nonPlayer';
-    return { headline: npc ? 'The non-player turn is being played\u2026' : null, prompt: prompt(v),
+    return { headline: npc ? t('The non-player turn is being played\u2026') : null, prompt: prompt(v),
       facts: facts.join(' \u00b7 ') };
   }
 

@@ -2,16 +2,22 @@
 // the city's facts, the players' columns and the score track.
 
 import { h } from '../../dom.js';
+import { noun, t, tn } from '../../i18n.js';
 import { COLOUR_HEX } from './board.js';
-import { TOKEN_NAMES, cardLabel } from './describe.js';
+import { cardLabel, tokenName } from './describe.js';
 
 const BUTTON_TYPES = new Set(['keepHand', 'redeal', 'playDoubleMove', 'endFire', 'endActions']);
 const CARD_TYPES = new Set(['playCard', 'discard']);
 const TRACK_MAX = 20;
 const LIST_OPEN_UP_TO = 12; // districts by name: a longer list starts folded (the player may open it)
 
+/** A colour's name (the title's catalogue). */
+export function colourName(colour) {
+  return noun('colour', colour);
+}
+
 /** A small square of a colour. */
-export function swatch(colour, title = colour) {
+export function swatch(colour, title = colourName(colour)) {
   return h('span', { class: 'swatch', style: `background:${COLOUR_HEX[colour] || '#888'}`, title, 'data-colour': colour });
 }
 
@@ -20,7 +26,7 @@ function isTargeted(action) {
 }
 
 function cancelButton(client) {
-  const b = h('button', { type: 'button', class: 'small', 'data-testid': 'cancel' }, 'Cancel');
+  const b = h('button', { type: 'button', class: 'small', 'data-testid': 'cancel' }, t('Cancel'));
   b.addEventListener('click', () => { client.clearChoice(); client.ctx.redraw(); });
   return b;
 }
@@ -39,11 +45,11 @@ export function actionsPanel(client, state) {
   const rows = [];
   if (client.chooser) {
     rows.push(h('div', { class: 'chooser', 'data-testid': 'chooser' },
-      h('p', {}, `At ${words.district(client.chooser)}:`),
+      h('p', {}, t('At {district}:', { district: words.district(client.chooser) })),
       client.districtOptions(client.chooser, acts).map((o) => {
         if (o.action) return button(o.action, 'choice', 'primary');
         const b = h('button', { type: 'button', class: 'primary', 'data-testid': 'choice', 'data-type': 'selectBand',
-          disabled }, 'Move a trained band from here\u2026');
+          disabled }, t('Move a trained band from here\u2026'));
         b.addEventListener('click', () => { client.bandFrom = o.select; client.chooser = null; client.ctx.redraw(); });
         return b;
       }),
@@ -51,7 +57,8 @@ export function actionsPanel(client, state) {
   }
   if (client.bandFrom) {
     rows.push(h('div', { class: 'chooser', 'data-testid': 'band-selected' },
-      h('p', {}, `Moving a band from ${words.district(client.bandFrom)}: click a highlighted district.`),
+      h('p', {}, t('Moving a trained band from {district}: click a highlighted district.',
+        { district: words.district(client.bandFrom) })),
       cancelButton(client)));
   }
   const plain = acts.filter((a) => BUTTON_TYPES.has(a.type) || (!CARD_TYPES.has(a.type) && !isTargeted(a)));
@@ -61,11 +68,13 @@ export function actionsPanel(client, state) {
   if (!client.chooser && !client.bandFrom) {
     const onCards = acts.some((a) => CARD_TYPES.has(a.type));
     const onMap = acts.some(isTargeted);
-    const hint = [onCards ? 'a highlighted card in your hand' : null, onMap ? 'a highlighted district' : null]
-      .filter(Boolean).join(' or ');
+    let hint = null;
+    if (onCards && onMap) hint = t('Click a highlighted card in your hand or a highlighted district.');
+    else if (onCards) hint = t('Click a highlighted card in your hand.');
+    else if (onMap) hint = t('Click a highlighted district.');
     if (hint) {
-      rows.push(h('p', { class: 'hint' }, `Click ${hint}${acts.some((a) => a.type === 'moveBand')
-        ? ' (to move a trained band, click its district, then where it goes)' : ''}.`));
+      rows.push(h('p', { class: 'hint' }, acts.some((a) => a.type === 'moveBand')
+        ? `${hint} ${t('To move a trained band, click its district, then where it goes.')}` : hint));
     }
   }
   return rows;
@@ -87,14 +96,14 @@ function targetList(client, state) {
     if (options.length === 1 && options[0].action) {
       text = kinds.size === 1 ? words.district(id) : options[0].action.label;
     } else if (options.length === 1) {
-      text = `Move a trained band from ${words.district(id)}\u2026`;
+      text = t('Move a trained band from {district}\u2026', { district: words.district(id) });
     }
     const b = h('button', { type: 'button', 'data-testid': 'target-choice', 'data-district': id, disabled }, text);
     b.addEventListener('click', () => client.onDistrict(id));
     return b;
   });
   const open = client.listOpen === null ? ids.length <= LIST_OPEN_UP_TO : client.listOpen;
-  const summary = h('summary', {}, `Districts you may pick, by name (${ids.length})`);
+  const summary = h('summary', {}, t('Districts you may pick, by name ({n})', { n: ids.length }));
   const list = h('details', { class: 'target-list', 'data-testid': 'target-list', open: open ? true : null },
     summary, h('div', { class: 'target-buttons' }, buttons));
   summary.addEventListener('click', () => { client.listOpen = !list.open; }); // the player's choice, kept
@@ -111,8 +120,9 @@ export function youPanel(client, state) {
     const b = h('button', {
       type: 'button', class: `card${action ? ' playable' : ''}`, 'data-testid': 'hand-card', 'data-card': card,
       'data-index': i, 'data-type': action ? action.type : null, disabled: !action || state.busy ? true : null,
-      title: action ? action.label : `Fire card ${card}`,
-    }, h('span', { class: 'arrow' }, cardLabel(card).split(' ')[1] || ''), h('span', { class: 'letter' }, card));
+      title: action ? action.label : t('Fire card {card}', { card: cardLabel(card) }),
+    }, h('span', { class: 'arrow' }, cardLabel(card).split(' ').pop()), h('span', { class: 'letter' },
+      cardLabel(card).charAt(0)));
     if (action) b.addEventListener('click', () => client.ctx.act(action));
     return b;
   });
@@ -120,18 +130,18 @@ export function youPanel(client, state) {
     const dv = view.districts[o.district];
     const standing = dv && Object.values(dv.houses).some((n) => n > 0) && !dv.burning;
     return h('li', { 'data-district': o.district },
-      `${words.district(o.district)}: ${o.vp} VP (deck ${o.deck}) \u2014 `,
-      h('span', { class: standing ? 'ok' : 'lost' }, standing ? 'standing' : dv && dv.burning ? 'burning' : 'lost'));
+      `${t('{district}: {vp} VP (deck {deck})', { district: words.district(o.district), vp: o.vp, deck: o.deck })} \u2014 `,
+      h('span', { class: standing ? 'ok' : 'lost' }, standing ? t('standing') : dv && dv.burning ? t('burning') : t('lost')));
   });
   return h('div', { class: 'panel you', 'data-testid': 'you' },
-    h('h2', {}, 'Your hand'),
-    h('div', { class: 'hand', 'data-testid': 'hand' }, cards.length ? cards : h('span', { class: 'muted' }, 'empty')),
-    h('h2', {}, 'Your objectives'),
+    h('h2', {}, t('Your hand')),
+    h('div', { class: 'hand', 'data-testid': 'hand' }, cards.length ? cards : h('span', { class: 'muted' }, t('empty'))),
+    h('h2', {}, t('Your objectives')),
     h('ul', { class: 'objectives', 'data-testid': 'objectives' }, objectives),
-    h('h2', {}, 'Your tokens'),
+    h('h2', {}, t('Your tokens')),
     h('p', { 'data-testid': 'my-tokens' }, you.tokens.length
-      ? you.tokens.map((t) => TOKEN_NAMES[t] || t).join(', ') : h('span', { class: 'muted' }, 'none')),
-    h('p', {}, 'Your colours: ', you.colours.map((c) => [swatch(c), ` ${c} `])));
+      ? you.tokens.map(tokenName).join(', ') : h('span', { class: 'muted' }, t('none'))),
+    h('p', {}, `${t('Your colours:')} `, you.colours.map((c) => [swatch(c), ` ${colourName(c)} `])));
 }
 
 /** The city: supply, decks, the hero, the non-player's cards. */
@@ -139,21 +149,23 @@ export function factsPanel(client, state) {
   const v = state.view;
   const words = client.words;
   const rows = [
-    ['Supply', `${v.supply} fire cones`],
-    ['Fire deck', `${v.deckSize} cards, ${v.stacksLeft} stack card(s) left${v.untilIntensify !== null
-      ? ` (next intensify in ${v.untilIntensify})` : ''}`],
-    ['Discard pile', `${v.discardPile}${v.discardCards ? ` (${Object.entries(v.discardCards)
+    [t('Supply'), tn('{n} fire cone', '{n} fire cones', v.supply)],
+    [t('Fire deck'), [tn('{n} card', '{n} cards', v.deckSize), tn('{n} fire stack card left', '{n} fire stack cards left',
+      v.stacksLeft)].join(', ') + (v.untilIntensify !== null
+      ? ` ${t('(next intensify in {n})', { n: v.untilIntensify })}` : '')],
+    [t('Discard pile'), `${v.discardPile}${v.discardCards ? ` (${Object.entries(v.discardCards)
       .map(([card, n]) => `${n}\u00d7${cardLabel(card)}`).join(', ')})` : ''}`],
-    ['Hero of London', v.hero === null ? 'nobody yet' : words.name(v.hero)],
+    [t('Hero of London'), v.hero === null ? t('nobody yet') : words.name(v.hero)],
   ];
-  if (v.turnsLeft !== null && v.turnsLeft !== undefined) rows.push(['Turns left', `${v.turnsLeft}`]);
+  if (v.turnsLeft !== null && v.turnsLeft !== undefined) rows.push([t('Turns left'), `${v.turnsLeft}`]);
   const np = v.nonPlayer;
   if (np) {
-    rows.push(['Non-player', [np.fireCard ? `fire ${cardLabel(np.fireCard)}` : null,
-      np.priorityCard ? `priority ${np.priorityCard.join(' > ')}` : null,
-      np.movementCard ? `movement ${words.district(np.movementCard)}` : null].filter(Boolean).join(' \u00b7 ') || '\u2014']);
+    rows.push([t('Non-player'), [np.fireCard ? t('fire {card}', { card: cardLabel(np.fireCard) }) : null,
+      np.priorityCard ? t('priority {colours}', { colours: np.priorityCard.map(colourName).join(' > ') }) : null,
+      np.movementCard ? t('movement {district}', { district: words.district(np.movementCard) }) : null]
+      .filter(Boolean).join(' \u00b7 ') || '\u2014']);
   }
-  return h('div', { class: 'panel facts', 'data-testid': 'facts' }, h('h2', {}, 'The city'),
+  return h('div', { class: 'panel facts', 'data-testid': 'facts' }, h('h2', {}, t('The city')),
     h('dl', {}, rows.map(([k, val]) => [h('dt', {}, k), h('dd', {}, val)])));
 }
 
@@ -163,23 +175,24 @@ export function playerColumns(view) {
   const column = (label, cell, numeric = false) => ({ label, numeric,
     cell: (seat) => (bySeat.has(seat) ? cell(bySeat.get(seat)) : '') });
   return [
-    column('Colours', (p) => (p.colours ? p.colours.map((c) => swatch(c)) : h('span', { class: 'muted' }, 'hidden'))),
-    column('Pawns', (p) => p.pawnColours.map((c) => swatch(c, `pawn: ${c}`))),
-    column('Hand', (p) => p.handSize, true),
-    column('Put out', (p) => p.putOut, true),
-    column('Tokens', (p) => (Array.isArray(p.tokens) ? p.tokens.length : p.tokens), true),
-    column('Houses lost', (p) => (p.housesLost === null ? '?' : p.housesLost), true),
-    column('Hero', (p) => (p.hero ? '\u2605' : '')),
+    column(t('Colours'), (p) => (p.colours ? p.colours.map((c) => swatch(c))
+      : h('span', { class: 'muted' }, t('hidden')))),
+    column(t('Pawns'), (p) => p.pawnColours.map((c) => swatch(c, t('pawn: {colour}', { colour: colourName(c) })))),
+    column(t('Hand'), (p) => p.handSize, true),
+    column(t('Put out'), (p) => p.putOut, true),
+    column(t('Tokens'), (p) => (Array.isArray(p.tokens) ? p.tokens.length : p.tokens), true),
+    column(t('Houses lost'), (p) => (p.housesLost === null ? '?' : p.housesLost), true),
+    column(t('Hero'), (p) => (p.hero ? '\u2605' : '')),
   ];
 }
 
 /** The score track: houses lost per colour. */
 export function scoreTrack(view) {
   const track = view.scoreTrack || {};
-  return [h('h2', {}, 'Score track: houses lost'),
+  return [h('h2', {}, t('Score track: houses lost')),
     h('div', { class: 'score-track', 'data-testid': 'score-track' }, Object.entries(track).map(([colour, lost]) =>
       h('div', { class: 'track-row', 'data-colour': colour },
-        h('span', { class: 'track-name' }, swatch(colour), ` ${colour}`),
+        h('span', { class: 'track-name' }, swatch(colour), ` ${colourName(colour)}`),
         h('span', { class: 'track-bar' }, h('span', { class: 'track-fill',
           style: `width:${Math.min(100, (100 * lost) / TRACK_MAX)}%;background:${COLOUR_HEX[colour] || '#888'}` })),
         h('span', { class: 'num' }, `${lost}/${TRACK_MAX}`))))];

@@ -1,25 +1,35 @@
 // London's words the page writes itself: card and borough effects from the catalogue and the prompt for the step
-// the seat is at. What an action or an event means comes from the service as its label (issue 50).
+// the seat is at; the names of cards and boroughs as the title's catalogue writes them (the service's labels name
+// them so). What an action or an event means comes from the service as its label (issue 50).
 
-const PER = { riverBorough: 'river borough', borough: 'borough', blue: 'blue card' };
+import { noun, t, tn } from '../../i18n.js';
+
+/** Money as the rulebook writes it ("£3"). */
+export function money(n) {
+  return t('£{n}', { n });
+}
+
+const PER = { riverBorough: t('per river borough'), borough: t('per borough'), blue: t('per blue card') };
 const ONGOING = {
-  flipInstead: () => 'may flip instead of the activated card',
-  beggarsAnyColour: () => 'beggars count as any colour',
-  cardDiscount: (n) => `cards cost £${n} less`,
-  landDiscount: (n) => `boroughs cost £${n} less`,
-  handLimit: (n) => `hand limit +${n}`,
+  flipInstead: () => t('may flip instead of the activated card'),
+  beggarsAnyColour: () => t('beggars count as any colour'),
+  cardDiscount: (n) => t('cards cost {money} less', { money: money(n) }),
+  landDiscount: (n) => t('boroughs cost {money} less', { money: money(n) }),
+  handLimit: (n) => t('hand limit +{n}', { n }),
 };
 
 /** The names of the catalogue: card(id) and borough(id) give a name (the id when unknown). */
 export function namer(board) {
   const cards = (board && board.cards) || {};
   const boroughs = (board && board.boroughs) || {};
+  const card = (id) => (cards[id] ? noun('city card', cards[id].name) : String(id));
+  const borough = (id) => (boroughs[id] ? noun('borough', boroughs[id].name) : String(id));
   return {
     cards,
     boroughs,
-    card: (id) => (cards[id] ? cards[id].name : String(id)),
-    borough: (id) => (boroughs[id] ? boroughs[id].name : String(id)),
-    source: (id) => (cards[id] ? cards[id].name : boroughs[id] ? boroughs[id].name : String(id)),
+    card,
+    borough,
+    source: (id) => (cards[id] ? card(id) : boroughs[id] ? borough(id) : String(id)),
   };
 }
 
@@ -27,38 +37,44 @@ export function namer(board) {
 export function gainText(g) {
   if (!g) return '';
   const parts = [];
-  if (g.money) parts.push(`+£${g.money}`);
-  if (g.prestige) parts.push(`+${g.prestige} prestige`);
-  if (g.povertyDown) parts.push(`-${g.povertyDown} poverty`);
-  if (g.povertyUp) parts.push(`+${g.povertyUp} poverty`);
-  if (g.draw) parts.push(`draw ${g.draw}`);
+  if (g.money) parts.push(`+${money(g.money)}`);
+  if (g.prestige) parts.push(t('+{n} prestige', { n: g.prestige }));
+  if (g.povertyDown) parts.push(t('-{n} poverty', { n: g.povertyDown }));
+  if (g.povertyUp) parts.push(t('+{n} poverty', { n: g.povertyUp }));
+  if (g.draw) parts.push(tn('draw {n} card', 'draw {n} cards', g.draw));
   const text = parts.join(', ');
-  return g.per && text ? `${text} per ${PER[g.per] || g.per}` : text;
+  return g.per && text ? `${text} ${PER[g.per] || g.per}` : text;
 }
 
 function ongoingText(o) {
-  return o ? `Ongoing: ${(ONGOING[o.kind] || ((n) => `${o.kind} ${n}`))(o.amount)}` : '';
+  return o ? t('Ongoing: {effect}', { effect: (ONGOING[o.kind] || ((n) => `${o.kind} ${n}`))(o.amount) }) : '';
 }
 
 /** A card's effect in a short line, from the catalogue entry. */
 export function cardEffect(c) {
   if (!c) return '';
   const parts = [];
-  if (c.kind === 'beggar') parts.push('Beggar');
-  if (c.action) parts.push(`Action: ${gainText(c.action)}`);
+  if (c.kind === 'beggar') parts.push(t('Beggar'));
+  if (c.action) parts.push(t('Action: {gain}', { gain: gainText(c.action) }));
   if (c.activation) {
     const a = c.activation;
-    const cost = [a.money ? `£${a.money}` : null, a.card ? 'a card' : null].filter(Boolean).join(' + ');
-    parts.push(`${cost ? `Pay ${cost}: ` : 'Run: '}${gainText(a.gain) || 'nothing'}${a.flip ? ' (flips)' : ' (stays up)'}`);
+    const gain = gainText(a.gain) || t('nothing');
+    let run;
+    if (a.money && a.card) run = t('Pay {money} and a card: {gain}', { money: money(a.money), gain });
+    else if (a.money) run = t('Pay {money}: {gain}', { money: money(a.money), gain });
+    else if (a.card) run = t('Pay a card: {gain}', { gain });
+    else run = t('Run: {gain}', { gain });
+    parts.push(`${run} ${a.flip ? t('(flips)') : t('(stays up)')}`);
   }
   if (c.ongoing) parts.push(ongoingText(c.ongoing));
-  return parts.length ? parts.join('. ') : 'No effect';
+  return parts.length ? parts.join('. ') : t('No effect');
 }
 
 /** A borough's effect in a short line: what buying it gives, its run effect, its ongoing effect. */
 export function boroughEffect(b) {
   if (!b) return '';
-  return [`Buy: ${gainText(b.immediate) || 'nothing'}`, b.run && gainText(b.run) ? `Run: ${gainText(b.run)}` : null,
+  return [t('Buy: {gain}', { gain: gainText(b.immediate) || t('nothing') }),
+    b.run && gainText(b.run) ? t('Run: {gain}', { gain: gainText(b.run) }) : null,
     b.ongoing ? ongoingText(b.ongoing) : null].filter(Boolean).join('. ');
 }
 
@@ -67,21 +83,27 @@ export function prompt(you, ctx) {
   if (!you || !you.step) return '';
   const p = you.pending || {};
   switch (you.step) {
-    case 'start': return 'Start of your turn: repay loans if you like, then draw a card.';
-    case 'action': return 'Choose your action: develop, buy land, run your city or draw three cards.';
-    case 'draw': return 'Draw a card from the deck or the development board.';
-    case 'develop': return 'Play a card from your hand, or stop developing.';
-    case 'discardFor': return `To play ${ctx.card(p.card)}, discard a card of the same colour.`;
-    case 'place': return `Where does ${ctx.card(p.card)} go: a new stack or on top of one?`;
-    case 'pay': return `Pay £${p.amount}${p.card ? ` for ${ctx.card(p.card)}` : p.borough ? ` for ${ctx.borough(p.borough)}` : ''}`
-      + ' (or take a loan, or cancel).';
-    case 'run': return 'Run your city: activate face-up cards, then finish.';
-    case 'activationDiscard': return `Activating ${ctx.card(p.card)} costs a card: discard one.`;
-    case 'flip': return `${ctx.card(p.card)} flips: choose the card that turns face down.`;
-    case 'handLimit': return 'Too many cards in hand: discard down to the limit.';
+    case 'start': return t('Start of your turn: repay loans if you like, then draw a card.');
+    case 'action': return t('Choose your action: develop, buy land, run your city or draw three cards.');
+    case 'draw': return t('Draw a card from the deck or the development board.');
+    case 'develop': return t('Play a card from your hand, or stop developing.');
+    case 'discardFor': return t('To play {card}, discard a card of the same colour.', { card: ctx.card(p.card) });
+    case 'place': return t('Where does {card} go: a new stack or on top of one?', { card: ctx.card(p.card) });
+    case 'pay': {
+      const amount = money(p.amount);
+      if (p.card) return t('Pay {money} for {what} (or take a loan, or cancel).', { money: amount, what: ctx.card(p.card) });
+      if (p.borough) {
+        return t('Pay {money} for {what} (or take a loan, or cancel).', { money: amount, what: ctx.borough(p.borough) });
+      }
+      return t('Pay {money} (or take a loan, or cancel).', { money: amount });
+    }
+    case 'run': return t('Run your city: activate face-up cards, then finish.');
+    case 'activationDiscard': return t('Activating {card} costs a card: discard one.', { card: ctx.card(p.card) });
+    case 'flip': return t('{card} flips: choose the card that turns face down.', { card: ctx.card(p.card) });
+    case 'handLimit': return t('Too many cards in hand: discard down to the limit.');
     default: return '';
   }
 }
 
-export const STEPS = { start: 'Start of turn', action: 'Choosing an action', draw: 'Drawing', develop: 'Developing',
-  run: 'Running the city', handLimit: 'Hand limit', over: 'Game over' };
+export const STEPS = { start: t('Start of turn'), action: t('Choosing an action'), draw: t('Drawing'),
+  develop: t('Developing'), run: t('Running the city'), handLimit: t('Hand limit'), over: t('Game over') };

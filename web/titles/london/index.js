@@ -2,6 +2,7 @@
 // stacks and boroughs, the development board, the boroughs on offer, and every legal action as a labelled button.
 
 import { h } from '../../dom.js';
+import { t } from '../../i18n.js';
 import { STEPS, namer, prompt } from './describe.js';
 import { actionsPanel, boardPanel, boroughsPanel, citiesPanel, factsPanel, handPanel, playerColumns } from './panels.js';
 
@@ -41,10 +42,11 @@ class LondonClient {
 
   turn(state) {
     const v = state.view;
-    if (state.match.status === 'OVER') return { facts: `Step: ${STEPS.over}` }; // a resignation leaves any step
-    const facts = [`Step: ${STEPS[v.phase] || v.phase}`];
-    if (v.turn !== null && v.turn !== undefined) facts.push(`turn of ${this.ctx.name(v.turn)}`);
-    facts.push(`deck ${v.deck.count}`);
+    // a resignation leaves any step
+    if (state.match.status === 'OVER') return { facts: t('Step: {step}', { step: STEPS.over }) };
+    const facts = [t('Step: {step}', { step: STEPS[v.phase] || v.phase })];
+    if (v.turn !== null && v.turn !== undefined) facts.push(t('turn of {name}', { name: this.ctx.name(v.turn) }));
+    facts.push(t('deck {n}', { n: v.deck.count }));
     return { prompt: prompt(v.you, this.words), facts: facts.join(' \u00b7 ') };
   }
 

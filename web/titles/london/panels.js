@@ -2,7 +2,8 @@
 // the legal actions as buttons and the players' columns.
 
 import { h } from '../../dom.js';
-import { boroughEffect, cardEffect } from './describe.js';
+import { noun, t, tn } from '../../i18n.js';
+import { boroughEffect, cardEffect, money } from './describe.js';
 
 const HAND_TYPES = new Set(['play', 'discard']);
 
@@ -15,13 +16,14 @@ function actionFor(state, types, key, id) {
 /** A card as a tile (a button when a legal action goes with it): name, colour, cost, prestige, effect. */
 export function cardTile(client, id, { action = null, testid = 'card', faceDown = false, extra = null } = {}) {
   const c = client.words.cards[id] || { name: id, colour: 'grey', cost: 0, prestige: 0 };
+  const name = client.words.cards[id] ? client.words.card(id) : String(id);
   const cls = `lcard colour-${c.colour}${faceDown ? ' face-down' : ''}${action ? ' playable' : ''}`;
   const attrs = { class: cls, 'data-testid': testid, 'data-card': id, 'data-colour': c.colour,
     'data-type': action ? action.type : null, title: action ? client.describeAction(action) : cardEffect(c) };
   const body = [
-    h('span', { class: 'lc-head' }, h('span', { class: 'lc-name' }, c.name),
-      h('span', { class: 'lc-cost', title: 'cost' }, `£${c.cost}`)),
-    h('span', { class: 'lc-effect' }, faceDown ? 'Face down' : cardEffect(c)),
+    h('span', { class: 'lc-head' }, h('span', { class: 'lc-name' }, name),
+      h('span', { class: 'lc-cost', title: t('cost') }, money(c.cost))),
+    h('span', { class: 'lc-effect' }, faceDown ? t('Face down') : cardEffect(c)),
     h('span', { class: 'lc-foot' }, c.prestige ? `\u2605${c.prestige}` : '', extra),
   ];
   if (!action) return h('div', attrs, body);
@@ -35,9 +37,10 @@ export function boroughTile(client, id, { action = null, testid = 'borough', cov
   const b = client.words.boroughs[id] || { name: id, cost: 0, side: '', river: false };
   const attrs = { class: `lborough${action ? ' playable' : ''}${covered ? ' covered' : ''}`, 'data-testid': testid,
     'data-borough': id, 'data-type': action ? action.type : null, title: boroughEffect(b) };
-  const body = [h('span', { class: 'lc-head' }, h('span', { class: 'lc-name' }, b.name),
-    h('span', { class: 'lc-cost' }, `£${b.cost}`)),
-  h('span', { class: 'lc-effect' }, `${b.side === 'S' ? 'South' : 'North'}${b.river ? ', river' : ''}. ${boroughEffect(b)}`)];
+  const side = b.side === 'S' ? t('South') : t('North');
+  const body = [h('span', { class: 'lc-head' }, h('span', { class: 'lc-name' }, noun('borough', b.name)),
+    h('span', { class: 'lc-cost' }, money(b.cost))),
+  h('span', { class: 'lc-effect' }, `${b.river ? t('{side}, river', { side }) : side}. ${boroughEffect(b)}`)];
   if (!action) return h('div', attrs, body);
   const el = h('button', { type: 'button', ...attrs }, body);
   el.addEventListener('click', () => client.ctx.act(action));
@@ -49,10 +52,10 @@ export function handPanel(client, state) {
   const you = state.view.you;
   const p = you.pending || {};
   const tiles = you.hand.map((id) => cardTile(client, id, { testid: 'hand-card',
-    action: actionFor(state, HAND_TYPES, 'card', id), extra: p.card === id ? ' (staged)' : null }));
+    action: actionFor(state, HAND_TYPES, 'card', id), extra: p.card === id ? ` ${t('(staged)')}` : null }));
   return h('div', { class: 'panel lhand', 'data-testid': 'you' },
-    h('h2', {}, `Your hand (${you.hand.length})`),
-    h('div', { class: 'cards', 'data-testid': 'hand' }, tiles.length ? tiles : h('span', { class: 'muted' }, 'empty')));
+    h('h2', {}, t('Your hand ({n})', { n: you.hand.length })),
+    h('div', { class: 'cards', 'data-testid': 'hand' }, tiles.length ? tiles : h('span', { class: 'muted' }, t('empty'))));
 }
 
 /** Every legal action as a button (always all of them, whatever the tiles offer), and the step's prompt. */
@@ -72,11 +75,11 @@ export function boardPanel(client, state) {
   const board = state.view.board;
   const drawable = new Set(['drawBoard']);
   const row = (name, cells) => h('div', { class: 'lrow', 'data-testid': `board-${name}` },
-    h('span', { class: 'lrow-name' }, name === 'top' ? 'Top row' : 'Bottom row'),
-    cells.map((id) => (id === null ? h('div', { class: 'lcard empty' }, 'empty')
+    h('span', { class: 'lrow-name' }, name === 'top' ? t('Top row') : t('Bottom row')),
+    cells.map((id) => (id === null ? h('div', { class: 'lcard empty' }, t('empty'))
       : cardTile(client, id, { testid: 'board-card', action: actionFor(state, drawable, 'card', id) }))));
   return h('div', { class: 'panel lboard', 'data-testid': 'dev-board' },
-    h('h2', {}, 'Development board'), row('top', board.top), row('bottom', board.bottom));
+    h('h2', {}, t('Development board')), row('top', board.top), row('bottom', board.bottom));
 }
 
 /** The boroughs on offer (clickable to buy when legal) and how many are left in the borough deck. */
@@ -84,7 +87,7 @@ export function boroughsPanel(client, state) {
   const v = state.view;
   const buy = new Set(['buyLand']);
   return h('div', { class: 'panel lboroughs', 'data-testid': 'borough-display' },
-    h('h2', {}, `Boroughs on offer (${v.boroughDeck} in the deck)`),
+    h('h2', {}, t('Boroughs on offer ({n} in the deck)', { n: v.boroughDeck })),
     h('div', { class: 'cards' }, v.boroughDisplay.map((id) => boroughTile(client, id,
       { action: actionFor(state, buy, 'borough', id) }))));
 }
@@ -97,40 +100,41 @@ function stackTile(client, state, owner, stack, index) {
   const acts = new Set(['activate', 'flip']);
   let tile;
   if (top.hidden) {
-    tile = h('div', { class: 'lcard face-down', 'data-testid': 'city-card', 'data-hidden': 'true' }, 'Face down');
+    tile = h('div', { class: 'lcard face-down', 'data-testid': 'city-card', 'data-hidden': 'true' }, t('Face down'));
   } else {
     tile = cardTile(client, top.card, { testid: 'city-card', faceDown: !top.faceUp,
       action: mine ? actionFor(state, acts, 'card', top.card) : null });
   }
   return h('div', { class: 'lstack', 'data-testid': 'stack', 'data-stack': index, 'data-covered': covered },
-    h('span', { class: 'muted' }, `Stack ${index + 1}${covered ? `, covers ${covered}` : ''}`), tile);
+    h('span', { class: 'muted' }, covered ? tn('Stack {stack}, covers {n}', 'Stack {stack}, covers {n}', covered,
+      { stack: index + 1 }) : t('Stack {stack}', { stack: index + 1 })), tile);
 }
 
 /** Every player's city: stacks, then bought boroughs (the top one last). */
 export function citiesPanel(client, state) {
-  return h('div', { class: 'panel lcities', 'data-testid': 'cities' }, h('h2', {}, 'Cities'),
+  return h('div', { class: 'panel lcities', 'data-testid': 'cities' }, h('h2', {}, t('Cities')),
     state.view.players.map((p) => h('div', { class: 'lcity', 'data-testid': 'city', 'data-seat': p.seat },
-      h('h3', {}, client.ctx.name(p.seat), h('span', { class: 'muted' },
-        ` \u00b7 £${p.money} \u00b7 ${p.loans} loan(s) \u00b7 poverty ${p.poverty} \u00b7 prestige ${p.prestige}`
-        + ` \u00b7 ${p.handSize} card(s) in hand`)),
+      h('h3', {}, client.ctx.name(p.seat), h('span', { class: 'muted' }, ` \u00b7 ${[money(p.money),
+        tn('{n} loan', '{n} loans', p.loans), t('poverty {n}', { n: p.poverty }), t('prestige {n}', { n: p.prestige }),
+        tn('{n} card in hand', '{n} cards in hand', p.handSize)].join(' \u00b7 ')}`)),
       h('div', { class: 'cards' }, p.stacks.length ? p.stacks.map((s, i) => stackTile(client, state, p.seat, s, i))
-        : h('span', { class: 'muted' }, 'no buildings yet')),
+        : h('span', { class: 'muted' }, t('no buildings yet'))),
       p.boroughs.length ? h('div', { class: 'cards' }, p.boroughs.map((id, i) => boroughTile(client, id,
         { testid: 'owned-borough', covered: i < p.boroughs.length - 1 }))) : null,
-      p.knownHand.length ? h('p', { class: 'muted' }, `Known in hand: ${p.knownHand.map(client.words.card).join(', ')}`)
+      p.knownHand.length ? h('p', { class: 'muted' }, t('Known in hand: {cards}', { cards: p.knownHand.map(client.words.card).join(', ') }))
         : null,
       p.hand ? h('p', { class: 'muted', 'data-testid': 'final-hand' },
-        `Hand at the end: ${p.hand.map(client.words.card).join(', ') || 'empty'}`) : null)));
+        t('Hand at the end: {cards}', { cards: p.hand.map(client.words.card).join(', ') || t('empty') })) : null)));
 }
 
 /** The facts under the turn panel: the deck, the discard pile, the last turns. */
 export function factsPanel(state) {
   const v = state.view;
-  const rows = [['Deck', `${v.deck.count} card(s) (${Object.entries(v.deck.byDeck).map(([k, n]) => `${k}: ${n}`)
-    .join(', ')})`], ['Out of the game', `${v.discardPile.length} card(s)`]];
-  if (v.turnsLeft !== null && v.turnsLeft !== undefined) rows.push(['Last turns', `${v.turnsLeft}`]);
-  if (v.drawsLeft) rows.push(['Draws owed', `${v.drawsLeft}`]);
-  return h('div', { class: 'panel facts lfacts', 'data-testid': 'facts' }, h('h2', {}, 'London'),
+  const rows = [[t('Deck'), `${tn('{n} card', '{n} cards', v.deck.count)} (${Object.entries(v.deck.byDeck)
+    .map(([k, n]) => `${k}: ${n}`).join(', ')})`], [t('Out of the game'), tn('{n} card', '{n} cards', v.discardPile.length)]];
+  if (v.turnsLeft !== null && v.turnsLeft !== undefined) rows.push([t('Last turns'), `${v.turnsLeft}`]);
+  if (v.drawsLeft) rows.push([t('Draws owed'), `${v.drawsLeft}`]);
+  return h('div', { class: 'panel facts lfacts', 'data-testid': 'facts' }, h('h2', {}, t('London')),
     h('dl', {}, rows.map(([k, val]) => [h('dt', {}, k), h('dd', {}, val)])));
 }
 
@@ -140,11 +144,11 @@ export function playerColumns(view) {
   const column = (label, cell) => ({ label, numeric: true,
     cell: (seat) => (bySeat.has(seat) ? cell(bySeat.get(seat)) : '') });
   return [
-    column('Money', (p) => `£${p.money}`),
-    column('Loans', (p) => p.loans),
-    column('Poverty', (p) => p.poverty),
-    column('Prestige', (p) => p.prestige),
-    column('Hand', (p) => p.handSize),
-    column('Boroughs', (p) => p.boroughs.length),
+    column(t('Money'), (p) => money(p.money)),
+    column(t('Loans'), (p) => p.loans),
+    column(t('Poverty'), (p) => p.poverty),
+    column(t('Prestige'), (p) => p.prestige),
+    column(t('Hand'), (p) => p.handSize),
+    column(t('Boroughs'), (p) => p.boroughs.length),
   ];
 }
