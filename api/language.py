@@ -17,6 +17,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from urllib.parse import parse_qs
 
+from babel import Locale
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -28,7 +29,40 @@ DOMAIN = "firebreak"  # the service's own catalogue
 LOCALE = Path(__file__).parent / "locale"
 MAX_HEADER = 512  # longer Accept-Language headers are read this far
 
-current: ContextVar[str] = ContextVar("language", default=DEFAULT)  # the request's language (LanguageMiddleware)
+
+
+class Chosen:
+    """A request's (or a WebSocket connection's) language: what its Accept-Language (or ?lang=) asked for among the
+    languages the service speaks, else the signed-in player's saved locale once the credential is verified, else
+    English. One object per request, shared by every task the request runs (a context variable's value is copied
+    into each task: a plain string set after authentication would reach only the task that set it)."""
+
+    __slots__ = ("asked", "code")
+
+    def __init__(self, asked: str | None) -> None:
+        self.asked = asked           # the language the request asked for (None: none the service speaks)
+        self.code = asked or DEFAULT  # the language answered in
+
+    def saved(self, locale: str) -> None:
+        """The signed-in player's saved locale: it speaks unless the request asked for a language."""
+        if self.asked is None and locale in languages():
+            self.code = locale
+
+
+current: ContextVar[Chosen | None] = ContextVar("language", default=None)  # set per request (LanguageMiddleware)
+
+
+def chosen() -> str:
+    """The language the current request is answered in (English outside a request)."""
+    found = current.get()
+    return DEFAULT if found is None else found.code
+
+
+def saved(locale: str) -> None:
+    """The signed-in player's saved locale: the current request speaks it unless it asked for a language."""
+    found = current.get()
+    if found is not None:
+        found.saved(locale)
 
 
 @functools.cache
@@ -39,12 +73,34 @@ def languages() -> tuple[str, ...]:
     return tuple(sorted(found | {DEFAULT}))
 
 
+def saved_locale(tag: str) -> str | None:
+    """The locale a player may save for a BCP 47 tag: its language when the service speaks it (de-AT is de), ""
+    for "" (forget the saved one), None for anything else."""
+    if tag == "":
+        return ""
+    primary = tag.strip().split("-")[0].lower()
+    return primary if len(tag) <= 35 and primary in languages() else None
+
+
+@functools.cache
+def endonym(code: str) -> str:
+    """A language's name in itself (Deutsch, Українська), as a picker shows it."""
+    name = Locale.parse(code).get_display_name(code) or code
+    return name[:1].upper() + name[1:]
+
+
 def negotiate(header: str | None) -> str:
     """The language to answer in for an Accept-Language header (RFC 9110): the supported one the reader prefers
     most (a region's tag matches its language: de-AT is de), English when none fits or the header is absent or
     malformed; a q of 0 refuses a language."""
+    return asked(header) or DEFAULT
+
+
+def asked(header: str | None) -> str | None:
+    """The supported language an Accept-Language header prefers most (None: it names none the service speaks, or
+    it is absent, malformed or only `*`)."""
     if not header:
-        return DEFAULT
+        return None
     wanted: list[tuple[float, int, str]] = []
     for order, part in enumerate(header[:MAX_HEADER].split(",")):
         tag, _, rest = part.strip().partition(";")
@@ -63,8 +119,8 @@ def negotiate(header: str | None) -> str:
         if primary in supported:
             return primary
         if tag == "*":
-            return DEFAULT
-    return DEFAULT
+            return None
+    return None
 
 
 def _read(path: Path) -> gettext.NullTranslations:
@@ -149,7 +205,8 @@ def _write(value: Param, tr: gettext.NullTranslations, name: Callable[[int], str
 
 class LanguageMiddleware:
     """Sets the request's (or the WebSocket connection's) language from its Accept-Language header; a WebSocket's
-    `lang` query parameter comes first (a browser cannot set a WebSocket's headers: it sends its own language)."""
+    `lang` query parameter comes first (a browser cannot set a WebSocket's headers: it sends its own language). The
+    player's saved locale speaks where neither names a language the service speaks (Context.authenticate)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -164,7 +221,7 @@ class LanguageMiddleware:
         if scope["type"] == "websocket":
             chosen = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("lang")
             header = chosen[0] if chosen else header
-        token = current.set(negotiate(header))
+        token = current.set(Chosen(asked(header)))
         try:
             await self.app(scope, receive, send)
         finally:

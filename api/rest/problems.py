@@ -38,7 +38,7 @@ TITLE = "problem title"
 
 def title(status: int) -> str:
     """A status's title in the request's language."""
-    return language.write(noun(TITLE, TITLES.get(status, OTHER)), language.service(language.current.get()),
+    return language.write(noun(TITLE, TITLES.get(status, OTHER)), language.service(language.chosen()),
                           lambda seat: None)
 
 class Problem(Exception):

@@ -301,13 +301,18 @@ class CreateAccessToken(Body):
 
 
 class UpdateProfile(Body):
-    """A new handle and/or display name (a member left out is left as it is)."""
+    """A new handle, display name and/or saved locale (a member left out is left as it is)."""
 
     handle: Annotated[str | None, Field(description="3 to 24 characters after NFKC: letters and digits of one script "
                                                     "and '-', '_', '.', starting and ending with a letter or digit "
                                                     "(unique, compared case-folded).")] = None
     name: Annotated[Annotated[str, Printable(1, NAME_MAX, True, Refusal.BAD_NAME)] | None,
                     Field(description="1 to 40 printable characters once trimmed.")] = None
+    locale: Annotated[str | None, Field(max_length=35, description="The language to be answered in when a request's "
+                                                                   "Accept-Language names none the service speaks, "
+                                                                   "and for pushes: a BCP 47 tag of a language GET "
+                                                                   "/v1/languages lists (de-AT saves de); \"\" "
+                                                                   "forgets it.")] = None
 
 
 class LinkIdentity(Body):

@@ -390,6 +390,9 @@ class Me(Answer):
     ratings: Annotated[list[Rating], d("The player's rating in every title they have played rated, by title id.")]
     yourTurnCount: Annotated[int, d("How many of the player's live matches wait on the player to act (the "
                                     "matches GET /v1/me/matches lists first); a yourTurn event raises it.")]
+    locale: Annotated[str | None, d("The player's saved locale (PATCH /v1/me), null when none is saved.")]
+    language: Annotated[str, d("The language this answer is written in: the request's Accept-Language when it "
+                               "names one the service speaks, else the saved locale, else en.")]
 
 
 class Session(Answer):
@@ -432,6 +435,20 @@ class ProfileUpdated(Answer):
     """The player's profile as it now is."""
 
     player: Player
+    locale: Annotated[str | None, d("The player's saved locale, null when none is saved.")]
+
+
+class Language(Answer):
+    """A language the service speaks."""
+
+    code: Annotated[str, d("Its code (en, de, uk): what Accept-Language and a saved locale name.")]
+    name: Annotated[str, d("Its name in itself (Deutsch, Українська).")]
+
+
+class LanguageList(Answer):
+    """The languages the service speaks."""
+
+    items: list[Language]
 
 
 class AccountDeleted(Answer):
