@@ -84,3 +84,18 @@ def test_the_check_fails_on_a_string_without_translation(tmp_path: Path) -> None
     finally:
         catalogues.ROOT = original
     assert any("A brand new sentence" in line for line in lacking), lacking
+
+
+def test_every_refusal_code_says_what_it_means_in_every_language() -> None:
+    """Each registered code has a sentence for a person (api/problem_words.py), translated in every catalogue
+    (tests/test_catalogues.py checks them all); English keeps the precise message; a title's own rules code (not
+    registered) reads as an illegal move."""
+    from firebreak.api import problem_words
+    from firebreak.matches.refusals import Refusal
+
+    assert set(problem_words.SAID) == set(Refusal)
+    assert problem_words.said(Refusal.NOT_YOUR_TURN, "seat 2 acts", "en") == "seat 2 acts"
+    german = problem_words.said(Refusal.NOT_YOUR_TURN, "seat 2 acts", "de")
+    assert german == "Du bist nicht am Zug; nichts wurde geändert."
+    assert problem_words.said("MALFORMED_ACTION", "no such district", "uk") == \
+        problem_words.said(Refusal.ILLEGAL_ACTION, "", "uk") != problem_words.ILLEGAL

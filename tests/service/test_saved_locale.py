@@ -94,3 +94,29 @@ def test_a_locale_the_service_does_not_speak_is_refused_and_changes_nothing(serv
         assert problem.status_code == 422 and problem.json()["code"] in ("UNSUPPORTED_LOCALE", "VALIDATION_FAILED"), \
             (bad, problem.text)
     assert me(c, ann.access) == {"locale": "de", "language": "de"}
+
+
+BAD_HANDLE = """mutation { updateProfile(input: {handle: "x"}) { __typename ... on Problem { code message } } }"""
+
+
+def test_problems_are_written_in_the_readers_language(server: str, c: Client) -> None:
+    """A REST problem's detail and a GraphQL problem's message (a result type's, and a request-level error's): the
+    precise English message in English, what the code means in another language; the code never changes."""
+    ann = guest(c, "ann")
+    english = rest(server, "GET", "/v1/matches/no-such-match", ann.access).json()
+    german = rest(server, "GET", "/v1/matches/no-such-match", ann.access, headers={"accept-language": "de"}).json()
+    assert english["code"] == german["code"] == "MATCH_NOT_FOUND"
+    assert german["detail"] == "Diese Partie gibt es nicht oder sie ist abgelaufen." != english["detail"]
+    assert "no-such-match" in english["detail"]  # the precise message names what was asked
+
+    c.http.headers.pop("accept-language", None)
+    precise = c.gql(BAD_HANDLE, {}, ann.access)["updateProfile"]
+    assert precise["code"] == "BAD_HANDLE" and not CYRILLIC.search(precise["message"])
+    assert c.gql(SAVE, {"locale": "uk"}, ann.access)["updateProfile"]["locale"] == "uk"
+    said = c.gql(BAD_HANDLE, {}, ann.access)["updateProfile"]  # the saved locale: no Accept-Language sent
+    assert said["code"] == "BAD_HANDLE" and said["message"].startswith("Псевдонім має містити"), said
+
+    c.http.headers["accept-language"] = "de"
+    refused = c.http.post("/graphql", json={"query": "{ me { id } }"}, headers={"authorization": "Bearer x.y.z"})
+    error = refused.json()["errors"][0]
+    assert error["extensions"]["code"] == "UNAUTHENTICATED" and error["message"] == "Bitte melde dich erneut an."
