@@ -199,7 +199,7 @@ OPERATIONS = [
     Operation("PATCH", "/v1/me", "updateProfile", "players", "Change the handle, display name or locale",
               "Change the signed-in player's handle (unique across the service, compared case-folded after NFKC: "
               "the old one is freed at once), display name and/or saved locale (the language answers are written "
-              "in when a request's Accept-Language names none the service speaks, and always for pushes; \"\" "
+              "in when a request's Accept-Language names none the service speaks; \"\" "
               "forgets it); a member left out stays as it is, and a refused one changes nothing. A handle can be "
               "changed FIREBREAK_HANDLE_CHANGES_PER_DAY times in any 24 hours "
               "(429 RATE_LIMITED with Retry-After past that).", update_profile, response="ProfileUpdated",

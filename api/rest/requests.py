@@ -309,8 +309,8 @@ class UpdateProfile(Body):
     name: Annotated[Annotated[str, Printable(1, NAME_MAX, True, Refusal.BAD_NAME)] | None,
                     Field(description="1 to 40 printable characters once trimmed.")] = None
     locale: Annotated[str | None, Field(max_length=35, description="The language to be answered in when a request's "
-                                                                   "Accept-Language names none the service speaks, "
-                                                                   "and for pushes: a BCP 47 tag of a language GET "
+                                                                   "Accept-Language names none the service speaks: "
+                                                                   "a BCP 47 tag of a language GET "
                                                                    "/v1/languages lists (de-AT saves de); \"\" "
                                                                    "forgets it.")] = None
 

@@ -104,7 +104,7 @@ class Me:
     @strawberry.field
     def locale(self) -> str | None:
         """The player's saved locale (updateProfile), null when none is saved: the language answers are written in
-        when a request's Accept-Language names none the service speaks, and pushes always."""
+        when a request's Accept-Language names none the service speaks."""
         return self.principal.player.locale or None
 
     @strawberry.field
@@ -276,7 +276,7 @@ class UpdateProfileInput:
     name: str | None = strawberry.field(default=None, description="1 to 40 printable characters.")
     locale: str | None = strawberry.field(default=None, description="The language to be answered in when a "
                                                                     "request's Accept-Language names none the "
-                                                                    "service speaks, and for pushes: a BCP 47 tag of "
+                                                                    "service speaks: a BCP 47 tag of "
                                                                     "a language Query.languages lists (de-AT saves "
                                                                     "de); \"\" forgets it.")
 
