@@ -46,7 +46,7 @@ class Domain:
 def domains() -> list[Domain]:
     """The service's catalogue and each title's that has words."""
     found = [Domain(language.DOMAIN, language.LOCALE.resolve(),
-                    (ROOT / "api" / "language.py", ROOT / "domain" / "words.py"),
+                    (ROOT / "matches" / "catalogues.py", ROOT / "domain" / "words.py", ROOT / "push" / "texts.py"),
                     (*((problems.TITLE, name) for name in (*problems.TITLES.values(), problems.OTHER)),
                      *((problem_words.CONTEXT, sentence) for sentence in problem_words.sentences())))]
     for title in titles.all_titles():

@@ -1,11 +1,6 @@
-// The service worker of pushes (issue 48): shows each push the service sends (docs/guides/push.md) as a
-// notification, one per match (its tag), and opens the match when the notification is clicked.
-
-const TITLES = {
-  yourTurn: 'Your turn', matchEnded: 'A match ended', invited: 'You are invited to a match',
-  rematchOffered: 'A rematch is offered', seekMatched: 'Your seek found a match',
-  seatTakenOver: 'Your clock ran out: a bot plays your seat',
-};
+// The service worker of pushes (issues 48 and 50): shows each push the service sends (docs/guides/push.md) as a
+// notification in the player's language - the service writes its title and body in the player's saved locale -
+// one per match (its tag), and opens the match when the notification is clicked.
 
 self.addEventListener('push', (event) => {
   let data = {};
@@ -14,9 +9,9 @@ self.addEventListener('push', (event) => {
   } catch (_) {
     data = {};
   }
-  const title = TITLES[data.type] || 'Firebreak';
-  event.waitUntil(self.registration.showNotification(title, {
-    body: data.matchId ? `Match ${data.matchId}` : '', tag: data.matchId || data.type || 'firebreak', data,
+  const shown = data.notification || {};
+  event.waitUntil(self.registration.showNotification(shown.title || 'Firebreak', {
+    body: shown.body || '', tag: data.matchId || data.type || 'firebreak', data,
   }));
 });
 
