@@ -1,17 +1,44 @@
 // "My matches" (#/me): the signed-in player's matches as the service lists them (me.matches): those where it is
-// their turn first, badged, then the rest by last activity. A status filter, "More" pages on with the cursor, and
-// the list is read again while shown (there is no player event stream to follow yet).
+// their turn first, badged, then the rest by last activity. A status filter, "More" pages on with the cursor. The
+// player's own events (events.js: the SDK's stream) are listed as news and make the list be read again at once;
+// while that stream is not live the list is read again every few seconds instead.
 
 import { MY_MATCHES, TITLES, gql } from './api.js';
 import { h } from './dom.js';
+import { live, news, onMyEvent } from './events.js';
 import * as session from './session.js';
 
 const POLL_MS = 3000;
+const LIVE_POLL_MS = 60_000; // with the stream live: only a safety net (a seat taken is no event of the player's)
 const PAGE = 10;
 const MOST = 100; // the largest page the service answers
 
 const OUTCOMES = { WON: 'You won', SHARED: 'You shared the win', LOST: 'You lost' };
 const REASONS = { ABANDONED: 'Abandoned', CANCELLED: 'Cancelled', RESIGNED: 'Ended by a resignation' };
+const ENDED = { finished: 'finished', abandoned: 'was abandoned', resigned: 'ended by a resignation',
+  cancelled: 'was cancelled' };
+
+/** One of the player's events as a line of news: its words and where it leads. */
+function newsLine(event, names) {
+  const title = names.get(event.title) || event.title || 'a match';
+  const match = event.matchId ? `#/match/${encodeURIComponent(event.matchId)}` : null;
+  switch (event.type) {
+    case 'yourTurn': return [`Your turn in ${title}`, match];
+    case 'matchStarted': return [`Your match of ${title} started`, match];
+    case 'matchEnded': return [`Your match of ${title} ${ENDED[event.reason] || 'ended'}`, match];
+    case 'seatTakenOver': return [`A bot took over your seat in ${title}`, match];
+    case 'invited': return [`You are invited to a match of ${title}`, null];
+    case 'rematchOffered': return [`A rematch of ${title} is offered`, `#/match/${encodeURIComponent(event.of)}`];
+    case 'rematchAccepted': return [`A rematch of ${title} was accepted`, `#/match/${encodeURIComponent(event.of)}`];
+    case 'rematchDeclined': return [`A rematch of ${title} was declined`, `#/match/${encodeURIComponent(event.of)}`];
+    case 'rematchExpired': return [`A rematch offer of ${title} expired`, `#/match/${encodeURIComponent(event.of)}`];
+    case 'rematchStarted': return [`The rematch of ${title} started`, match];
+    case 'seekMatched': return ['Your seek found a match', match];
+    case 'friendRequested': return [`@${event.handle} asks to be your friend`, '#/friends'];
+    case 'friendAccepted': return [`@${event.handle} is now your friend`, '#/friends'];
+    default: return [event.type, match];
+  }
+}
 
 /** Show the player's matches in root; return a function that stops its polling. */
 export function mountMine(root) {
@@ -26,10 +53,11 @@ export function mountMine(root) {
   const list = h('div', { class: 'me-list', 'data-testid': 'me-list' }, h('p', { class: 'muted' }, 'Loading\u2026'));
   const more = h('button', { type: 'button', 'data-testid': 'me-more', hidden: true }, 'More');
   const message = h('p', { class: 'message', 'data-testid': 'me-message', role: 'status' });
+  const newsList = h('ul', { class: 'news-list', 'data-testid': 'my-news', 'aria-live': 'polite' });
   const view = h('section', { class: 'my-matches-view', 'data-testid': 'me-view' },
     h('div', { class: 'my-matches-head' }, h('h1', {}, 'My matches'), h('span', { class: 'spacer' }),
       h('label', {}, 'Show ', status), h('a', { href: '#/', class: 'button' }, 'Lobby')),
-    message, list, more);
+    message, list, more, h('section', { class: 'news' }, h('h2', {}, 'News'), newsList));
   root.replaceChildren(view);
 
   function row(node) {
@@ -55,6 +83,34 @@ export function mountMine(root) {
       h('a', { href: `#/match/${encodeURIComponent(node.id)}`, class: `button${node.yourTurn ? ' primary' : ''}`,
         'data-testid': 'me-link' }, link)),
     h('p', { class: 'muted others', 'data-testid': 'me-others' }, others.length ? `With ${others.join(', ')}` : ''));
+  }
+
+  /** An invitation's answer: accept (a seat bound to the player: the match page opens) or decline. */
+  async function answer(event, accept, said) {
+    try {
+      await session.client.answerInvitation(event.matchId, accept);
+      if (accept) location.hash = `#/match/${encodeURIComponent(event.matchId)}`;
+      else said.textContent = 'Declined.';
+    } catch (error) {
+      said.textContent = `Not answered: ${(error.problem && error.problem.detail) || error.message}`;
+    }
+  }
+
+  function drawNews() {
+    const items = news().map((event) => {
+      const [text, href] = newsLine(event, names);
+      const said = h('span', { class: 'muted', role: 'status' });
+      const invited = event.type === 'invited' ? [' ',
+        h('button', { type: 'button', class: 'small primary', 'data-testid': 'accept-invitation',
+          onclick: () => answer(event, true, said) }, 'Accept'), ' ',
+        h('button', { type: 'button', class: 'small', 'data-testid': 'decline-invitation',
+          onclick: () => answer(event, false, said) }, 'Decline'), ' ', said] : [];
+      return h('li', { 'data-testid': 'my-event', 'data-event': event.id, 'data-type': event.type,
+        'data-match': event.matchId || '' },
+      href ? h('a', { href }, text) : text, ...invited);
+    });
+    newsList.replaceChildren(...(items.length ? items
+      : [h('li', { class: 'muted' }, 'Nothing new since this page opened.')]));
   }
 
   let drawn = ''; // what the list shows: redrawn only when it changed (a row being clicked stays put)
@@ -88,7 +144,7 @@ export function mountMine(root) {
     } catch (error) {
       if (ticket === seq) message.textContent = `Cannot read your matches: ${error.message}`;
     }
-    if (!stopped && ticket === seq) timer = setTimeout(refresh, POLL_MS);
+    if (!stopped && ticket === seq) timer = setTimeout(refresh, live() ? LIVE_POLL_MS : POLL_MS);
   }
 
   more.addEventListener('click', async () => {
@@ -110,9 +166,14 @@ export function mountMine(root) {
     } finally {
       more.disabled = false;
     }
-    if (!stopped && ticket === seq) timer = setTimeout(refresh, POLL_MS);
+    if (!stopped && ticket === seq) timer = setTimeout(refresh, live() ? LIVE_POLL_MS : POLL_MS);
   });
   status.addEventListener('change', () => { shown = PAGE; refresh(); });
+  const unlisten = onMyEvent((event) => {
+    if (event.type !== 'ready') drawNews();
+    refresh(); // the stream is (again) live, or something of the player's happened: read the list now
+  });
+  drawNews();
 
   (async () => {
     try {
@@ -120,11 +181,13 @@ export function mountMine(root) {
     } catch {
       // the ids stand in for the names
     }
+    drawNews();
     refresh();
   })();
 
   return () => {
     stopped = true;
+    unlisten();
     clearTimeout(timer);
   };
 }
