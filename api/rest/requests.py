@@ -31,6 +31,7 @@ from pydantic_core import CoreSchema, PydanticCustomError
 from firebreak.api.rest.limits import Below
 from firebreak.api.rest.options import by_title, playable, whole
 from firebreak.api.rest.text import Printable
+from firebreak.api.rest.titled import typed
 from firebreak.domain import titles
 from firebreak.domain.bots import levels
 from firebreak.matches.clocks import MAX_INCREMENT, MAX_INITIAL, MAX_PER_MOVE
@@ -210,7 +211,8 @@ class AddBot(Body):
 class Act(Body):
     """An action copied as is from legalActions, and the version it was listed at."""
 
-    action: Annotated[Any, Field(description="One of the match's legalActions (a JSON object).")]
+    action: Annotated[Any, typed("Action"), Field(description="One of the match's legalActions (a JSON object), "
+                                                              "checked against its title's action schema.")]
     expectedVersion: Annotated[Int32, Field(description="The match version the action was read at.")]
 
 

@@ -11,6 +11,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
 from firebreak.api.rest.problems import rest_codes
+from firebreak.api.rest.titled import typed
 from firebreak.domain.contract import OptionKind
 from firebreak.matches import rematch_offers
 from firebreak.matches.lifecycle import EndReason, MatchStatus
@@ -34,6 +35,10 @@ def d(text: str) -> Any:
 END_REASONS = [reason.name for reason in EndReason]
 STATUSES = [status.name for status in MatchStatus]
 JSON = dict[str, Any]
+# a title's view, action, event: documented as the registered titles' own (titled.py), served as the engine wrote them
+VIEW = Annotated[JSON, typed("View")]
+ACTION = Annotated[JSON, typed("Action")]
+EVENT = Annotated[JSON, typed("GameEvent")]
 
 
 class Answer(BaseModel):
@@ -229,10 +234,11 @@ class Match(Answer):
     you: Annotated[int | None, d("The caller's seat, or null for a spectator.")]
     toAct: Annotated[list[int], d("Seats owing a decision now.")]
     serviceToAct: Annotated[bool, d("The next step is the service's (a bot seat, a non-player turn).")]
-    view: Annotated[JSON, d("The caller's view of the game (a spectator's without a seat token).")]
-    legalActions: Annotated[list[JSON], d("The caller's legal actions now, each with its label (what it does, in the "
-                                          "language of Accept-Language); submit any of them as is (act ignores "
-                                          "the label).")]
+    view: Annotated[VIEW, d("The caller's view of the game (a spectator's without a seat token): the title's own, "
+                            "told apart by `title`.")]
+    legalActions: Annotated[list[ACTION], d("The caller's legal actions now, each with its label (what it does, in the "
+                                            "language of Accept-Language); submit any of them as is (act ignores "
+                                            "the label).")]
     result: MatchResult | None
     rematch: Annotated[MatchRef | None, d("The match's rematch once every person accepted its offer (GET "
                                           "/v1/matches/{id} only).")] = None
@@ -278,8 +284,8 @@ class BotAdded(Answer):
     started: bool
 
 
-EVENTS = Annotated[list[JSON], d("The step's events, redacted for the caller, each with its label (what it means, in "
-                                 "the language of Accept-Language).")]
+EVENTS = Annotated[list[EVENT], d("The step's events, redacted for the caller, each with its label (what it means, in "
+                                  "the language of Accept-Language).")]
 
 
 class ActionAccepted(Answer):
