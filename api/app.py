@@ -22,6 +22,7 @@ from strawberry.http import GraphQLHTTPResponse
 from strawberry.types import ExecutionResult
 from strawberry.types.graphql import OperationType
 
+from firebreak.api import language, problem_words
 from firebreak.api.context import Context
 from firebreak.api.cors import Cors
 from firebreak.api.explorer import graphiql_policy, offline_graphiql_html
@@ -43,6 +44,12 @@ from firebreak.matches import packing, refusals
 from firebreak.matches.config import Settings
 from firebreak.matches.envsettings import read_all
 from firebreak.matches.plugins import register_titles
+
+
+def _said(error: Any) -> Any:
+    """A GraphQL error with a code, its message in the request's language (api/problem_words.py)."""
+    code = error.get("extensions", {}).get("code") if isinstance(error, dict) else None
+    return {**error, "message": problem_words.said(code, error.get("message", ""))} if isinstance(code, str) else error
 
 
 class FirebreakGraphQL(GraphQL[Context, None]):
@@ -69,8 +76,12 @@ class FirebreakGraphQL(GraphQL[Context, None]):
         """The JSON answer; while Redis is unreachable, only the SERVICE_UNAVAILABLE error (no data), wherever
         the request met the outage (a resolver, or an extension such as the rate limits)."""
         if result.errors and any(is_unavailable(e) for e in result.errors):
-            return {"errors": [unavailable_error().formatted]}
-        return await super().process_result(request, result)
+            return {"errors": [_said(unavailable_error().formatted)]}
+        answer = await super().process_result(request, result)
+        errors = answer.get("errors")
+        if errors and language.chosen() != language.DEFAULT:
+            answer["errors"] = [_said(error) for error in errors]
+        return answer
 
     def create_response(self, response_data: GraphQLHTTPResponse | list[GraphQLHTTPResponse],
                         sub_response: Response) -> Response:

@@ -154,18 +154,21 @@ async def page(services: Services, loaded: Loaded, channel: Channel, after: int,
     """A page of the channel after seq `after` as the reader is shown it, the cursor to read on from (the last
     message's seq; never past the channel's newest, so a cursor from the future cannot skip messages to come), and
     whether more follow."""
-    messages = await _stored(services, loaded.id, channel, after, limit)
-    newest = (await services.chat.newest(loaded.id))[channel]  # 0: none in Redis (none yet, or archived)
+    stands = await services.chat.newest(loaded.id)  # read once: each channel's newest seq (0: none in Redis)
+    messages = await _stored(services, loaded.id, channel, after, limit, stands)
+    newest = stands[channel]  # 0: none in Redis (none yet, or archived)
     last = min(after, newest) if newest else after  # with nothing new: where the channel stands
     cursor = messages[-1].seq if messages else last
     more = bool(messages) and (cursor < newest if newest else len(messages) >= max(1, min(limit, PAGE)))
     return await shown(services, messages, await blocked(services, reader)), cursor, more
 
 
-async def _stored(services: Services, match_id: str, channel: Channel, after: int, limit: int) -> list[Message]:
-    """Messages after a seq from Redis, or from the archive once Redis has let the match's chat go."""
-    messages = await services.chat.page(match_id, channel, after, limit)
-    if messages or services.archive is None or any((await services.chat.newest(match_id)).values()):
+async def _stored(services: Services, match_id: str, channel: Channel, after: int, limit: int,
+                  newest: dict[Channel, int]) -> list[Message]:
+    """Messages after a seq from Redis, or from the archive once Redis has let the match's chat go (no channel has
+    any message in Redis)."""
+    messages = await services.chat.page(match_id, channel, after, limit, newest[channel])
+    if messages or services.archive is None or any(newest.values()):
         return messages
     return await services.archive.run(archive.page, services.archive, match_id, channel, after, limit)
 
@@ -208,7 +211,8 @@ async def follow(services: Services, loaded: Loaded, channel: Channel, after: in
                 woken = watch.changed  # taken before looking: a message arriving after the look sets it
                 messages = None if backlog else watch.after(channel, cursor)
                 if messages is None:  # the backlog, or more behind than the reader keeps
-                    messages = await _stored(services, loaded.id, channel, cursor, PAGE)
+                    messages = await _stored(services, loaded.id, channel, cursor, PAGE,
+                                             await services.chat.newest(loaded.id))
                     backlog = len(messages) >= PAGE
                 if time.monotonic() - hidden_at > FOLLOW_WAIT:  # blocks made meanwhile apply from now on
                     hidden, hidden_at = await blocked(services, reader), time.monotonic()

@@ -18,6 +18,7 @@ from starlette.responses import Response
 from starlette.websockets import WebSocket
 from strawberry.types import Info as StrawberryInfo
 
+from firebreak.api import language
 from firebreak.api.ratelimit import rate_limited, retry_after_header
 from firebreak.api.services import Services
 from firebreak.matches.callers import NOBODY, Caller
@@ -109,6 +110,7 @@ class Context:
             self.check_not_blocked()
             try:
                 outcome = await self.services.players.verify(*found)
+                language.saved(outcome.player.locale)
                 await presence.touch(self.services.store.redis, outcome.player.id)  # a dict look-up most times
             except Unauthenticated as refused:
                 outcome = refused

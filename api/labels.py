@@ -56,7 +56,7 @@ def legal_actions(read: Reading, lang: str | None = None) -> list[Any]:
     actions = read.legal_actions()
     if not actions or not ENABLED:
         return actions
-    lang = lang or language.current.get()
+    lang = lang or language.chosen()
     words = _words(read.title)
     seat = read.you
     assert seat is not None  # a spectator has no legal actions
@@ -80,7 +80,7 @@ def events(loaded: Loaded, version: int, viewer: int | None, seen: list[Event], 
     """The events of the step that made `version` that the viewer may see, each with its label."""
     if not seen or not ENABLED:
         return seen
-    lang = lang or language.current.get()
+    lang = lang or language.chosen()
     words = _words(loaded.meta["title"])
 
     def make() -> list[str]:

@@ -103,7 +103,9 @@ async def resolve(services: Services, report_id: str, resolution: str | None) ->
 
 
 async def _known(services: Services, player: str) -> None:
-    if not ID.match(player) or await services.players.directory.get(player) is None:
+    """Raise PLAYER_NOT_FOUND unless the player exists, banned or not (EXISTS: reading the player would give one
+    without a handle a handle)."""
+    if not ID.match(player) or not await services.store.redis.exists(player_keys.player(player)):
         raise ModerationError(Refusal.PLAYER_NOT_FOUND, "no such player")
 
 
@@ -151,13 +153,8 @@ async def ban(services: Services, player: str, seconds: float | None, note: str 
 
 async def unban(services: Services, player: str) -> bool:
     """Lift a player's ban (it may sign in again); whether it had one."""
-    await _known_or_banned(services, player)
+    await _known(services, player)
     had = await bans.Bans(services.store.redis, services.store.queue).unban(player)
     db = await services.database()
     await db.run(functools.partial(audit.record, db, audit.Action.UNBAN, player, None, had=had))
     return had
-
-
-async def _known_or_banned(services: Services, player: str) -> None:
-    if not ID.match(player) or not await services.store.redis.exists(player_keys.player(player)):
-        raise ModerationError(Refusal.PLAYER_NOT_FOUND, "no such player")

@@ -36,7 +36,7 @@ from firebreak.players.deletion import Deletions
 from firebreak.players.invitations import PlayerInvitations
 from firebreak.players.records import Principal
 from firebreak.push.service import Push
-from firebreak.social.guards import GuardedInvitations
+from firebreak.social.guards import GuardedInvitations, GuardedLobby
 
 SOCKET_TIMEOUT = 30.0  # seconds; the subscription blocks at most BLOCK_MS (10 s) per read
 
@@ -94,7 +94,7 @@ class Services:
         chat = ChatStore(redises.matches)
         deletions = Deletions(redises.matches, redises.queue, players.directory,
                               player_settings.deletion_reauth_seconds)
-        return cls(settings, redises, store, scheduler, Lobby(store, scheduler), Pipeline(store, scheduler),
+        return cls(settings, redises, store, scheduler, GuardedLobby(store, scheduler), Pipeline(store, scheduler),
                    Limits(settings, RateLimiter(redises.queue), player_settings),
                    Snapshots(store), Fanout(store),
                    players, SeatLife(store, scheduler),

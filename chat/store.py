@@ -142,10 +142,13 @@ class ChatStore:
         raw = await self.redis.hgetall(keys.last(match_id))
         return {channel: int(raw.get(channel.value, 0)) for channel in Channel}
 
-    async def page(self, match_id: str, channel: Channel, after: int, limit: int = PAGE) -> list[Message]:
+    async def page(self, match_id: str, channel: Channel, after: int, limit: int = PAGE,
+                   newest: int | None = None) -> list[Message]:
         """The kept messages of a channel after seq `after`, oldest first, at most `limit` (those Redis no longer
-        keeps are skipped: a reader far behind gets the oldest kept)."""
-        newest = (await self.newest(match_id))[channel]
+        keeps are skipped: a reader far behind gets the oldest kept); newest: the channel's newest seq when the
+        caller has read it already."""
+        if newest is None:
+            newest = (await self.newest(match_id))[channel]
         start = max(after, newest - KEPT) + 1
         seqs = list(range(start, min(newest, start + max(1, min(limit, PAGE)) - 1) + 1))
         return await self.many(match_id, channel, seqs)

@@ -173,6 +173,9 @@ REMATCH_PENDING = "rematch:pending"  # sorted set on the queue Redis: over match
 DELETIONS_PENDING = "players:deletions"  # sorted set on the queue Redis: player id -> when its account's deletion
 # was asked (players/deletion.py's outbox: dropped once every part of the deletion is done; the reconciler hands an
 # entry older than stall_seconds to a job that finishes it, workers/account_deletion.py)
+BANS_PENDING = "moderation:bans"  # sorted set on the queue Redis: player id -> when its ban was laid (the ban's
+# outbox, moderation/bans.py: its seats are resigned by workers/moderation.py; dropped once done, handed on by the
+# reconciler after stall_seconds)
 REMATCH_OFFERS = "rematch:offers"  # sorted set on the queue Redis: over match id -> when its rematch offer expires
 # (matches/rematch_offers.py's timer: the reconciler hands each entry whose time has come to a job that expires it)
 

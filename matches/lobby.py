@@ -139,10 +139,17 @@ class Lobby:
                                                          "player credential")
         if player is not None and loaded.seat_of(Caller(player=player)) is not None:
             raise LobbyError(Refusal.ALREADY_SEATED, "you already hold a seat of this match")
+        if player is not None and await self.refuses(loaded, player):  # last of the checks: it tells nothing more
+            raise LobbyError(Refusal.NOT_ACCEPTED, "a player of this match does not take you at the table now")
         token = secrets.token_urlsafe(32)
         record = SeatRecord(_clean_name(name or ""), SeatKind.HUMAN, token_hash=hash_token(token), player=player,
                             program=program and player is not None)
         return await self._claim(loaded, seat, record, token)
+
+    async def refuses(self, loaded: Loaded, player: str) -> bool:
+        """Whether a player of the waiting match (seated, or its creator) does not take this player at the table
+        (none here; social/guards.py fills it in)."""
+        return False
 
     async def add_bot(self, match_id: str, seat: int | None, level: str, caller: Caller | str | None) -> Seated:
         """Seat a bot; only the creator (the host token or the player who created it) or a seated caller may."""

@@ -52,7 +52,6 @@ MATCH_SEEKS_JOB = "firebreak.workers.jobs.match_seeks"  # a matching pass over o
 FORM_TABLE_JOB = "firebreak.workers.jobs.form_table"  # finish forming a table a crash left half-formed
 DELETE_ACCOUNT_JOB = "firebreak.workers.jobs.delete_account"  # the rest of an account's deletion (players/deletion.py)
 APPLY_BAN_JOB = "firebreak.workers.jobs.apply_ban"  # a ban's seats and seeks (moderation/bans.py)
-BANS_PENDING = "moderation:bans"  # moderation/keys.py's outbox (named here: this layer imports no moderation)
 
 log = logging.getLogger("firebreak.reconciler")
 
@@ -111,7 +110,7 @@ class Reconciler:
         that waits: workers/account_deletion.py), and the bans whose seats are not done (workers/moderation.py), to
         jobs that finish them, each entry claimed until stall_seconds from now; return the jobs."""
         return self._drain(keys.DELETIONS_PENDING, DELETE_ACCOUNT_JOB, "delete", now) + self._drain(
-            BANS_PENDING, APPLY_BAN_JOB, "ban", now)
+            keys.BANS_PENDING, APPLY_BAN_JOB, "ban", now)
 
     def reindex(self, now: float | None = None) -> list[str]:
         """Hand the players' index updates a crash left undone (matches/mine.py: outbox entries whose change began

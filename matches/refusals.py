@@ -95,6 +95,7 @@ class Refusal(StrEnum):
     MUTED = "MUTED"
     BAD_REPORT = "BAD_REPORT"
     REPORT_NOT_FOUND = "REPORT_NOT_FOUND"
+    UNSUPPORTED_LOCALE = "UNSUPPORTED_LOCALE"
 
     @property
     def status(self) -> int:
@@ -215,6 +216,9 @@ ENTRIES: dict[Refusal, Entry] = {
     Refusal.INVITATION_NOT_FOUND: Entry(404, "InvitationNotFound",
                                         "The player has no open invitation to this match (never invited, already "
                                         "answered, or the match is gone)."),
+    Refusal.UNSUPPORTED_LOCALE: Entry(422, "InvalidInput", "The locale is not a language the service speaks "
+                                                           "(Query.languages, GET /v1/languages); \"\" forgets the "
+                                                           "saved one."),
     Refusal.TOO_MANY_INVITATIONS: Entry(422, "InvalidInput", "An invitation names 1 to 20 distinct players at a "
                                                              "time, and a match has at most 100 invitations."),
     Refusal.TOO_MANY_SEEKS: Entry(409, "TooManySeeks", "The player is already seeking in this pool (same title, seat "

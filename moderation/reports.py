@@ -62,10 +62,21 @@ class Report:
     resolved_at: float | None
 
 
+def _text(value: object) -> str | None:
+    return None if value is None else str(value)
+
+
+def _number(value: object) -> float | None:
+    return None if value is None else float(str(value))
+
+
 def _report(r: dict[str, object]) -> Report:
-    return Report(str(r["id"]), float(r["at"]), r["reporter"], r["player"], r["match_id"],  # type: ignore[arg-type]
-                  r["channel"], r["seq"], r["message"], Reason(str(r["reason"])), str(r["note"]),  # type: ignore[arg-type]
-                  Status(str(r["status"])), r["resolution"], r["resolved_at"])  # type: ignore[arg-type]
+    """A report from its row (a mapping of the reports table's columns)."""
+    seq = _number(r["seq"])
+    return Report(str(r["id"]), float(str(r["at"])), _text(r["reporter"]), _text(r["player"]), _text(r["match_id"]),
+                  _text(r["channel"]), None if seq is None else int(seq), _text(r["message"]),
+                  Reason(str(r["reason"])), str(r["note"]), Status(str(r["status"])), _text(r["resolution"]),
+                  _number(r["resolved_at"]))
 
 
 def file(db: Database, reporter: str, player: str | None, reason: Reason, note: str, match_id: str | None = None,

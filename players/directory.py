@@ -118,6 +118,13 @@ redis.call('HSET', KEYS[1], 'name', ARGV[1])
 return redis.call('HGETALL', KEYS[1])
 """
 
+# KEYS[1]: a player; ARGV[1]: its saved locale ("" forgets it). Answer its fields ({} for no such player).
+_SET_LOCALE = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return {} end
+if ARGV[1] == '' then redis.call('HDEL', KEYS[1], 'locale') else redis.call('HSET', KEYS[1], 'locale', ARGV[1]) end
+return redis.call('HGETALL', KEYS[1])
+"""
+
 # KEYS[1]: a player; ARGV[1]: its links with one identity (JSON). Link it unless it has another: answer {'ok',
 # fields...}, {'other'} or {'unknown'}.
 _LINK = """
@@ -169,6 +176,7 @@ class Directory:
         self._unclaim = Script(redis, UNCLAIM)
         self._ensure = Script(redis, _ENSURE)
         self._rename = Script(redis, _RENAME)
+        self._set_locale = Script(redis, _SET_LOCALE)
         self._link = Script(redis, _LINK)
         self._known: dict[Identity, str] = {}  # external identity -> player id, as claimed in Redis
 
@@ -292,9 +300,11 @@ class Directory:
             raise HandleTaken("the player's handle changed meanwhile: read it and try again")
         raise PlayerNotFound("no such player")
 
-    async def update_profile(self, player_id: str, handle: str | None, name: str | None) -> Player:
-        """Change a player's handle and/or display name, each checked before either changes (raise BadHandle,
-        BadName, HandleTaken, HandleChangesLimited, PlayerNotFound)."""
+    async def update_profile(self, player_id: str, handle: str | None, name: str | None,
+                             locale: str | None = None) -> Player:
+        """Change a player's handle, display name and/or saved locale ("" forgets it; the API checks it is a
+        language the service speaks), each checked before any changes (raise BadHandle, BadName, HandleTaken,
+        HandleChangesLimited, PlayerNotFound)."""
         if handle is not None and (reason := handles.problem(handle)[1]) is not None:
             raise BadHandle(reason)
         clean = None if name is None else clean_name(name)
@@ -303,6 +313,11 @@ class Directory:
             raise PlayerNotFound("no such player")
         if clean is not None and clean != player.name:
             player = await self.with_handle(await self.rename(player_id, clean))
+        if locale is not None and locale != player.locale:
+            fields = await self._set_locale([keys.player(player_id)], [locale])
+            if not fields:
+                raise PlayerNotFound("no such player")
+            player = await self.with_handle(Player.from_fields(player_id, pairs(fields)))
         return player
 
     async def _take(self, player_id: str, handle: str) -> bool:

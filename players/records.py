@@ -48,7 +48,7 @@ class Identity:
 class Player:
     """A player: id, display name, kind, when created (epoch seconds), token version (bumped by signing out
     everywhere, and by a ban), the external identities linked to it, its handle ("" until one is assigned), and
-    until when the operator banned it (None: not banned)."""
+    until when the operator banned it (None: not banned), and the language it saved ("" for none)."""
 
     id: str
     name: str
@@ -58,6 +58,7 @@ class Player:
     identities: tuple[Identity, ...] = ()
     handle: str = ""
     banned_until: float | None = None  # the operator banned it until then (moderation/bans.py; inf: for good)
+    locale: str = ""  # the language the player chose to be answered in ("": none saved; api/language.py)
 
     def banned(self, now: float | None = None) -> bool:
         """Whether the operator's ban holds now: no sign-in, no credential of the player works."""
@@ -71,7 +72,8 @@ class Player:
                    created=float(fields["created"]), token_version=int(fields["ver"]),
                    identities=tuple(Identity(issuer, subject) for issuer, subject in links),
                    handle=fields.get("handle", ""),
-                   banned_until=float(fields["banned"]) if fields.get("banned") else None)
+                   banned_until=float(fields["banned"]) if fields.get("banned") else None,
+                   locale=fields.get("locale", ""))
 
 
 @dataclass(frozen=True)

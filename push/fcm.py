@@ -61,13 +61,15 @@ class Fcm:
 
 
 def message(token: str, payload: str, topic: str, ttl: int, urgency: str) -> dict[str, Any]:
-    """The v1 message of one push: the event's facts as string data, a collapse key per match (Android) and
-    apns-collapse-id (iOS), the TTL, and high priority for an urgent kind."""
+    """The v1 message of one push: the event's facts as string data, what the phone shows (a notification: its
+    title and body, so that a closed app's push is seen on Android and iOS alike), a collapse key per match
+    (Android) and apns-collapse-id (iOS), the TTL, and high priority for an urgent kind."""
     facts = json.loads(payload)
+    shown = facts.pop("notification", None)
     data = {k: v if isinstance(v, str) else json.dumps(v) for k, v in facts.items()}
     high = urgency == "high"
     return {"message": {
-        "token": token, "data": data,
+        "token": token, "data": data, **({"notification": shown} if shown else {}),
         "android": {"collapse_key": topic, "ttl": f"{ttl}s", "priority": "HIGH" if high else "NORMAL"},
         "apns": {"headers": {"apns-collapse-id": topic, "apns-priority": "10" if high else "5",
                              "apns-expiration": str(int(time.time()) + ttl)}}}}

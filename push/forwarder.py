@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from firebreak.matches import feed
+from firebreak.players import keys as player_keys
 from firebreak.push import keys, preferences
 from firebreak.push.message import message
 from firebreak.push.queue import NewPush, Queue
@@ -40,6 +41,7 @@ class PushForwarder:
             await self.matches.set(keys.pushed(player), await feed.latest(self.matches, player), ex=feed.FEED_TTL)
             return 0
         wants = await preferences.read(self.matches, player)
+        locale = str(await self.matches.hget(player_keys.player(player), "locale") or "")  # what the phone says
         cursor = str(await self.matches.get(keys.pushed(player)) or "0")
         made = 0
         while True:
@@ -48,7 +50,7 @@ class PushForwarder:
                 return made
             pushes = []
             for event in events:
-                msg = message(player, event)
+                msg = message(player, event, locale)
                 if msg is None or not wants.get(event.type.value, False) or event.at + msg.ttl < now:
                     continue
                 match = event.data.get("matchId")

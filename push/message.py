@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from firebreak.matches.feed import FeedEvent, FeedType
+from firebreak.push.texts import texts
 
 MAX_PAYLOAD = 3000  # bytes of JSON before encryption (aes128gcm adds 103: well under the 4 KB of RFC 8030)
 
@@ -34,7 +35,8 @@ KINDS: dict[FeedType, Kind] = {
     FeedType.FRIEND_ACCEPTED: Kind(24 * 3600, "normal"),
 }
 PUSHED = tuple(kind.value for kind in KINDS)  # the kinds a player may turn on or off
-FACTS = ("matchId", "titleId", "seat", "by", "handle", "result", "reason", "rematchId", "code")  # kept when too long
+FACTS = ("matchId", "titleId", "seat", "by", "handle", "result", "reason", "rematchId", "code", "notification")
+# (kept when too long: what happened, and what a phone shows of it)
 
 
 @dataclass(frozen=True)
@@ -53,13 +55,17 @@ def topic(event: FeedEvent) -> str:
     return base64.urlsafe_b64encode(hashlib.sha256(subject.encode()).digest()[:24]).decode()
 
 
-def message(player: str, event: FeedEvent) -> Message | None:
-    """The push of a feed event, or None for a kind that is not pushed."""
+def message(player: str, event: FeedEvent, locale: str = "") -> Message | None:
+    """The push of a feed event, or None for a kind that is not pushed: the event's facts, and what a phone shows
+    of it (notification: its title and body, in the player's saved locale: push/texts.py)."""
     kind = KINDS.get(event.type)
     if kind is None:
         return None
     body: dict[str, Any] = {"type": event.type.value, "eventId": event.id, "at": event.at, "playerId": player,
                             **event.data}
+    written = texts(event, locale)
+    if written is not None:
+        body["notification"] = {"title": written[0], "body": written[1]}
     text = json.dumps(body, separators=(",", ":"))
     if len(text.encode()) > MAX_PAYLOAD:  # only the facts that name what happened
         body = {k: v for k, v in body.items() if k in ("type", "eventId", "at", "playerId", *FACTS)}

@@ -26,7 +26,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po, write_po
 
-from firebreak.api import language
+from firebreak.api import language, problem_words
 from firebreak.api.rest import problems
 from firebreak.domain import titles
 from firebreak.domain.bots import levels
@@ -84,8 +84,9 @@ def service_texts() -> list[str]:
 def domains() -> list[Domain]:
     """The service's catalogue and each title's that has words."""
     found = [Domain(language.DOMAIN, language.LOCALE.resolve(),
-                    (ROOT / "api" / "language.py", ROOT / "domain" / "words.py"),
-                    tuple((problems.TITLE, name) for name in (*problems.TITLES.values(), problems.OTHER)))]
+                    (ROOT / "matches" / "catalogues.py", ROOT / "domain" / "words.py", ROOT / "push" / "texts.py"),
+                    (*((problems.TITLE, name) for name in (*problems.TITLES.values(), problems.OTHER)),
+                     *((problem_words.CONTEXT, sentence) for sentence in problem_words.sentences())))]
     for title in titles.all_titles():
         words: Words | None = getattr(title, "words", None)
         if words is not None:

@@ -7,6 +7,7 @@ boroughs, which the catalogues translate separately, are taken out)."""
 
 from __future__ import annotations
 
+import gettext
 import random
 import re
 from collections.abc import Iterator
@@ -163,7 +164,7 @@ def test_a_seat_nobody_sits_in_and_lists_are_written_in_the_language() -> None:
 def test_a_translation_whose_placeholders_do_not_fit_reads_in_english() -> None:
     """A broken catalogue entry never breaks a read: the English text is written instead."""
 
-    class Broken(language.gettext.NullTranslations):  # type: ignore[name-defined,misc]
+    class Broken(gettext.NullTranslations):
         def gettext(self, message: str) -> str:
             return "{nope}"
 

@@ -118,3 +118,18 @@ def test_each_cldr_plural_category_is_the_catalogues_form(lang: str, expected: d
     catalog = catalogues.read(web_catalogue_path(WEB_DIR, lang))
     assert catalog is not None
     assert plural_indexes(lang, catalog.plural_expr, catalog.num_plurals) == expected
+
+
+def test_every_refusal_code_says_what_it_means_in_every_language() -> None:
+    """Each registered code has a sentence for a person (api/problem_words.py), translated in every catalogue
+    (tests/test_catalogues.py checks them all); English keeps the precise message; a title's own rules code (not
+    registered) reads as an illegal move."""
+    from firebreak.api import problem_words
+    from firebreak.matches.refusals import Refusal
+
+    assert set(problem_words.SAID) == set(Refusal)
+    assert problem_words.said(Refusal.NOT_YOUR_TURN, "seat 2 acts", "en") == "seat 2 acts"
+    german = problem_words.said(Refusal.NOT_YOUR_TURN, "seat 2 acts", "de")
+    assert german == "Du bist nicht am Zug; nichts wurde geändert."
+    assert problem_words.said("MALFORMED_ACTION", "no such district", "uk") == \
+        problem_words.said(Refusal.ILLEGAL_ACTION, "", "uk") != problem_words.ILLEGAL

@@ -1,5 +1,6 @@
 // The public GraphQL API: queries and mutations over HTTP, match events over graphql-transport-ws.
 
+import { t } from './i18n.js';
 import { languageHeaders, languageQuery } from './language.js';
 
 const RESULT_FIELDS = `endReason reason columns { key label description } scores { seat total parts { key value } }
@@ -76,18 +77,21 @@ export async function loadTitle(titleId) {
     throw error;
   }
   const title = titles.get(titleId);
-  if (!title) throw new Error(`unknown title ${titleId}`);
+  if (!title) throw new Error(t('unknown title {id}', { id: titleId }));
   return title;
 }
 
 /**
  * One GraphQL subscription over graphql-transport-ws that reconnects by itself.
  * variables() is called on every (re)connect, so it can resume after the last version seen. When the server
- * ends the stream (complete) or fails it (error), resume() says whether to subscribe again.
+ * ends the stream (complete) or fails it (error), resume() says whether to subscribe again. A stream the server
+ * ended with UNAUTHENTICATED (the access token expired, or was refused) reconnects at once with a fresh token:
+ * token(refused) is given the token it refused, so a player's session is renewed first (session.fresh).
  */
 export class Subscription {
   constructor({ query, variables, token, onNext, onError, onComplete, resume }) {
-    // token: the bearer token, or an async function giving the one to send on each (re)connect
+    // token: the bearer token, or an async function giving the one to send on each (re)connect (given the token
+    // the server refused on the last connection, if it did)
     Object.assign(this, { query, variables, token, onNext, onError, onComplete });
     this.resume = resume || (() => false);
     this.failures = 0;
@@ -96,6 +100,14 @@ export class Subscription {
     this.retry = 500;
     this.ws = null;
     this.timer = null;
+    this.sent = null; // the token sent on the current connection
+    this.refused = null; // the token the server refused (UNAUTHENTICATED): the next connection renews it
+  }
+
+  /** Whether the server's errors say the connection's credential no longer holds (expired, revoked). */
+  unauthenticated(errors) {
+    const list = Array.isArray(errors) ? errors : [errors];
+    return list.some((e) => e && e.extensions && e.extensions.code === 'UNAUTHENTICATED');
   }
 
   /** Connect (again) and subscribe. */
@@ -107,11 +119,14 @@ export class Subscription {
     const send = (message) => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify(message));
     ws.onopen = async () => {
       let token = this.token;
+      const refused = this.refused;
+      this.refused = null;
       try {
-        if (typeof token === 'function') token = await token();
+        if (typeof token === 'function') token = await token(refused);
       } catch {
         token = null;
       }
+      this.sent = token;
       send({ type: 'connection_init', payload: token ? { authorization: `Bearer ${token}` } : {} });
     };
     ws.onmessage = (message) => {
@@ -129,6 +144,7 @@ export class Subscription {
           break;
         case 'next':
           if (msg.payload && msg.payload.errors) {
+            if (this.unauthenticated(msg.payload.errors)) this.refused = this.sent;
             this.failures += 1;
             if (this.onError) this.onError(msg.payload.errors, this.failures);
           } else if (msg.payload && msg.payload.data) {
@@ -137,6 +153,7 @@ export class Subscription {
           }
           break;
         case 'error':
+          if (this.unauthenticated(msg.payload)) this.refused = this.sent;
           this.failures += 1;
           if (this.onError) this.onError(msg.payload, this.failures);
           this.ended(ws);
@@ -164,7 +181,8 @@ export class Subscription {
     this.ws = null;
     ws.close(1000);
     if (this.closed) return;
-    if (this.since && Date.now() - this.since > 2000) this.failures = 0; // a long-lived stream: resume at once
+    // a long-lived stream, or one whose token expired (renewed on reconnecting): resume at once
+    if ((this.since && Date.now() - this.since > 2000) || this.refused) this.failures = 0;
     if (this.resume()) {
       this.timer = setTimeout(() => this.start(), this.failures ? this.retry : 100);
       if (this.failures) this.retry = Math.min(this.retry * 2, 8000);

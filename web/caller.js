@@ -20,8 +20,9 @@ export function gqlAs(caller, query, variables = {}) {
   return gql(query, variables, caller ? caller.token : null);
 }
 
-/** The bearer token to send for the caller now (for a subscription's connection), or null. */
-export async function tokenOf(caller) {
+/** The bearer token to send for the caller now (for a subscription's connection), or null; refused: the token the
+ * server refused on the last connection (a player's is renewed then). */
+export async function tokenOf(caller, refused = null) {
   if (!caller) return null;
-  return caller.kind === 'player' ? session.fresh() : caller.token;
+  return caller.kind === 'player' ? session.fresh(refused) : caller.token;
 }

@@ -128,7 +128,7 @@ export class ChatPanel {
   follow(channel) {
     channel.sub = new Subscription({
       query: FOLLOW,
-      token: () => tokenOf(this.caller),
+      token: (refused) => tokenOf(this.caller, refused),
       variables: () => ({ id: this.matchId, channel: channel.id, after: channel.last }),
       onNext: (data) => this.add(data.chat),
       onError: (errors, failures) => {

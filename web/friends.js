@@ -8,6 +8,7 @@
 import { CREATE, JOIN, gql } from './api.js';
 import { h } from './dom.js';
 import { date, t, theirs } from './i18n.js';
+import { onMyEvent } from './events.js';
 import { reportForm } from './report.js';
 import * as session from './session.js';
 import * as store from './store.js';
@@ -262,7 +263,9 @@ export function mountFriends(root) {
   search.addEventListener('submit', (event) => { event.preventDefault(); find(false); });
   moreButton.addEventListener('click', () => find(true));
   load();
-  return () => { stopped = true; clearTimeout(timer); };
+  // a friend request or an acceptance (the player's own events, events.js) is shown at once, not at the next read
+  const unlisten = onMyEvent((event) => { if (!stopped && event.type.startsWith('friend')) load(); });
+  return () => { stopped = true; unlisten(); clearTimeout(timer); };
 }
 
 /** A player's public profile in root (#/players/<handle>). */

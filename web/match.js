@@ -146,7 +146,7 @@ class MatchPage {
     if (this.sub) this.sub.close();
     this.sub = new Subscription({
       query: MATCH_EVENTS,
-      token: () => tokenOf(this.caller),
+      token: (refused) => tokenOf(this.caller, refused),
       variables: () => ({ id: this.id, after: this.lastSeen }),
       onNext: (data) => {
         const step = data.matchEvents;

@@ -3,7 +3,7 @@
 // off (docs/guides/push.md).
 
 import { h } from './dom.js';
-import { lang, t } from './i18n.js';
+import { t } from './i18n.js';
 import * as session from './session.js';
 
 const REGISTER = `mutation($input: RegisterPushSubscriptionInput!) { registerPushSubscription(input: $input) {
@@ -41,8 +41,7 @@ async function subscription() {
 /** Register the browser: permission, service worker, PushSubscription, then the service's registration. */
 export async function enable() {
   if ((await Notification.requestPermission()) !== 'granted') throw new Error(t('notifications are blocked'));
-  // the worker words its notifications in the page's language (sw.js)
-  const registration = await navigator.serviceWorker.register(`${WORKER}?lang=${encodeURIComponent(lang)}`);
+  const registration = await navigator.serviceWorker.register(WORKER);
   await activated(registration); // its scope (/static/) is not the page's: serviceWorker.ready would never come
   const key = (await session.call(KEY)).pushPublicKey;
   const sub = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: bytes(key) });

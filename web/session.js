@@ -1,21 +1,21 @@
-// The signed-in player: a guest session (signInAsGuest) kept in localStorage with the device id it was made
-// for. The access token is swapped for a new one (refreshSession) before it expires, and once more when the
-// service answers UNAUTHENTICATED; a refresh token works once, so browser tabs refresh one at a time (Web Locks)
-// and a tab takes the pair another tab already got. Credentials stay in localStorage and Authorization headers.
+// The signed-in player: a guest session kept in localStorage with the device id it was made for, through the
+// TypeScript SDK (web/vendor/firebreak-client/, built by `npm run vendor` in clients/typescript): its client signs in
+// (POST /v1/auth/guest) and renews the access token (POST /v1/auth/refresh) before it expires and once more when
+// the service refuses it. A refresh token works once, so the SDK makes browser tabs refresh one at a time (Web
+// Locks) and a tab that waited takes the pair another tab already stored; the service's reuse grace covers a tab
+// whose localStorage has not caught up yet. The rest of the page's calls are GraphQL (call() below) with the
+// session's access token. Credentials stay in localStorage and Authorization headers, never in a URL.
 
 import { gql } from './api.js';
 import { randomKey } from './dom.js';
+import { t } from './i18n.js';
+import { languageHeaders } from './language.js';
+import { Firebreak, localStorageStore } from './vendor/firebreak-client/index.js';
 
 const DEVICE_KEY = 'firebreak.device';
 const SESSION_KEY = 'firebreak.session';
-const EARLY_MS = 60_000; // refresh this long before the access token expires (or at half its life, if sooner)
 
 const PLAYER_FIELDS = 'id name handle kind';
-const SESSION_FIELDS = `accessToken accessTokenExpiresIn refreshToken player { ${PLAYER_FIELDS} }`;
-const SIGN_IN = `mutation($input: SignInAsGuestInput!) { signInAsGuest(input: $input) { __typename
-  ... on Session { ${SESSION_FIELDS} } ... on Problem { code message } } }`;
-const REFRESH = `mutation($input: RefreshSessionInput!) { refreshSession(input: $input) { __typename
-  ... on Session { ${SESSION_FIELDS} } ... on Unauthenticated { code message reason } } }`;
 const SIGN_OUT = `mutation { signOut { __typename ... on Problem { code message } } }`;
 const UPDATE_PROFILE = `mutation($input: UpdateProfileInput!) { updateProfile(input: $input) { __typename
   ... on ProfileUpdated { player { ${PLAYER_FIELDS} } } ... on BadHandle { reason } ... on Problem { code message } } }`;
@@ -24,8 +24,20 @@ const EXPORT = `{ me { export { __typename ... on DataExport { url } ... on Prob
 const DELETE_ACCOUNT = `mutation { deleteAccount { __typename ... on AccountDeleted { deletedAt }
   ... on Problem { code message } } }`;
 
+/** The SDK's client for this origin, keeping its session where this page always has (localStorage). Its requests
+ * speak the reader's language (the picker's choice is read on each request). */
+export const client = new Firebreak({
+  baseUrl: location.origin,
+  store: localStorageStore(SESSION_KEY),
+  fetch: (request) => {
+    for (const [name, value] of Object.entries(languageHeaders())) {
+      if (!request.headers.has(name)) request.headers.set(name, value);
+    }
+    return fetch(request);
+  },
+});
+
 const listeners = new Set();
-let refreshing = null; // the refresh in flight in this tab
 let timer = null;
 
 function read() {
@@ -69,7 +81,10 @@ export function onChange(fn) {
   return () => listeners.delete(fn);
 }
 
+let announced; // the player the listeners were last told of (set below, once read() is defined)
+
 function changed() {
+  announced = (player() || {}).id || null;
   schedule();
   for (const fn of [...listeners]) fn(player());
 }
@@ -89,28 +104,36 @@ window.addEventListener('storage', (event) => {
   else schedule();
 });
 
-function keep(answer) {
-  const lifeMs = answer.accessTokenExpiresIn * 1000;
-  write({ accessToken: answer.accessToken, refreshToken: answer.refreshToken, player: answer.player,
-    refreshAt: Date.now() + Math.max(0, Math.min(lifeMs - EARLY_MS, lifeMs / 2)) });
+/** When the kept session's access token is due for renewal (ms since the epoch): the SDK's renewAt (a session kept
+ * by an earlier version of this page has none: due now). */
+function dueAt(session) {
+  if (typeof session.renewAt === 'number') return session.renewAt;
+  return typeof session.accessExpiresAt === 'number' ? session.accessExpiresAt - 30_000 : 0;
 }
 
-/** Refresh before the access token is due, so even a page that only listens keeps a fresh token. */
+/** Renew before the access token is due, so even a page that only listens keeps a fresh token. */
 function schedule() {
   clearTimeout(timer);
   const session = read();
   if (!session) return;
-  timer = setTimeout(() => { fresh().catch(() => schedule()); }, Math.max(1000, session.refreshAt - Date.now()));
+  timer = setTimeout(() => { fresh().finally(schedule); }, Math.max(1000, dueAt(session) - Date.now()));
+}
+
+/** The SDK ended the session (a refresh refused: used, expired or signed out elsewhere): tell the page. */
+export function lost() {
+  if (!read() && announced !== null) changed();
 }
 
 /** Sign this device's guest in under name; throws an Error saying why not. */
 export async function signIn(name) {
-  const input = { name: name.trim(), deviceId: deviceId() };
-  const r = (await gql(SIGN_IN, { input })).signInAsGuest;
-  if (r.__typename !== 'Session') throw new Error(r.message);
-  keep(r);
+  let kept;
+  try {
+    kept = await client.signInAsGuest(name.trim(), deviceId());
+  } catch (error) {
+    throw new Error((error.problem && error.problem.detail) || error.message);
+  }
   changed();
-  return r.player;
+  return kept.player;
 }
 
 /** Sign out: end the session at the service (best effort) and forget it here. */
@@ -165,12 +188,11 @@ export async function exportUrl() {
  * and the device id, so the next sign-in is a new guest. Throws an Error with the refusal's code. */
 export async function deleteAccount() {
   const me = player();
-  if (!me) throw new Error('not signed in');
+  if (!me) throw new Error(t('not signed in'));
   let r = (await call(DELETE_ACCOUNT)).deleteAccount;
   if (r.__typename === 'Reauthenticate') {
-    const again = (await gql(SIGN_IN, { input: { name: me.name, deviceId: deviceId() } })).signInAsGuest;
-    if (again.__typename !== 'Session' || again.player.id !== me.id) throw new Error('could not sign in again');
-    keep(again);
+    const again = await client.signInAsGuest(me.name, deviceId()).catch(() => null);
+    if (!again || again.player.id !== me.id) throw new Error(t('could not sign in again'));
     r = (await call(DELETE_ACCOUNT)).deleteAccount;
   }
   if (r.__typename !== 'AccountDeleted') {
@@ -190,39 +212,31 @@ export async function reloadPlayer() {
   if (me) keepPlayer(me);
 }
 
-/** Swap the refresh token for a new pair, one tab at a time; stale: the access token the caller found refused. */
-async function swap(stale) {
-  const run = async () => {
-    const session = read();
-    if (!session) return null;
-    // Another tab (or an earlier call) already swapped: use its pair.
-    if (session.accessToken !== stale && Date.now() < session.refreshAt) return session.accessToken;
-    let r;
-    try {
-      r = (await gql(REFRESH, { input: { refreshToken: session.refreshToken } })).refreshSession;
-    } catch (error) {
-      return session.accessToken; // the service is out of reach: keep the session, try again later
-    }
-    if (r.__typename !== 'Session') { // used, expired or signed out elsewhere: this session is over
-      write(null);
-      changed();
-      return null;
-    }
-    keep(r);
-    schedule();
-    return r.accessToken;
-  };
-  if (navigator.locks) return navigator.locks.request('firebreak.refresh', run);
-  return run();
+/** Renew the session (the SDK: one tab at a time) unless it was renewed since `seen` (the refresh token kept when
+ * the refused token was sent); the access token to send now, or null when the session is over. */
+async function renew(seen) {
+  try {
+    await client.renewAfterExpiry(seen);
+  } catch {
+    // refused: the SDK forgot the session (lost() below says so); out of reach: keep it and try again later
+  }
+  const session = read();
+  if (!session) {
+    lost();
+    return null;
+  }
+  schedule();
+  return session.accessToken;
 }
 
-/** The access token to send now (refreshed first when it is due), or null when nobody is signed in. */
+/** The access token to send now (renewed first when it is due), or null when nobody is signed in. stale: the
+ * access token the caller found refused (renewed, unless another tab or call has already done so). */
 export async function fresh(stale = null) {
   const session = read();
   if (!session) return null;
-  if (!stale && Date.now() < session.refreshAt) return session.accessToken;
-  if (!refreshing) refreshing = swap(stale || session.accessToken).finally(() => { refreshing = null; });
-  return refreshing;
+  if (stale) return stale === session.accessToken ? renew(session.refreshToken) : session.accessToken;
+  if (Date.now() >= dueAt(session)) return renew(session.refreshToken);
+  return session.accessToken;
 }
 
 function refused(error, data) {
@@ -234,7 +248,7 @@ function refused(error, data) {
 export async function call(query, variables = {}) {
   for (let attempt = 0; ; attempt++) {
     const token = await fresh();
-    if (!token) throw new Error('not signed in');
+    if (!token) throw new Error(t('not signed in'));
     let data = null;
     let failure = null;
     try {
@@ -248,4 +262,5 @@ export async function call(query, variables = {}) {
   }
 }
 
+announced = (player() || {}).id || null;
 schedule();

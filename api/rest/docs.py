@@ -19,10 +19,15 @@ CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline
 
 
 def operations(document: Callable[[Limits], dict[str, Any]]) -> list[Operation]:
-    """The two docs operations, serving the document that `document` returns for the service's settings."""
+    """The two docs operations, serving the document that `document` returns for the service's settings (built
+    once per set of titles and settings: its bytes, over 400 kB with every title's schemas, are kept with it)."""
+    rendered: list[tuple[dict[str, Any], bytes]] = []  # the last document served and its bytes
 
     async def openapi(call: Call) -> Response:
-        return JSONResponse(document(limits_of(call.services)))
+        written = document(limits_of(call.services))
+        if not rendered or rendered[0][0] is not written:
+            rendered[:] = [(written, bytes(JSONResponse(written).body))]
+        return Response(rendered[0][1], media_type="application/json")
 
     async def docs(_: Call) -> Response:
         return HTMLResponse(PAGE.read_text(encoding="utf-8"), headers={"Content-Security-Policy": CSP})

@@ -116,7 +116,7 @@ OPERATIONS = [
               "way the invitation is gone.", answer_invitation, response="InvitationAnswered", params=(MATCH_ID,),
               body=R.AnswerInvitation, example={"accept": True}, auth=Auth.PLAYER, write=True,
               codes=(Refusal.INVITATION_NOT_FOUND, Refusal.MATCH_NOT_FOUND, Refusal.MATCH_STARTED,
-                     Refusal.SEAT_TAKEN, Refusal.ALREADY_SEATED, Refusal.FORBIDDEN_SCOPE)),
+                     Refusal.SEAT_TAKEN, Refusal.ALREADY_SEATED, Refusal.FORBIDDEN_SCOPE, Refusal.NOT_ACCEPTED)),
     Operation("POST", "/v1/matches/join", "joinMatchByCode", "invitations", "Join a private match by its code",
               "Take a seat of a private match by the invite code its creator was given (joinMatch(input: {code}) "
               "in GraphQL). A wrong code is 404 BAD_INVITE_CODE and counts as a failed authentication (too many "
@@ -124,6 +124,7 @@ OPERATIONS = [
               join_by_code, success=201, response="SeatJoined", body=R.JoinByCode, example={"code": "an-invite-code"},
               auth=Auth.OPTIONAL, write=True,
               codes=(Refusal.BAD_INVITE_CODE, Refusal.MATCH_NOT_FOUND, Refusal.SEAT_TAKEN, Refusal.MATCH_STARTED,
-                     Refusal.BAD_SEAT, Refusal.ALREADY_SEATED, Refusal.FORBIDDEN_SCOPE, Refusal.RATED_NEEDS_PLAYER),
+                     Refusal.BAD_SEAT, Refusal.ALREADY_SEATED, Refusal.FORBIDDEN_SCOPE, Refusal.RATED_NEEDS_PLAYER,
+                     Refusal.NOT_ACCEPTED),
               headers=("Location",)),
 ]

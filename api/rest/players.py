@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from firebreak.api import leaderboards
+from firebreak.api import language, leaderboards
 from firebreak.api.ratelimit import rate_limited
 from firebreak.api.rest import callers
 from firebreak.api.rest import requests as R
-from firebreak.api.rest.problems import player_refusal
+from firebreak.api.rest.problems import player_refusal, problem
 from firebreak.api.rest.ratings import rating_json
 from firebreak.api.rest.table import Auth, Call, Operation, Param, Reply
 from firebreak.matches import mypage
@@ -86,20 +86,30 @@ async def get_me(call: Call) -> Reply:
     rated = await leaderboards.ratings_of(call.services, principal.player.id)
     waiting = await mypage.turn_count(call.services.store, principal.player.id)
     return Reply({**player_json(principal.player), "accessTokens": [token_json(t) for t in listing],
-                  "ratings": [rating_json(rating) for rating in rated], "yourTurnCount": waiting})
+                  "ratings": [rating_json(rating) for rating in rated], "yourTurnCount": waiting,
+                  "locale": principal.player.locale or None, "language": language.chosen()})
+
+
+async def list_languages(_: Call) -> Reply:
+    """The languages the service speaks."""
+    return Reply({"items": [{"code": code, "name": language.endonym(code)} for code in language.languages()]})
 
 
 async def update_profile(call: Call) -> Reply:
     """Change the signed-in player's handle and/or display name (a handle at most so often a day)."""
     principal = await callers.principal(call, session=True)
     body = call.form(R.UpdateProfile)
+    locale = None if body.locale is None else language.saved_locale(body.locale)
+    if body.locale is not None and locale is None:
+        raise problem(Refusal.UNSUPPORTED_LOCALE, f"the service speaks {', '.join(language.languages())}")
     try:
-        player = await call.services.players.directory.update_profile(principal.player.id, body.handle, body.name)
+        player = await call.services.players.directory.update_profile(principal.player.id, body.handle, body.name,
+                                                                      locale)
     except HandleChangesLimited as exc:
         raise rate_limited(exc.retry_after) from None
     except PlayerError as exc:
         raise player_refusal(exc) from None
-    return Reply({"player": player_json(player)})
+    return Reply({"player": player_json(player), "locale": player.locale or None})
 
 
 async def delete_account(call: Call) -> Reply:
@@ -182,13 +192,20 @@ OPERATIONS = [
               "The player of the bearer credential (a session's access token, a personal access token or the "
               "operator's JWT), its personal access tokens, its ratings and yourTurnCount (the badge: how many of "
               "its live matches wait on it to act).", get_me, response="Me", auth=Auth.PLAYER),
-    Operation("PATCH", "/v1/me", "updateProfile", "players", "Change the handle or display name",
+    Operation("GET", "/v1/languages", "listLanguages", "players", "The languages the service speaks",
+              "Each language labels, problem titles and details are written in (code and name in itself): what "
+              "Accept-Language negotiates among and what PATCH /v1/me's locale takes.", list_languages,
+              response="LanguageList"),
+    Operation("PATCH", "/v1/me", "updateProfile", "players", "Change the handle, display name or locale",
               "Change the signed-in player's handle (unique across the service, compared case-folded after NFKC: "
-              "the old one is freed at once) and/or display name; a member left out stays as it is, and a refused "
-              "one changes nothing. A handle can be changed FIREBREAK_HANDLE_CHANGES_PER_DAY times in any 24 hours "
+              "the old one is freed at once), display name and/or saved locale (the language answers are written "
+              "in when a request's Accept-Language names none the service speaks; \"\" "
+              "forgets it); a member left out stays as it is, and a refused one changes nothing. A handle can be "
+              "changed FIREBREAK_HANDLE_CHANGES_PER_DAY times in any 24 hours "
               "(429 RATE_LIMITED with Retry-After past that).", update_profile, response="ProfileUpdated",
               body=R.UpdateProfile, example={"handle": "ann", "name": "Ann"}, auth=Auth.PLAYER, write=True,
-              codes=(*MANAGING, Refusal.BAD_HANDLE, Refusal.HANDLE_TAKEN, Refusal.BAD_NAME)),
+              codes=(*MANAGING, Refusal.BAD_HANDLE, Refusal.HANDLE_TAKEN, Refusal.BAD_NAME,
+                     Refusal.UNSUPPORTED_LOCALE)),
     Operation("DELETE", "/v1/me", "deleteAccount", "players", "Delete my account",
               "Delete the signed-in player's account, for good. Needs a session begun (or an operator's JWT issued) "
               "at most FIREBREAK_DELETION_REAUTH_SECONDS ago (403 REAUTHENTICATE otherwise: sign in again, then ask), "

@@ -7,7 +7,7 @@ from typing import Any
 
 from starlette.responses import JSONResponse
 
-from firebreak.api import language
+from firebreak.api import language, problem_words
 from firebreak.domain.words import noun
 from firebreak.matches.refusals import VERSIONED, Refusal, registered
 from firebreak.players.errors import BadHandle, PlayerError, PlayerNotFound, Reason, Unauthenticated
@@ -38,7 +38,7 @@ TITLE = "problem title"
 
 def title(status: int) -> str:
     """A status's title in the request's language."""
-    return language.write(noun(TITLE, TITLES.get(status, OTHER)), language.service(language.current.get()),
+    return language.write(noun(TITLE, TITLES.get(status, OTHER)), language.service(language.chosen()),
                           lambda seat: None)
 
 class Problem(Exception):
@@ -57,7 +57,7 @@ class Problem(Exception):
     def body(self) -> dict[str, Any]:
         """The problem details object."""
         return {"type": TYPE_BASE + self.code, "title": title(self.status), "status": self.status,
-                "detail": self.detail, "code": self.code, **self.extra}
+                "detail": problem_words.said(self.code, self.detail), "code": self.code, **self.extra}
 
     def response(self) -> JSONResponse:
         """The application/problem+json response."""

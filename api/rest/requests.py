@@ -31,6 +31,7 @@ from pydantic_core import CoreSchema, PydanticCustomError
 from firebreak.api.rest.limits import Below
 from firebreak.api.rest.options import by_title, playable, whole
 from firebreak.api.rest.text import Printable
+from firebreak.api.rest.titled import typed
 from firebreak.domain import titles
 from firebreak.domain.bots import levels
 from firebreak.matches.clocks import MAX_INCREMENT, MAX_INITIAL, MAX_PER_MOVE
@@ -210,7 +211,8 @@ class AddBot(Body):
 class Act(Body):
     """An action copied as is from legalActions, and the version it was listed at."""
 
-    action: Annotated[Any, Field(description="One of the match's legalActions (a JSON object).")]
+    action: Annotated[Any, typed("Action"), Field(description="One of the match's legalActions (a JSON object), "
+                                                              "checked against its title's action schema.")]
     expectedVersion: Annotated[Int32, Field(description="The match version the action was read at.")]
 
 
@@ -301,13 +303,18 @@ class CreateAccessToken(Body):
 
 
 class UpdateProfile(Body):
-    """A new handle and/or display name (a member left out is left as it is)."""
+    """A new handle, display name and/or saved locale (a member left out is left as it is)."""
 
     handle: Annotated[str | None, Field(description="3 to 24 characters after NFKC: letters and digits of one script "
                                                     "and '-', '_', '.', starting and ending with a letter or digit "
                                                     "(unique, compared case-folded).")] = None
     name: Annotated[Annotated[str, Printable(1, NAME_MAX, True, Refusal.BAD_NAME)] | None,
                     Field(description="1 to 40 printable characters once trimmed.")] = None
+    locale: Annotated[str | None, Field(max_length=35, description="The language to be answered in when a request's "
+                                                                   "Accept-Language names none the service speaks: "
+                                                                   "a BCP 47 tag of a language GET "
+                                                                   "/v1/languages lists (de-AT saves de); \"\" "
+                                                                   "forgets it.")] = None
 
 
 class LinkIdentity(Body):

@@ -11,6 +11,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
 from firebreak.api.rest.problems import rest_codes
+from firebreak.api.rest.titled import typed
 from firebreak.domain.contract import OptionKind
 from firebreak.matches import rematch_offers
 from firebreak.matches.lifecycle import EndReason, MatchStatus
@@ -34,6 +35,10 @@ def d(text: str) -> Any:
 END_REASONS = [reason.name for reason in EndReason]
 STATUSES = [status.name for status in MatchStatus]
 JSON = dict[str, Any]
+# a title's view, action, event: documented as the registered titles' own (titled.py), served as the engine wrote them
+VIEW = Annotated[JSON, typed("View")]
+ACTION = Annotated[JSON, typed("Action")]
+EVENT = Annotated[JSON, typed("GameEvent")]
 
 
 class Answer(BaseModel):
@@ -229,10 +234,11 @@ class Match(Answer):
     you: Annotated[int | None, d("The caller's seat, or null for a spectator.")]
     toAct: Annotated[list[int], d("Seats owing a decision now.")]
     serviceToAct: Annotated[bool, d("The next step is the service's (a bot seat, a non-player turn).")]
-    view: Annotated[JSON, d("The caller's view of the game (a spectator's without a seat token).")]
-    legalActions: Annotated[list[JSON], d("The caller's legal actions now, each with its label (what it does, in the "
-                                          "language of Accept-Language); submit any of them as is (act ignores "
-                                          "the label).")]
+    view: Annotated[VIEW, d("The caller's view of the game (a spectator's without a seat token): the title's own, "
+                            "told apart by `title`.")]
+    legalActions: Annotated[list[ACTION], d("The caller's legal actions now, each with its label (what it does, in the "
+                                            "language of Accept-Language); submit any of them as is (act ignores "
+                                            "the label).")]
     result: MatchResult | None
     rematch: Annotated[MatchRef | None, d("The match's rematch once every person accepted its offer (GET "
                                           "/v1/matches/{id} only).")] = None
@@ -278,8 +284,8 @@ class BotAdded(Answer):
     started: bool
 
 
-EVENTS = Annotated[list[JSON], d("The step's events, redacted for the caller, each with its label (what it means, in "
-                                 "the language of Accept-Language).")]
+EVENTS = Annotated[list[EVENT], d("The step's events, redacted for the caller, each with its label (what it means, in "
+                                  "the language of Accept-Language).")]
 
 
 class ActionAccepted(Answer):
@@ -390,6 +396,9 @@ class Me(Answer):
     ratings: Annotated[list[Rating], d("The player's rating in every title they have played rated, by title id.")]
     yourTurnCount: Annotated[int, d("How many of the player's live matches wait on the player to act (the "
                                     "matches GET /v1/me/matches lists first); a yourTurn event raises it.")]
+    locale: Annotated[str | None, d("The player's saved locale (PATCH /v1/me), null when none is saved.")]
+    language: Annotated[str, d("The language this answer is written in: the request's Accept-Language when it "
+                               "names one the service speaks, else the saved locale, else en.")]
 
 
 class Session(Answer):
@@ -432,6 +441,20 @@ class ProfileUpdated(Answer):
     """The player's profile as it now is."""
 
     player: Player
+    locale: Annotated[str | None, d("The player's saved locale, null when none is saved.")]
+
+
+class Language(Answer):
+    """A language the service speaks."""
+
+    code: Annotated[str, d("Its code (en, de, uk): what Accept-Language and a saved locale name.")]
+    name: Annotated[str, d("Its name in itself (Deutsch, Українська).")]
+
+
+class LanguageList(Answer):
+    """The languages the service speaks."""
+
+    items: list[Language]
 
 
 class AccountDeleted(Answer):

@@ -1,6 +1,7 @@
 """The component schemas of the OpenAPI document (JSON Schema 2020-12, as OpenAPI 3.1 takes them), generated from
 the pydantic models of the request bodies (requests.py), which the routes enforce, and of the answers
-(responses.py, responses_more.py, responses_events.py), which the tests check every answer against."""
+(responses.py, responses_more.py, responses_events.py), which the tests check every answer against, and of each
+registered title's view, actions and events (titled.py, from the JSON Schemas the title publishes)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from firebreak.api.rest import (
     responses_moderation,
     responses_more,
     responses_social,
+    titled,
 )
 from firebreak.api.rest.limits import Limits, documenting
 
@@ -78,8 +80,11 @@ def _generate() -> dict[str, dict[str, Any]]:
         else:
             schema.pop("title", None)
             out[name] = schema
-    tidy: dict[str, dict[str, Any]] = _tidy(out)
-    return tidy
+    tidy: dict[str, dict[str, Any]] = titled.linked(_tidy(out))
+    by_title = titled.components()  # the titles' own schemas, as published (View, Action, GameEvent: theirs)
+    if set(by_title) & set(tidy):
+        raise ValueError(f"a title's component has a name taken: {sorted(set(by_title) & set(tidy))}")
+    return {**tidy, **by_title}
 
 
 def _tidy(schema: Any) -> Any:

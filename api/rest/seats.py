@@ -83,7 +83,8 @@ OPERATIONS = [
               response="SeatJoined", params=(PATH_ID,), body=R.JoinMatch, example={"name": "ann"}, write=True,
               auth=Auth.OPTIONAL,
               codes=(Refusal.MATCH_NOT_FOUND, Refusal.SEAT_TAKEN, Refusal.MATCH_STARTED, Refusal.BAD_SEAT,
-                     Refusal.ALREADY_SEATED, Refusal.FORBIDDEN_SCOPE, Refusal.RATED_NEEDS_PLAYER),
+                     Refusal.ALREADY_SEATED, Refusal.FORBIDDEN_SCOPE, Refusal.RATED_NEEDS_PLAYER,
+                     Refusal.NOT_ACCEPTED),
               headers=("Location",), links=JOINED_LINKS),
     Operation("POST", "/v1/matches/{id}/bots", "addBot", "seats", "Seat a bot",
               "Seat a bot of one of the title's levels; needs the match's host token (or the credential of the "

@@ -4,6 +4,7 @@ cancelFriendRequest, removeFriend, blockPlayer, unblockPlayer)."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 from pydantic import Field
@@ -20,7 +21,7 @@ from firebreak.players.handles import HANDLE_MAX
 from firebreak.players.records import Player
 from firebreak.social import profile, search
 from firebreak.social.errors import SocialError
-from firebreak.social.friends import FriendStatus
+from firebreak.social.friends import Friends, FriendStatus
 
 
 def profile_json(shown: profile.Profile) -> dict[str, Any]:
@@ -114,49 +115,28 @@ def _changed(other: Player, status: FriendStatus) -> Reply:
     return Reply({"player": player_json(other), "status": status.name})
 
 
-async def request_friend(call: Call) -> Reply:
-    """Ask a player to be friends."""
-    me, other = await _other(call)
-    try:
-        return _changed(other, await social.friends(call.services).request(me, other))
-    except SocialError as exc:
-        raise _refused(exc) from None
+Step = Callable[[Friends, Player, Player], Awaitable[FriendStatus]]
 
 
-async def accept_friend(call: Call) -> Reply:
-    """Accept a player's friend request."""
-    me, other = await _other(call)
-    try:
-        return _changed(other, await social.friends(call.services).accept(me, other))
-    except SocialError as exc:
-        raise _refused(exc) from None
+def _friendship(step: Step, doc: str) -> Callable[[Call], Awaitable[Reply]]:
+    """The handler of one friendship step between the caller and the player the path names."""
+    async def handle(call: Call) -> Reply:
+        me, other = await _other(call)
+        try:
+            return _changed(other, await step(social.friends(call.services), me, other))
+        except SocialError as exc:
+            raise _refused(exc) from None
+
+    handle.__doc__ = doc
+    return handle
 
 
-async def decline_friend(call: Call) -> Reply:
-    """Decline a player's friend request."""
-    me, other = await _other(call)
-    try:
-        return _changed(other, await social.friends(call.services).decline(me.id, other.id))
-    except SocialError as exc:
-        raise _refused(exc) from None
-
-
-async def cancel_friend_request(call: Call) -> Reply:
-    """Take back a friend request the player sent."""
-    me, other = await _other(call)
-    try:
-        return _changed(other, await social.friends(call.services).cancel(me.id, other.id))
-    except SocialError as exc:
-        raise _refused(exc) from None
-
-
-async def remove_friend(call: Call) -> Reply:
-    """End a friendship."""
-    me, other = await _other(call)
-    try:
-        return _changed(other, await social.friends(call.services).remove(me.id, other.id))
-    except SocialError as exc:
-        raise _refused(exc) from None
+request_friend = _friendship(lambda f, me, other: f.request(me, other), "Ask a player to be friends.")
+accept_friend = _friendship(lambda f, me, other: f.accept(me, other), "Accept a player's friend request.")
+decline_friend = _friendship(lambda f, me, other: f.decline(me.id, other.id), "Decline a player's friend request.")
+cancel_friend_request = _friendship(lambda f, me, other: f.cancel(me.id, other.id),
+                                    "Take back a friend request the player sent.")
+remove_friend = _friendship(lambda f, me, other: f.remove(me.id, other.id), "End a friendship.")
 
 
 async def block_player(call: Call) -> Reply:

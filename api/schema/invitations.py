@@ -109,7 +109,7 @@ InvitePlayersResult = Annotated[
 ]
 AnswerInvitationResult = Annotated[
     InvitationAnswered | InvitationNotFound | MatchNotFound | MatchStarted | SeatTaken | AlreadySeated
-    | InvalidInput | Unauthenticated | ForbiddenScope,
+    | InvalidInput | NotAccepted | Unauthenticated | ForbiddenScope,
     strawberry.union("AnswerInvitationResult", description="The answer taken, or why not."),
 ]
 InvitationProblem = (MatchNotFound | NotCreator | MatchStarted | PlayerNotFound | AlreadyInvited | AlreadySeated

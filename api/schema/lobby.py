@@ -17,6 +17,7 @@ from firebreak.api.schema.problems import (
     InviteCodeNotFound,
     MatchNotFound,
     MatchStarted,
+    NotAccepted,
     RatedNeedsPlayer,
     SeatTaken,
     Unauthenticated,
@@ -151,7 +152,7 @@ CreateMatchResult = Annotated[
 ]
 JoinMatchResult = Annotated[
     SeatJoined | MatchNotFound | SeatTaken | MatchStarted | InvalidInput | AlreadySeated | Unauthenticated
-    | ForbiddenScope | InviteCodeNotFound | RatedNeedsPlayer,
+    | ForbiddenScope | InviteCodeNotFound | RatedNeedsPlayer | NotAccepted,
     strawberry.union("JoinMatchResult", description="The seat taken, or why not."),
 ]
 AddBotResult = Annotated[

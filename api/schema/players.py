@@ -8,6 +8,7 @@ from typing import Annotated, cast
 
 import strawberry
 
+from firebreak.api import language
 from firebreak.api.context import Info
 from firebreak.api.ratelimit import rate_limited
 from firebreak.api.schema.account import DataExportResult, DeleteAccountResult, data_export, delete_account
@@ -40,6 +41,7 @@ from firebreak.api.schema.social import (
 )
 from firebreak.api.schema.types import MatchStatus
 from firebreak.matches import mypage
+from firebreak.matches.refusals import Refusal
 from firebreak.players import records
 from firebreak.players.errors import HandleChangesLimited, PlayerError, Reason
 from firebreak.players.errors import Unauthenticated as Refused
@@ -98,6 +100,18 @@ class Me:
     def kind(self) -> PlayerKind:
         """GUEST or EXTERNAL."""
         return PlayerKind[self.principal.player.kind.name]
+
+    @strawberry.field
+    def locale(self) -> str | None:
+        """The player's saved locale (updateProfile), null when none is saved: the language answers are written in
+        when a request's Accept-Language names none the service speaks."""
+        return self.principal.player.locale or None
+
+    @strawberry.field
+    def language(self) -> str:
+        """The language this answer is written in: the request's Accept-Language (a WebSocket's ?lang=) when it
+        names one the service speaks, else the saved locale, else en."""
+        return language.chosen()
 
     @strawberry.field
     async def invitations(self, info: Info) -> list[Invitation]:
@@ -239,17 +253,32 @@ class ProfileUpdated:
     """The player's profile as it now is."""
 
     player: Player = strawberry.field(description="The player, with its handle and name.")
+    locale: str | None = strawberry.field(default=None, description="The player's saved locale, null when none is "
+                                                                    "saved.")
+
+
+@strawberry.type
+class Language:
+    """A language the service speaks."""
+
+    code: str = strawberry.field(description="Its code (en, de, uk): what Accept-Language and a saved locale name.")
+    name: str = strawberry.field(description="Its name in itself (Deutsch, Українська).")
 
 
 @strawberry.input
 class UpdateProfileInput:
-    """A new handle and/or display name (null or left out: left as it is)."""
+    """A new handle, display name and/or saved locale (null or left out: left as it is)."""
 
     handle: str | None = strawberry.field(default=None, description="3 to 24 characters after NFKC: letters and "
                                                                     "digits of one script and '-', '_', '.', "
                                                                     "starting and ending with a letter or digit "
                                                                     "(unique, compared case-folded).")
     name: str | None = strawberry.field(default=None, description="1 to 40 printable characters.")
+    locale: str | None = strawberry.field(default=None, description="The language to be answered in when a "
+                                                                    "request's Accept-Language names none the "
+                                                                    "service speaks: a BCP 47 tag of "
+                                                                    "a language Query.languages lists (de-AT saves "
+                                                                    "de); \"\" forgets it.")
 
 
 @strawberry.input
@@ -339,6 +368,11 @@ class PlayersQuery:
         principal = await info.context.principal()
         return None if principal is None else Me(principal=principal)
 
+    @strawberry.field
+    def languages(self) -> list[Language]:
+        """The languages the service speaks: what Accept-Language negotiates among and what a saved locale takes."""
+        return [Language(code=code, name=language.endonym(code)) for code in language.languages()]
+
 
 @strawberry.type
 class PlayersMutation:
@@ -425,20 +459,24 @@ class PlayersMutation:
         self, info: Info, input: Annotated[UpdateProfileInput, strawberry.argument(description="What changes.")],
     ) -> UpdateProfileResult:
         """Change the signed-in player's handle (unique, compared case-folded after NFKC: the old one is freed at
-        once) and/or display name; a refused one changes nothing. A handle can be changed
+        once), display name and/or saved locale; a refused one changes nothing. A handle can be changed
         FIREBREAK_HANDLE_CHANGES_PER_DAY times in any 24 hours (RATE_LIMITED past that). Needs a session or the
         operator's JWT (FORBIDDEN_SCOPE for a personal access token)."""
         principal = await info.context.player_or_refusal(session=True)
         if isinstance(principal, PlayerError):
             return cast(Unauthenticated | ForbiddenScope, player_problem(principal))
         directory = info.context.services.players.directory
+        locale = None if input.locale is None else language.saved_locale(input.locale)
+        if input.locale is not None and locale is None:
+            return InvalidInput(code=Refusal.UNSUPPORTED_LOCALE,
+                                message=f"the service speaks {', '.join(language.languages())}")
         try:
-            player = await directory.update_profile(principal.player.id, input.handle, input.name)
+            player = await directory.update_profile(principal.player.id, input.handle, input.name, locale)
         except HandleChangesLimited as exc:
             raise rate_limited(exc.retry_after) from None
         except PlayerError as exc:
             return cast(InvalidInput | BadHandle | HandleTaken | Unauthenticated, player_problem(exc))
-        return ProfileUpdated(player=Player.of(player))
+        return ProfileUpdated(player=Player.of(player), locale=player.locale or None)
 
     @strawberry.mutation
     async def delete_account(self, info: Info) -> DeleteAccountResult:

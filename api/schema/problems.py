@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import strawberry
 
+from firebreak.api import problem_words
 from firebreak.matches.refusals import VERSIONED, Refusal, registered
 from firebreak.players.errors import BadHandle as HandleRefused
 from firebreak.players.errors import PlayerError, Reason
@@ -16,7 +17,13 @@ class Problem:
     """An expected failure: a stable code to branch on and a message for people."""
 
     code: str = strawberry.field(description="A stable machine-readable code, e.g. STALE_VERSION, ILLEGAL_ACTION.")
-    message: str = strawberry.field(description="What went wrong, for people (never contains a token).")
+    message: str = strawberry.field(description="What went wrong, for people (never contains a token), in the "
+                                                "reader's language: in English the precise message, in another "
+                                                "language what the code means.")
+
+    def __post_init__(self) -> None:
+        """The message in the request's language (api/problem_words.py)."""
+        self.message = problem_words.said(self.code, self.message)
 
 
 @strawberry.type

@@ -67,6 +67,8 @@ CLAIMS = (
     Claim("docs/reference/events.md", "Opening the stream from a browser", "sh", "tests/service/test_docs_events.py"),
     Claim("docs/app-developers.md", "*", "sh", "tests/service/test_app_developers_doc.py"),
     Claim("docs/app-developers.md", "The TypeScript SDK", "js", "tests/service/test_typescript_client.py"),
+    Claim("docs/reference/rest.md", "Typed views, actions and events per title", "js",
+          "tests/service/test_typescript_client.py"),
     Claim("docs/guides/adding-a-title.md", "The engine", "python", "tests/docs/test_engine_samples.py"),
     Claim("docs/guides/learning-environments.md", "Learning environments (PettingZoo, OpenSpiel)", "python",
           "tests/docs/test_engine_samples.py"),

@@ -20,6 +20,7 @@ from redis.asyncio import Redis as AsyncRedis
 from firebreak.matches import keys as match_keys
 from firebreak.matches.envsettings import SettingsError
 from firebreak.matches.feed import FeedType, payload
+from firebreak.players import keys as player_keys
 from firebreak.push import keys, preferences, vapid
 from firebreak.push.fcm import Fcm
 from firebreak.push.forwarder import PushForwarder
@@ -89,9 +90,10 @@ def test_a_push_is_signed_encrypted_and_has_its_topic_ttl_and_urgency(redis_url:
 
     async def work(redis: Any) -> None:
         subs = Subscriptions(redis, SETTINGS.allowed, SETTINGS.per_player)
+        await redis.hset(player_keys.player(player), "locale", "uk")  # as updateProfile saves it
         await event(redis, player, FeedType.MATCH_STARTED, matchId="before")  # before registering: not pushed
         await subs.add(player, service.endpoint("ann"), browser.p256dh, service.b64auth(browser))
-        ids = [await event(redis, player, FeedType.YOUR_TURN, matchId="m1", titleId="t", seat=0),
+        ids = [await event(redis, player, FeedType.YOUR_TURN, matchId="m1", title="t", seat=0),
                await event(redis, player, FeedType.MATCH_STARTED, matchId="m1"),  # not a pushed kind
                await event(redis, player, FeedType.YOUR_TURN, matchId="m2", titleId="t", seat=1),
                await event(redis, player, FeedType.MATCH_ENDED, matchId="m1", result="won")]
@@ -105,6 +107,8 @@ def test_a_push_is_signed_encrypted_and_has_its_topic_ttl_and_urgency(redis_url:
         assert [g.vapid_error for g in got] == ["", "", ""]
         first = got[0].payload or {}
         assert first["type"] == "yourTurn" and first["matchId"] == "m1" and first["playerId"] == player
+        assert first["notification"] == {"title": "Ваш хід", "body": "t: ваш хід."}  # the saved locale (uk)
+        assert (got[2].payload or {})["notification"]["title"] == "Партію завершено"
         assert [g.headers["urgency"] for g in got] == ["high", "high", "normal"]
         assert got[0].headers["topic"] == got[2].headers["topic"] != got[1].headers["topic"]  # one per match
         assert all(len(g.headers["topic"]) <= 32 for g in got)
@@ -258,6 +262,9 @@ def test_fcm_pushes_get_an_oauth_token_by_the_jwt_bearer_grant_and_have_the_v1_s
             assert peer.refused == [] and peer.grants and set(peer.grants) == {""}
             sent = [m for m in peer.messages if m["token"] == good]
             assert len(sent) == 2 and sent[0]["data"]["eventId"] == turn and sent[0]["data"]["type"] == "yourTurn"
+            # what the phone shows of a closed app's push: a notification, in English (no saved locale), not data
+            assert sent[0]["notification"] == {"title": "Your turn", "body": "Firebreak: it is your move."}
+            assert "notification" not in sent[0]["data"]
             assert sent[0]["android"]["priority"] == "HIGH" and 0 < int(sent[0]["android"]["ttl"][:-1]) <= 24 * 3600
             assert sent[0]["android"]["collapse_key"] == sent[1]["apns"]["headers"]["apns-collapse-id"]
             assert [s.id for s in await subs.all(player)] == [kept.id]  # the unregistered token went

@@ -417,6 +417,21 @@ def test_a_blocked_player_gets_the_same_refusal_every_way_in_and_nothing_changes
     assert (via_rest.status_code, via_rest.json()["code"]) == (409, "NOT_ACCEPTED")
     assert redis.hgetall(match_keys.rematch_offer(over.match_id)) == {}
     assert feed_of(redis, ann.player, "rematch") == []
+    # a seat at the other's waiting table, either way: refused, the seats as they were; anyone else sits down
+    mine = client.gql(CREATE, {"input": {"title": "greatfire", "seats": 3, "seed": 4906}}, ann.access)["createMatch"]
+    for table, joiner in ((mine["matchId"], bob), (game["matchId"], ann)):  # ann's own table; bob's (hostPlayer)
+        sat = client.gql(JOIN, {"input": {"matchId": table}}, joiner.access)["joinMatch"]
+        assert (sat["__typename"], sat["code"]) == ("NotAccepted", "NOT_ACCEPTED"), sat
+        by_rest = rest(server, "POST", f"/v1/matches/{table}/seats", joiner.access, {})
+        assert (by_rest.status_code, by_rest.json()["code"]) == (409, "NOT_ACCEPTED"), by_rest.text
+        assert "block" not in sat["message"] and "block" not in by_rest.json()["detail"]
+        seats = rest(server, "GET", f"/v1/matches/{table}").json()["seats"]
+        assert not any(seat.get("player") == joiner.player for seat in seats) and len(seats) == 3, seats
+    assert client.gql(JOIN, {"input": {"matchId": mine["matchId"]}}, cat.access)["joinMatch"][
+        "__typename"] == "SeatJoined"
+    assert any(seat.get("player") == cat.player for seat in rest(server, "GET", f"/v1/matches/{mine['matchId']}")
+               .json()["seats"])  # a seat names its player: the check above could see bob or ann had they sat
+
     # the blocker may still offer; unblocking lets bob ask again
     assert client.gql(ANSWER % "offerRematch", {"id": over.match_id}, tokens[0])["offerRematch"][
         "__typename"] == "Rematched"

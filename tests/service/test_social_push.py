@@ -27,7 +27,8 @@ def test_friend_requests_and_acceptances_are_pushed_with_public_facts_only(redis
         ann_handle = c.gql("{ me { handle } }", token=ann.access)["me"]["handle"]
         assert step(c, "requestFriend", ann, playerId=bob.player)["status"] == "REQUESTED"
         (asked,) = wait_for(lambda: payloads(service, "bob") or None, "bob's friendRequested push")
-        assert set(asked) == {"type", "eventId", "at", "playerId", "by", "handle"}
+        assert set(asked) == {"type", "eventId", "at", "playerId", "by", "handle", "notification"}
+        assert asked["notification"] == {"title": "Friend request", "body": f"{ann_handle} wants to be your friend."}
         assert (asked["type"], asked["playerId"], asked["by"], asked["handle"]) == ("friendRequested", bob.player,
                                                                                      ann.player, ann_handle)
         off = rest(svc.base or "", "PUT", "/v1/me/push-preferences", ann.access, {"friendAccepted": False})

@@ -1,7 +1,9 @@
 """The TypeScript SDK (clients/typescript): its types are generated from the served OpenAPI document and must not
 drift from it (like schema.graphql), it and the Node example bot pass tsc --strict, its own tests (node --test)
 pass against a live service (two players seek each other, play London and The Great Fire to the end, rematch),
-and the sample of docs/app-developers.md ("The TypeScript SDK") runs as printed.
+the samples of docs/app-developers.md ("The TypeScript SDK") and docs/reference/rest.md ("Typed views, actions and
+events per title") run as printed, and typecheck/titled.ts compiles (the per-title types: a London action of a type
+London lacks is an error, a view narrowed on `title` has the title's fields).
 
 One module-scoped install (npm ci from the package's lock file, then the build) serves every test here."""
 
@@ -23,6 +25,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SDK = ROOT / "clients" / "typescript"
 PAGE = "docs/app-developers.md"
 SECTION = "The TypeScript SDK"
+TYPED_PAGE = "docs/reference/rest.md"
+TYPED_SECTION = "Typed views, actions and events per title"
 DEADLINE = 600  # seconds: a bound on a step that must end, not a measure
 
 
@@ -46,7 +50,7 @@ def sdk(tmp_path_factory: pytest.TempPathFactory) -> Path:
     work = tmp_path_factory.mktemp("sdk")
     for name in ("package.json", "package-lock.json", "tsconfig.json"):
         shutil.copy(SDK / name, work / name)
-    for folder in ("src", "test"):
+    for folder in ("src", "test", "typecheck"):
         shutil.copytree(SDK / folder, work / folder)
     _run(work, "npm", "ci", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error")
     _run(work, "npm", "run", "--silent", "build")
@@ -72,17 +76,27 @@ def _sample(sdk: Path) -> Path:
     return path
 
 
+def _typed_sample(sdk: Path) -> Path:
+    """The REST reference's sample of the per-title types, written beside the other."""
+    [block] = samples.blocks(TYPED_PAGE, TYPED_SECTION, "js")
+    path = sdk / ".sample" / "rest-typed.mjs"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(block, encoding="utf-8")
+    return path
+
+
 def test_the_example_bot_and_the_docs_sample_pass_tsc_strict(sdk: Path) -> None:
     """The SDK itself passed tsc --strict in its build; here the JavaScript that uses it, checked as TypeScript."""
     bot = ROOT / "examples" / "node" / "bot.mjs"
     if not (ROOT / "examples" / "node" / "node_modules" / "graphql-ws").is_dir():
         pytest.skip("examples/node/node_modules is needed (scripts/bootstrap.sh --tests installs it)")
     _sample(sdk)
+    _typed_sample(sdk)
     config = {"compilerOptions": {"target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext",
                                   "lib": ["ES2022", "DOM"], "types": ["node"], "typeRoots": ["./node_modules/@types"],
                                   "paths": {"@firebreak/client": ["./dist/index.d.ts"]}, "allowJs": True,
                                   "checkJs": True, "strict": True, "noEmit": True, "skipLibCheck": True},
-              "files": [str(bot)], "include": [".sample/*.mjs"]}
+              "files": [str(bot), "typecheck/titled.ts"], "include": [".sample/*.mjs"]}
     (sdk / "examples.tsconfig.json").write_text(json.dumps(config), encoding="utf-8")
     _run(sdk, "node_modules/.bin/tsc", "-p", "examples.tsconfig.json")
 
@@ -103,3 +117,10 @@ def test_the_docs_sample_runs_as_printed(sdk: Path, server: str) -> None:
     assert lines[0].startswith("signed in as "), lines
     assert any(line.startswith("played ") for line in lines), lines
     assert lines[-1] == "over: RESIGNED", lines
+
+
+def test_the_typed_rest_sample_runs_as_printed(sdk: Path, server: str) -> None:
+    done = _run(sdk, "node", str(_typed_sample(sdk)), env={"FIREBREAK_URL": server})
+    lines = done.stdout.strip().splitlines()
+    assert lines[0].startswith("london: money "), lines
+    assert lines[-1].endswith(": ACCEPTED"), lines

@@ -14,6 +14,7 @@ from typing import Any
 from tests.web.test_browser import MATCH, click_one, opened, wait_ready
 
 TURN_WAIT_MS = 60_000
+UNAUTHORIZED_LOGGED = "Failed to load resource: the server responded with a status of 401 (Unauthorized)"
 
 
 def sign_in(page: Any, name: str) -> str:
@@ -147,7 +148,10 @@ def test_a_guest_plays_resigns_and_rematches_from_my_matches(browser: Any, serve
         assert page.get_by_test_id("signed-in-as").get_attribute("data-player") == player
         renewed = json.loads(page.evaluate("() => localStorage.getItem('firebreak.session')"))
         assert renewed["refreshToken"] != refresh_token and renewed["accessToken"] != forged
-        assert any(q["token"] == forged for q in graphql_posts(p))  # it was sent, refused, and replaced
+        # it was sent (a GraphQL call's or the event stream's ticket request, whichever came first), refused, and
+        # replaced; a refused REST request is logged by the browser itself, which is no error of the page's
+        assert any(r.request.headers.get("authorization") == f"Bearer {forged}" for r in p.responses)
+        p.errors[:] = [e for e in p.errors if e != UNAUTHORIZED_LOGGED]
 
         # The old match shows its rematch to the player; my matches lists both.
         page.goto(f"/#/match/{match_id}")

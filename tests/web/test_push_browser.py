@@ -18,6 +18,7 @@ from typing import Any
 from redis import Redis
 
 from firebreak.matches.feed import FeedType
+from firebreak.players import keys as player_keys
 from firebreak.push import keys, vapid
 from firebreak.push.settings import PushSettings
 from tests.service.push_service import push_service
@@ -68,9 +69,10 @@ def test_notify_me_registers_the_browser_and_the_worker_shows_the_push(browser: 
             stored = redis.hgetall(keys.subscriptions(player))
             assert [json.loads(v)["endpoint"] for v in stored.values()] == [fake["endpoint"]]
 
+            redis.hset(player_keys.player(player), "locale", "de")  # saved as updateProfile saves it: pushes speak it
             with ThreadPoolExecutor(1) as pool:  # Playwright's loop runs in this thread: asyncio.run in another
                 turn = pool.submit(_emit, redis_url, svc.settings, player, FeedType.YOUR_TURN,
-                                   {"matchId": "m-web", "seat": 0}).result()
+                                   {"matchId": "m-web", "seat": 0, "title": "greatfire"}).result()
             got = wait_for(lambda: payloads(service, "web"), "the push at the local push service")
             assert got[0]["eventId"] == turn
 
@@ -85,7 +87,8 @@ def test_notify_me_registers_the_browser_and_the_worker_shows_the_push(browser: 
             cdp.send("ServiceWorker.deliverPushMessage", {"origin": svc.base, "registrationId":
                                                           ours["registrationId"], "data": json.dumps(got[0])})
             shown = wait_for(lambda: page.evaluate(NOTIFICATIONS), "the notification")
-            assert shown == [["Your turn", "m-web"]]
+            assert got[0]["notification"]["body"] == "The Great Fire: London 1666: Du bist am Zug."
+            assert shown == [["Du bist am Zug", "m-web"]]  # the service's words, in the player's saved locale
 
             page.get_by_test_id("notify-me").uncheck()
             page.get_by_test_id("notify-status").filter(has_text="Notifications off").wait_for()

@@ -17,7 +17,12 @@ export type PlaceSeek = Schemas['PlaceSeek'];
 export type CreateMatch = Schemas['CreateMatch'];
 export type Rematched = Schemas['Rematched'];
 export type Invitation = Schemas['Invitation'];
+/** One action of a title (a union of each title's, told apart by `type` within a title). */
 export type Action = Match['legalActions'][number];
+/** A match's view: each title's own, told apart by `title` (narrow on it to read the title's fields). */
+export type View = Match['view'];
+/** One event of a step (a union of each title's, told apart by `type` within a title). */
+export type GameEvent = Schemas['GameEvent'];
 export type BotLevel = Schemas['AddBot']['level'];
 
 export interface FirebreakOptions {

@@ -1,7 +1,7 @@
 // @firebreak/client: a typed client for Firebreak's REST API, for browsers and Node 20+.
 export { Firebreak } from './client.js';
-export type { Action, BotLevel, CreateMatch, FirebreakOptions, Invitation, Match, MyMatch, MyMatchPage, PlaceSeek, Rematched,
-  Seek } from './client.js';
+export type { Action, BotLevel, CreateMatch, FirebreakOptions, GameEvent, Invitation, Match, MyMatch, MyMatchPage, PlaceSeek,
+  Rematched, Seek, View } from './client.js';
 export type { Accepted, ActRefusal, ActResult, IllegalAction, Refused, StaleVersion } from './act.js';
 export { FirebreakError, isProblem } from './errors.js';
 export type { Problem } from './errors.js';

@@ -350,10 +350,30 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change the handle or display name
-         * @description Change the signed-in player's handle (unique across the service, compared case-folded after NFKC: the old one is freed at once) and/or display name; a member left out stays as it is, and a refused one changes nothing. A handle can be changed FIREBREAK_HANDLE_CHANGES_PER_DAY times in any 24 hours (429 RATE_LIMITED with Retry-After past that).
+         * Change the handle, display name or locale
+         * @description Change the signed-in player's handle (unique across the service, compared case-folded after NFKC: the old one is freed at once), display name and/or saved locale (the language answers are written in when a request's Accept-Language names none the service speaks; "" forgets it); a member left out stays as it is, and a refused one changes nothing. A handle can be changed FIREBREAK_HANDLE_CHANGES_PER_DAY times in any 24 hours (429 RATE_LIMITED with Retry-After past that).
          */
         patch: operations["updateProfile"];
+        trace?: never;
+    };
+    "/v1/languages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The languages the service speaks
+         * @description Each language labels, problem titles and details are written in (code and name in itself): what Accept-Language negotiates among and what PATCH /v1/me's locale takes.
+         */
+        get: operations["listLanguages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/me/tokens": {
@@ -1454,9 +1474,7 @@ export interface components {
             /** @description The match's new version. */
             version: number;
             /** @description The step's events, redacted for the caller, each with its label (what it means, in the language of Accept-Language). */
-            events: {
-                [key: string]: unknown;
-            }[];
+            events: components["schemas"]["GameEvent"][];
             match?: components["schemas"]["Match"];
         };
         /** @description Whether the caller blocks the other player now. */
@@ -1682,6 +1700,17 @@ export interface components {
             /** @description The player's handle (null: the player is gone). */
             handle?: string | null;
         };
+        /** @description A language the service speaks. */
+        Language: {
+            /** @description Its code (en, de, uk): what Accept-Language and a saved locale name. */
+            code: string;
+            /** @description Its name in itself (Deutsch, Українська). */
+            name: string;
+        };
+        /** @description The languages the service speaks. */
+        LanguageList: {
+            items: components["schemas"]["Language"][];
+        };
         /** @description A page of a title's leaderboard, highest rating first; pass endCursor as after for the next. */
         Leaderboard: {
             items: components["schemas"]["LeaderboardEntry"][];
@@ -1740,14 +1769,10 @@ export interface components {
             toAct: number[];
             /** @description The next step is the service's (a bot seat, a non-player turn). */
             serviceToAct: boolean;
-            /** @description The caller's view of the game (a spectator's without a seat token). */
-            view: {
-                [key: string]: unknown;
-            };
+            /** @description The caller's view of the game (a spectator's without a seat token): the title's own, told apart by `title`. */
+            view: components["schemas"]["View"];
             /** @description The caller's legal actions now, each with its label (what it does, in the language of Accept-Language); submit any of them as is (act ignores the label). */
-            legalActions: {
-                [key: string]: unknown;
-            }[];
+            legalActions: components["schemas"]["Action"][];
             result: components["schemas"]["MatchResult"] | null;
             /** @description The match's rematch once every person accepted its offer (GET /v1/matches/{id} only). */
             rematch?: components["schemas"]["MatchRef"] | null;
@@ -1807,9 +1832,7 @@ export interface components {
         MatchEvent: {
             version: number;
             /** @description The step's events, redacted for the caller, each with its label (what it means, in the language of Accept-Language). */
-            events: {
-                [key: string]: unknown;
-            }[];
+            events: components["schemas"]["GameEvent"][];
         };
         /** @description A finished match, self-contained: it replays through the title's engine to the same result. */
         MatchExport: {
@@ -1901,6 +1924,10 @@ export interface components {
             ratings: components["schemas"]["Rating"][];
             /** @description How many of the player's live matches wait on the player to act (the matches GET /v1/me/matches lists first); a yourTurn event raises it. */
             yourTurnCount: number;
+            /** @description The player's saved locale (PATCH /v1/me), null when none is saved. */
+            locale: string | null;
+            /** @description The language this answer is written in: the request's Accept-Language when it names one the service speaks, else the saved locale, else en. */
+            language: string;
         };
         /** @description The newest admin actions first. */
         ModerationLog: {
@@ -2121,6 +2148,7 @@ export interface components {
              * @example UNAUTHORIZED
              * @example UNKNOWN_BOT_LEVEL
              * @example UNKNOWN_TITLE
+             * @example UNSUPPORTED_LOCALE
              * @example UNSUPPORTED_MEDIA_TYPE
              * @example VALIDATION_FAILED
              * @example WEBHOOK_NOT_FOUND
@@ -2140,6 +2168,8 @@ export interface components {
         /** @description The player's profile as it now is. */
         ProfileUpdated: {
             player: components["schemas"]["Player"];
+            /** @description The player's saved locale, null when none is saved. */
+            locale: string | null;
         };
         /** @description Every pushed kind and whether the player wants it pushed. */
         PushPreferences: {
@@ -2631,8 +2661,8 @@ export interface components {
         };
         /** @description An action copied as is from legalActions, and the version it was listed at. */
         Act: {
-            /** @description One of the match's legalActions (a JSON object). */
-            action: unknown;
+            /** @description One of the match's legalActions (a JSON object), checked against its title's action schema. */
+            action: components["schemas"]["Action"];
             /** @description The match version the action was read at. */
             expectedVersion: number;
         };
@@ -3106,7 +3136,7 @@ export interface components {
             /** @description 16 to 200 printable characters, random, kept on the device. */
             deviceId: string;
         };
-        /** @description A new handle and/or display name (a member left out is left as it is). */
+        /** @description A new handle, display name and/or saved locale (a member left out is left as it is). */
         UpdateProfile: {
             /**
              * @description 3 to 24 characters after NFKC: letters and digits of one script and '-', '_', '.', starting and ending with a letter or digit (unique, compared case-folded).
@@ -3118,6 +3148,11 @@ export interface components {
              * @default null
              */
             name?: string | null;
+            /**
+             * @description The language to be answered in when a request's Accept-Language names none the service speaks: a BCP 47 tag of a language GET /v1/languages lists (de-AT saves de); "" forgets it.
+             * @default null
+             */
+            locale?: string | null;
         };
         /** @description Kinds turned on (true) or off (false); a kind left out stays as it is. */
         UpdatePushPreferences: {
@@ -3138,6 +3173,2290 @@ export interface components {
             /** @default null */
             friendAccepted?: boolean | null;
         };
+        /**
+         * @description A district id (Title.board).
+         * @enum {unknown}
+         */
+        GreatfireDistrict: "clerkenwell" | "charterhouse" | "smithfield" | "holborn" | "st-bartholomews" | "lincolns-inn-fields" | "newgate" | "christs-hospital" | "wood-street" | "ludgate" | "bread-street" | "watlin-street" | "fleet-street" | "st-pauls" | "pauls-wharf" | "temple" | "blackfriars" | "baynards-castle" | "finsbury-fields" | "artillery-ground" | "shoreditch" | "spitalfields" | "bethnal" | "barbican" | "st-giles" | "moorfields" | "bishopsgate-without" | "aldersgate" | "cripplegate" | "finsbury" | "bedlam" | "bishopsgate" | "sion-college" | "moorgate" | "austin-friars" | "gresham-college" | "brewers-hall" | "drapers-hall" | "bassishaw" | "milk-street" | "guild-hall" | "mercers-hall" | "royal-exchange" | "cheapside" | "coleman-street" | "s-bennet" | "s-mary" | "candlewick-ward" | "bridgeward" | "tallow-hall" | "pudding-lane" | "philpott-lane" | "queenhithe" | "voyners-hall" | "billingsgate" | "hounds-ditch" | "whitechapel" | "aldgate" | "st-botolphs" | "leadenhall" | "crutched-friars" | "minories" | "goodmans-fields" | "fenchurch" | "mark-lane" | "pepys-house" | "tower-street" | "tower-hill" | "east-smithfield" | "custom-house" | "the-tower" | "st-katharines";
+        /**
+         * @description A player colour.
+         * @enum {unknown}
+         */
+        GreatfireColour: "blue" | "green" | "red" | "yellow" | "white" | "purple";
+        /**
+         * @description A fire card: the direction the fire spreads.
+         * @enum {unknown}
+         */
+        GreatfireCard: "N" | "E" | "S" | "W";
+        /**
+         * @description A token kind.
+         * @enum {unknown}
+         */
+        GreatfireToken: "demolition" | "doubleMove" | "victoryPoint";
+        /**
+         * greatfire view
+         * @description What one seat (or a spectator) sees of a Great Fire match.
+         */
+        GreatfireView: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            title: "greatfire";
+            seats: number;
+            version: number;
+            /** @description The options in force (Title.options). */
+            options: Record<string, never>;
+            /** @enum {unknown} */
+            phase: "redeal" | "placeBands" | "placePawns" | "fire" | "discard" | "placeCones" | "actions" | "nonPlayer" | "nonPlayerChoice" | "over";
+            toAct: number[];
+            turn: number | null;
+            /** @description A seat number (0-based). */
+            startSeat: number;
+            districts: {
+                [key: string]: {
+                    houses: {
+                        [key: string]: number;
+                    };
+                    fire: number;
+                    bands: number;
+                    pinnedBands: number;
+                    burning: boolean;
+                    demolished: boolean;
+                    /** @description A face-down token lies here. */
+                    token: boolean;
+                    pawns: {
+                        /** @description A seat number (0-based). */
+                        seat: number;
+                        pawn: number;
+                        colour: components["schemas"]["GreatfireColour"];
+                    }[];
+                };
+            };
+            supply: number;
+            deckSize: number;
+            stacksLeft: number;
+            untilIntensify: number | null;
+            discardPile: number;
+            discardCards: {
+                [key: string]: number;
+            };
+            turnsLeft: number | null;
+            scoreTrack: {
+                [key: string]: number;
+            };
+            hero: number | null;
+            players: {
+                /** @description A seat number (0-based). */
+                seat: number;
+                colours: components["schemas"]["GreatfireColour"][] | null;
+                pawnColours: components["schemas"]["GreatfireColour"][];
+                handSize: number;
+                putOut: number;
+                housesLost: number | null;
+                /** @description Tokens held: a count at every phase. */
+                tokens: number;
+                hero: boolean;
+                hand?: components["schemas"]["GreatfireCard"][];
+                objectives?: {
+                    district: components["schemas"]["GreatfireDistrict"];
+                    vp: number;
+                    deck: string;
+                }[];
+                /** @description Once over: the kinds of tokens held. */
+                tokenKinds?: components["schemas"]["GreatfireToken"][];
+            }[];
+            /** @description Where the pending decision stands inside its phase. */
+            stage: {
+                card?: components["schemas"]["GreatfireCard"] | null;
+                source?: components["schemas"]["GreatfireDistrict"] | null;
+                movesLeft?: number;
+                doubleMovePlayed?: boolean;
+                actionPoints?: number;
+                conesToPlace?: number;
+                reason?: string;
+            };
+            /** @description 2 players: the non-player turn's public state. */
+            nonPlayer?: {
+                [key: string]: unknown;
+            };
+            /** @description Your own secrets (absent for a spectator). */
+            you?: {
+                /** @description A seat number (0-based). */
+                seat: number;
+                colours: components["schemas"]["GreatfireColour"][];
+                hand: components["schemas"]["GreatfireCard"][];
+                objectives: {
+                    district: components["schemas"]["GreatfireDistrict"];
+                    vp: number;
+                    deck: string;
+                }[];
+                tokens: components["schemas"]["GreatfireToken"][];
+            };
+            /** @description Once over: every seat's score breakdown and the winners. */
+            result?: {
+                scores: {
+                    [key: string]: number;
+                }[];
+                winners: number[];
+            };
+        };
+        /**
+         * keepHand
+         * @description R15: keep a hand of five identical cards.
+         */
+        GreatfireKeepHandAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "keepHand";
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * redeal
+         * @description R15: redeal a hand of five identical cards.
+         */
+        GreatfireRedealAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "redeal";
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * placeBand
+         * @description Setup: place a trained band.
+         */
+        GreatfirePlaceBandAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "placeBand";
+            district: components["schemas"]["GreatfireDistrict"];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * placePawn
+         * @description Setup: place your next landowner pawn.
+         */
+        GreatfirePlacePawnAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "placePawn";
+            district: components["schemas"]["GreatfireDistrict"];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * playCard
+         * @description Fire phase: play a fire card from your hand.
+         */
+        GreatfirePlayCardAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "playCard";
+            card: components["schemas"]["GreatfireCard"];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * chooseSource
+         * @description Fire phase: the burning district the fire spreads from.
+         */
+        GreatfireChooseSourceAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "chooseSource";
+            district: components["schemas"]["GreatfireDistrict"];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * spreadFire
+         * @description Fire phase: the district the fire spreads into.
+         */
+        GreatfireSpreadFireAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "spreadFire";
+            district: components["schemas"]["GreatfireDistrict"];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * playDoubleMove
+         * @description Fire phase pause: play your double-move token (R7).
+         */
+        GreatfirePlayDoubleMoveAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "playDoubleMove";
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * endFire
+         * @description Fire phase pause: end the fire phase.
+         */
+        GreatfireEndFireAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "endFire";
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * discard
+         * @description R8: no fire move possible: discard a card.
+         */
+        GreatfireDiscardAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "discard";
+            card: components["schemas"]["GreatfireCard"];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * placeCone
+         * @description Place a fire cone (intensify, R8, R12).
+         */
+        GreatfirePlaceConeAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "placeCone";
+            district: components["schemas"]["GreatfireDistrict"];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * movePawn
+         * @description Actions: move a pawn one step.
+         */
+        GreatfireMovePawnAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "movePawn";
+            pawn: number;
+            to: components["schemas"]["GreatfireDistrict"];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * moveBand
+         * @description Actions: move a free trained band one step.
+         */
+        GreatfireMoveBandAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "moveBand";
+            from: components["schemas"]["GreatfireDistrict"];
+            to: components["schemas"]["GreatfireDistrict"];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * putOut
+         * @description Actions: put out one cone where your pawn stands.
+         */
+        GreatfirePutOutAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "putOut";
+            district: components["schemas"]["GreatfireDistrict"];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * demolish
+         * @description Actions: demolish a district next to your pawn.
+         */
+        GreatfireDemolishAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "demolish";
+            district: components["schemas"]["GreatfireDistrict"];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * endActions
+         * @description Actions: end the phase (R18b: also at 0 points).
+         */
+        GreatfireEndActionsAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "endActions";
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * breakTie
+         * @description 2 players (R21): break the non-player turn's tie.
+         */
+        GreatfireBreakTieAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "breakTie";
+            district: components["schemas"]["GreatfireDistrict"];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * greatfire action
+         * @description One Great Fire action (send it back as listed in legalActions).
+         */
+        GreatfireAction: components["schemas"]["GreatfireKeepHandAction"] | components["schemas"]["GreatfireRedealAction"] | components["schemas"]["GreatfirePlaceBandAction"] | components["schemas"]["GreatfirePlacePawnAction"] | components["schemas"]["GreatfirePlayCardAction"] | components["schemas"]["GreatfireChooseSourceAction"] | components["schemas"]["GreatfireSpreadFireAction"] | components["schemas"]["GreatfirePlayDoubleMoveAction"] | components["schemas"]["GreatfireEndFireAction"] | components["schemas"]["GreatfireDiscardAction"] | components["schemas"]["GreatfirePlaceConeAction"] | components["schemas"]["GreatfireMovePawnAction"] | components["schemas"]["GreatfireMoveBandAction"] | components["schemas"]["GreatfirePutOutAction"] | components["schemas"]["GreatfireDemolishAction"] | components["schemas"]["GreatfireEndActionsAction"] | components["schemas"]["GreatfireBreakTieAction"];
+        /**
+         * handDealt
+         * @description Your hand (private).
+         */
+        GreatfireHandDealtEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "handDealt";
+            /** @description A seat number (0-based). */
+            seat: number;
+            hand: components["schemas"]["GreatfireCard"][];
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * handKept
+         * @description R15: the seat kept its hand.
+         */
+        GreatfireHandKeptEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "handKept";
+            /** @description A seat number (0-based). */
+            seat: number;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * handRedealt
+         * @description R15: the seat's hand was redealt (the old one shown).
+         */
+        GreatfireHandRedealtEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "handRedealt";
+            /** @description A seat number (0-based). */
+            seat: number;
+            shown: components["schemas"]["GreatfireCard"][];
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * handRevealed
+         * @description R8: the seat shows a hand with no legal move.
+         */
+        GreatfireHandRevealedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "handRevealed";
+            /** @description A seat number (0-based). */
+            seat: number;
+            hand: components["schemas"]["GreatfireCard"][];
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * bandPlaced
+         * @description Setup: a band was placed.
+         */
+        GreatfireBandPlacedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "bandPlaced";
+            /** @description A seat number (0-based). */
+            seat: number;
+            district: components["schemas"]["GreatfireDistrict"];
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * pawnPlaced
+         * @description Setup: a pawn was placed.
+         */
+        GreatfirePawnPlacedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "pawnPlaced";
+            /** @description A seat number (0-based). */
+            seat: number;
+            pawn: number;
+            district: components["schemas"]["GreatfireDistrict"];
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * turnStarted
+         * @description A seat's turn began.
+         */
+        GreatfireTurnStartedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "turnStarted";
+            /** @description A seat number (0-based). */
+            seat: number;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * turnEnded
+         * @description A seat's turn ended.
+         */
+        GreatfireTurnEndedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "turnEnded";
+            /** @description A seat number (0-based). */
+            seat: number;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * cardPlayed
+         * @description A fire card was played.
+         */
+        GreatfireCardPlayedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "cardPlayed";
+            /** @description A seat number (0-based). */
+            seat: number;
+            card: components["schemas"]["GreatfireCard"];
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * sourceChosen
+         * @description The fire spreads from here.
+         */
+        GreatfireSourceChosenEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "sourceChosen";
+            /** @description A seat number (0-based). */
+            seat: number;
+            district: components["schemas"]["GreatfireDistrict"];
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * fireSpread
+         * @description The fire moved.
+         */
+        GreatfireFireSpreadEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "fireSpread";
+            from: components["schemas"]["GreatfireDistrict"];
+            to: components["schemas"]["GreatfireDistrict"];
+            contained: boolean;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * fireGrew
+         * @description Cones were added to a district.
+         */
+        GreatfireFireGrewEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "fireGrew";
+            district: components["schemas"]["GreatfireDistrict"];
+            cones: number;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * housesBurnt
+         * @description Houses burnt down.
+         */
+        GreatfireHousesBurntEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "housesBurnt";
+            district: components["schemas"]["GreatfireDistrict"];
+            /** @description Houses by colour. */
+            houses: {
+                [key: string]: number;
+            };
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * tokenPlayed
+         * @description A token was played.
+         */
+        GreatfireTokenPlayedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "tokenPlayed";
+            /** @description A seat number (0-based). */
+            seat: number;
+            token: components["schemas"]["GreatfireToken"];
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * tokenTaken
+         * @description A seat took a board token (kind hidden).
+         */
+        GreatfireTokenTakenEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "tokenTaken";
+            /** @description A seat number (0-based). */
+            seat: number;
+            district: components["schemas"]["GreatfireDistrict"];
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * tokenRevealed
+         * @description The kind of the token you took (private).
+         */
+        GreatfireTokenRevealedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "tokenRevealed";
+            /** @description A seat number (0-based). */
+            seat: number;
+            district: components["schemas"]["GreatfireDistrict"];
+            token: components["schemas"]["GreatfireToken"];
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * tokenDestroyed
+         * @description The fire destroyed a board token.
+         */
+        GreatfireTokenDestroyedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "tokenDestroyed";
+            district: components["schemas"]["GreatfireDistrict"];
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * tokenRemoved
+         * @description R20: the non-player fire removed a board token.
+         */
+        GreatfireTokenRemovedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "tokenRemoved";
+            district: components["schemas"]["GreatfireDistrict"];
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * cardDiscarded
+         * @description R8: a card was discarded.
+         */
+        GreatfireCardDiscardedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "cardDiscarded";
+            /** @description A seat number (0-based). */
+            seat: number;
+            card: components["schemas"]["GreatfireCard"];
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * conePlaced
+         * @description A cone was placed.
+         */
+        GreatfireConePlacedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "conePlaced";
+            /** @description A seat number (0-based). */
+            seat: number;
+            district: components["schemas"]["GreatfireDistrict"];
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * conesLost
+         * @description Cones the supply could not give.
+         */
+        GreatfireConesLostEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "conesLost";
+            /** @description A seat number (0-based). */
+            seat: number;
+            cones: number;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * conesReturned
+         * @description Cones went back to the supply.
+         */
+        GreatfireConesReturnedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "conesReturned";
+            seats: number[];
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * actionsStarted
+         * @description The actions phase began.
+         */
+        GreatfireActionsStartedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "actionsStarted";
+            /** @description A seat number (0-based). */
+            seat: number;
+            actionPoints: number;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * actionsEnded
+         * @description The actions phase ended.
+         */
+        GreatfireActionsEndedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "actionsEnded";
+            /** @description A seat number (0-based). */
+            seat: number;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * pawnMoved
+         * @description A pawn moved.
+         */
+        GreatfirePawnMovedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "pawnMoved";
+            /** @description A seat number (0-based). */
+            seat: number;
+            pawn: number;
+            to: components["schemas"]["GreatfireDistrict"];
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * bandMoved
+         * @description A band moved (seat null: the non-player turn).
+         */
+        GreatfireBandMovedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "bandMoved";
+            seat: number | null;
+            from: components["schemas"]["GreatfireDistrict"];
+            to: components["schemas"]["GreatfireDistrict"];
+            pinned: boolean;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * firePutOut
+         * @description A cone was put out.
+         */
+        GreatfireFirePutOutEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "firePutOut";
+            /** @description A seat number (0-based). */
+            seat: number;
+            district: components["schemas"]["GreatfireDistrict"];
+            putOut: number;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * demolished
+         * @description A district was demolished.
+         */
+        GreatfireDemolishedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "demolished";
+            /** @description A seat number (0-based). */
+            seat: number;
+            district: components["schemas"]["GreatfireDistrict"];
+            /** @description Houses by colour. */
+            houses: {
+                [key: string]: number;
+            };
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * heroOfLondon
+         * @description The Hero of London changed hands.
+         */
+        GreatfireHeroOfLondonEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "heroOfLondon";
+            /** @description A seat number (0-based). */
+            seat: number;
+            from: number | null;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * cardDrawn
+         * @description A seat drew a card (which: private cardSeen).
+         */
+        GreatfireCardDrawnEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "cardDrawn";
+            /** @description A seat number (0-based). */
+            seat: number;
+            deckSize: number;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * cardSeen
+         * @description The card you drew (private).
+         */
+        GreatfireCardSeenEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "cardSeen";
+            /** @description A seat number (0-based). */
+            seat: number;
+            card: components["schemas"]["GreatfireCard"];
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * stackRevealed
+         * @description A stack card came up: the fire intensifies.
+         */
+        GreatfireStackRevealedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "stackRevealed";
+            /** @description A seat number (0-based). */
+            seat: number;
+            stack: string;
+            byNonPlayer: boolean;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * puddingLaneRefilled
+         * @description Pudding Lane was refilled.
+         */
+        GreatfirePuddingLaneRefilledEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "puddingLaneRefilled";
+            cones: number;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * finalRounds
+         * @description The last rounds began.
+         */
+        GreatfireFinalRoundsEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "finalRounds";
+            turns: number;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * gameOver
+         * @description The match ended.
+         */
+        GreatfireGameOverEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "gameOver";
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * nonPlayerTurnStarted
+         * @description 2 players: a non-player turn began.
+         */
+        GreatfireNonPlayerTurnStartedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "nonPlayerTurnStarted";
+            /** @description A seat number (0-based). */
+            conductor: number;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * nonPlayerTurnEnded
+         * @description 2 players: a non-player turn ended.
+         */
+        GreatfireNonPlayerTurnEndedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "nonPlayerTurnEnded";
+            /** @description A seat number (0-based). */
+            conductor: number;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * fireCardFlipped
+         * @description 2 players: the non-player fire card.
+         */
+        GreatfireFireCardFlippedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "fireCardFlipped";
+            card: components["schemas"]["GreatfireCard"];
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * priorityCardFlipped
+         * @description 2 players: the colour priority card.
+         */
+        GreatfirePriorityCardFlippedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "priorityCardFlipped";
+            colours: components["schemas"]["GreatfireColour"][];
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * movementCardFlipped
+         * @description 2 players: the movement card.
+         */
+        GreatfireMovementCardFlippedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "movementCardFlipped";
+            objective: components["schemas"]["GreatfireDistrict"];
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * priorityDeckShuffled
+         * @description 2 players: the priority deck was reshuffled.
+         */
+        GreatfirePriorityDeckShuffledEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "priorityDeckShuffled";
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * movementDeckShuffled
+         * @description 2 players: the movement deck was reshuffled.
+         */
+        GreatfireMovementDeckShuffledEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "movementDeckShuffled";
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * noFireMove
+         * @description 2 players: the non-player fire could not move.
+         */
+        GreatfireNoFireMoveEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "noFireMove";
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * noBandMove
+         * @description 2 players: no band could move.
+         */
+        GreatfireNoBandMoveEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "noBandMove";
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * tieToBreak
+         * @description 2 players (R21): the conductor must break a tie.
+         */
+        GreatfireTieToBreakEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "tieToBreak";
+            /** @description A seat number (0-based). */
+            seat: number;
+            kind: string;
+            options: components["schemas"]["GreatfireDistrict"][];
+            band?: components["schemas"]["GreatfireDistrict"];
+            tied?: unknown[];
+            wanted?: number;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * tieBroken
+         * @description 2 players (R21): a tie was broken (by a seat, or by the seed).
+         */
+        GreatfireTieBrokenEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "tieBroken";
+            kind: string;
+            district: components["schemas"]["GreatfireDistrict"];
+            by: number | "seed";
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * clockExpired
+         * @description A seat's turn clock ran out.
+         */
+        GreatfireClockExpiredEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "clockExpired";
+            /** @description A seat number (0-based). */
+            seat: number;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * seatTakenOver
+         * @description The service's bot plays the seat, at bot speed, until its owner reclaims it.
+         */
+        GreatfireSeatTakenOverEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "seatTakenOver";
+            /** @description A seat number (0-based). */
+            seat: number;
+            level: string;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * seatReturned
+         * @description The seat's owner reclaimed it (reclaimSeat): its clock restarted.
+         */
+        GreatfireSeatReturnedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "seatReturned";
+            /** @description A seat number (0-based). */
+            seat: number;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * seatResigned
+         * @description The seat's owner resigned: the service's bot plays it to the end, or the match ended (endReason RESIGNED).
+         */
+        GreatfireSeatResignedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "seatResigned";
+            /** @description A seat number (0-based). */
+            seat: number;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * matchAbandoned
+         * @description No person acted for too long: the service ended the match.
+         */
+        GreatfireMatchAbandonedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "matchAbandoned";
+            reason: string;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * greatfire event
+         * @description One Great Fire event.
+         */
+        GreatfireEvent: components["schemas"]["GreatfireHandDealtEvent"] | components["schemas"]["GreatfireHandKeptEvent"] | components["schemas"]["GreatfireHandRedealtEvent"] | components["schemas"]["GreatfireHandRevealedEvent"] | components["schemas"]["GreatfireBandPlacedEvent"] | components["schemas"]["GreatfirePawnPlacedEvent"] | components["schemas"]["GreatfireTurnStartedEvent"] | components["schemas"]["GreatfireTurnEndedEvent"] | components["schemas"]["GreatfireCardPlayedEvent"] | components["schemas"]["GreatfireSourceChosenEvent"] | components["schemas"]["GreatfireFireSpreadEvent"] | components["schemas"]["GreatfireFireGrewEvent"] | components["schemas"]["GreatfireHousesBurntEvent"] | components["schemas"]["GreatfireTokenPlayedEvent"] | components["schemas"]["GreatfireTokenTakenEvent"] | components["schemas"]["GreatfireTokenRevealedEvent"] | components["schemas"]["GreatfireTokenDestroyedEvent"] | components["schemas"]["GreatfireTokenRemovedEvent"] | components["schemas"]["GreatfireCardDiscardedEvent"] | components["schemas"]["GreatfireConePlacedEvent"] | components["schemas"]["GreatfireConesLostEvent"] | components["schemas"]["GreatfireConesReturnedEvent"] | components["schemas"]["GreatfireActionsStartedEvent"] | components["schemas"]["GreatfireActionsEndedEvent"] | components["schemas"]["GreatfirePawnMovedEvent"] | components["schemas"]["GreatfireBandMovedEvent"] | components["schemas"]["GreatfireFirePutOutEvent"] | components["schemas"]["GreatfireDemolishedEvent"] | components["schemas"]["GreatfireHeroOfLondonEvent"] | components["schemas"]["GreatfireCardDrawnEvent"] | components["schemas"]["GreatfireCardSeenEvent"] | components["schemas"]["GreatfireStackRevealedEvent"] | components["schemas"]["GreatfirePuddingLaneRefilledEvent"] | components["schemas"]["GreatfireFinalRoundsEvent"] | components["schemas"]["GreatfireGameOverEvent"] | components["schemas"]["GreatfireNonPlayerTurnStartedEvent"] | components["schemas"]["GreatfireNonPlayerTurnEndedEvent"] | components["schemas"]["GreatfireFireCardFlippedEvent"] | components["schemas"]["GreatfirePriorityCardFlippedEvent"] | components["schemas"]["GreatfireMovementCardFlippedEvent"] | components["schemas"]["GreatfirePriorityDeckShuffledEvent"] | components["schemas"]["GreatfireMovementDeckShuffledEvent"] | components["schemas"]["GreatfireNoFireMoveEvent"] | components["schemas"]["GreatfireNoBandMoveEvent"] | components["schemas"]["GreatfireTieToBreakEvent"] | components["schemas"]["GreatfireTieBrokenEvent"] | components["schemas"]["GreatfireClockExpiredEvent"] | components["schemas"]["GreatfireSeatTakenOverEvent"] | components["schemas"]["GreatfireSeatReturnedEvent"] | components["schemas"]["GreatfireSeatResignedEvent"] | components["schemas"]["GreatfireMatchAbandonedEvent"];
+        /**
+         * @description A city card id (Title.board: cards).
+         * @enum {unknown}
+         */
+        LondonCard: "paupers-1" | "paupers-2" | "paupers-3" | "huguenots-1" | "vintners-1" | "vintners-2" | "market-1" | "market-2" | "brewery-1" | "coffee-house-1" | "coffee-house-2" | "watermen-1" | "coaching-inn-1" | "hospital-1" | "gardens-1" | "gardens-2" | "vauxhall-gardens-1" | "town-houses-1" | "school-1" | "school-2" | "theatre-1" | "library-1" | "library-2" | "vestry-1" | "vestry-2" | "magistrate-1" | "sheriff-1" | "sheriff-2" | "guildhall-1" | "workhouse-1" | "lord-mayor-1" | "constable-1" | "constable-2" | "alderman-1" | "paupers-4" | "paupers-5" | "paupers-6" | "paupers-7" | "west-india-docks-1" | "steamboats-1" | "steamboats-2" | "warehouse-1" | "warehouse-2" | "bank-1" | "brickworks-1" | "gas-works-1" | "tannery-1" | "pawnbroker-1" | "british-museum-1" | "royal-academy-1" | "newspaper-1" | "newspaper-2" | "concert-hall-1" | "concert-hall-2" | "almshouse-1" | "almshouse-2" | "observatory-1" | "gentlemens-club-1" | "lottery-1" | "police-1" | "police-2" | "prison-1" | "town-hall-1" | "town-hall-2" | "tax-office-1" | "charity-1" | "charity-2" | "magistrates-court-1" | "paupers-8" | "paupers-9" | "paupers-10" | "paupers-11" | "railway-station-1" | "railway-station-2" | "factory-1" | "factory-2" | "stock-exchange-1" | "department-store-1" | "underground-1" | "shipyard-1" | "hotel-1" | "hotel-2" | "great-exhibition-1" | "natural-history-museum-1" | "royal-albert-hall-1" | "university-1" | "university-2" | "public-baths-1" | "public-baths-2" | "parks-1" | "parks-2" | "crystal-palace-1" | "poor-law-1" | "houses-of-parliament-1" | "metropolitan-police-1" | "metropolitan-police-2" | "county-council-1" | "housing-trust-1" | "housing-trust-2" | "public-health-act-1" | "mansion-house-1";
+        /**
+         * @description A borough id (Title.board: boroughs).
+         * @enum {unknown}
+         */
+        LondonBorough: "city" | "westminster" | "southwark-bermondsey" | "wandsworth" | "lewisham" | "hammersmith" | "kensington-chelsea" | "camden" | "islington" | "hackney" | "tower-hamlets" | "greenwich" | "lambeth" | "richmond" | "croydon" | "bromley" | "ealing" | "haringey" | "newham" | "barnet";
+        /**
+         * london view
+         * @description What one seat (or a spectator) sees of a London match.
+         */
+        LondonView: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            title: "london";
+            seats: number;
+            version: number;
+            /** @description The options in force. */
+            options: {
+                startSeat: number | null;
+            };
+            /**
+             * @description The step of the turn as every seat sees it.
+             * @enum {unknown}
+             */
+            phase: "action" | "develop" | "draw" | "handLimit" | "over" | "run" | "start";
+            toAct: number[];
+            turn: number | null;
+            /** @description A seat number (0-based). */
+            start: number;
+            turnsLeft: number | null;
+            drawsLeft: number;
+            /** @description Stacks built on this turn. */
+            played: number[];
+            /** @description Face-up cards (and the borough) run this turn. */
+            activated: (components["schemas"]["LondonCard"] | "borough")[];
+            deck: {
+                count: number;
+                byDeck: {
+                    A: number;
+                    B: number;
+                    C: number;
+                };
+            };
+            board: {
+                columns: number;
+                top: (components["schemas"]["LondonCard"] | null)[];
+                bottom: (components["schemas"]["LondonCard"] | null)[];
+            };
+            discardPile: components["schemas"]["LondonCard"][];
+            boroughDisplay: components["schemas"]["LondonBorough"][];
+            boroughDeck: number;
+            players: {
+                /** @description A seat number (0-based). */
+                seat: number;
+                money: number;
+                loans: number;
+                poverty: number;
+                prestige: number;
+                handSize: number;
+                /** @description Cards everyone saw the seat take from the board. */
+                knownHand: components["schemas"]["LondonCard"][];
+                /** @description Bought boroughs, the top one last. */
+                boroughs: components["schemas"]["LondonBorough"][];
+                stacks: ({
+                    card: components["schemas"]["LondonCard"];
+                    faceUp: boolean;
+                } | {
+                    /** @constant */
+                    hidden: true;
+                    /** @constant */
+                    faceUp: false;
+                } | {
+                    /** @constant */
+                    hidden: true;
+                    /** @constant */
+                    covered: true;
+                })[][];
+                hand?: components["schemas"]["LondonCard"][];
+            }[];
+            /** @description Your own (absent for a spectator). */
+            you?: {
+                /** @description A seat number (0-based). */
+                seat: number;
+                hand: components["schemas"]["LondonCard"][];
+                step: ("start" | "action" | "draw" | "develop" | "discardFor" | "place" | "pay" | "run" | "activationDiscard" | "flip" | "handLimit" | "over") | null;
+                pending: {
+                    /** @enum {unknown} */
+                    for?: "play" | "land" | "activate" | "flip";
+                    card?: components["schemas"]["LondonCard"];
+                    discard?: components["schemas"]["LondonCard"];
+                    stack?: number | null;
+                    amount?: number;
+                    borough?: components["schemas"]["LondonBorough"];
+                    draws?: number;
+                    discarded?: components["schemas"]["LondonCard"];
+                } | null;
+            };
+            /** @description Once over: the typed result. */
+            result?: {
+                scores: {
+                    /** @description A seat number (0-based). */
+                    seat: number;
+                    total: number;
+                    parts: {
+                        [key: string]: number;
+                    };
+                }[];
+                winners: number[];
+                reason: string;
+            };
+        };
+        /**
+         * repayLoan
+         * @description Start of the turn: repay one loan with £15.
+         */
+        LondonRepayLoanAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "repayLoan";
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * takeLoan
+         * @description Take a loan: £10 and a loan token.
+         */
+        LondonTakeLoanAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "takeLoan";
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * drawDeck
+         * @description Draw the deck's top card.
+         */
+        LondonDrawDeckAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "drawDeck";
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * drawBoard
+         * @description Draw this card from the development board.
+         */
+        LondonDrawBoardAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "drawBoard";
+            card: components["schemas"]["LondonCard"];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * skipDraw
+         * @description Nothing is left to draw: go on.
+         */
+        LondonSkipDrawAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "skipDraw";
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * develop
+         * @description Action: develop your city.
+         */
+        LondonDevelopAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "develop";
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * buyLand
+         * @description Action: buy this face-up borough.
+         */
+        LondonBuyLandAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "buyLand";
+            borough: components["schemas"]["LondonBorough"];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * run
+         * @description Action: run your city.
+         */
+        LondonRunAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "run";
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * drawThree
+         * @description Action: draw three more cards.
+         */
+        LondonDrawThreeAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "drawThree";
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * play
+         * @description Develop: play this card from your hand.
+         */
+        LondonPlayAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "play";
+            card: components["schemas"]["LondonCard"];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * discard
+         * @description Discard this card (to play a card, to pay an activation, or down to the hand limit).
+         */
+        LondonDiscardAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "discard";
+            card: components["schemas"]["LondonCard"];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * newStack
+         * @description Develop: start a new building stack with the card.
+         */
+        LondonNewStackAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "newStack";
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * placeOn
+         * @description Develop: put the card on top of this stack.
+         */
+        LondonPlaceOnAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "placeOn";
+            stack: number;
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * pay
+         * @description Pay the staged cost.
+         */
+        LondonPayAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "pay";
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * cancel
+         * @description Drop the staged choice (nothing of it happens).
+         */
+        LondonCancelAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "cancel";
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * endDevelop
+         * @description Develop: stop playing cards.
+         */
+        LondonEndDevelopAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "endDevelop";
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * activate
+         * @description Run: activate this face-up card.
+         */
+        LondonActivateAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "activate";
+            card: components["schemas"]["LondonCard"];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * runBorough
+         * @description Run: apply your top borough's run effect now.
+         */
+        LondonRunBoroughAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "runBorough";
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * flip
+         * @description Run: this card turns face down (the activated one, or a Hospital in its place).
+         */
+        LondonFlipAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "flip";
+            card: components["schemas"]["LondonCard"];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * endRun
+         * @description Run: finish (the borough's effect if still owed, then poverty).
+         */
+        LondonEndRunAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "endRun";
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * london action
+         * @description One London action (send it back as listed in legalActions).
+         */
+        LondonAction: components["schemas"]["LondonRepayLoanAction"] | components["schemas"]["LondonTakeLoanAction"] | components["schemas"]["LondonDrawDeckAction"] | components["schemas"]["LondonDrawBoardAction"] | components["schemas"]["LondonSkipDrawAction"] | components["schemas"]["LondonDevelopAction"] | components["schemas"]["LondonBuyLandAction"] | components["schemas"]["LondonRunAction"] | components["schemas"]["LondonDrawThreeAction"] | components["schemas"]["LondonPlayAction"] | components["schemas"]["LondonDiscardAction"] | components["schemas"]["LondonNewStackAction"] | components["schemas"]["LondonPlaceOnAction"] | components["schemas"]["LondonPayAction"] | components["schemas"]["LondonCancelAction"] | components["schemas"]["LondonEndDevelopAction"] | components["schemas"]["LondonActivateAction"] | components["schemas"]["LondonRunBoroughAction"] | components["schemas"]["LondonFlipAction"] | components["schemas"]["LondonEndRunAction"];
+        /**
+         * setUp
+         * @description The match was set up.
+         */
+        LondonSetUpEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "setUp";
+            seats: number;
+            /** @description A seat number (0-based). */
+            start: number;
+            deck: number;
+            boroughs: components["schemas"]["LondonBorough"][];
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * handDealt
+         * @description Your starting hand (private).
+         */
+        LondonHandDealtEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "handDealt";
+            /** @description A seat number (0-based). */
+            seat: number;
+            hand: components["schemas"]["LondonCard"][];
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * turnStarted
+         * @description A seat's turn began.
+         */
+        LondonTurnStartedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "turnStarted";
+            /** @description A seat number (0-based). */
+            seat: number;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * turnEnded
+         * @description A seat's turn ended.
+         */
+        LondonTurnEndedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "turnEnded";
+            /** @description A seat number (0-based). */
+            seat: number;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * lastTurns
+         * @description The deck ran out: every other seat plays this many last turns.
+         */
+        LondonLastTurnsEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "lastTurns";
+            turns: number;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * gameOver
+         * @description The match ended.
+         */
+        LondonGameOverEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "gameOver";
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * drew
+         * @description A seat drew a card (from the board: which one; from the deck: private cardDrawn).
+         */
+        LondonDrewEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "drew";
+            /** @description A seat number (0-based). */
+            seat: number;
+            /** @enum {unknown} */
+            from: "deck" | "board";
+            count: number;
+            deckLeft?: number;
+            card?: components["schemas"]["LondonCard"];
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * cardDrawn
+         * @description The card you drew from the deck (private).
+         */
+        LondonCardDrawnEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "cardDrawn";
+            /** @description A seat number (0-based). */
+            seat: number;
+            card: components["schemas"]["LondonCard"];
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * discarded
+         * @description A card went to the development board.
+         */
+        LondonDiscardedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "discarded";
+            /** @description A seat number (0-based). */
+            seat: number;
+            card: components["schemas"]["LondonCard"];
+            /** @enum {unknown} */
+            row: "top" | "bottom";
+            column: number;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * boardCleared
+         * @description The board was full: its bottom row left the game, the top row moved down.
+         */
+        LondonBoardClearedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "boardCleared";
+            cards: components["schemas"]["LondonCard"][];
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * gained
+         * @description An effect's gains (povertyGained: poverty added).
+         */
+        LondonGainedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "gained";
+            /** @description A seat number (0-based). */
+            seat: number;
+            /** @description The card or borough the gain came from. */
+            source: components["schemas"]["LondonCard"] | components["schemas"]["LondonBorough"];
+            money: number;
+            prestige: number;
+            povertyReturned: number;
+            povertyGained: number;
+            draws: number;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * loanTaken
+         * @description A seat took a loan.
+         */
+        LondonLoanTakenEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "loanTaken";
+            /** @description A seat number (0-based). */
+            seat: number;
+            loans: number;
+            /** @description Pounds (may go below 0 only in a score). */
+            money: number;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * loanRepaid
+         * @description A seat repaid a loan.
+         */
+        LondonLoanRepaidEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "loanRepaid";
+            /** @description A seat number (0-based). */
+            seat: number;
+            loans: number;
+            /** @description Pounds (may go below 0 only in a score). */
+            money: number;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * actionChosen
+         * @description A seat chose its action.
+         */
+        LondonActionChosenEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "actionChosen";
+            /** @description A seat number (0-based). */
+            seat: number;
+            /** @enum {unknown} */
+            action: "develop" | "buyLand" | "run" | "drawThree";
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * actionPlayed
+         * @description An action card was played (it leaves the game).
+         */
+        LondonActionPlayedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "actionPlayed";
+            /** @description A seat number (0-based). */
+            seat: number;
+            card: components["schemas"]["LondonCard"];
+            paid: number;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * cardPlayed
+         * @description A card was built.
+         */
+        LondonCardPlayedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "cardPlayed";
+            /** @description A seat number (0-based). */
+            seat: number;
+            card: components["schemas"]["LondonCard"];
+            stack: number;
+            covered: boolean;
+            paid: number;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * landBought
+         * @description A borough was bought.
+         */
+        LondonLandBoughtEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "landBought";
+            /** @description A seat number (0-based). */
+            seat: number;
+            borough: components["schemas"]["LondonBorough"];
+            paid: number;
+            display: components["schemas"]["LondonBorough"][];
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * activated
+         * @description A card was activated.
+         */
+        LondonActivatedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "activated";
+            /** @description A seat number (0-based). */
+            seat: number;
+            card: components["schemas"]["LondonCard"];
+            paid: number;
+            discarded: components["schemas"]["LondonCard"] | null;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * flipped
+         * @description A card turned face down.
+         */
+        LondonFlippedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "flipped";
+            /** @description A seat number (0-based). */
+            seat: number;
+            card: components["schemas"]["LondonCard"];
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * povertyGained
+         * @description Running the city ended: poverty for stacks, loans and cards in hand.
+         */
+        LondonPovertyGainedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "povertyGained";
+            /** @description A seat number (0-based). */
+            seat: number;
+            stacks: number;
+            loans: number;
+            hand: number;
+            total: number;
+            poverty: number;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * clockExpired
+         * @description A seat's turn clock ran out.
+         */
+        LondonClockExpiredEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "clockExpired";
+            /** @description A seat number (0-based). */
+            seat: number;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * seatTakenOver
+         * @description The service's bot plays the seat, at bot speed, until its owner reclaims it.
+         */
+        LondonSeatTakenOverEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "seatTakenOver";
+            /** @description A seat number (0-based). */
+            seat: number;
+            level: string;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * seatReturned
+         * @description The seat's owner reclaimed it (reclaimSeat): its clock restarted.
+         */
+        LondonSeatReturnedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "seatReturned";
+            /** @description A seat number (0-based). */
+            seat: number;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * seatResigned
+         * @description The seat's owner resigned: the service's bot plays it to the end, or the match ended (endReason RESIGNED).
+         */
+        LondonSeatResignedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "seatResigned";
+            /** @description A seat number (0-based). */
+            seat: number;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * matchAbandoned
+         * @description No person acted for too long: the service ended the match.
+         */
+        LondonMatchAbandonedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "matchAbandoned";
+            reason: string;
+            /** @description The match version of the step. */
+            version?: number;
+            /** @description Private event: only these seats receive it (absent: everyone). */
+            audience?: number[];
+            /** @description What it means, in words, in the reader's language (the service writes it; act ignores an action's). */
+            label?: string;
+        };
+        /**
+         * london event
+         * @description One London event.
+         */
+        LondonEvent: components["schemas"]["LondonSetUpEvent"] | components["schemas"]["LondonHandDealtEvent"] | components["schemas"]["LondonTurnStartedEvent"] | components["schemas"]["LondonTurnEndedEvent"] | components["schemas"]["LondonLastTurnsEvent"] | components["schemas"]["LondonGameOverEvent"] | components["schemas"]["LondonDrewEvent"] | components["schemas"]["LondonCardDrawnEvent"] | components["schemas"]["LondonDiscardedEvent"] | components["schemas"]["LondonBoardClearedEvent"] | components["schemas"]["LondonGainedEvent"] | components["schemas"]["LondonLoanTakenEvent"] | components["schemas"]["LondonLoanRepaidEvent"] | components["schemas"]["LondonActionChosenEvent"] | components["schemas"]["LondonActionPlayedEvent"] | components["schemas"]["LondonCardPlayedEvent"] | components["schemas"]["LondonLandBoughtEvent"] | components["schemas"]["LondonActivatedEvent"] | components["schemas"]["LondonFlippedEvent"] | components["schemas"]["LondonPovertyGainedEvent"] | components["schemas"]["LondonClockExpiredEvent"] | components["schemas"]["LondonSeatTakenOverEvent"] | components["schemas"]["LondonSeatReturnedEvent"] | components["schemas"]["LondonSeatResignedEvent"] | components["schemas"]["LondonMatchAbandonedEvent"];
+        /** @description A match's view: the title's own (told apart by `title`, the match's title id). */
+        View: components["schemas"]["GreatfireView"] | components["schemas"]["LondonView"];
+        /** @description One action of a title (told apart by `type` within its title): one of a match's legalActions, sent back as is. */
+        Action: components["schemas"]["GreatfireAction"] | components["schemas"]["LondonAction"];
+        /** @description One event of a step of a title (told apart by `type` within its title), redacted for the reader, with its label. */
+        GameEvent: components["schemas"]["GreatfireEvent"] | components["schemas"]["LondonEvent"];
     };
     responses: never;
     parameters: never;
@@ -3576,7 +5895,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: SEAT_TAKEN, MATCH_STARTED, ALREADY_SEATED. */
+            /** @description Conflict: SEAT_TAKEN, MATCH_STARTED, ALREADY_SEATED, NOT_ACCEPTED. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4759,7 +7078,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Change the handle or display name */
+            /** @description Change the handle, display name or locale */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4824,9 +7143,62 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unprocessable Content: BAD_HANDLE, BAD_NAME, VALIDATION_FAILED. */
+            /** @description Unprocessable Content: BAD_HANDLE, BAD_NAME, UNSUPPORTED_LOCALE, VALIDATION_FAILED. */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listLanguages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The languages the service speaks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LanguageList"];
+                };
+            };
+            /** @description Unauthorized: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (Bearer). */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5877,7 +8249,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: MATCH_STARTED, SEAT_TAKEN, ALREADY_SEATED. */
+            /** @description Conflict: MATCH_STARTED, SEAT_TAKEN, ALREADY_SEATED, NOT_ACCEPTED. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6004,7 +8376,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: SEAT_TAKEN, MATCH_STARTED, ALREADY_SEATED. */
+            /** @description Conflict: SEAT_TAKEN, MATCH_STARTED, ALREADY_SEATED, NOT_ACCEPTED. */
             409: {
                 headers: {
                     [name: string]: unknown;
