@@ -116,6 +116,12 @@ def test_problems_are_written_in_the_readers_language(server: str, c: Client) ->
     said = c.gql(BAD_HANDLE, {}, ann.access)["updateProfile"]  # the saved locale: no Accept-Language sent
     assert said["code"] == "BAD_HANDLE" and said["message"].startswith("Псевдонім має містити"), said
 
+    # a refusal met before the credential is checked (the body, here) speaks the saved locale too
+    bad_body = rest(server, "POST", "/v1/matches", ann.access, body={"seats": 2})
+    assert bad_body.status_code == 422 and bad_body.json()["code"] == "VALIDATION_FAILED", bad_body.text
+    assert CYRILLIC.search(bad_body.json()["title"]), bad_body.text
+    assert CYRILLIC.search(bad_body.json()["detail"]), bad_body.text
+
     c.http.headers["accept-language"] = "de"
     refused = c.http.post("/graphql", json={"query": "{ me { id } }"}, headers={"authorization": "Bearer x.y.z"})
     error = refused.json()["errors"][0]
