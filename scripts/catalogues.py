@@ -23,10 +23,10 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po, write_po
 
-from firebreak.api import language, problem_words
+from firebreak.api import labels, language, problem_words
 from firebreak.api.rest import problems
 from firebreak.domain import titles
-from firebreak.domain.words import Words
+from firebreak.domain.words import RESULT, Words
 
 ROOT = Path(__file__).resolve().parent.parent
 KEYWORDS = {"said": None, "said_n": (1, 2)}
@@ -48,13 +48,14 @@ def domains() -> list[Domain]:
     found = [Domain(language.DOMAIN, language.LOCALE.resolve(),
                     (ROOT / "matches" / "catalogues.py", ROOT / "domain" / "words.py", ROOT / "push" / "texts.py"),
                     (*((problems.TITLE, name) for name in (*problems.TITLES.values(), problems.OTHER)),
-                     *((problem_words.CONTEXT, sentence) for sentence in problem_words.sentences())))]
+                     *((problem_words.CONTEXT, sentence) for sentence in problem_words.sentences()),
+                     *((RESULT, reason) for reason in labels.SERVICE_RESULTS)))]
     for title in titles.all_titles():
         words: Words | None = getattr(title, "words", None)
         if words is not None:
             locale = words.locale.resolve()
             found.append(Domain(words.domain, locale, (locale.parent / "words.py",),
-                                tuple(words.nouns())))
+                                tuple(dict.fromkeys([*words.nouns(), *labels.title_texts(title)]))))
     return found
 
 
