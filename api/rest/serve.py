@@ -159,7 +159,10 @@ def _read(param: Param, text: str) -> tuple[Any, str | None]:
 def _body(operation: Operation, request: Request, raw: bytes, limits: dict[str, Any]) -> BaseModel | None:
     if operation.body is None:
         return None
-    content_type = request.headers.get("content-type", "").lower()
+    if not raw and not any(field.is_required() for field in operation.body.model_fields.values()):
+        raw, content_type = b"{}", "application/json"  # no body where every member may be left out: all left out
+    else:
+        content_type = request.headers.get("content-type", "").lower()
     if "application/json" not in content_type:
         raise problem(Refusal.UNSUPPORTED_MEDIA_TYPE, "the request body must be application/json")
     try:
