@@ -8,16 +8,28 @@ nor do the events of a step. A seat's player name is written as it was when the 
 
 from __future__ import annotations
 
+import dataclasses
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from firebreak.api import language
 from firebreak.domain import titles
-from firebreak.domain.contract import Event
+from firebreak.domain.contract import Event, OptionSpec, ScoreColumn, Title
 from firebreak.domain.errors import UnknownTitle
-from firebreak.domain.words import Phrase, Words, generic_action, generic_event, service_event
-from firebreak.matches.reading import Reading
+from firebreak.domain.words import (
+    COLUMN,
+    COLUMN_DESCRIPTION,
+    OPTION,
+    RESULT,
+    Phrase,
+    Words,
+    generic_action,
+    generic_event,
+    noun,
+    service_event,
+)
+from firebreak.matches.reading import ABANDONED, CANCELLED, RESIGNED, FinalResult, Reading
 from firebreak.matches.store import Loaded
 
 KEPT = 4096  # labelled (step, seat, language) entries kept per process
@@ -93,3 +105,46 @@ def events(loaded: Loaded, version: int, viewer: int | None, seen: list[Event], 
     if len(labels) != len(seen):
         labels = make()
     return [{**event, "label": label} for event, label in zip(seen, labels, strict=True)]
+
+
+# ----- what a title's metadata and a result say, in the reader's language -----------------------------------------
+
+SERVICE_RESULTS = (ABANDONED.reason, CANCELLED.reason, RESIGNED)  # the reasons the service itself gives
+
+
+def title_texts(title: Title) -> list[tuple[str, str]]:
+    """Every (context, English text) a title's metadata says to people: its score columns and what each option
+    does (its result's reason is among its words' nouns); the catalogues translate them (scripts/catalogues.py)."""
+    return list(dict.fromkeys([*((COLUMN, c.label) for c in title.score_columns()),
+                               *((COLUMN_DESCRIPTION, c.description) for c in title.score_columns()),
+                               *((OPTION, o.description) for o in title.option_specs())]))
+
+
+def _writer(title: str, lang: str | None) -> Callable[[str, str], str]:
+    lang = lang or language.chosen()
+    if lang == language.DEFAULT:
+        return lambda _context, text: text
+    tr = language.translation(_words(title), lang)
+    return lambda context, text: language.write(noun(context, text), tr, lambda seat: None)
+
+
+def columns(title: str, found: Iterable[ScoreColumn], lang: str | None = None) -> list[ScoreColumn]:
+    """A title's score columns, label and description in the reader's language."""
+    write = _writer(title, lang)
+    return [dataclasses.replace(c, label=write(COLUMN, c.label), description=write(COLUMN_DESCRIPTION, c.description))
+            for c in found]
+
+
+def options(title: str, found: Iterable[OptionSpec], lang: str | None = None) -> list[OptionSpec]:
+    """A title's options, each description in the reader's language."""
+    write = _writer(title, lang)
+    return [dataclasses.replace(o, description=write(OPTION, o.description)) for o in found]
+
+
+def result(title: str, found: FinalResult | None, lang: str | None = None) -> FinalResult | None:
+    """An over match's result, its reason and score columns in the reader's language."""
+    if found is None:
+        return None
+    write = _writer(title, lang)
+    return dataclasses.replace(found, reason=write(RESULT, found.reason),
+                               columns=tuple(columns(title, found.columns, lang)))

@@ -5,6 +5,7 @@ reads them and writes a phrase in a language), or the player's saved locale.
 from __future__ import annotations
 
 import functools
+import re
 from contextvars import ContextVar
 from urllib.parse import parse_qs
 
@@ -52,6 +53,12 @@ def chosen() -> str:
     return DEFAULT if found is None else found.code
 
 
+def asked_nothing() -> bool:
+    """Whether the current request named no language the service speaks (a saved locale would speak)."""
+    found = current.get()
+    return found is not None and found.asked is None
+
+
 def saved(locale: str) -> None:
     """The signed-in player's saved locale: the current request speaks it unless it asked for a language."""
     found = current.get()
@@ -59,13 +66,18 @@ def saved(locale: str) -> None:
         found.saved(locale)
 
 
+def locale_pattern() -> str:
+    """What a saved locale may be: "" (forget it), or a tag of a language the service speaks, with any region
+    (de, de-AT). The REST document says so, so a tag it allows is never refused."""
+    return rf"^(|({'|'.join(map(re.escape, languages()))})(-[A-Za-z0-9]{{1,8}})*)$"
+
+
 def saved_locale(tag: str) -> str | None:
-    """The locale a player may save for a BCP 47 tag: its language when the service speaks it (de-AT is de), ""
-    for "" (forget the saved one), None for anything else."""
-    if tag == "":
-        return ""
-    primary = tag.strip().split("-")[0].lower()
-    return primary if len(tag) <= 35 and primary in languages() else None
+    """The locale a player may save for a tag: its language when the service speaks it (de-AT is de), "" for ""
+    (forget the saved one), None for anything else."""
+    if len(tag) > 35 or re.fullmatch(locale_pattern(), tag) is None:
+        return None
+    return tag.split("-")[0]
 
 
 @functools.cache

@@ -42,6 +42,13 @@ class Phrase(NamedTuple):
     context: str | None = None
 
 
+# the contexts of what a title's metadata and result say to people (the service translates them: api/labels.py)
+RESULT = "how a match ended"                     # a result's reason
+COLUMN = "score column"                          # a score column's label
+COLUMN_DESCRIPTION = "score column description"  # how a score column is counted
+OPTION = "option description"                    # what an option does
+
+
 def said(text: str, **params: Param) -> Phrase:
     """A sentence: its English text (the message id) with its parameters."""
     return Phrase(text, tuple(params.items()))

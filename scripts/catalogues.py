@@ -26,11 +26,11 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po, write_po
 
-from firebreak.api import language, problem_words
+from firebreak.api import labels, language, problem_words
 from firebreak.api.rest import problems
 from firebreak.domain import titles
 from firebreak.domain.bots import levels
-from firebreak.domain.words import Words
+from firebreak.domain.words import RESULT, Words
 
 ROOT = Path(__file__).resolve().parent.parent
 KEYWORDS = {"said": None, "said_n": (1, 2)}
@@ -60,24 +60,19 @@ def camel_words(name: str) -> str:
 
 
 def service_texts() -> list[str]:
-    """What the service sends in English and the web client shows (web/i18n.js's theirs()): each title's name, bot
-    levels, score columns, options (their names as words, descriptions, choices), the reasons a match ends and the
-    chat's presets (chatPresets: a preset message is shown in the reader's language)."""
+    """What the service sends in English and the web client shows (web/i18n.js's theirs()): each title's name, its
+    bot levels (name and description), its options' names (as words) and choices, and the chat's presets (a preset
+    message is shown in the reader's language). The service writes the rest in the reader's language itself (score
+    columns, what an option does, why a match ended: api/labels.py)."""
     from firebreak.chat import presets
-    from firebreak.domain.greatfire.rules import scoring as greatfire_scoring
-    from firebreak.domain.london.rules import scoring as london_scoring
-    from firebreak.matches import reading
 
-    found: list[str] = [greatfire_scoring.END_REASON, london_scoring.REASON, reading.RESIGNED,
-                        reading.ABANDONED.reason, reading.CANCELLED.reason, *presets.PRESETS.values()]
+    found: list[str] = [*presets.PRESETS.values()]
     for title in titles.all_titles():
         found.append(title.name)
         for level in levels(title).values():
             found += [level.name, level.description]
-        for column in title.score_columns():
-            found += [column.label, column.description]
         for spec in title.option_specs():
-            found += [camel_words(spec.name), spec.description, *spec.choices]
+            found += [camel_words(spec.name), *spec.choices]
     return sorted({text for text in found if text})
 
 
@@ -86,13 +81,14 @@ def domains() -> list[Domain]:
     found = [Domain(language.DOMAIN, language.LOCALE.resolve(),
                     (ROOT / "matches" / "catalogues.py", ROOT / "domain" / "words.py", ROOT / "push" / "texts.py"),
                     (*((problems.TITLE, name) for name in (*problems.TITLES.values(), problems.OTHER)),
-                     *((problem_words.CONTEXT, sentence) for sentence in problem_words.sentences())))]
+                     *((problem_words.CONTEXT, sentence) for sentence in problem_words.sentences()),
+                     *((RESULT, reason) for reason in labels.SERVICE_RESULTS)))]
     for title in titles.all_titles():
         words: Words | None = getattr(title, "words", None)
         if words is not None:
             locale = words.locale.resolve()
             found.append(Domain(words.domain, locale, (locale.parent / "words.py",),
-                                tuple(words.nouns())))
+                                tuple(dict.fromkeys([*words.nouns(), *labels.title_texts(title)]))))
     sources = sorted(path for path in WEB.rglob("*.js")
                      if not any(part in WEB_SKIPPED for part in path.relative_to(WEB).parts))
     texts = tuple((None, text) for text in service_texts())

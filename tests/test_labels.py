@@ -169,3 +169,31 @@ def test_a_translation_whose_placeholders_do_not_fit_reads_in_english() -> None:
             return "{nope}"
 
     assert language.write(said("Turn of {who}", who=Seat(0)), Broken(), lambda seat: "Ann") == "Turn of Ann"
+
+
+def test_a_titles_score_columns_options_and_result_read_in_the_language() -> None:
+    """What a title's metadata and an over match's result say to people (score columns, option descriptions, why
+    the match ended: the title's own reason and the service's) reads in the language; English as written."""
+    from firebreak.api import labels
+    from firebreak.matches.lifecycle import EndReason
+    from firebreak.matches.reading import FinalResult
+
+    for title in titles.all_titles():
+        columns, options = title.score_columns(), title.option_specs()
+        assert labels.columns(title.id, columns, "en") == list(columns)
+        assert labels.options(title.id, options, "en") == list(options)
+        for lang in ("de", "uk"):
+            said = labels.columns(title.id, columns, lang)
+            assert [c.key for c in said] == [c.key for c in columns]
+            assert all(a.description != b.description for a, b in zip(said, columns, strict=True)), said
+            assert all(a.description != b.description
+                       for a, b in zip(labels.options(title.id, options, lang), options, strict=True))
+        uk = [*labels.columns(title.id, columns, "uk"), *labels.options(title.id, options, "uk")]
+        assert all(CYRILLIC.search(getattr(x, "label", "") + x.description) for x in uk), uk
+        words = getattr(title, "words", None)
+        reason = next(text for context, text in words.nouns() if context == "how a match ended")
+        for english in (reason, labels.RESIGNED):
+            ended = FinalResult(EndReason.FINISHED, english, tuple(columns), (), ())
+            assert labels.result(title.id, ended, "en") == ended
+            written = labels.result(title.id, ended, "uk")
+            assert written is not None and CYRILLIC.search(written.reason) and written.columns[0].label != "Houses"

@@ -8,7 +8,7 @@
 //   tn('{n} seat', '{n} seats', count, { ... })    a phrase whose form follows a number ({n} is the number)
 //   noun('district', 'Aldgate')                     a name from a title's data, as the title's catalogue writes it
 //   theirs(text)                                    a text the service sends in English (a title's name, a bot
-//                                                   level, a score column), as the web catalogue writes it
+//                                                   level, an option's name), as the web catalogue writes it
 //   number(n), date(epoch), time(epoch)             numbers and dates with Intl in the reader's language
 //
 // scripts/catalogues.py extracts t() and tn() with Babel's JavaScript extractor; `python -m scripts.catalogues
@@ -68,7 +68,8 @@ export function noun(context, name) {
   return (names && names[name]) || String(name);
 }
 
-/** A text the service sends in English (titles' names, bot levels, options, score columns, end reasons). */
+/** A text the service sends in English (titles' names, bot levels, options' names and choices, chat presets); a
+ * text the service wrote in the reader's language already comes back as it is. */
 export function theirs(text) {
   if (text === null || text === undefined) return '';
   const found = catalogue.messages[text];

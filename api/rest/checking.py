@@ -97,8 +97,10 @@ def refusal(faults: list[tuple[str, dict[str, str]]], what: str) -> Problem:
     code = Refusal.VALIDATION_FAILED.value if Refusal.VALIDATION_FAILED.value in codes else codes[0]
     first = faults[0][1]
     found = registered(code)
-    return Problem(422 if found is None else found.status, code,
-                   f"{what}: {first['pointer']} {first['detail']}", {"errors": [fault for _, fault in faults]})
+    where = "" if first["pointer"] == "/" else f"{first['pointer']}: "
+    # a value the schema allows but the service refuses (BAD_OPTIONS...) says only why; a schema fault says so
+    said = f"{what}: {where}{first['detail']}" if code == Refusal.VALIDATION_FAILED.value else where + first["detail"]
+    return Problem(422 if found is None else found.status, code, said, {"errors": [fault for _, fault in faults]})
 
 
 def body_refusal(model: type[BaseModel], error: ValidationError) -> Problem:

@@ -16,8 +16,8 @@ def title_json(title: contract.Title, detail: bool = False) -> dict[str, Any]:
     """A title's JSON form: the GraphQL Title's fields, its board and schemas only in detail (they are large)."""
     out: dict[str, Any] = {
         "id": title.id, "name": title.name, "minSeats": title.min_seats, "maxSeats": title.max_seats,
-        "options": [option_json(spec) for spec in title.option_specs()],
-        "scoreColumns": [column_json(column) for column in title.score_columns()],
+        "options": [option_json(spec) for spec in labels.options(title.id, title.option_specs())],
+        "scoreColumns": [column_json(column) for column in labels.columns(title.id, title.score_columns())],
         "botLevels": [{"name": level.name, "description": level.description} for level in levels(title).values()],
     }
     if detail:
@@ -76,5 +76,5 @@ def match_json(read: Reading) -> dict[str, Any]:
         "seatCount": read.seat_count, "options": read.options(), "seats": [seat_json(s) for s in read.seats()],
         "clock": clock_json(read.clock()), "endReason": None if read.end_reason is None else read.end_reason.name,
         "you": read.you, "toAct": read.to_act(), "serviceToAct": read.service_to_act(), "view": read.json_view(),
-        "legalActions": labels.legal_actions(read), "result": result_json(read.result()),
+        "legalActions": labels.legal_actions(read), "result": result_json(labels.result(read.title, read.result())),
     }

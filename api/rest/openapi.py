@@ -78,7 +78,9 @@ def _operation(operation: Operation) -> dict[str, Any]:
         media: dict[str, Any] = {"schema": ref(operation.body.__name__)}
         if operation.example is not None:
             media["example"] = operation.example
-        out["requestBody"] = {"required": True, "content": {"application/json": media}}
+        # a body whose every member may be left out may be left out itself (the route reads none as {})
+        required = any(field.is_required() for field in operation.body.model_fields.values())
+        out["requestBody"] = {"required": required, "content": {"application/json": media}}
     if operation.auth in (Auth.REQUIRED, Auth.PLAYER, Auth.ADMIN):
         out["security"] = [{"bearer": []}]
     elif operation.auth is Auth.OPTIONAL:

@@ -28,6 +28,7 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError
 
+from firebreak.api.language import locale_pattern, saved_locale
 from firebreak.api.rest.limits import Below
 from firebreak.api.rest.options import by_title, playable, whole
 from firebreak.api.rest.text import Printable
@@ -302,6 +303,12 @@ class CreateAccessToken(Body):
                                 Refuse(Refusal.BAD_SCOPES)] = None
 
 
+def _locale(value: str) -> str:
+    if saved_locale(value) is None:
+        raise PydanticCustomError(Refusal.UNSUPPORTED_LOCALE.value, "must be a language of GET /v1/languages")
+    return value
+
+
 class UpdateProfile(Body):
     """A new handle, display name and/or saved locale (a member left out is left as it is)."""
 
@@ -310,11 +317,11 @@ class UpdateProfile(Body):
                                                     "(unique, compared case-folded).")] = None
     name: Annotated[Annotated[str, Printable(1, NAME_MAX, True, Refusal.BAD_NAME)] | None,
                     Field(description="1 to 40 printable characters once trimmed.")] = None
-    locale: Annotated[str | None, Field(max_length=35, description="The language to be answered in when a request's "
-                                                                   "Accept-Language names none the service speaks: "
-                                                                   "a BCP 47 tag of a language GET "
-                                                                   "/v1/languages lists (de-AT saves de); \"\" "
-                                                                   "forgets it.")] = None
+    locale: Annotated[Annotated[str, AfterValidator(_locale)] | None,
+                      Field(max_length=35, json_schema_extra={"pattern": locale_pattern()},
+                            description="The language to be answered in when a request's Accept-Language names "
+                                        "none the service speaks: a BCP 47 tag of a language GET /v1/languages "
+                                        "lists (de-AT saves de); \"\" forgets it.")] = None
 
 
 class LinkIdentity(Body):

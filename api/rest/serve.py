@@ -12,6 +12,7 @@ from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from firebreak.api import language
 from firebreak.api.context import Context
 from firebreak.api.ratelimit import rate_limited, retry_after_header
 from firebreak.api.rest.checking import body_refusal, check_param, unacceptable
@@ -52,6 +53,8 @@ def endpoint(operation: Operation, services: Services) -> Endpoint:
                 await context.principal()  # a bad player credential: 401 UNAUTHENTICATED, whatever the operation
             reply = await operation.handler(Call(services, context, request, params, body))
         except Problem as refused:
+            if operation.auth is not Auth.SIGN_IN:
+                await _saved_language(context)
             return _answer(refused)
         except GraphQLError as error:  # the shared context's refusals (UNAUTHORIZED, RATE_LIMITED)
             return _answer(_from_graphql(error))
@@ -66,6 +69,16 @@ def endpoint(operation: Operation, services: Services) -> Endpoint:
 
     serve.__name__ = operation.operation_id
     return serve
+
+
+async def _saved_language(context: Context) -> None:
+    """Before a refusal met ahead of the credential's check (a body, a parameter, a limit) is written: the player's
+    saved locale when the request asked for no language the service speaks, as every other answer has it."""
+    if language.asked_nothing() and context.presented:
+        try:
+            await context.authenticate()  # once per request: a refusal met after it has its language already
+        except Exception:  # the refusal is answered whatever this meets (in English then)
+            return
 
 
 def _answer(refused: Problem, headers: dict[str, str] | None = None) -> Response:
@@ -146,7 +159,10 @@ def _read(param: Param, text: str) -> tuple[Any, str | None]:
 def _body(operation: Operation, request: Request, raw: bytes, limits: dict[str, Any]) -> BaseModel | None:
     if operation.body is None:
         return None
-    content_type = request.headers.get("content-type", "").lower()
+    if not raw and not any(field.is_required() for field in operation.body.model_fields.values()):
+        raw, content_type = b"{}", "application/json"  # no body where every member may be left out: all left out
+    else:
+        content_type = request.headers.get("content-type", "").lower()
     if "application/json" not in content_type:
         raise problem(Refusal.UNSUPPORTED_MEDIA_TYPE, "the request body must be application/json")
     try:

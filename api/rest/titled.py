@@ -2,8 +2,8 @@
 that a generator types a match's view, its legal actions, an action submitted and the events of a step per title.
 
 A title's view, action and event become <Prefix>View, <Prefix>Action and <Prefix>Event (the prefix is the title id
-in CamelCase: greatfire -> Greatfire), their "$defs" components of their own (<Prefix><Name>: LondonCard,
-LondonDevelopAction) with every "$ref" rewritten to point at them (a "#/$defs/..." inside a component would resolve
+in CamelCase: blind-auction -> BlindAuction), their "$defs" components of their own (<Prefix><Name>:
+BlindAuctionCard, BlindAuctionBidAction) with every "$ref" rewritten to point at them (a "#/$defs/..." inside a component would resolve
 against the document's root). A title's actions and events are a oneOf told apart by their "type": the document says
 so with an OpenAPI discriminator. Across titles: View is the oneOf of the titles' views, told apart by "title";
 Action and GameEvent are the anyOf of the titles' own (two titles may share a type, e.g. the service's clockExpired,
@@ -29,7 +29,7 @@ UNIONS = ("View", "Action", "GameEvent")  # the names of the unions across title
 
 
 def prefix(title_id: str) -> str:
-    """A title's component prefix: its id in CamelCase (greatfire -> Greatfire, blind-auction -> BlindAuction)."""
+    """A title's component prefix: its id in CamelCase (chess -> Chess, blind-auction -> BlindAuction)."""
     return "".join(word[:1].upper() + word[1:] for word in re.split(r"[^A-Za-z0-9]+", title_id) if word)
 
 

@@ -344,5 +344,5 @@ class Match:
     @strawberry.field
     def result(self) -> MatchResult | None:
         """Scores, winners and why it ended once the match is over, else null."""
-        result = self.read.result()
+        result = labels.result(self.read.title, self.read.result())
         return None if result is None else MatchResult.of(result)

@@ -7,6 +7,7 @@ from enum import Enum
 
 import strawberry
 
+from firebreak.api import labels
 from firebreak.api.schema.types import JSON
 from firebreak.domain import contract, titles
 from firebreak.domain.bots import levels
@@ -84,11 +85,11 @@ def _schemas(root: Title) -> TitleSchemas:
 
 
 def _options(root: Title) -> list[OptionSpec]:
-    return [OptionSpec.of(spec) for spec in titles.get(root.id).option_specs()]
+    return [OptionSpec.of(spec) for spec in labels.options(root.id, titles.get(root.id).option_specs())]
 
 
 def _score_columns(root: Title) -> list[ScoreColumn]:
-    return score_columns(titles.get(root.id).score_columns())
+    return score_columns(labels.columns(root.id, titles.get(root.id).score_columns()))
 
 
 def _bot_levels(root: Title) -> list[BotLevel]:

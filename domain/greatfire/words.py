@@ -11,7 +11,8 @@ from typing import Any
 
 from firebreak.domain.contract import Action, Event, Match
 from firebreak.domain.greatfire.board import SHIPPED_BOARD
-from firebreak.domain.words import Param, Phrase, Seat, listed, noun, said, said_n
+from firebreak.domain.greatfire.rules.scoring import END_REASON
+from firebreak.domain.words import RESULT, Param, Phrase, Seat, listed, noun, said, said_n
 
 DISTRICT = "district"
 FIRE_CARD = "fire card"
@@ -244,10 +245,10 @@ class GreatFireWords:
         return _event(event)
 
     def nouns(self) -> list[tuple[str, str]]:
-        """Every district, fire card, token kind and colour name."""
+        """Every district, fire card, token kind and colour name, and why a match played out ends."""
         return ([(DISTRICT, name) for name in district_names().values()]
                 + [(FIRE_CARD, name) for name in CARDS.values()] + [(TOKEN, name) for name in TOKENS.values()]
-                + [(COLOUR, name) for name in COLOURS])
+                + [(COLOUR, name) for name in COLOURS] + [(RESULT, END_REASON)])
 
 
 WORDS = GreatFireWords()

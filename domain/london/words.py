@@ -9,7 +9,8 @@ from typing import Any
 
 from firebreak.domain.contract import Action, Event, Match
 from firebreak.domain.london.data import shipped_catalogue
-from firebreak.domain.words import Param, Phrase, Seat, listed, noun, said, said_n
+from firebreak.domain.london.rules.scoring import REASON
+from firebreak.domain.words import RESULT, Param, Phrase, Seat, listed, noun, said, said_n
 
 CARD = "city card"
 BOROUGH = "borough"
@@ -222,10 +223,10 @@ class LondonWords:
         return _event(event)
 
     def nouns(self) -> list[tuple[str, str]]:
-        """Every city card and borough name (each once)."""
+        """Every city card and borough name (each once), and why a match played out ends."""
         catalogue = shipped_catalogue()
         names = dict.fromkeys([(CARD, c.name) for c in catalogue.cards.values()]
-                              + [(BOROUGH, b.name) for b in catalogue.boroughs.values()])
+                              + [(BOROUGH, b.name) for b in catalogue.boroughs.values()] + [(RESULT, REASON)])
         return list(names)
 
 

@@ -370,6 +370,11 @@ def test_lobby_refusals_have_their_status_and_code(rest: Rest, waiting: h.Setup,
                  headers=JSON_CT)
     seats, bots = f"/v1/matches/{waiting.match_id}/seats", f"/v1/matches/{waiting.match_id}/bots"
     rest.refused("POST", "/v1/matches/0123456789abcdef/seats", 404, "MATCH_NOT_FOUND", json={"name": "x"})
+    # a body whose every member may be left out may be left out itself (the document says so: not required); one
+    # that must be sent, or is sent as something else, is still refused
+    rest.refused("POST", "/v1/matches/0123456789abcdef/seats", 404, "MATCH_NOT_FOUND")
+    rest.refused("POST", create, 415, "UNSUPPORTED_MEDIA_TYPE")  # title and seats must be sent
+    rest.refused("POST", seats, 415, "UNSUPPORTED_MEDIA_TYPE", content=b"x", headers={"content-type": "text/plain"})
     rest.refused("POST", seats, 409, "SEAT_TAKEN", json={"name": "x", "seat": 0})
     rest.refused("POST", seats, 422, "BAD_SEAT", json={"name": "x", "seat": 3})
     rest.refused("POST", f"/v1/matches/{active.match_id}/seats", 409, "MATCH_STARTED", json={"name": "x"})

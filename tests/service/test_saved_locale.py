@@ -116,7 +116,32 @@ def test_problems_are_written_in_the_readers_language(server: str, c: Client) ->
     said = c.gql(BAD_HANDLE, {}, ann.access)["updateProfile"]  # the saved locale: no Accept-Language sent
     assert said["code"] == "BAD_HANDLE" and said["message"].startswith("Псевдонім має містити"), said
 
+    # a refusal met before the credential is checked (the body, here) speaks the saved locale too
+    bad_body = rest(server, "POST", "/v1/matches", ann.access, body={"seats": 2})
+    assert bad_body.status_code == 422 and bad_body.json()["code"] == "VALIDATION_FAILED", bad_body.text
+    assert CYRILLIC.search(bad_body.json()["title"]), bad_body.text
+    assert CYRILLIC.search(bad_body.json()["detail"]), bad_body.text
+
     c.http.headers["accept-language"] = "de"
     refused = c.http.post("/graphql", json={"query": "{ me { id } }"}, headers={"authorization": "Bearer x.y.z"})
     error = refused.json()["errors"][0]
     assert error["extensions"]["code"] == "UNAUTHENTICATED" and error["message"] == "Bitte melde dich erneut an."
+
+
+TITLES = """{ titles { id options { name description } scoreColumns { key label description } } }"""
+
+
+def test_a_titles_options_and_score_columns_read_in_the_readers_language(server: str, c: Client) -> None:
+    """GET /v1/titles/{id} and GraphQL's title: what each option does and the score columns, in the reader's
+    language (over matches' results use the same words: tests/test_labels.py)."""
+    for title_id in ("greatfire", "london"):
+        english = rest(server, "GET", f"/v1/titles/{title_id}").json()
+        ukrainian = rest(server, "GET", f"/v1/titles/{title_id}", headers={"accept-language": "uk"}).json()
+        assert [o["name"] for o in english["options"]] == [o["name"] for o in ukrainian["options"]]
+        assert all(CYRILLIC.search(o["description"]) for o in ukrainian["options"]), ukrainian["options"]
+        assert all(CYRILLIC.search(s["label"] + s["description"]) for s in ukrainian["scoreColumns"])
+        assert not any(CYRILLIC.search(s["label"]) for s in english["scoreColumns"])
+        c.http.headers["accept-language"] = "uk"
+        graphql = next(t for t in c.gql(TITLES, {})["titles"] if t["id"] == title_id)
+        assert graphql["options"] == [{k: o[k] for k in ("name", "description")} for o in ukrainian["options"]]
+        assert graphql["scoreColumns"] == ukrainian["scoreColumns"]
