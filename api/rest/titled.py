@@ -3,11 +3,11 @@ that a generator types a match's view, its legal actions, an action submitted an
 
 A title's view, action and event become <Prefix>View, <Prefix>Action and <Prefix>Event (the prefix is the title id
 in CamelCase: blind-auction -> BlindAuction), their "$defs" components of their own (<Prefix><Name>:
-BlindAuctionCard, BlindAuctionBidAction) with every "$ref" rewritten to point at them (a "#/$defs/..." inside a component would resolve
-against the document's root). A title's actions and events are a oneOf told apart by their "type": the document says
-so with an OpenAPI discriminator. Across titles: View is the oneOf of the titles' views, told apart by "title";
-Action and GameEvent are the anyOf of the titles' own (two titles may share a type, e.g. the service's clockExpired,
-so no discriminator spans them).
+BlindAuctionCard, BlindAuctionBidAction) with every "$ref" rewritten to point at them (a "#/$defs/..." inside a
+component would resolve against the document's root). A title's actions and events are a oneOf told apart by their
+"type": the document says so with an OpenAPI discriminator. Across titles: View is the oneOf of the titles' views,
+told apart by "title"; Action and GameEvent are the anyOf of the titles' own (two titles may share a type, e.g. the
+service's clockExpired, so no discriminator spans them).
 
 The routes keep validating an action against its match's title's own schema: these components only document it."""
 
