@@ -9,12 +9,14 @@ nor do the events of a step. A seat's player name is written as it was when the 
 from __future__ import annotations
 
 import dataclasses
+import gettext
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from firebreak.api import language
 from firebreak.domain import titles
+from firebreak.domain.bots import levels
 from firebreak.domain.contract import Event, OptionSpec, ScoreColumn, Title
 from firebreak.domain.errors import UnknownTitle
 from firebreak.domain.words import (
@@ -24,11 +26,13 @@ from firebreak.domain.words import (
     RESULT,
     Phrase,
     Words,
+    bot_name,
     generic_action,
     generic_event,
     noun,
     service_event,
 )
+from firebreak.matches.lifecycle import SeatKind
 from firebreak.matches.reading import ABANDONED, CANCELLED, RESIGNED, FinalResult, Reading
 from firebreak.matches.store import Loaded
 
@@ -47,9 +51,19 @@ def _words(title: str) -> Words | None:
     return words
 
 
-def _namer(loaded: Loaded) -> Callable[[int], str | None]:
+def _namer(loaded: Loaded, tr: gettext.NullTranslations) -> Callable[[int], str | None]:
+    """A seat's name in a label: its player's name as it was given, a bot's in the language ("Bot gierig")."""
     seats = loaded.seats
-    return lambda seat: seats[seat].name if seat in seats else None
+
+    def name(seat: int) -> str | None:
+        record = seats.get(seat)
+        if record is None:
+            return None
+        if record.kind is SeatKind.BOT and record.level:
+            return language.write(bot_name(record.level), tr, lambda _: None)
+        return record.name
+
+    return name
 
 
 def _remembered(key: tuple[Any, ...], make: Callable[[], list[str]]) -> list[str]:
@@ -76,7 +90,7 @@ def legal_actions(read: Reading, lang: str | None = None) -> list[Any]:
     def make() -> list[str]:
         engine = read.engine()
         tr = language.translation(words, lang)
-        name = _namer(read.loaded)
+        name = _namer(read.loaded, tr)
         phrase: Callable[[Any], Phrase] = ((lambda a: words.action(engine, seat, a)) if words is not None
                                            else generic_action)
         return [language.write(phrase(action), tr, name) for action in actions]
@@ -97,7 +111,7 @@ def events(loaded: Loaded, version: int, viewer: int | None, seen: list[Event], 
 
     def make() -> list[str]:
         tr = language.translation(words, lang)
-        name = _namer(loaded)
+        name = _namer(loaded, tr)
         phrase: Callable[[Event], Phrase] = words.event if words is not None else generic_event
         return [language.write(service_event(event) or phrase(event), tr, name) for event in seen]
 
@@ -148,3 +162,8 @@ def result(title: str, found: FinalResult | None, lang: str | None = None) -> Fi
     write = _writer(title, lang)
     return dataclasses.replace(found, reason=write(RESULT, found.reason),
                                columns=tuple(columns(title, found.columns, lang)))
+
+
+def bot_levels() -> list[str]:
+    """Every bot level's name of the registered titles (the catalogues translate them: a bot seat's name)."""
+    return list(dict.fromkeys(name for title in titles.all_titles() for name in levels(title)))

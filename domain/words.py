@@ -47,6 +47,7 @@ RESULT = "how a match ended"                     # a result's reason
 COLUMN = "score column"                          # a score column's label
 COLUMN_DESCRIPTION = "score column description"  # how a score column is counted
 OPTION = "option description"                    # what an option does
+BOT_LEVEL = "bot level"                          # a bot level's name (random, greedy, search)
 
 
 def said(text: str, **params: Param) -> Phrase:
@@ -107,6 +108,11 @@ def service_event(event: Event) -> Phrase | None:
     if kind == "matchAbandoned":
         return said("The match was abandoned: nobody acted for too long")
     return None
+
+
+def bot_name(level: str) -> Phrase:
+    """What a bot seat is called in a phrase ("greedy bot"), its level's name translated too."""
+    return said("{level} bot", level=noun(BOT_LEVEL, level))
 
 
 def generic_action(action: Action) -> Phrase:

@@ -30,7 +30,7 @@ from firebreak.api import labels, language, problem_words
 from firebreak.api.rest import problems
 from firebreak.domain import titles
 from firebreak.domain.bots import levels
-from firebreak.domain.words import RESULT, Words
+from firebreak.domain.words import BOT_LEVEL, RESULT, Words
 
 ROOT = Path(__file__).resolve().parent.parent
 KEYWORDS = {"said": None, "said_n": (1, 2)}
@@ -82,7 +82,8 @@ def domains() -> list[Domain]:
                     (ROOT / "matches" / "catalogues.py", ROOT / "domain" / "words.py", ROOT / "push" / "texts.py"),
                     (*((problems.TITLE, name) for name in (*problems.TITLES.values(), problems.OTHER)),
                      *((problem_words.CONTEXT, sentence) for sentence in problem_words.sentences()),
-                     *((RESULT, reason) for reason in labels.SERVICE_RESULTS)))]
+                     *((RESULT, reason) for reason in labels.SERVICE_RESULTS),
+                     *((BOT_LEVEL, level) for level in labels.bot_levels())))]
     for title in titles.all_titles():
         words: Words | None = getattr(title, "words", None)
         if words is not None:

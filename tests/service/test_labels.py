@@ -80,7 +80,7 @@ def test_legal_actions_and_events_are_labelled_in_the_callers_language(server: s
     assert any("player " in label for label in labels_of(events)), events  # a seat's player name, as it is
     assert all(CYRILLIC.search(a["label"]) for a in answer.json()["match"]["legalActions"])
 
-    # a refusal's problem title too (RFC 9457 title; the detail stays the service's English)
+    # a refusal's problem title too (RFC 9457 title)
     for lang, title in (("uk", "Конфлікт"), ("de", "Konflikt"), (None, "Conflict")):
         stale = httpx.post(f"{server}/v1/matches/{s.match_id}/actions", timeout=30,
                            headers={"authorization": f"Bearer {token}", **({"accept-language": lang} if lang else {})},
@@ -138,3 +138,24 @@ def test_a_whole_london_match_reads_in_ukrainian(server: str) -> None:
     else:
         raise AssertionError("the match did not end")
     assert "gameOver" in seen_types and len(seen_types) >= 12, seen_types
+
+
+def test_a_bot_seat_is_named_in_the_readers_language(server: str) -> None:
+    """A label naming a bot seat names it in the reader's language ("Bot (zufällig)"), not as its stored English
+    name ("random bot")."""
+    c = speaking(server, "de")
+    s = h.new_match(c, seats=2, seed=5003, humans=1, bots=["random"])
+    (token,) = s.humans.values()
+
+    def named() -> list[str] | None:
+        steps = c.gql(EVENTS, {"id": s.match_id}, token)["match"]["events"]
+        said = [e["label"] for step in steps for e in step["events"]]
+        if any("Bot (zufällig)" in label for label in said):
+            return said
+        m = h.state(c, s.match_id, token)
+        if m["legalActions"]:  # the person's turn: play on until the bot has acted
+            h.act(c, s.match_id, token, m["legalActions"][0], m["version"])
+        return None
+
+    said = h.wait_for(named, "a label naming the bot seat")
+    assert not any("random bot" in label for label in said), said
