@@ -7,15 +7,16 @@ import * as session from './session.js';
 import * as store from './store.js';
 import { seatName } from './words.js';
 
-/** A compact list of a match's seats. */
+/** A compact list of a match's seats (a person's name marked translate="no": a name, not words of the page). */
 export function seatList(match) {
   const mine = store.get(match.id);
   return h('ul', { class: 'seats', 'data-testid': 'seats' }, match.seats.map((seat) => h('li', {
     class: seat.taken ? `seat taken ${seat.kind}` : 'seat open', 'data-seat': seat.seat,
   }, seat.taken
-    ? `${seatName(seat)}${seat.kind === 'bot' && !String(seat.name).includes(seat.level)
-      ? ` ${t('({level} bot)', { level: theirs(seat.level) })}` : ''}${
-      mine && mine.seat === seat.seat ? ` \u2014 ${t('you')}` : ''}`
+    ? [seat.kind === 'bot' ? seatName(seat) : h('span', { translate: 'no' }, seatName(seat)),
+      `${seat.kind === 'bot' && !String(seat.name).includes(seat.level)
+        ? ` ${t('({level} bot)', { level: theirs(seat.level) })}` : ''}${
+        mine && mine.seat === seat.seat ? ` \u2014 ${t('you')}` : ''}`]
     : t('seat {n}: open', { n: seat.seat + 1 }))));
 }
 

@@ -8,7 +8,7 @@ from typing import Any
 from firebreak.api.rest.limits import Limits
 from firebreak.api.rest.problems import MEDIA_TYPE, TITLES, rest_codes
 from firebreak.api.rest.schemas import components, ref
-from firebreak.api.rest.table import Auth, Operation
+from firebreak.api.rest.table import Auth, Operation, body_may_be_left_out
 
 VERSION = "1.0.0"
 DESCRIPTION = """A REST surface beside GraphQL (/graphql): the same lobby and apply pipeline, the same bearer
@@ -79,8 +79,8 @@ def _operation(operation: Operation) -> dict[str, Any]:
         if operation.example is not None:
             media["example"] = operation.example
         # a body whose every member may be left out may be left out itself (the route reads none as {})
-        required = any(field.is_required() for field in operation.body.model_fields.values())
-        out["requestBody"] = {"required": required, "content": {"application/json": media}}
+        out["requestBody"] = {"required": not body_may_be_left_out(operation.body),
+                              "content": {"application/json": media}}
     if operation.auth in (Auth.REQUIRED, Auth.PLAYER, Auth.ADMIN):
         out["security"] = [{"bearer": []}]
     elif operation.auth is Auth.OPTIONAL:

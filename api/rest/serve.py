@@ -18,7 +18,7 @@ from firebreak.api.ratelimit import rate_limited, retry_after_header
 from firebreak.api.rest.checking import body_refusal, check_param, unacceptable
 from firebreak.api.rest.limits import limits_of
 from firebreak.api.rest.problems import Problem, challenge, problem
-from firebreak.api.rest.table import Auth, Call, Operation, Param
+from firebreak.api.rest.table import Auth, Call, Operation, Param, body_may_be_left_out
 from firebreak.api.services import Services
 from firebreak.api.unavailable import HEADERS as UNAVAILABLE_HEADERS
 from firebreak.api.unavailable import MESSAGE as UNAVAILABLE_MESSAGE
@@ -159,7 +159,7 @@ def _read(param: Param, text: str) -> tuple[Any, str | None]:
 def _body(operation: Operation, request: Request, raw: bytes, limits: dict[str, Any]) -> BaseModel | None:
     if operation.body is None:
         return None
-    if not raw and not any(field.is_required() for field in operation.body.model_fields.values()):
+    if not raw and body_may_be_left_out(operation.body):
         raw, content_type = b"{}", "application/json"  # no body where every member may be left out: all left out
     else:
         content_type = request.headers.get("content-type", "").lower()

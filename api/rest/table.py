@@ -96,6 +96,17 @@ class Reply:
 Handler = Callable[[Call], Awaitable[Reply | Response]]
 
 
+@functools.cache
+def body_may_be_left_out(model: type[BaseModel]) -> bool:
+    """Whether an operation's body may be left out: its model takes {} (every member may be left out, and nothing
+    asks for one of them), so none is read as {} and the document marks the body not required."""
+    try:
+        model.model_validate({})
+    except Exception:  # whatever refuses {}: a validation error, a validator needing the limits
+        return False
+    return True
+
+
 @dataclass(frozen=True)
 class Operation:
     """One REST operation: method, path template, what it takes and answers, and the handler that serves it."""

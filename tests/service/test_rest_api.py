@@ -31,7 +31,8 @@ from firebreak.matches.embedded import EmbeddedRedis, free_port
 from tests.service import support as h
 
 TIMEOUT = 60.0  # seconds: only so that a regression fails instead of hanging the suite
-OUTSIDE_REST = {"/healthz", "/readyz", "/metrics", "/graphql", "/", "/static"}  # GraphQL, operations, the web client
+# GraphQL, operations, the web client and its words (api/web.py)
+OUTSIDE_REST = {"/healthz", "/readyz", "/metrics", "/graphql", "/", "/static", "/static/locale.json"}
 MATCH_FIELDS = """id title status version seatCount options you toAct serviceToAct view legalActions endReason
   rematch { id } rematchOffer { status by accepted declined expiresAt }
   seats { seat taken name kind level takenOver resigned program player deleted }

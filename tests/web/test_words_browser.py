@@ -10,6 +10,8 @@ too, and the title, aria-label and placeholder attributes, SVG tooltips included
     the people's names are taken out first;
   - in Ukrainian, any word of two Latin letters or more, outside an allow-list: handles (@...), the match ids the
     page shows on purpose, roman numerals (the objective decks), "Firebreak" and the picker's language names.
+Text the page marks translate="no" is a name people chose (the lobby's seats list other people's matches, whoever
+else uses the service) and is not looked at.
 The last test shows that the check fails on an English string put on the page.
 
 The two people play each other (no bot): the service's labels name a bot seat by its record name ("random bot"),
@@ -50,7 +52,8 @@ CHECK_JS = """([phrases, kept, latin]) => {
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   while (walker.nextNode()) {
     const node = walker.currentNode;
-    if (node.parentElement && node.parentElement.closest('script, style, noscript')) continue;
+    // a name people chose, marked translate="no" by the page (the lobby lists other people's matches)
+    if (node.parentElement && node.parentElement.closest('script, style, noscript, [translate="no"]')) continue;
     texts.push(node.textContent);
   }
   for (const el of document.body.querySelectorAll('[title], [aria-label], [placeholder]')) {
