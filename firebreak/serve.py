@@ -254,7 +254,8 @@ def supervise(args: argparse.Namespace, env: dict[str, str], api_socket: socket.
               redis: Redis | None) -> int:
     """Run the workers and the API (on the socket bound here) and tend them and the Redis until stopped."""
     held = (lock.fd,) if lock is not None and lock.fd is not None else ()
-    children = [Child(f"worker {n + 1}", [sys.executable, "-m", "firebreak.workers.main"], env, held)
+    children = [Child(f"worker {n + 1}", [sys.executable, "-m", "firebreak.workers.main", "--supervisor",
+                                          str(os.getpid())], env, held)
                 for n in range(args.workers)]
     # not uvicorn's own --fd, which serves a TCP socket as AF_UNIX, without TCP_NODELAY (firebreak/apiserver.py)
     children.append(Child("api", [sys.executable, "-m", "firebreak.apiserver", "--fd", str(api_socket.fileno()),

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
+import threading
 import time
 from types import FrameType
 
@@ -48,11 +50,30 @@ class Worker(SimpleWorker):
         super().request_stop(signum, frame)  # type: ignore[no-untyped-call]
 
 
+ORPHAN_GRACE = 5.0  # seconds a worker whose supervisor died gets to stop by itself before it exits anyway
+
+
+def _exit_when_orphaned(supervisor: int) -> None:
+    """Exit once the supervisor that started this worker (firebreak serve) is gone, ORPHAN_GRACE after it if the
+    stop it asked for (SIGTERM, by PR_SET_PDEATHSIG) has not ended the process: a worker that outlives its
+    supervisor keeps the data folder locked, and nothing restarts or stops it."""
+    while os.getppid() == supervisor:
+        time.sleep(0.5)
+    time.sleep(ORPHAN_GRACE)
+    log.warning("the supervisor (pid %d) is gone: the worker exits", supervisor)
+    logging.shutdown()
+    os._exit(0)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run one worker until stopped; --burst stops when the queue is empty."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--burst", action="store_true", help="exit once the queue is empty")
+    parser.add_argument("--supervisor", type=int, metavar="PID",
+                        help="the pid of the process supervising this worker (firebreak serve): exit once it is gone")
     args = parser.parse_args(argv)
+    if args.supervisor is not None:
+        threading.Thread(target=_exit_when_orphaned, args=(args.supervisor,), name="orphan-watch", daemon=True).start()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     try:
         read = read_all(WORKER_SETTINGS)  # one error naming every bad variable

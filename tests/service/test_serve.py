@@ -222,3 +222,42 @@ def test_after_a_kill_9_of_the_run_command_a_restart_on_its_folder_succeeds(tmp_
             c.http.close()
         assert (data / LOCK_FILE).read_text().strip() == str(second.process.pid)
     assert (tmp_path / "archive.sqlite3").exists(), "the archive is kept next to the Redis data"
+
+
+PARENT = """
+import os, subprocess, sys
+child = subprocess.Popen([sys.executable, "-m", "firebreak.workers.main", "--supervisor", str(os.getpid())],
+                         env=dict(os.environ), stdout=open(sys.argv[1], "ab"), stderr=subprocess.STDOUT)
+print(child.pid, flush=True)
+child.wait()
+"""
+
+
+def test_a_worker_whose_supervisor_died_exits_even_while_redis_is_away(tmp_path: Path) -> None:
+    """A worker started by a supervisor (firebreak serve passes --supervisor) exits once the supervisor is gone,
+    even when Redis is away and its loops wait on it: a worker left over would keep the data folder locked (a
+    clean-clone run once saw one still retrying Redis a minute after serve.py was killed). No SIGTERM comes here
+    (the parent sets no PR_SET_PDEATHSIG): the watch alone ends it."""
+    env = {**os.environ, "REDIS_URL": f"redis://127.0.0.1:{free_port()}/0", "FIREBREAK_DATA_DIR": str(tmp_path)}
+    env.pop("QUEUE_REDIS_URL", None)
+    parent = subprocess.Popen([sys.executable, "-c", PARENT, str(tmp_path / "worker.log")], env=env,
+                              stdout=subprocess.PIPE)
+    assert parent.stdout is not None
+    worker = int(parent.stdout.readline())
+    h.wait_for(lambda: (tmp_path / "worker.log").exists() and (tmp_path / "worker.log").stat().st_size > 0,
+               "the worker to start")
+    parent.kill()
+    parent.wait()
+    parent.stdout.close()
+
+    def gone() -> bool:
+        try:
+            os.kill(worker, 0)
+        except ProcessLookupError:
+            return True
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(worker, os.WNOHANG)  # (reaped by init: not our child)
+        return False
+
+    h.wait_for(gone, "the orphaned worker to exit", deadline=30)
+    assert "the worker exits" in (tmp_path / "worker.log").read_text()
